@@ -1,0 +1,100 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { AccessTokenPayload } from '../src/shared/session/token';
+import { ErrorCode } from '../src/shared/errors/catalogue';
+import type { TokenService } from './auth/tokens';
+import type { DatabaseHandle } from './db/database';
+import { sendError } from './http/envelope';
+import { registerStaticApp } from './http/static-app';
+import { createSiteRepository } from './modules/site/site-repository';
+import { registerSiteRoutes } from './modules/site/site-routes';
+import { createSiteService } from './modules/site/site-service';
+import type { Settings } from './settings';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The verified access token of a `/v1/waa/` call. */
+    auth: AccessTokenPayload | null;
+  }
+}
+
+export interface ServerDependencies {
+  settings: Settings;
+  database: DatabaseHandle;
+  tokens: TokenService;
+  logger?: FastifyServerOptions['logger'];
+}
+
+const signedInPrefix = '/v1/waa/';
+const apiPrefixes = ['/v1/', '/market/', '/exchange/', '/dev/'];
+
+export const defaultBanners = ['/banners/banner-1.svg', '/banners/banner-2.svg', '/banners/banner-3.svg'];
+export const defaultCustomerLink =
+  '0|["","https://t.me/tradeweb_support","https://wa.me/18005550100","support@tradeweb.example"]';
+
+/** Builds the whole server without listening, so tests can drive it in-process. */
+export async function buildServer(dependencies: ServerDependencies): Promise<FastifyInstance> {
+  const { settings, database, tokens } = dependencies;
+  const app = Fastify({
+    logger: dependencies.logger ?? { level: settings.logLevel },
+    bodyLimit: settings.bodyLimitBytes,
+    trustProxy: true,
+  });
+
+  // An empty body is an empty object: several calls take no arguments.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      const error = Object.assign(new Error('malformed JSON body'), { statusCode: 400, code: 'MALFORMED_JSON' });
+      done(error, undefined);
+    }
+  });
+
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith(signedInPrefix)) return;
+    const header = request.headers.authorization ?? '';
+    const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
+    const payload = token ? await tokens.verifyAccessToken(token) : null;
+    if (!payload) return sendError(request, reply, ErrorCode.NOT_LOGGED_IN, { httpStatus: 401 });
+    request.auth = payload;
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    if (status === 413) return sendError(request, reply, ErrorCode.INCORRECT_PARAMETER_CONTENT, { httpStatus: 413 });
+    if (status >= 400 && status < 500) {
+      // Malformed JSON, wrong content type and the like: answered, so HTTP 200 with a code.
+      return sendError(request, reply, ErrorCode.INCORRECT_PARAMETER_CONTENT);
+    }
+    request.log.error({ err: error }, 'request failed');
+    return sendError(request, reply, ErrorCode.UNKNOWN_ERROR, { httpStatus: 500 });
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok', database: database.kind }));
+
+  const siteRepository = createSiteRepository(database.db);
+  await siteRepository.seedDefaults({ banners: defaultBanners, customerLink: defaultCustomerLink });
+  registerSiteRoutes(app, createSiteService(siteRepository));
+
+  const staticApp = await registerStaticApp(app, {
+    staticDir: settings.staticDir,
+    brandConfigPath: settings.brandConfigPath,
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (apiPrefixes.some((prefix) => path.startsWith(prefix))) {
+      return sendError(request, reply, ErrorCode.INCORRECT_URL, { httpStatus: 404 });
+    }
+    const isPage = request.method === 'GET' && !/\.[a-z0-9]+$/i.test(path);
+    if (isPage) return staticApp.sendIndex(reply);
+    return reply.status(404).type('text/plain').send('Not found');
+  });
+
+  return app;
+}

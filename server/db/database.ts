@@ -1,0 +1,65 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { migrations } from './migrations/index';
+import { PgliteDialect } from './pglite-dialect';
+import type { Database } from './schema';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  kind: DatabaseKind;
+  close(): Promise<void>;
+}
+
+export type DatabaseTarget =
+  | { kind: 'pglite'; dataDir: string | null }
+  | { kind: 'postgres'; url: string; schema?: string };
+
+// NUMERIC and BIGINT arrive as strings so that money stays exact.
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => value);
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
+
+/** Opens the database, applies pending migrations and answers a ready handle. */
+export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+  let db: Kysely<Database>;
+  if (target.kind === 'pglite') {
+    let client: PGlite;
+    if (target.dataDir) {
+      const directory = path.join(target.dataDir, 'pglite');
+      await fs.mkdir(directory, { recursive: true });
+      client = new PGlite(directory);
+    } else {
+      client = new PGlite();
+    }
+    db = new Kysely<Database>({ dialect: new PgliteDialect(client) });
+  } else {
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: 10,
+      ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
+    });
+    if (target.schema) {
+      const client = await pool.connect();
+      try {
+        await client.query(`create schema if not exists "${target.schema}"`);
+      } finally {
+        client.release();
+      }
+    }
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    await db.destroy();
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+
+  return { db, kind: target.kind, close: () => db.destroy() };
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as site from './0001-site';
+
+/** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
+export const migrations: Record<string, Migration> = {
+  '0001-site': site,
+};

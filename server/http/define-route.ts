@@ -1,0 +1,39 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { ApiContract } from '../../src/shared/api/anonymous';
+import { ErrorCode } from '../../src/shared/errors/catalogue';
+import { AppError } from './app-error';
+import { sendError, success } from './envelope';
+
+export type RouteHandler<TBody extends z.ZodType, TData extends z.ZodType> = (
+  body: z.output<TBody>,
+  request: FastifyRequest,
+) => Promise<z.input<TData>>;
+
+/**
+ * Registers one contract as a POST route: the body is validated with the contract's
+ * schema (unknown fields rejected), the handler runs one use case, and its result is
+ * checked against the contract before it is sent, so the server cannot drift from it.
+ */
+export function defineRoute<TBody extends z.ZodType, TData extends z.ZodType>(
+  app: FastifyInstance,
+  contract: ApiContract<TBody, TData>,
+  handler: RouteHandler<TBody, TData>,
+) {
+  app.post(contract.path, async (request, reply) => {
+    const parsed = contract.body.safeParse(request.body ?? {});
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
+      return sendError(request, reply, ErrorCode.INCORRECT_PARAMETER_CONTENT, { data: { problems } });
+    }
+    try {
+      const data = await handler(parsed.data, request);
+      return reply.send(success(contract.data.parse(data)));
+    } catch (error) {
+      if (error instanceof AppError) {
+        return sendError(request, reply, error.code, { httpStatus: error.httpStatus });
+      }
+      throw error;
+    }
+  });
+}

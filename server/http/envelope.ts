@@ -1,0 +1,20 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Envelope } from '../../src/shared/api/envelope';
+import { ErrorCode } from '../../src/shared/errors/catalogue';
+import { errorMessage, languageOfRequest } from '../i18n/messages';
+
+export function success<T>(data: T): Envelope<T> {
+  return { code: ErrorCode.SUCCESS, msg: 'success', data };
+}
+
+/** Answers an error envelope with its message in the caller's language. */
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: number,
+  options: { httpStatus?: number; data?: unknown } = {},
+) {
+  const language = languageOfRequest(request.headers['accept-language']);
+  const body: Envelope<unknown> = { code, msg: errorMessage(code, language), data: options.data ?? null };
+  return reply.status(options.httpStatus ?? 200).send(body);
+}

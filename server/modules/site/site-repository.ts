@@ -1,0 +1,63 @@
+import type { Kysely } from 'kysely';
+import { switchDefaults, switchNames } from '../../../src/shared/config/switches';
+import type { Database } from '../../db/schema';
+
+export const customerLinkSettingKey = 'customer_service_link';
+
+export function createSiteRepository(db: Kysely<Database>) {
+  return {
+    async listSwitches() {
+      return db.selectFrom('system_switch').select(['name', 'enabled']).orderBy('name').execute();
+    },
+    async setSwitch(name: string, enabled: boolean) {
+      await db
+        .updateTable('system_switch')
+        .set({ enabled, updated_at: new Date() })
+        .where('name', '=', name)
+        .execute();
+    },
+    async listActiveBanners() {
+      return db
+        .selectFrom('banner')
+        .select(['banner_url'])
+        .where('active', '=', true)
+        .orderBy('sort')
+        .orderBy('id')
+        .execute();
+    },
+    async getSetting(key: string): Promise<string | null> {
+      const row = await db.selectFrom('site_setting').select('value').where('key', '=', key).executeTakeFirst();
+      return row?.value ?? null;
+    },
+    async putSetting(key: string, value: string) {
+      await db
+        .insertInto('site_setting')
+        .values({ key, value })
+        .onConflict((conflict) => conflict.column('key').doUpdateSet({ value }))
+        .execute();
+    },
+
+    /** First-start data: every switch at the specification's default, banners, service links. */
+    async seedDefaults(defaults: { banners: string[]; customerLink: string }) {
+      await db
+        .insertInto('system_switch')
+        .values(switchNames.map((name) => ({ name, enabled: switchDefaults[name] })))
+        .onConflict((conflict) => conflict.column('name').doNothing())
+        .execute();
+      const banners = await db.selectFrom('banner').select('id').limit(1).execute();
+      if (banners.length === 0) {
+        await db
+          .insertInto('banner')
+          .values(defaults.banners.map((bannerUrl, index) => ({ banner_url: bannerUrl, sort: index })))
+          .execute();
+      }
+      await db
+        .insertInto('site_setting')
+        .values({ key: customerLinkSettingKey, value: defaults.customerLink })
+        .onConflict((conflict) => conflict.column('key').doNothing())
+        .execute();
+    },
+  };
+}
+
+export type SiteRepository = ReturnType<typeof createSiteRepository>;

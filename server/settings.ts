@@ -1,0 +1,65 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting of the reference server, read once from the environment through this
+ * schema, with the documented default. Business constants live here and nowhere else.
+ */
+const flag = z
+  .enum(['0', '1', 'true', 'false'])
+  .transform((value) => value === '1' || value === 'true');
+
+const environmentSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  /** PostgreSQL instead of the embedded PGlite when set. */
+  DATABASE_URL: z.string().url().optional(),
+  /** Built app to serve; the API runs without it. */
+  STATIC_DIR: z.string().default('./dist'),
+  /** A brand's config.json served at /config.json instead of the built one. */
+  BRAND_CONFIG_PATH: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Signing key for access tokens; generated once and kept under DATA_DIR when unset. */
+  JWT_SECRET: z.string().min(32).optional(),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(900),
+  REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).default(30 * 24 * 3600),
+  /** Largest JSON request body, in bytes; larger ones get 413. */
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(64 * 1024),
+  /** Manual close of a position is refused (409) before this many seconds. */
+  MIN_HOLD_SECONDS: z.coerce.number().int().min(0).default(180),
+  /** Virtual balance of a new or reset demo account, in USD. */
+  DEMO_BALANCE: z.string().regex(/^\d+(\.\d+)?$/).default('100000'),
+  /** A tick older than this cannot fill an order or start an option. */
+  STALE_PRICE_MS: z.coerce.number().int().min(100).default(10_000),
+  /** Development outbox for mail and SMS, readable at GET /dev/outbox. Never on by default. */
+  DEV_OUTBOX: flag.default(false),
+});
+
+export type Settings = ReturnType<typeof readSettings>;
+
+export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
+  const parsed = environmentSchema.safeParse(environment);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid environment:\n${problems.join('\n')}`);
+  }
+  const values = parsed.data;
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    dataDir: path.resolve(values.DATA_DIR),
+    databaseUrl: values.DATABASE_URL ?? null,
+    staticDir: path.resolve(values.STATIC_DIR),
+    brandConfigPath: values.BRAND_CONFIG_PATH ? path.resolve(values.BRAND_CONFIG_PATH) : null,
+    logLevel: values.LOG_LEVEL,
+    jwtSecret: values.JWT_SECRET ?? null,
+    accessTokenTtlSeconds: values.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTokenTtlSeconds: values.REFRESH_TOKEN_TTL_SECONDS,
+    bodyLimitBytes: values.BODY_LIMIT_BYTES,
+    minHoldSeconds: values.MIN_HOLD_SECONDS,
+    demoBalance: values.DEMO_BALANCE,
+    stalePriceMs: values.STALE_PRICE_MS,
+    devOutbox: values.DEV_OUTBOX,
+  };
+}

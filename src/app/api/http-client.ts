@@ -1,0 +1,127 @@
+import type { z } from 'zod';
+import type { ApiContract } from '../../shared/api/anonymous';
+import { envelopeSchema } from '../../shared/api/envelope';
+import { ErrorCode } from '../../shared/errors/catalogue';
+
+/** Why a call failed, in the terms the user is told. */
+export type RequestFailure =
+  | { kind: 'code'; code: number; serverMessage: string }
+  | { kind: 'http'; status: number }
+  | { kind: 'network' }
+  | { kind: 'timeout' }
+  | { kind: 'malformed' };
+
+export class RequestError extends Error {
+  constructor(readonly failure: RequestFailure) {
+    super(failure.kind === 'code' ? `code ${failure.code}` : failure.kind);
+    this.name = 'RequestError';
+  }
+}
+
+export interface RequestOptions {
+  /** Do not show the failure to the user (list polling, background checks). */
+  silent?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface HttpClientOptions {
+  apiRoot: string;
+  /** 0 for none; a 700 ms grace is added to any other value. */
+  timeoutMs: number;
+  getToken: () => string | null;
+  getLanguage: () => string;
+  /** Tells the user; the client has already decided that the failure is worth telling. */
+  report: (failure: RequestFailure) => void;
+  /** HTTP 401 on a signed-in path, or code 23519: the session is over. */
+  onSessionLost: (reason: 'unauthorized' | 'ended-by-server') => void;
+  fetchImpl?: typeof fetch;
+}
+
+const timeoutGraceMs = 700;
+
+/**
+ * The one request client: base URL, bearer token, language header, the response
+ * envelope, timeouts and error reporting. Views never call fetch themselves.
+ */
+export function createHttpClient(options: HttpClientOptions) {
+  const fetchImpl = options.fetchImpl ?? ((input, init) => fetch(input, init));
+
+  async function call<TBody extends z.ZodType, TData extends z.ZodType>(
+    contract: ApiContract<TBody, TData>,
+    body: z.input<TBody>,
+    requestOptions: RequestOptions = {},
+  ): Promise<z.output<TData>> {
+    const fail = (failure: RequestFailure): never => {
+      if (!requestOptions.silent) options.report(failure);
+      throw new RequestError(failure);
+    };
+
+    const controller = new AbortController();
+    const timer =
+      options.timeoutMs > 0 ? setTimeout(() => controller.abort('timeout'), options.timeoutMs + timeoutGraceMs) : null;
+    requestOptions.signal?.addEventListener('abort', () => controller.abort('cancelled'));
+
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'accept-language': options.getLanguage(),
+    };
+    const token = options.getToken();
+    if (token) headers.authorization = `Bearer ${token}`;
+
+    let response: Response;
+    try {
+      response = await fetchImpl(`${options.apiRoot}${contract.path}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(trimStrings(body)),
+        signal: controller.signal,
+      });
+    } catch {
+      if (controller.signal.aborted && controller.signal.reason === 'timeout') return fail({ kind: 'timeout' });
+      if (controller.signal.aborted) throw new RequestError({ kind: 'network' });
+      return fail({ kind: 'network' });
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+
+    if (response.status === 401 && contract.path.includes('/waa/')) {
+      options.onSessionLost('unauthorized');
+      throw new RequestError({ kind: 'http', status: 401 });
+    }
+
+    let json: unknown;
+    try {
+      json = await response.json();
+    } catch {
+      return fail(response.ok ? { kind: 'malformed' } : { kind: 'http', status: response.status });
+    }
+    const envelope = envelopeSchema.safeParse(json);
+    if (!envelope.success) {
+      return fail(response.ok ? { kind: 'malformed' } : { kind: 'http', status: response.status });
+    }
+    const { code, msg, message } = envelope.data;
+    if (code === ErrorCode.SESSION_ENDED) {
+      options.onSessionLost('ended-by-server');
+      return fail({ kind: 'code', code, serverMessage: msg ?? message ?? '' });
+    }
+    if (code !== ErrorCode.SUCCESS) return fail({ kind: 'code', code, serverMessage: msg ?? message ?? '' });
+    if (!response.ok) return fail({ kind: 'http', status: response.status });
+    const data = contract.data.safeParse(envelope.data.data);
+    if (!data.success) return fail({ kind: 'malformed' });
+    return data.data;
+  }
+
+  return { call };
+}
+
+export type HttpClient = ReturnType<typeof createHttpClient>;
+
+/** All string values in payloads are trimmed before sending. */
+export function trimStrings<T>(value: T): T {
+  if (typeof value === 'string') return value.trim() as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => trimStrings(item)) as T;
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, trimStrings(item)])) as T;
+  }
+  return value;
+}

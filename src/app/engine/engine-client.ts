@@ -1,0 +1,73 @@
+import * as Comlink from 'comlink';
+import type { EngineApi, EngineWelcome } from '../../shared/protocol/engine';
+import { applyEngineBatch, engineKindSignal, resetBatchSequence, sessionSignal } from './signals';
+
+export type EngineRemote = Comlink.Remote<EngineApi>;
+
+function createWorkerEndpoint(): { endpoint: Comlink.Endpoint; kind: 'shared' | 'dedicated' } {
+  if (typeof SharedWorker !== 'undefined') {
+    try {
+      const worker = new SharedWorker(new URL('../../worker/hub/shared-worker.ts', import.meta.url), {
+        type: 'module',
+        name: 'tradeweb-engine',
+      });
+      worker.port.start();
+      return { endpoint: worker.port, kind: 'shared' };
+    } catch {
+      // Some browsers expose SharedWorker but refuse module workers; use the fallback.
+    }
+  }
+  const worker = new Worker(new URL('../../worker/hub/dedicated-worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'tradeweb-engine',
+  });
+  return { endpoint: worker, kind: 'dedicated' };
+}
+
+function newClientId(): string {
+  return typeof crypto.randomUUID === 'function'
+    ? crypto.randomUUID()
+    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+/**
+ * Connects this tab to the data engine: the ready handshake, the heartbeat that keeps
+ * the tab registered, and a goodbye when the page goes away.
+ */
+export async function connectEngine(): Promise<{ remote: EngineRemote; welcome: EngineWelcome }> {
+  const { endpoint } = createWorkerEndpoint();
+  const remote = Comlink.wrap<EngineApi>(endpoint);
+  const clientId = newClientId();
+  const listener = Comlink.proxy(applyEngineBatch);
+
+  async function hello(): Promise<EngineWelcome> {
+    resetBatchSequence();
+    const welcome = await remote.hello(clientId, listener);
+    engineKindSignal.value = welcome.kind;
+    if (welcome.session.version >= sessionSignal.peek().version) sessionSignal.value = welcome.session;
+    return welcome;
+  }
+
+  const welcome = await hello();
+
+  const heartbeat = setInterval(() => {
+    remote
+      .heartbeat(clientId)
+      .then((known) => (known ? undefined : hello()))
+      .catch(() => undefined);
+  }, welcome.heartbeatIntervalMs);
+
+  window.addEventListener('pagehide', (event) => {
+    // A page kept in the back/forward cache comes back; it says hello again on pageshow.
+    void remote.goodbye(clientId);
+    if (!event.persisted) {
+      clearInterval(heartbeat);
+      remote[Comlink.releaseProxy]();
+    }
+  });
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted) void hello();
+  });
+
+  return { remote, welcome };
+}

@@ -1,0 +1,40 @@
+import { createStore, get, set } from 'idb-keyval';
+import type { TradeMode } from '../../shared/config/trade-mode';
+
+/**
+ * The user's local preferences, behind one small module. Stored in IndexedDB; read once
+ * at start into memory so that views read them synchronously.
+ */
+export interface Preferences {
+  language?: string;
+  tradeMode?: TradeMode;
+  colourScheme?: 'light' | 'dark';
+  themeColour?: string;
+}
+
+const store = createStore('tradeweb-preferences', 'preferences');
+const key = 'preferences';
+let current: Preferences = {};
+
+export async function loadPreferences(): Promise<Preferences> {
+  try {
+    current = (await get<Preferences>(key, store)) ?? {};
+  } catch {
+    // Private modes may refuse IndexedDB; the app still runs with defaults.
+    current = {};
+  }
+  return current;
+}
+
+export function preferences(): Preferences {
+  return current;
+}
+
+export async function savePreferences(change: Partial<Preferences>): Promise<void> {
+  current = { ...current, ...change };
+  try {
+    await set(key, current, store);
+  } catch {
+    // Not fatal: the choice holds for this visit.
+  }
+}

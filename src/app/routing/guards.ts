@@ -1,0 +1,53 @@
+import type { Switches } from '../../shared/config/switches';
+import type { AccountMode } from '../../shared/session/token';
+import { matchRoute, type RouteMatch } from './routes';
+
+export type GuardNotice = 'notice.login_required' | 'notice.already_logged_in';
+
+export type GuardDecision =
+  | { kind: 'render'; match: RouteMatch }
+  | { kind: 'redirect'; to: string; notice?: GuardNotice };
+
+export interface GuardContext {
+  signedIn: boolean;
+  accountMode: AccountMode | null;
+  switches: Switches;
+}
+
+/** The path to come back to after signing in: path and query, encoded for `?to=`. */
+export function loginPathFor(returnPath: string): string {
+  return `/login?to=${encodeURIComponent(returnPath)}`;
+}
+
+/**
+ * Decides what a navigation shows. Unknown paths go home; signed-out users reaching a
+ * protected page go to sign-in with the return path kept; signed-in users reaching
+ * sign-in or sign-up go home; a page whose switch is off, or a money page for a demo
+ * account, goes back to the account hub.
+ */
+export function resolveGuard(path: string, search: string, context: GuardContext): GuardDecision {
+  const match = matchRoute(path);
+  if (!match) return { kind: 'redirect', to: '/' };
+  const { route } = match;
+
+  if (route.access === 'signed-in' && !context.signedIn) {
+    const query = search && search !== '?' ? (search.startsWith('?') ? search : `?${search}`) : '';
+    return { kind: 'redirect', to: loginPathFor(`${path}${query}`), notice: 'notice.login_required' };
+  }
+  if (route.access === 'signed-out' && context.signedIn) {
+    return { kind: 'redirect', to: '/', notice: 'notice.already_logged_in' };
+  }
+  if ('flag' in route && route.flag && !context.switches[route.flag]) {
+    return { kind: 'redirect', to: '/user' };
+  }
+  if ('demo' in route && route.demo === false && context.accountMode === 'demo') {
+    return { kind: 'redirect', to: '/user' };
+  }
+  return { kind: 'render', match };
+}
+
+/** The `to` query of the sign-in page, accepted only as a local path (no open redirect). */
+export function safeReturnPath(to: string | null): string {
+  if (!to || !to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) return '/';
+  return to;
+}

@@ -1,0 +1,47 @@
+/**
+ * Server-side feature switches (`getAllConfigStatusWeb` items), with the
+ * specification's defaults. The reference server seeds its table from this list; the
+ * app reads the live values and falls back to these defaults for a name it is not sent.
+ */
+export const switchDefaults = {
+  Contract: false,
+  OptionMock: false,
+  VIRTUAL_CURRENCY_TRADE: false,
+  PHONE_REGISTER: false,
+  PHONE_REGISTER_SMS_VERIFICATION: true,
+  hideRegisterInviteCode: false,
+  sendRegisterCompleteMail: false,
+  rememberPassword: true,
+  NO_WALLET_WITHDRAW: false,
+  BANK_CARD_WITHDRAW: false,
+  MULTI_WALLET: false,
+  twoTypeVerified: false,
+  addVerifiedEmail: false,
+  verifiedScreen: true,
+  bankInfo: false,
+  'user/myWallet': true,
+  'user/juniorVerfiy': true,
+  'user/loan': false,
+  'user/standards': true,
+  'user/privacy': true,
+  'user/bankCard': true,
+  'user/bindEmail': true,
+} as const satisfies Record<string, boolean>;
+
+export type SwitchName = keyof typeof switchDefaults;
+export type Switches = Record<SwitchName, boolean>;
+
+export const switchNames = Object.keys(switchDefaults) as SwitchName[];
+
+export function isSwitchName(name: string): name is SwitchName {
+  return Object.hasOwn(switchDefaults, name);
+}
+
+/** Builds the full switch map from the server's items; unknown names are ignored. */
+export function switchesFromItems(items: readonly { name: string; enable: boolean }[]): Switches {
+  const switches: Switches = { ...switchDefaults };
+  for (const item of items) {
+    if (isSwitchName(item.name)) switches[item.name] = item.enable;
+  }
+  return switches;
+}

@@ -1,0 +1,112 @@
+/**
+ * The numeric error catalogue of the product, defined once for the app, the worker and
+ * the server. Each code's message lives in every locale file under `errors.<code>`;
+ * `tests/unit/error-catalogue.test.ts` proves that all 12 languages have all of them.
+ *
+ * Codes 1003, 1005–1007, 1011, 1015 and 1022 appear in the specification with internal
+ * names only; we give them the specification's otherwise unnumbered server messages.
+ * Codes 1066, 1067 and 1070 are the withdraw-status codes that block withdrawals.
+ */
+export const ErrorCode = {
+  SUCCESS: 0,
+  LIST_FAILURE: -1,
+  GET_BALANCE_ERROR: 201,
+  GET_CURRENT_PRICE_ERROR: 202,
+  INSUFFICIENT_BALANCE: 203,
+  MODIFY_BALANCE_ERROR: 204,
+  LOCK_BALANCE_ERROR: 205,
+  ROLLBACK_LOCKED_BALANCE_FAILED: 206,
+  PENDING_PRICE_NOT_POSITIVE: 301,
+  QUANTITY_NOT_POSITIVE: 302,
+  TRADING_PAIR_CONFIG_NOT_FOUND: 303,
+  PAIR_PROHIBITED: 304,
+  LOT_SIZE_ABOVE_LIMIT: 305,
+  LOT_SIZE_BELOW_LIMIT: 306,
+  LOT_SIZE_NOT_POSITIVE: 307,
+  TAKE_PROFIT_ABOVE_CURRENT: 308,
+  STOP_LOSS_BELOW_CURRENT: 309,
+  TAKE_PROFIT_BELOW_CURRENT: 310,
+  STOP_LOSS_ABOVE_CURRENT: 311,
+  TAKE_PROFIT_ABOVE_LIMIT: 312,
+  STOP_LOSS_BELOW_LIMIT: 313,
+  TAKE_PROFIT_BELOW_LIMIT: 314,
+  STOP_LOSS_ABOVE_LIMIT: 315,
+  FOREX_DEPOSIT_REQUIRED: 320,
+  CLOSE_POSITION_FIRST: 321,
+  NOT_LOGGED_IN: 400,
+  USER_ID_ERROR: 401,
+  ORDER_NOT_FOUND: 402,
+  NOT_YOUR_ORDER: 403,
+  ORDER_STATUS_NOT_CLOSABLE: 404,
+  USER_PROHIBITED_FROM_TRADING: 405,
+  UNREVIEWED_WITHDRAWAL: 406,
+  ORDER_TYPE_NOT_CANCELLABLE: 407,
+  ORDER_STATUS_NOT_CANCELLABLE: 408,
+  MINIMUM_HOLDING_TIME: 409,
+  INCORRECT_PARAMETER: 501,
+  ORDER_SUBMISSION_FAILED: 502,
+  OPTION_CURRENT_PRICE_ERROR: 601,
+  OPTION_TIME_ERROR: 602,
+  NO_OPTION_CONFIGURATION: 603,
+  PAIR_DOES_NOT_EXIST: 604,
+  PAIR_NOT_TRADABLE: 605,
+  OPTION_CONFIG_FOR_PAIR_MISSING: 606,
+  OPTION_ORDER_SUBMISSION_FAILED: 607,
+  VIRTUAL_TRADING_ONLY_ONCE: 701,
+  UNKNOWN_ERROR: 1000,
+  INCORRECT_PARAMETER_CONTENT: 1001,
+  USER_NOT_FOUND: 1002,
+  INCORRECT_ACCOUNT_OR_PASSWORD: 1003,
+  ACCOUNT_EXISTS: 1004,
+  USER_BLOCKED: 1005,
+  CONTACT_DUPLICATED: 1006,
+  INVALID_INVITATION_CODE: 1007,
+  DATA_NOT_FOUND: 1008,
+  INCORRECT_URL: 1009,
+  MAXIMUM_TARGET_VALUE_REACHED: 1010,
+  IMAGE_CAPTCHA_FAILED: 1011,
+  QUERY_FAILED: 1012,
+  CURRENCY_LIST_UPDATE_FAILED: 1013,
+  WRONG_REAL_NAME_STATUS: 1014,
+  ILLEGAL_SPECIAL_CHARACTERS: 1015,
+  INCORRECT_PARAMETER_VALUE: 1016,
+  STATUS_UNCHANGED: 1017,
+  AMOUNT_DUPLICATED: 1018,
+  WALLET_DEPOSIT_ERROR: 1019,
+  INVALID_VERIFICATION_CODE: 1020,
+  QR_KEY_MISSING: 1021,
+  ACCOUNT_ANOMALY: 1022,
+  CURRENCY_NOT_FOUND: 1030,
+  CURRENCY_DUPLICATED: 1031,
+  UNKNOWN_DEPOSIT_ERROR: 1032,
+  TRY_AGAIN_LATER: 1033,
+  WITHDRAWAL_UNAVAILABLE: 1066,
+  WITHDRAWAL_NEEDS_VERIFICATION: 1067,
+  WITHDRAWAL_UNDER_REVIEW: 1070,
+  SESSION_ENDED: 23519,
+  VERIFICATION_CODE_EXPIRED: 23555,
+} as const;
+
+export type ErrorName = keyof typeof ErrorCode;
+export type ErrorCode = (typeof ErrorCode)[ErrorName];
+
+/** Every code that carries a user-facing message (all but success). */
+export const errorCodes: readonly ErrorCode[] = Object.values(ErrorCode).filter(
+  (code) => code !== ErrorCode.SUCCESS,
+);
+
+const knownCodes = new Set<number>(errorCodes);
+
+export function isKnownErrorCode(code: number): code is ErrorCode {
+  return knownCodes.has(code);
+}
+
+/** The i18n key of a code's message; unknown codes fall back to "unknown error". */
+export function errorMessageKey(code: number): string {
+  return `errors.${isKnownErrorCode(code) ? code : ErrorCode.UNKNOWN_ERROR}`;
+}
+
+/** Server codes are shown as the translated message followed by the code in brackets. */
+export function formatCodedMessage(message: string, code: number): string {
+  return `${message} (${code})`;
+}

@@ -1,0 +1,96 @@
+import type { AccountMode } from '../session/token';
+
+/**
+ * The data engine's API and the events it pushes, declared once. The worker's object is
+ * checked against `EngineApi` with `satisfies`; the app calls it through Comlink and
+ * receives `EngineBatch`es on the listener it registers in `hello`.
+ */
+
+export interface SessionTokens {
+  token: string;
+  refreshToken: string;
+}
+
+/** Why a session ended; the tabs use it to choose where to go and what to say. */
+export type SessionEndReason =
+  | 'logout'
+  | 'expired'
+  | 'invalid'
+  | 'ended-by-server'
+  | 'unauthorized'
+  | 'password-changed';
+
+export interface SessionSnapshot {
+  signedIn: boolean;
+  token: string | null;
+  refreshToken: string | null;
+  uid: number | null;
+  accountMode: AccountMode | null;
+  /** Access-token expiry, ms since epoch. */
+  expiresAtMs: number | null;
+  /** Increases with every change, so a tab can ignore an older snapshot. */
+  version: number;
+  endReason: SessionEndReason | null;
+}
+
+export const signedOutSession: SessionSnapshot = {
+  signedIn: false,
+  token: null,
+  refreshToken: null,
+  uid: null,
+  accountMode: null,
+  expiresAtMs: null,
+  version: 0,
+  endReason: null,
+};
+
+export type EngineKind = 'shared' | 'dedicated';
+
+export interface EngineEventMap {
+  session: SessionSnapshot;
+}
+
+export type EngineEvent = {
+  [K in keyof EngineEventMap]: { type: K; payload: EngineEventMap[K] };
+}[keyof EngineEventMap];
+
+/** Pushed to one tab; `seq` increases per tab so a tab can drop a late batch. */
+export interface EngineBatch {
+  seq: number;
+  events: EngineEvent[];
+}
+
+export type EngineListener = (batch: EngineBatch) => void;
+
+export interface EngineWelcome {
+  kind: EngineKind;
+  session: SessionSnapshot;
+  heartbeatIntervalMs: number;
+}
+
+export interface EngineDiagnostics {
+  kind: EngineKind;
+  clientCount: number;
+  startedAtMs: number;
+}
+
+export interface EngineApi {
+  /** The ready handshake: registers a tab and its listener, answers the current state. */
+  hello(clientId: string, listener: EngineListener): Promise<EngineWelcome>;
+  /** Keeps a tab registered; false means the engine had evicted it and it must say hello again. */
+  heartbeat(clientId: string): Promise<boolean>;
+  /** A tab leaving (pagehide). */
+  goodbye(clientId: string): Promise<void>;
+  /** Adopts new tokens (sign-in, refresh, account switch) for every tab. */
+  signIn(tokens: SessionTokens): Promise<SessionSnapshot>;
+  /** Ends the session for every tab. */
+  signOut(reason: SessionEndReason): Promise<SessionSnapshot>;
+  diagnostics(): Promise<EngineDiagnostics>;
+}
+
+/**
+ * Tabs' main-thread timers run at most once a minute after five hidden minutes, so a
+ * hidden tab's heartbeat may be a minute late: evict only after much longer.
+ */
+export const engineHeartbeatIntervalMs = 10_000;
+export const engineClientTimeoutMs = 150_000;

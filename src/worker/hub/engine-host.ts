@@ -1,0 +1,97 @@
+import {
+  engineClientTimeoutMs,
+  engineHeartbeatIntervalMs,
+  type EngineApi,
+  type EngineKind,
+  type SessionSnapshot,
+} from '../../shared/protocol/engine';
+import type { Clock, KeyValueStore, Timers } from '../engine/ports';
+import { createSessionStore } from '../engine/session-store';
+import { createClientRegistry } from './client-registry';
+
+/** Messages between engines of one browser (the dedicated-worker fallback has one per tab). */
+export type PeerMessage = { type: 'session'; snapshot: SessionSnapshot };
+
+export interface PeerChannel {
+  post(message: PeerMessage): void;
+  listen(handler: (message: PeerMessage) => void): void;
+}
+
+export interface EngineHostOptions {
+  kind: EngineKind;
+  clock: Clock;
+  timers: Timers;
+  store: KeyValueStore;
+  peers: PeerChannel | null;
+  log?: (message: string) => void;
+}
+
+/**
+ * Wires the engine's parts together behind `EngineApi`. Entry files only create the
+ * edges (ports, IndexedDB, BroadcastChannel) and hand them in.
+ */
+export function createEngineHost(options: EngineHostOptions) {
+  const { kind, clock, timers, store, peers } = options;
+  const startedAtMs = clock.nowMs();
+  const clients = createClientRegistry({
+    clock,
+    clientTimeoutMs: engineClientTimeoutMs,
+    onEvict: (id) => options.log?.(`evicted silent tab ${id}`),
+  });
+
+  const session = createSessionStore({
+    store,
+    clock,
+    onChange: (snapshot) => clients.broadcast([{ type: 'session', payload: snapshot }]),
+  });
+
+  peers?.listen((message) => {
+    if (message.type === 'session') session.adopt(message.snapshot);
+  });
+
+  function shareWithPeers(snapshot: SessionSnapshot) {
+    peers?.post({ type: 'session', snapshot });
+  }
+
+  const restored = session.restore();
+  const evictionTimer = timers.setInterval(() => clients.evictSilent(), engineHeartbeatIntervalMs);
+
+  const api = {
+    async hello(clientId, listener) {
+      await restored;
+      clients.add(clientId, listener);
+      return { kind, session: session.snapshot, heartbeatIntervalMs: engineHeartbeatIntervalMs };
+    },
+    async heartbeat(clientId) {
+      return clients.touch(clientId);
+    },
+    async goodbye(clientId) {
+      clients.remove(clientId);
+    },
+    async signIn(tokens) {
+      await restored;
+      const snapshot = await session.signIn(tokens);
+      shareWithPeers(snapshot);
+      return snapshot;
+    },
+    async signOut(reason) {
+      await restored;
+      const snapshot = await session.signOut(reason);
+      shareWithPeers(snapshot);
+      return snapshot;
+    },
+    async diagnostics() {
+      return { kind, clientCount: clients.size, startedAtMs };
+    },
+  } satisfies EngineApi;
+
+  return {
+    api,
+    clients,
+    session,
+    ready: restored,
+    dispose() {
+      timers.clearInterval(evictionTimer);
+    },
+  };
+}

@@ -1,0 +1,21 @@
+/// <reference lib="webworker" />
+import * as Comlink from 'comlink';
+import { systemClock } from '../engine/ports';
+import { broadcastPeers, indexedDbStore, workerTimers } from './browser-edges';
+import { createEngineHost } from './engine-host';
+
+/** SharedWorker entry: one engine for every tab of this browser. */
+declare const self: SharedWorkerGlobalScope;
+
+const host = createEngineHost({
+  kind: 'shared',
+  clock: systemClock,
+  timers: workerTimers,
+  store: indexedDbStore(),
+  peers: broadcastPeers('tradeweb-engine-peers'),
+});
+
+self.onconnect = (event: MessageEvent) => {
+  const port = event.ports[0];
+  if (port) Comlink.expose(host.api, port);
+};
