@@ -1,0 +1,24 @@
+import { signal } from '@preact/signals-react';
+import { createContext, useContext } from 'react';
+import type { BrandConfig } from '../shared/config/brand-config';
+import { switchDefaults, type Switches } from '../shared/config/switches';
+import type { HttpClient } from './api/http-client';
+import type { EngineRemote } from './engine/engine-client';
+
+/** What every view may use: the brand's config, the request client and the engine. */
+export interface AppServices {
+  config: BrandConfig;
+  http: HttpClient;
+  engine: EngineRemote;
+}
+
+export const AppContext = createContext<AppServices | null>(null);
+
+export function useApp(): AppServices {
+  const services = useContext(AppContext);
+  if (!services) throw new Error('useApp outside the app');
+  return services;
+}
+
+/** The server's feature switches, fetched at start. */
+export const switchesSignal = signal<Switches>({ ...switchDefaults }, { name: 'switches' });

@@ -1,0 +1,19 @@
+import { Router } from 'wouter';
+import { AppContext, type AppServices } from './app-context';
+import { ConfirmHost } from './components/confirm';
+import { ToastHost } from './components/toasts';
+import { DebugConsole } from './debug/debug-console';
+import { AppRoutes } from './routing/router';
+
+export function App(props: { services: AppServices }) {
+  return (
+    <AppContext.Provider value={props.services}>
+      <Router>
+        <AppRoutes />
+      </Router>
+      <ToastHost />
+      <ConfirmHost />
+      <DebugConsole />
+    </AppContext.Provider>
+  );
+}

@@ -1,0 +1,124 @@
+import type { Root } from 'react-dom/client';
+import { errorMessageKey, formatCodedMessage } from '../../shared/errors/catalogue';
+import { parseBrandConfig, type BrandConfig } from '../../shared/config/brand-config';
+import { enabledLanguages, pickLanguage } from '../../shared/i18n/languages';
+import { createHttpClient, type RequestFailure } from '../api/http-client';
+import { App } from '../app';
+import { showToast } from '../components/toasts';
+import { colourSchemeSignal, themeColourSignal } from '../components/theme-controls';
+import { logDebug } from '../debug/debug-log';
+import { connectEngine } from '../engine/engine-client';
+import { sessionSignal } from '../engine/signals';
+import { changeLanguage, i18next, initI18n } from '../i18n/i18n';
+import { loadPreferences } from '../preferences/preferences';
+import { applyBrandColours, applyColourScheme } from '../theme/theme';
+import { BlockingOverlay, LoadingScreen } from './blocking-overlay';
+import { refreshSwitches } from './switches';
+import { versionCheckDecision } from './version-check';
+
+type ConfigLoad = { ok: true; config: BrandConfig } | { ok: false; messageKey: string; details: string[] };
+
+async function loadBrandConfig(): Promise<ConfigLoad> {
+  let response: Response;
+  try {
+    response = await fetch('/config.json', { cache: 'no-cache' });
+  } catch {
+    return { ok: false, messageKey: 'boot.config_missing', details: [] };
+  }
+  if (!response.ok) return { ok: false, messageKey: 'boot.config_missing', details: [`HTTP ${response.status}`] };
+  let json: unknown;
+  try {
+    json = await response.json();
+  } catch {
+    return { ok: false, messageKey: 'boot.config_invalid', details: ['not JSON'] };
+  }
+  const parsed = parseBrandConfig(json);
+  return parsed.ok ? parsed : { ok: false, messageKey: 'boot.config_invalid', details: parsed.problems };
+}
+
+/** True when the page is about to reload for a newer deployment. */
+async function reloadsForNewVersion(): Promise<boolean> {
+  const markerKey = 'tradeweb-reloaded-for';
+  try {
+    const response = await fetch('/version.json', { cache: 'no-store' });
+    if (!response.ok) return false;
+    const { buildId } = (await response.json()) as { buildId?: string };
+    const decision = versionCheckDecision(__BUILD_ID__, buildId ?? null, sessionStorage.getItem(markerKey));
+    if (decision === 'reload' && buildId) {
+      sessionStorage.setItem(markerKey, buildId);
+      window.location.replace('/');
+      return true;
+    }
+  } catch (error) {
+    logDebug(`version check skipped: ${String(error)}`);
+  }
+  return false;
+}
+
+function describeFailure(failure: RequestFailure): string {
+  const t = i18next.t.bind(i18next);
+  switch (failure.kind) {
+    case 'code':
+      return formatCodedMessage(t(errorMessageKey(failure.code)), failure.code);
+    case 'http':
+    case 'network':
+      return t('notice.server_error');
+    case 'timeout':
+      return t('notice.connection_timeout');
+    case 'malformed':
+      return t('notice.api_constructor_error');
+  }
+}
+
+/**
+ * Start-up: preferences and language, config.json (a missing one blocks the app), the
+ * version check, the theme stylesheet, the data engine, the server's switches; then the app.
+ */
+export async function boot(root: Root) {
+  const stored = await loadPreferences();
+  const browserLanguages = navigator.languages ?? [navigator.language];
+  const baseLanguages = enabledLanguages({ enableSimplifiedChinese: false, enableIndonesian: false });
+  await initI18n(pickLanguage(stored.language, browserLanguages, baseLanguages.map((language) => language.code)));
+  root.render(<LoadingScreen label={i18next.t('common.loading')} />);
+
+  const [configLoad, reloading] = await Promise.all([loadBrandConfig(), reloadsForNewVersion()]);
+  if (reloading) return;
+  if (!configLoad.ok) {
+    root.render(<BlockingOverlay message={i18next.t('boot.config_missing')} details={[i18next.t(configLoad.messageKey), ...configLoad.details]} />);
+    return;
+  }
+  const { config } = configLoad;
+
+  const language = pickLanguage(
+    stored.language,
+    browserLanguages,
+    enabledLanguages(config).map((candidate) => candidate.code),
+  );
+  if (language !== i18next.language) await changeLanguage(language);
+
+  colourSchemeSignal.value = stored.colourScheme ?? config.defaultTheme;
+  themeColourSignal.value =
+    stored.themeColour && config.themeColors.includes(stored.themeColour) ? stored.themeColour : (config.themeColors[0] ?? '#2f6bff');
+  applyBrandColours(config, themeColourSignal.value);
+  const themeLoaded = applyColourScheme(colourSchemeSignal.value);
+
+  const { remote } = await connectEngine();
+  const http = createHttpClient({
+    apiRoot: config.apiRoot,
+    timeoutMs: config.requestTimeoutMs,
+    getToken: () => sessionSignal.peek().token,
+    getLanguage: () => i18next.language,
+    report: (failure) => {
+      const message = describeFailure(failure);
+      logDebug(`request failed: ${message}`);
+      showToast('error', message);
+    },
+    onSessionLost: (reason) => void remote.signOut(reason),
+  });
+
+  // Support hook: the engine handle, for the debug console's users and the browser tests.
+  Object.defineProperty(window, '__tradeweb', { value: { engine: remote }, configurable: true });
+
+  await Promise.all([themeLoaded, refreshSwitches(http)]);
+  root.render(<App services={{ config, http, engine: remote }} />);
+}

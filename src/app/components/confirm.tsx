@@ -1,0 +1,50 @@
+import { signal } from '@preact/signals-react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { useTranslation } from 'react-i18next';
+import { Dialog } from './dialog';
+
+interface ConfirmRequest {
+  title: string;
+  message: string;
+  confirmLabel?: string;
+  resolve: (confirmed: boolean) => void;
+}
+
+const pending = signal<ConfirmRequest | null>(null, { name: 'confirmRequest' });
+
+/** Asks the user; resolves true on confirm and false on cancel or dismiss. */
+export function confirmDialog(request: Omit<ConfirmRequest, 'resolve'>): Promise<boolean> {
+  pending.peek()?.resolve(false);
+  return new Promise((resolve) => {
+    pending.value = { ...request, resolve };
+  });
+}
+
+export function ConfirmHost() {
+  useSignals();
+  const { t } = useTranslation();
+  const request = pending.value;
+  if (!request) return null;
+  const answer = (confirmed: boolean) => {
+    pending.value = null;
+    request.resolve(confirmed);
+  };
+  return (
+    <Dialog
+      title={request.title}
+      onClose={() => answer(false)}
+      footer={
+        <>
+          <button type="button" className="button secondary" onClick={() => answer(false)}>
+            {t('common.cancel')}
+          </button>
+          <button type="button" className="button primary" onClick={() => answer(true)}>
+            {request.confirmLabel ?? t('common.confirm')}
+          </button>
+        </>
+      }
+    >
+      <p className="preformatted">{request.message}</p>
+    </Dialog>
+  );
+}

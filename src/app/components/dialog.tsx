@@ -1,0 +1,56 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/**
+ * A modal surface: a drawer from the bottom on mobile, a centred dialog on desktop
+ * (the layout sets `data-layout` on the root, and the stylesheet places it).
+ */
+export function Dialog(props: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  footer?: ReactNode;
+  heightPx?: number;
+}) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const panel = useRef<HTMLDivElement>(null);
+  const { onClose } = props;
+
+  useEffect(() => {
+    const previous = document.activeElement as HTMLElement | null;
+    panel.current?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      previous?.focus?.();
+    };
+  }, [onClose]);
+
+  return (
+    <div className="dialog-backdrop" onClick={onClose}>
+      <div
+        ref={panel}
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        style={props.heightPx ? { ['--drawer-height' as string]: `${props.heightPx}px` } : undefined}
+        onClick={(event) => event.stopPropagation()}
+      >
+        <header className="dialog-header">
+          <h2 id={titleId}>{props.title}</h2>
+          <button type="button" className="icon-button" aria-label={t('common.close')} onClick={onClose}>
+            ×
+          </button>
+        </header>
+        <div className="dialog-body">{props.children}</div>
+        {props.footer ? <footer className="dialog-footer">{props.footer}</footer> : null}
+      </div>
+    </div>
+  );
+}

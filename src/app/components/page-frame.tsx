@@ -1,0 +1,39 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+
+/** A page's header (back button, title, actions) above its content. */
+export function PageFrame(props: {
+  title: ReactNode;
+  back?: string | false;
+  actions?: ReactNode;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  return (
+    <section className="page">
+      <header className="page-header">
+        {props.back === false ? (
+          <span className="page-header-spacer" />
+        ) : (
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t('common.back')}
+            onClick={() => {
+              if (typeof props.back === 'string') navigate(props.back);
+              else if (window.history.length > 1) window.history.back();
+              else navigate('/');
+            }}
+          >
+            ‹
+          </button>
+        )}
+        <h1 className="page-title">{props.title}</h1>
+        <div className="page-actions">{props.actions}</div>
+      </header>
+      <div className="page-content">{props.children}</div>
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { availableTradeModes, currentTradeMode, type TradeMode } from '../../shared/config/trade-mode';
+import { switchesSignal, useApp } from '../app-context';
+import { LanguagePicker } from '../components/language-picker';
+import { SchemeToggle, ThemeColourControl } from '../components/theme-controls';
+import { DebugTapTarget } from '../debug/debug-console';
+import { sessionSignal } from '../engine/signals';
+import { preferences, savePreferences } from '../preferences/preferences';
+import { swatchesMinWidthPx, useViewport } from './use-viewport';
+
+function TradeModeButtons() {
+  useSignals();
+  const { t } = useTranslation();
+  const { config } = useApp();
+  const modes = availableTradeModes(switchesSignal.value, config);
+  const [mode, setMode] = useState<TradeMode>(currentTradeMode(modes, preferences().tradeMode));
+  return (
+    <div className="segmented" role="group" aria-label={t('mode.trade_mode')}>
+      {modes.map((candidate) => (
+        <button
+          key={candidate}
+          type="button"
+          aria-pressed={candidate === mode}
+          onClick={() => {
+            setMode(candidate);
+            void savePreferences({ tradeMode: candidate });
+          }}
+        >
+          {t(`mode.${candidate}`)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function UserCard() {
+  useSignals();
+  const { t } = useTranslation();
+  const session = sessionSignal.value;
+  if (!session.signedIn) {
+    return (
+      <Link href="/login" className="user-card">
+        {t('desktop.lets_sign_in')}
+      </Link>
+    );
+  }
+  return (
+    <Link href="/user" className="user-card">
+      <span className={`account-badge account-${session.accountMode}`}>{t(`mode.${session.accountMode}`)}</span>
+      <span>{t('desktop.signed_in_as', { uid: session.uid })}</span>
+    </Link>
+  );
+}
+
+/**
+ * Desktop: the top bar, the side buttons and the panel area. Template 1 puts the side
+ * buttons on the right.
+ */
+export function DesktopLayout(props: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const { config } = useApp();
+  const { width } = useViewport();
+  return (
+    <div className={`desktop-layout template-${config.desktopTemplate}`}>
+      <header className="top-bar">
+        <DebugTapTarget className="brand">{config.siteName}</DebugTapTarget>
+        <TradeModeButtons />
+        <Link href="/search" className="icon-button" aria-label={t('common.search')}>
+          ⌕
+        </Link>
+        <span className="top-bar-spacer" />
+        <ThemeColourControl folded={width <= swatchesMinWidthPx} />
+        <SchemeToggle />
+        <LanguagePicker />
+        <UserCard />
+      </header>
+      <div className="desktop-body">
+        <nav className="side-rail" aria-label={t('nav.main')}>
+          <Link href="/" className="side-button">
+            {t('nav.home')}
+          </Link>
+          <Link href="/quotation" className="side-button">
+            {t('page.quotation')}
+          </Link>
+          <Link href="/position" className="side-button">
+            {t('desktop.side_positions')}
+          </Link>
+          <Link href="/history" className="side-button">
+            {t('desktop.side_history')}
+          </Link>
+        </nav>
+        <main className="desktop-main">{props.children}</main>
+      </div>
+    </div>
+  );
+}

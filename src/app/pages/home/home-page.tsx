@@ -1,0 +1,35 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { useApp } from '../../app-context';
+import { LanguagePicker } from '../../components/language-picker';
+import { PageFrame } from '../../components/page-frame';
+import { DebugTapTarget } from '../../debug/debug-console';
+import { refreshSwitches } from '../../boot/switches';
+
+/** Home: header with title, refresh and service buttons; the market sections follow. */
+export function HomePage() {
+  const { t } = useTranslation();
+  const { config, http } = useApp();
+  return (
+    <PageFrame
+      back={false}
+      title={<DebugTapTarget>{config.siteName}</DebugTapTarget>}
+      actions={
+        <>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t('common.refresh')}
+            onClick={() => void refreshSwitches(http)}
+          >
+            ↻
+          </button>
+          <Link href="/user/service" className="icon-button" aria-label={t('common.customer_service')}>
+            ☏
+          </Link>
+          <LanguagePicker compact />
+        </>
+      }
+    />
+  );
+}
