@@ -33,7 +33,8 @@ export async function registerStaticApp(
 
   await app.register(fastifyStatic, {
     root: options.staticDir,
-    wildcard: true,
+    // One route per built file, so that any other path reaches the history fallback.
+    wildcard: false,
     index: false,
     setHeaders: (response, filePath) => {
       const relative = path.relative(options.staticDir, filePath);

@@ -16,7 +16,7 @@ const detector = createTapSequenceDetector(debugConsoleTaps);
 export function DebugTapTarget(props: { children: ReactNode; className?: string }) {
   return (
     <span
-      className={props.className}
+      className={`debug-tap ${props.className ?? ''}`}
       onPointerDown={() => {
         if (detector.tap(Date.now())) open.value = true;
       }}

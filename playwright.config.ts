@@ -1,0 +1,35 @@
+import { defineConfig } from '@playwright/test';
+
+/** Browser tests drive the built app, served by the real server, in Debian's Chromium. */
+export const e2ePort = Number(process.env.E2E_PORT ?? 8181);
+export const e2eJwtSecret = 'e2e-only-signing-key-not-a-secret-0123456789';
+
+const chromium = {
+  browserName: 'chromium' as const,
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  },
+};
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
+  use: { baseURL: `http://localhost:${e2ePort}`, locale: 'en-US', trace: 'retain-on-failure', screenshot: 'only-on-failure' },
+  projects: [
+    { name: 'mobile', use: { ...chromium, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
+    { name: 'desktop', use: { ...chromium, viewport: { width: 1440, height: 900 } } },
+  ],
+  webServer: {
+    command: 'node scripts/e2e-server.mjs',
+    url: `http://localhost:${e2ePort}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: { PORT: String(e2ePort), JWT_SECRET: e2eJwtSecret },
+  },
+});

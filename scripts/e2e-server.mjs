@@ -1,0 +1,12 @@
+// The server the browser tests drive: the built app, a fresh embedded database each run.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+
+const dataDir = '.tmp/e2e-data';
+fs.rmSync(dataDir, { recursive: true, force: true });
+const server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
+  stdio: 'inherit',
+  env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', DEV_OUTBOX: '1' },
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code) => process.exit(code ?? 0));

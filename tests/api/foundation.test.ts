@@ -1,0 +1,121 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { switchDefaults } from '../../src/shared/config/switches';
+import { openDatabase } from '../../server/db/database';
+import { createSiteRepository } from '../../server/modules/site/site-repository';
+import { post, startTestServer, testBackends, type TestServer } from './harness';
+
+describe.each(testBackends())('foundation API on $name', (backend) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(backend, { BODY_LIMIT_BYTES: '2048' });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers /healthz once ready', async () => {
+    const response = await server.app.inject({ method: 'GET', url: '/healthz' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok', database: backend.name });
+  });
+
+  it('lists every switch with the specification defaults', async () => {
+    const response = await post(server.app, '/v1/wa-na/system/systemConfig/getAllConfigStatusWeb');
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.code).toBe(0);
+    const items = Object.fromEntries(body.data.items.map((item: { name: string; enable: boolean }) => [item.name, item.enable]));
+    expect(items).toEqual(switchDefaults);
+    expect(items.Contract).toBe(false);
+    expect(items.PHONE_REGISTER_SMS_VERIFICATION).toBe(true);
+  });
+
+  it('lists the shipped banners in order', async () => {
+    const body = (await post(server.app, '/v1/wa-na/appBanner/list', {})).json();
+    expect(body).toEqual({
+      code: 0,
+      msg: 'success',
+      data: { rows: ['/banners/banner-1.svg', '/banners/banner-2.svg', '/banners/banner-3.svg'].map((bannerUrl) => ({ bannerUrl })) },
+    });
+  });
+
+  it('answers the customer-service links', async () => {
+    const body = (await post(server.app, '/v1/wa-na/getCustomerLink')).json();
+    expect(body.code).toBe(0);
+    expect(body.data).toEqual({
+      url: '',
+      telegram: 'https://t.me/tradeweb_support',
+      whatsapp: 'https://wa.me/18005550100',
+      email: 'support@tradeweb.example',
+      mode: 0,
+    });
+  });
+
+  it('rejects unknown fields with 1001 in the caller language, naming the field', async () => {
+    const response = await post(server.app, '/v1/wa-na/appBanner/list', { page: 1 }, { 'accept-language': 'fr-FR,fr;q=0.9' });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.code).toBe(1001);
+    expect(body.msg).toMatch(/\(1001\)$/);
+    expect(body.msg).not.toContain('Incorrect');
+    expect(body.data.problems.join()).toContain('page');
+  });
+
+  it('answers malformed JSON with 1001 and an oversize body with 413', async () => {
+    const malformed = await post(server.app, '/v1/wa-na/getCustomerLink', '{"a":');
+    expect(malformed.statusCode).toBe(200);
+    expect(malformed.json().code).toBe(1001);
+    const oversize = await post(server.app, '/v1/wa-na/getCustomerLink', { padding: 'x'.repeat(4096) });
+    expect(oversize.statusCode).toBe(413);
+    expect(oversize.json().code).toBe(1001);
+  });
+
+  it('answers 401 on a signed-in path without a valid bearer token', async () => {
+    for (const headers of [{}, { authorization: 'Bearer nonsense' }, { authorization: 'Basic abc' }]) {
+      const response = await post(server.app, '/v1/waa/user/info', {}, headers);
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toMatchObject({ code: 400, data: null });
+    }
+    const valid = await server.tokens.issueAccessToken({ uid: 1, virtualStatus: 0, aesKey: 'k' });
+    const tampered = `${valid.token.slice(0, -2)}xx`;
+    expect((await post(server.app, '/v1/waa/user/info', {}, { authorization: `Bearer ${tampered}` })).statusCode).toBe(401);
+  });
+
+  it('lets a valid token through to the signed-in routes', async () => {
+    const { token } = await server.tokens.issueAccessToken({ uid: 1, virtualStatus: 0, aesKey: 'k' });
+    const response = await post(server.app, '/v1/waa/no/such/call', {}, { authorization: `Bearer ${token}` });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().code).toBe(1009);
+  });
+
+  it('answers an unknown API path with 1009 and a page path with the app (or 503 when unbuilt)', async () => {
+    const unknown = await post(server.app, '/v1/wa-na/nothing');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().code).toBe(1009);
+    const page = await server.app.inject({ method: 'GET', url: '/position' });
+    expect(page.statusCode).toBe(503);
+  });
+});
+
+describe('embedded database on disk', () => {
+  it('keeps its data and migrations across a restart', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradeweb-data-'));
+    try {
+      const first = await openDatabase({ kind: 'pglite', dataDir });
+      const repository = createSiteRepository(first.db);
+      await repository.seedDefaults({ banners: ['/b.svg'], customerLink: '0|[]' });
+      await repository.setSwitch('Contract', true);
+      await first.close();
+
+      const second = await openDatabase({ kind: 'pglite', dataDir });
+      const switches = await createSiteRepository(second.db).listSwitches();
+      expect(switches.find((row) => row.name === 'Contract')?.enabled).toBe(true);
+      await second.close();
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,81 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildServer } from '../../server/app';
+import { createTokenService, type TokenService } from '../../server/auth/tokens';
+import { openDatabase, type DatabaseTarget } from '../../server/db/database';
+import { readSettings } from '../../server/settings';
+
+export interface TestBackend {
+  name: string;
+  target: () => Promise<DatabaseTarget & { cleanup: () => Promise<void> }>;
+}
+
+/**
+ * The databases every API test runs on: embedded PGlite always, PostgreSQL too when
+ * TEST_DATABASE_URL is set (each run in its own schema, dropped afterwards).
+ */
+export function testBackends(): TestBackend[] {
+  const backends: TestBackend[] = [
+    { name: 'pglite', target: async () => ({ kind: 'pglite', dataDir: null, cleanup: async () => undefined }) },
+  ];
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    backends.push({
+      name: 'postgres',
+      target: async () => {
+        const schema = `test_${crypto.randomBytes(6).toString('hex')}`;
+        return {
+          kind: 'postgres',
+          url,
+          schema,
+          cleanup: async () => {
+            const client = new pg.Client({ connectionString: url });
+            await client.connect();
+            await client.query(`drop schema if exists "${schema}" cascade`);
+            await client.end();
+          },
+        };
+      },
+    });
+  }
+  return backends;
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  tokens: TokenService;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(backend: TestBackend, environment: Record<string, string> = {}): Promise<TestServer> {
+  const target = await backend.target();
+  const staticDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradeweb-static-'));
+  const settings = readSettings({ LOG_LEVEL: 'silent', STATIC_DIR: staticDir, ...environment });
+  const database = await openDatabase(target);
+  const tokens = createTokenService({ key: crypto.randomBytes(32), accessTokenTtlSeconds: 900 });
+  const app = await buildServer({ settings, database, tokens, logger: false });
+  await app.ready();
+  return {
+    app,
+    tokens,
+    async close() {
+      await app.close();
+      await database.close();
+      await target.cleanup();
+      await fs.rm(staticDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function post(app: FastifyInstance, url: string, body?: unknown, headers: Record<string, string> = {}) {
+  return app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+}

@@ -1,0 +1,168 @@
+import { SignJWT } from 'jose';
+import { describe, expect, it, vi } from 'vitest';
+import { engineClientTimeoutMs, type EngineBatch, type SessionSnapshot } from '../../src/shared/protocol/engine';
+import { readAccessToken } from '../../src/shared/session/token';
+import { createEngineHost, type PeerChannel, type PeerMessage } from '../../src/worker/hub/engine-host';
+import { memoryStore, type Clock, type Timers } from '../../src/worker/engine/ports';
+
+const key = new TextEncoder().encode('k'.repeat(40));
+async function accessToken(uid: number, virtualStatus = 0, expSeconds = 2_000_000_000) {
+  return new SignJWT({ uid, virtualStatus, aesKey: 'a'.repeat(16) })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setExpirationTime(expSeconds)
+    .sign(key);
+}
+
+function fakeClock(start = 1_700_000_000_000) {
+  let now = start;
+  const intervals: { callback: () => void; ms: number; next: number }[] = [];
+  const clock: Clock = { nowMs: () => now };
+  const timers: Timers = {
+    setInterval: (callback, ms) => {
+      const entry = { callback, ms, next: now + ms };
+      intervals.push(entry);
+      return entry;
+    },
+    clearInterval: (handle) => {
+      intervals.splice(intervals.indexOf(handle as (typeof intervals)[number]), 1);
+    },
+  };
+  return {
+    clock,
+    timers,
+    advance(ms: number) {
+      const target = now + ms;
+      for (;;) {
+        const due = intervals.filter((entry) => entry.next <= target).sort((a, b) => a.next - b.next)[0];
+        if (!due) break;
+        now = due.next;
+        due.next += due.ms;
+        due.callback();
+      }
+      now = target;
+    },
+  };
+}
+
+/** A BroadcastChannel stand-in: delivers to every other member, never to the sender. */
+function peerNetwork() {
+  const members: ((message: PeerMessage) => void)[] = [];
+  return (): PeerChannel => {
+    let own: ((message: PeerMessage) => void) | null = null;
+    return {
+      post: (message) => members.filter((member) => member !== own).forEach((member) => member(structuredClone(message))),
+      listen: (handler) => {
+        own = handler;
+        members.push(handler);
+      },
+    };
+  };
+}
+
+function tab() {
+  const batches: EngineBatch[] = [];
+  const listener = vi.fn((batch: EngineBatch) => void batches.push(batch));
+  const sessions = () =>
+    batches.flatMap((batch) => batch.events.filter((event) => event.type === 'session').map((event) => event.payload as SessionSnapshot));
+  return { listener, batches, sessions };
+}
+
+describe('engine host', () => {
+  it('answers the ready handshake with the stored session and pushes sign-in to every tab', async () => {
+    const time = fakeClock();
+    const host = createEngineHost({ kind: 'shared', clock: time.clock, timers: time.timers, store: memoryStore(), peers: null });
+    const first = tab();
+    const second = tab();
+    const welcome = await host.api.hello('tab-1', first.listener);
+    await host.api.hello('tab-2', second.listener);
+    expect(welcome.session.signedIn).toBe(false);
+    expect(welcome.kind).toBe('shared');
+
+    const token = await accessToken(42, 1);
+    await host.api.signIn({ token, refreshToken: 'r1' });
+    for (const each of [first, second]) {
+      expect(each.sessions()).toHaveLength(1);
+      expect(each.sessions()[0]).toMatchObject({ signedIn: true, uid: 42, accountMode: 'demo', token });
+    }
+    expect(first.batches[0]?.seq).toBe(1);
+
+    await host.api.signOut('logout');
+    expect(second.sessions()[1]).toMatchObject({ signedIn: false, token: null, endReason: 'logout' });
+    expect(second.batches[1]?.seq).toBe(2);
+  });
+
+  it('keeps the session across an engine restart (reload) through its store', async () => {
+    const time = fakeClock();
+    const store = memoryStore();
+    const before = createEngineHost({ kind: 'shared', clock: time.clock, timers: time.timers, store, peers: null });
+    await before.api.signIn({ token: await accessToken(7), refreshToken: 'r' });
+    before.dispose();
+    const after = createEngineHost({ kind: 'shared', clock: time.clock, timers: time.timers, store, peers: null });
+    const welcome = await after.api.hello('tab', tab().listener);
+    expect(welcome.session).toMatchObject({ signedIn: true, uid: 7, accountMode: 'real' });
+  });
+
+  it('refuses a token that is not an access token and changes nothing', async () => {
+    const time = fakeClock();
+    const host = createEngineHost({ kind: 'shared', clock: time.clock, timers: time.timers, store: memoryStore(), peers: null });
+    const only = tab();
+    await host.api.hello('tab', only.listener);
+    await expect(host.api.signIn({ token: 'not-a-jwt', refreshToken: 'r' })).rejects.toThrow();
+    expect(only.batches).toHaveLength(0);
+    expect(host.session.snapshot.signedIn).toBe(false);
+  });
+
+  it('evicts a tab that stops sending heartbeats and tells it to say hello again', async () => {
+    const time = fakeClock();
+    const host = createEngineHost({ kind: 'shared', clock: time.clock, timers: time.timers, store: memoryStore(), peers: null });
+    const quiet = tab();
+    const lively = tab();
+    await host.api.hello('quiet', quiet.listener);
+    await host.api.hello('lively', lively.listener);
+    for (let elapsed = 0; elapsed <= engineClientTimeoutMs + 20_000; elapsed += 10_000) {
+      time.advance(10_000);
+      await host.api.heartbeat('lively');
+    }
+    expect(host.clients.ids()).toEqual(['lively']);
+    expect(await host.api.heartbeat('quiet')).toBe(false);
+    await host.api.signIn({ token: await accessToken(1), refreshToken: 'r' });
+    expect(quiet.batches).toHaveLength(0);
+    expect(lively.batches).toHaveLength(1);
+  });
+
+  it('drops a tab at once when it says goodbye', async () => {
+    const time = fakeClock();
+    const host = createEngineHost({ kind: 'shared', clock: time.clock, timers: time.timers, store: memoryStore(), peers: null });
+    await host.api.hello('a', tab().listener);
+    await host.api.goodbye('a');
+    expect((await host.api.diagnostics()).clientCount).toBe(0);
+  });
+
+  it('keeps dedicated-worker engines of several tabs in step (fallback)', async () => {
+    const time = fakeClock();
+    const network = peerNetwork();
+    const store = memoryStore();
+    const engineA = createEngineHost({ kind: 'dedicated', clock: time.clock, timers: time.timers, store, peers: network() });
+    const engineB = createEngineHost({ kind: 'dedicated', clock: time.clock, timers: time.timers, store, peers: network() });
+    const tabA = tab();
+    const tabB = tab();
+    await engineA.api.hello('a', tabA.listener);
+    await engineB.api.hello('b', tabB.listener);
+
+    await engineA.api.signIn({ token: await accessToken(99), refreshToken: 'r' });
+    expect(tabB.sessions().at(-1)).toMatchObject({ signedIn: true, uid: 99 });
+
+    time.advance(5);
+    await engineB.api.signOut('logout');
+    expect(tabA.sessions().at(-1)).toMatchObject({ signedIn: false, endReason: 'logout' });
+    // An older snapshot arriving late does not undo the newer one.
+    expect(engineA.session.adopt({ ...tabA.sessions()[0]!, version: 1 })).toBe(false);
+  });
+
+  it('reads the token payload the server signs', async () => {
+    const payload = readAccessToken(await accessToken(5, 0, 1_900_000_000));
+    expect(payload).toEqual({ uid: 5, virtualStatus: 0, aesKey: 'a'.repeat(16), exp: 1_900_000_000 });
+    expect(readAccessToken('a.b.c')).toBeNull();
+    expect(readAccessToken('')).toBeNull();
+  });
+});
