@@ -32,6 +32,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // Before the logger exists (bad settings, database that cannot open), say why on stderr.
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -74,7 +74,8 @@ describe.each(testBackends())('foundation API on $name', (backend) => {
   });
 
   it('answers 401 on a signed-in path without a valid bearer token', async () => {
-    for (const headers of [{}, { authorization: 'Bearer nonsense' }, { authorization: 'Basic abc' }]) {
+    const headerSets: Record<string, string>[] = [{}, { authorization: 'Bearer nonsense' }, { authorization: 'Basic abc' }];
+    for (const headers of headerSets) {
       const response = await post(server.app, '/v1/waa/user/info', {}, headers);
       expect(response.statusCode).toBe(401);
       expect(response.json()).toMatchObject({ code: 400, data: null });

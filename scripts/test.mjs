@@ -1,0 +1,74 @@
+// `npm test`: every check, in order: types, lint, unit and API tests (PGlite, and
+// PostgreSQL when TEST_DATABASE_URL is set), the production build, then the browser
+// tests in Debian's Chromium at phone and desktop sizes. Ends with one summary line.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+let failedStages = 0;
+
+function run(title, command, args, options = {}) {
+  console.log(`\n=== ${title} ===`);
+  const result = spawnSync(command, args, { stdio: 'inherit', ...options });
+  if (result.status !== 0) {
+    failedStages += 1;
+    console.log(`=== ${title}: FAILED ===`);
+    return false;
+  }
+  return true;
+}
+
+function ensureChromium() {
+  if (fs.existsSync(chromiumPath)) return true;
+  console.log(`Chromium not found at ${chromiumPath}; installing Debian's package.`);
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  const sudo = root ? [] : ['sudo'];
+  spawnSync(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(root ? [] : ['apt-get']), 'update', '-qq'], { stdio: 'inherit' });
+  spawnSync(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(root ? [] : ['apt-get']), 'install', '-y', '-qq', 'chromium'], {
+    stdio: 'inherit',
+  });
+  return fs.existsSync(chromiumPath);
+}
+
+function readCounts(file, pick) {
+  try {
+    return pick(JSON.parse(fs.readFileSync(file, 'utf8')));
+  } catch {
+    return null;
+  }
+}
+
+fs.rmSync('test-results', { recursive: true, force: true });
+fs.mkdirSync('test-results', { recursive: true });
+if (process.env.TEST_DATABASE_URL) console.log(`API tests also run on PostgreSQL (${process.env.TEST_DATABASE_URL.replace(/\/\/[^@]*@/, '//')})`);
+else console.log('TEST_DATABASE_URL is not set: API tests run on embedded PGlite only.');
+
+run('typecheck', 'node', ['scripts/typecheck.mjs']);
+run('lint', 'node_modules/.bin/eslint', ['.', '--max-warnings', '0']);
+run('unit and API tests', 'node_modules/.bin/vitest', [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  '--outputFile.json=test-results/vitest.json',
+]);
+const built = run('build', 'node_modules/.bin/vite', ['build', '--logLevel', 'warn']);
+if (built && ensureChromium()) {
+  run('browser tests', 'node_modules/.bin/playwright', ['test'], { env: { ...process.env, CHROMIUM_PATH: chromiumPath } });
+} else if (built) {
+  failedStages += 1;
+  console.log('=== browser tests: FAILED (Chromium could not be installed) ===');
+}
+
+const vitest = readCounts('test-results/vitest.json', (report) => ({
+  passed: report.numPassedTests,
+  failed: report.numFailedTests,
+}));
+const e2e = readCounts('test-results/e2e.json', (report) => ({
+  passed: report.stats.expected,
+  failed: report.stats.unexpected + report.stats.flaky,
+}));
+const passed = (vitest?.passed ?? 0) + (e2e?.passed ?? 0);
+const failed = (vitest?.failed ?? 0) + (e2e?.failed ?? 0);
+console.log(`\nunit/API: ${vitest ? `${vitest.passed} passed, ${vitest.failed} failed` : 'no report'}; browser: ${e2e ? `${e2e.passed} passed, ${e2e.failed} failed` : 'no report'}; failed stages: ${failedStages}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failedStages === 0 && failed === 0 && passed > 0 ? 0 : 1);
