@@ -19,6 +19,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
+  outputDir: 'test-results/e2e-artifacts',
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: { baseURL: `http://localhost:${e2ePort}`, locale: 'en-US', trace: 'retain-on-failure', screenshot: 'only-on-failure' },
   projects: [
