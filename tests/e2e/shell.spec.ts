@@ -107,3 +107,25 @@ test('rapid taps on the title open the debug console', async ({ page }) => {
   await expect(console).toContainText('Signed out');
   await page.screenshot({ path: `test-results/screens/debug-${isDesktop(page) ? 'desktop' : 'mobile'}.png` });
 });
+
+test('without SharedWorker the dedicated-worker fallback keeps tabs in step', async ({ page, context }) => {
+  await context.addInitScript(() => {
+    // Browsers without SharedWorker (older Android Chrome, Samsung Internet).
+    Object.defineProperty(window, 'SharedWorker', { value: undefined, configurable: true });
+  });
+  await page.goto('/');
+  await waitForApp(page);
+  const other = await context.newPage();
+  await other.goto('/position');
+  await expect(other).toHaveURL('/login?to=%2Fposition');
+
+  await signInThroughEngine(page, 5151);
+  await expect(other).toHaveURL('/');
+  await expect(other.getByText('You are already signed in')).toBeVisible();
+
+  for (let tap = 0; tap < 6; tap += 1) {
+    await (isDesktop(page) ? page.locator('.brand') : page.getByRole('heading', { level: 1, name: 'TradeWeb' })).click();
+  }
+  await expect(page.getByRole('dialog', { name: 'Debug console' })).toContainText('Dedicated worker');
+  await signOutThroughEngine(page);
+});
