@@ -55,6 +55,13 @@ function UserCard() {
   );
 }
 
+const sideButtons = [
+  { path: '/', labelKey: 'nav.home' },
+  { path: '/quotation', labelKey: 'page.quotation' },
+  { path: '/position', labelKey: 'desktop.side_positions' },
+  { path: '/history', labelKey: 'desktop.side_history' },
+] as const;
+
 /**
  * Desktop: the top bar, the side buttons and the panel area. Template 1 puts the side
  * buttons on the right.
@@ -79,18 +86,11 @@ export function DesktopLayout(props: { children: ReactNode }) {
       </header>
       <div className="desktop-body">
         <nav className="side-rail" aria-label={t('nav.main')}>
-          <Link href="/" className="side-button">
-            {t('nav.home')}
-          </Link>
-          <Link href="/quotation" className="side-button">
-            {t('page.quotation')}
-          </Link>
-          <Link href="/position" className="side-button">
-            {t('desktop.side_positions')}
-          </Link>
-          <Link href="/history" className="side-button">
-            {t('desktop.side_history')}
-          </Link>
+          {sideButtons.map((button) => (
+            <Link key={button.path} href={button.path} className="side-button">
+              {t(button.labelKey)}
+            </Link>
+          ))}
         </nav>
         <main className="desktop-main">{props.children}</main>
       </div>
