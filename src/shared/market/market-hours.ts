@@ -1,0 +1,60 @@
+/**
+ * When a product trades. Each product has a start and a close time per weekday
+ * (index 0 = Sunday), in seconds after midnight UTC as they stand in US standard time;
+ * during US daylight saving time every session starts and ends one hour earlier. A span
+ * of 86399 s (0 to 86399) means open all day; start = close means closed that day. The
+ * `earlyTradingSeconds` before the start of a session are early trading (pre-market):
+ * quotes may move but the product is not tradable and charts show history only.
+ */
+export type MarketStatus = 'open' | 'closed' | 'early_trading';
+
+export interface TradingHours {
+  marketStartTime: readonly number[];
+  marketCloseTime: readonly number[];
+}
+
+export const allDaySpanSeconds = 86399;
+export const earlyTradingSeconds = 30 * 60;
+const secondsPerDay = 86400;
+const hourMs = 3_600_000;
+
+/** The second Sunday of March and the first Sunday of November, 2:00 local (07:00/06:00 UTC). */
+export function isUsDaylightSavingTime(utcMs: number): boolean {
+  const year = new Date(utcMs).getUTCFullYear();
+  const nthSunday = (month: number, nth: number) => {
+    const first = new Date(Date.UTC(year, month, 1));
+    const firstSunday = 1 + ((7 - first.getUTCDay()) % 7);
+    return firstSunday + (nth - 1) * 7;
+  };
+  // 2:00 EST is 07:00 UTC; 2:00 EDT is 06:00 UTC.
+  const start = Date.UTC(year, 2, nthSunday(2, 2), 7);
+  const end = Date.UTC(year, 10, nthSunday(10, 1), 6);
+  return utcMs >= start && utcMs < end;
+}
+
+/** The market status of a product at an instant. */
+export function marketStatusAt(hours: TradingHours, utcMs: number): MarketStatus {
+  // Moving the clock forward one hour in DST is the same as moving every session back one.
+  const clockMs = utcMs + (isUsDaylightSavingTime(utcMs) ? hourMs : 0);
+  const clock = new Date(clockMs);
+  const weekday = clock.getUTCDay();
+  const second = clock.getUTCHours() * 3600 + clock.getUTCMinutes() * 60 + clock.getUTCSeconds();
+  const start = hours.marketStartTime[weekday] ?? 0;
+  const close = hours.marketCloseTime[weekday] ?? 0;
+
+  if (close - start >= allDaySpanSeconds) return 'open';
+  if (close > start && second >= start && second < close) return 'open';
+  // Early trading before today's session, or before tomorrow's when it starts at midnight.
+  if (close > start && second < start && second >= start - earlyTradingSeconds) return 'early_trading';
+  const nextWeekday = (weekday + 1) % 7;
+  const nextStart = hours.marketStartTime[nextWeekday] ?? 0;
+  const nextClose = hours.marketCloseTime[nextWeekday] ?? 0;
+  if (nextClose > nextStart && nextStart < earlyTradingSeconds && second >= secondsPerDay + nextStart - earlyTradingSeconds) {
+    return 'early_trading';
+  }
+  return 'closed';
+}
+
+export function isMarketOpen(hours: TradingHours, utcMs: number): boolean {
+  return marketStatusAt(hours, utcMs) === 'open';
+}
