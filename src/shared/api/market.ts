@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { klinePeriods } from '../market/kline';
+import { decimalString } from './envelope';
+
+/** Product types as the quotation tabs show them. */
+export const productTypes = ['Forex', 'Commodities', 'Indices', 'Cryptos', 'US stocks'] as const;
+export type ProductType = (typeof productTypes)[number];
+/** Numeric product type: 1 Forex, 2 Commodities, 3 Indices, 4 Cryptos, 5 US stocks. */
+export const productTypeNumber = (type: ProductType) => productTypes.indexOf(type) + 1;
+
+const weekdaySeconds = z.array(z.number().int().min(0).max(86399)).length(7);
+
+export const productSchema = z.object({
+  productCode: z.string(),
+  productName: z.string(),
+  productType: z.number().int().min(1).max(5),
+  tradeStatus: z.union([z.literal(0), z.literal(1)]),
+  pricePrecision: z.number().int().min(0).max(8),
+  /** Volume step. */
+  pip: decimalString,
+  /** Leverage. */
+  multiple: z.number().int().positive(),
+  minCount: decimalString,
+  maxCount: decimalString,
+  /** Decimals of the volume. */
+  countNum: z.number().int().min(0).max(8),
+  logoUrl: z.string(),
+  sort: z.number().int().nullable(),
+  marketStartTime: weekdaySeconds,
+  marketCloseTime: weekdaySeconds,
+  contractSize: decimalString,
+  spread: decimalString,
+  feeRate: decimalString,
+  overnightRate: decimalString,
+});
+export type Product = z.infer<typeof productSchema>;
+
+export const priceTickSchema = z.object({
+  symbol: z.string(),
+  name: z.string(),
+  price: decimalString,
+  bidPrice: decimalString,
+  askPrice: decimalString,
+  volume: decimalString,
+  lastUpdate: z.number().int(),
+  type: z.enum(productTypes),
+  priceChangePercent: decimalString,
+  low: decimalString,
+  high: decimalString,
+});
+export type PriceTick = z.infer<typeof priceTickSchema>;
+
+export const wireBarSchema = z.object({
+  time: z.number().int(),
+  openPrice: decimalString,
+  highestPrice: decimalString,
+  lowestPrice: decimalString,
+  closePrice: decimalString,
+  volume: decimalString,
+  turnover: decimalString,
+});
+
+export const marketStatusSchema = z.enum(['open', 'closed', 'early_trading']);
+
+/** History requests ask for at most this many bars. */
+export const historyLimitMax = 300;
+
+export const historyBody = z.strictObject({
+  symbol: z.string().min(1).max(32),
+  period: z.enum(klinePeriods),
+  limit: z.number().int().min(1).max(historyLimitMax).default(historyLimitMax),
+});
+
+export const historyRangeBody = z.strictObject({
+  symbol: z.string().min(1).max(32),
+  period: z.enum(klinePeriods),
+  from: z.number().int().min(0),
+  to: z.number().int().min(0),
+});
+
+export const productListData = z.object({ list: z.array(productSchema) });
