@@ -16,7 +16,7 @@ const trials = 5;
 async function main() {
   const database = await openDatabase({ kind: 'pglite', dataDir: null });
   const tokens = createTokenService({ key: crypto.randomBytes(32), accessTokenTtlSeconds: 900 });
-  const app = await buildServer({ settings: readSettings({ LOG_LEVEL: 'silent', STATIC_DIR: '/nonexistent' }), database, tokens, logger: false });
+  const app = await buildServer({ settings: readSettings({ LOG_LEVEL: 'silent', STATIC_DIR: '/nonexistent' }), database, tokens, logger: false, marketSource: null });
   await app.ready();
 
   const baseline = () => app.inject({ method: 'GET', url: '/healthz' });

@@ -5,6 +5,13 @@ import type { TokenService } from './auth/tokens';
 import type { DatabaseHandle } from './db/database';
 import { sendError } from './http/envelope';
 import { registerStaticApp } from './http/static-app';
+import { instruments } from './market/catalogue';
+import { createMarketDataService, type MarketDataService } from './market/market-data-service';
+import { createMarketRepository } from './market/market-repository';
+import { registerMarketRoutes } from './market/market-routes';
+import type { MarketDataSource } from './market/sources/market-data-source';
+import { simulatorSource } from './market/sources/simulator';
+import { createTopicBus, type TopicBus } from './market/topic-bus';
 import { createSiteRepository } from './modules/site/site-repository';
 import { registerSiteRoutes } from './modules/site/site-routes';
 import { createSiteService } from './modules/site/site-service';
@@ -22,7 +29,22 @@ export interface ServerDependencies {
   database: DatabaseHandle;
   tokens: TokenService;
   logger?: FastifyServerOptions['logger'];
+  /** The price source; the seeded simulator when not given, none when null (tests drive ticks). */
+  marketSource?: MarketDataSource | null;
+  marketSeed?: number;
+  nowMs?: () => number;
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    market: MarketDataService;
+    topicBus: TopicBus;
+  }
+}
+
+/** How often changed prices are published, and how often finished bars are written. */
+const marketFlushMs = 100;
+const marketPersistMs = 5_000;
 
 const signedInPrefix = '/v1/waa/';
 const apiPrefixes = ['/v1/', '/market/', '/exchange/', '/dev/'];
@@ -80,6 +102,36 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const siteRepository = createSiteRepository(database.db);
   await siteRepository.seedDefaults({ banners: defaultBanners, customerLink: defaultCustomerLink });
   registerSiteRoutes(app, createSiteService(siteRepository));
+
+  const topicBus = createTopicBus();
+  const market = createMarketDataService({
+    instruments,
+    repository: createMarketRepository(database.db),
+    publisher: topicBus,
+    ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}),
+    ...(dependencies.marketSeed !== undefined ? { seed: dependencies.marketSeed } : {}),
+  });
+  const resumeAt = await market.initialize();
+  app.decorate('market', market);
+  app.decorate('topicBus', topicBus);
+  registerMarketRoutes(app, market);
+
+  const source =
+    dependencies.marketSource === undefined
+      ? simulatorSource({ instruments, seed: dependencies.marketSeed ?? Date.now() % 2_147_483_647, startPrices: resumeAt })
+      : dependencies.marketSource;
+  const flushTimer = setInterval(() => market.flush(), marketFlushMs);
+  const persistTimer = setInterval(() => {
+    market.persist().catch((error: unknown) => app.log.error({ err: error }, 'saving bars failed'));
+  }, marketPersistMs);
+  source?.start((ticks) => market.ingest(ticks));
+  app.addHook('onClose', async () => {
+    source?.stop();
+    clearInterval(flushTimer);
+    clearInterval(persistTimer);
+    market.flush();
+    await market.persist(true);
+  });
 
   const staticApp = await registerStaticApp(app, {
     staticDir: settings.staticDir,

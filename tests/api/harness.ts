@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildServer } from '../../server/app';
+import { buildServer, type ServerDependencies } from '../../server/app';
 import { createTokenService, type TokenService } from '../../server/auth/tokens';
 import { openDatabase, type DatabaseTarget } from '../../server/db/database';
 import { readSettings } from '../../server/settings';
@@ -51,13 +51,18 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(backend: TestBackend, environment: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  backend: TestBackend,
+  environment: Record<string, string> = {},
+  extra: Pick<ServerDependencies, 'marketSource' | 'marketSeed' | 'nowMs'> = {},
+): Promise<TestServer> {
   const target = await backend.target();
   const staticDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradeweb-static-'));
   const settings = readSettings({ LOG_LEVEL: 'silent', STATIC_DIR: staticDir, ...environment });
   const database = await openDatabase(target);
   const tokens = createTokenService({ key: crypto.randomBytes(32), accessTokenTtlSeconds: 900 });
-  const app = await buildServer({ settings, database, tokens, logger: false });
+  // No live price source unless a test brings one: ticks are then the test's to give.
+  const app = await buildServer({ settings, database, tokens, logger: false, marketSource: null, marketSeed: 1, ...extra });
   await app.ready();
   return {
     app,

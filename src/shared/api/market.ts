@@ -79,3 +79,10 @@ export const historyRangeBody = z.strictObject({
 });
 
 export const productListData = z.object({ list: z.array(productSchema) });
+
+// Market-data calls under {marketRoot}; `:symbol` is filled from the payload's symbol.
+export const marketHistory = { path: '/market/history', body: historyBody, data: z.array(wireBarSchema) };
+export const marketHistoryRange = { path: '/market/history/limit', body: historyRangeBody, data: z.array(wireBarSchema) };
+export const marketThumb = { path: '/market/thumb/:symbol', body: z.strictObject({}), data: priceTickSchema };
+export const marketStatus = { path: '/market/status/:symbol', body: z.strictObject({}), data: marketStatusSchema };
+export const productList = { path: '/v1/wa-na/forex/product/list', body: z.strictObject({}), data: productListData };

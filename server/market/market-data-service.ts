@@ -1,0 +1,283 @@
+import type { PriceTick, Product } from '../../src/shared/api/market';
+import { ErrorCode } from '../../src/shared/errors/catalogue';
+import { barStartMs, foldTick, formatFixed, klinePeriods, toWireBar, type Bar, type KlinePeriod, type WireBar } from '../../src/shared/market/kline';
+import { marketStatusAt, type MarketStatus } from '../../src/shared/market/market-hours';
+import { AppError } from '../http/app-error';
+import { backfillBars } from './backfill';
+import type { Instrument } from './catalogue';
+import type { MarketRepository } from './market-repository';
+import type { RawTick } from './sources/market-data-source';
+import { seededRandom } from './sources/random';
+
+/** The part of the topic bus this service needs. */
+export interface TopicPublisher {
+  publish(destination: string, body: string): void;
+  subscriberCount(destination: string): number;
+}
+
+export const backfillBarCount = 300;
+const dayMs = 86_400_000;
+const minuteMs = 60_000;
+
+interface MinuteBucket {
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  volume: number;
+}
+
+interface SymbolState {
+  instrument: Instrument;
+  product: Product | null;
+  latest: RawTick | null;
+  bars: Map<KlinePeriod, Bar | null>;
+  /** Completed minutes of the last 24 hours, oldest first, and their running aggregates. */
+  minutes: MinuteBucket[];
+  current: MinuteBucket | null;
+  window: { open: number; high: number; low: number; volume: number } | null;
+}
+
+/**
+ * Everything the server knows of prices: the latest tick per symbol with 24-hour low,
+ * high, volume and change, the forming bar of every period, the stored history, and the
+ * topics it publishes. Ticks are taken in batches and published on a cadence, never one
+ * message per tick.
+ */
+export function createMarketDataService(options: {
+  instruments: readonly Instrument[];
+  repository: MarketRepository;
+  publisher: TopicPublisher;
+  nowMs?: () => number;
+  seed?: number;
+}) {
+  const nowMs = options.nowMs ?? Date.now;
+  const { repository, publisher } = options;
+  const states = new Map<string, SymbolState>(
+    options.instruments.map((instrument) => [
+      instrument.code,
+      { instrument, product: null, latest: null, bars: new Map(), minutes: [], current: null, window: null },
+    ]),
+  );
+  const changed = new Set<string>();
+  const unsavedBars = new Map<string, { symbol: string; period: KlinePeriod; precision: number; bar: Bar }>();
+
+  function stateOf(symbol: string): SymbolState {
+    const state = states.get(symbol);
+    if (!state) throw new AppError(ErrorCode.PAIR_DOES_NOT_EXIST);
+    return state;
+  }
+
+  function recomputeWindow(state: SymbolState) {
+    const cutoff = nowMs() - dayMs;
+    while (state.minutes.length > 0 && (state.minutes[0]?.time ?? 0) < cutoff) state.minutes.shift();
+    const buckets = state.current ? [...state.minutes, state.current] : state.minutes;
+    const first = buckets[0];
+    if (!first) {
+      state.window = null;
+      return;
+    }
+    let high = first.high;
+    let low = first.low;
+    let volume = 0;
+    for (const bucket of buckets) {
+      high = Math.max(high, bucket.high);
+      low = Math.min(low, bucket.low);
+      volume += bucket.volume;
+    }
+    state.window = { open: first.open, high, low, volume };
+  }
+
+  function noteMinute(state: SymbolState, tick: RawTick) {
+    const time = barStartMs(tick.timeMs, '1min');
+    if (!state.current || time > state.current.time) {
+      if (state.current) state.minutes.push(state.current);
+      state.current = { time, open: tick.bid, high: tick.bid, low: tick.bid, volume: tick.volume };
+      recomputeWindow(state);
+      return;
+    }
+    state.current.high = Math.max(state.current.high, tick.bid);
+    state.current.low = Math.min(state.current.low, tick.bid);
+    state.current.volume += tick.volume;
+    if (state.window) {
+      state.window.high = Math.max(state.window.high, tick.bid);
+      state.window.low = Math.min(state.window.low, tick.bid);
+      state.window.volume += tick.volume;
+    }
+  }
+
+  function wireTick(state: SymbolState): PriceTick | null {
+    const tick = state.latest;
+    if (!tick) return null;
+    const precision = state.instrument.precision;
+    const window = state.window ?? { open: tick.bid, high: tick.bid, low: tick.bid, volume: tick.volume };
+    // Change in hundredths of a percent, rounded half away from zero.
+    const changeBasisPoints = window.open > 0 ? Math.round(((tick.bid - window.open) * 10_000) / window.open) : 0;
+    return {
+      symbol: state.instrument.code,
+      name: state.instrument.name,
+      price: formatFixed(tick.bid, precision),
+      bidPrice: formatFixed(tick.bid, precision),
+      askPrice: formatFixed(tick.ask, precision),
+      volume: formatFixed(window.volume, 0),
+      lastUpdate: tick.timeMs,
+      type: state.instrument.type,
+      priceChangePercent: formatFixed(changeBasisPoints, 2),
+      low: formatFixed(Math.min(window.low, tick.bid), precision),
+      high: formatFixed(Math.max(window.high, tick.bid), precision),
+    };
+  }
+
+  return {
+    /**
+     * Prepares the market: products seeded, history backfilled where it is short, the
+     * forming bars and 24-hour window restored. Answers the price each symbol resumes at.
+     */
+    async initialize(): Promise<Map<string, number>> {
+      await repository.seedProducts(options.instruments);
+      const products = await repository.listProducts();
+      for (const product of products) {
+        const state = states.get(product.productCode);
+        if (state) state.product = product;
+      }
+      const now = nowMs();
+      const resumeAt = new Map<string, number>();
+      const random = seededRandom(options.seed ?? now % 2_147_483_647);
+      for (const state of states.values()) {
+        const { instrument } = state;
+        const [lastMinute] = await repository.loadBars({ symbol: instrument.code, period: '1min', precision: instrument.precision, limit: 1 });
+        const resume = lastMinute?.close ?? Math.round(instrument.model.startPrice * 10 ** instrument.precision);
+        resumeAt.set(instrument.code, resume);
+        const backfill: { symbol: string; period: KlinePeriod; precision: number; bar: Bar }[] = [];
+        for (const period of klinePeriods) {
+          if ((await repository.countBars(instrument.code, period)) >= backfillBarCount) continue;
+          for (const bar of backfillBars({ instrument, period, count: backfillBarCount, endPriceUnits: resume, nowMs: now, random })) {
+            backfill.push({ symbol: instrument.code, period, precision: instrument.precision, bar });
+          }
+        }
+        await repository.saveBars(backfill);
+        for (const period of klinePeriods) {
+          const [last] = await repository.loadBars({ symbol: instrument.code, period, precision: instrument.precision, limit: 1 });
+          state.bars.set(period, last && last.time === barStartMs(now, period) ? last : null);
+        }
+        const minutes = await repository.loadBars({
+          symbol: instrument.code, period: '1min', precision: instrument.precision, fromMs: now - dayMs, limit: 1440,
+        });
+        state.minutes = minutes.map((bar) => ({ time: bar.time, open: bar.open, high: bar.high, low: bar.low, volume: bar.volume }));
+        recomputeWindow(state);
+        if (lastMinute) {
+          state.latest = { symbol: instrument.code, timeMs: lastMinute.time + minuteMs - 1, bid: lastMinute.close, ask: lastMinute.close, volume: 0 };
+        }
+      }
+      return resumeAt;
+    },
+
+    /** Takes a batch of ticks: latest price, 24-hour window and every period's bar. */
+    ingest(ticks: readonly RawTick[]) {
+      for (const tick of ticks) {
+        const state = states.get(tick.symbol);
+        if (!state) continue;
+        if (state.latest && tick.timeMs < state.latest.timeMs) continue; // out of order: keep the newer
+        state.latest = tick;
+        noteMinute(state, tick);
+        for (const period of klinePeriods) {
+          const previous = state.bars.get(period) ?? null;
+          const next = foldTick(previous, period, tick.timeMs, tick.bid, tick.volume);
+          if (previous && next !== previous) {
+            unsavedBars.set(`${tick.symbol}|${period}|${previous.time}`, { symbol: tick.symbol, period, precision: state.instrument.precision, bar: { ...previous } });
+          }
+          state.bars.set(period, next);
+        }
+        changed.add(tick.symbol);
+      }
+    },
+
+    /** Publishes what changed since the last flush: one batch on /topic/prices, then the per-symbol topics someone watches. */
+    flush() {
+      if (changed.size === 0) return;
+      const ticks: PriceTick[] = [];
+      for (const symbol of changed) {
+        const state = states.get(symbol);
+        const tick = state && wireTick(state);
+        if (!state || !tick) continue;
+        ticks.push(tick);
+        const priceTopic = `/topic/price/${symbol}`;
+        if (publisher.subscriberCount(priceTopic) > 0) publisher.publish(priceTopic, JSON.stringify(tick));
+        for (const period of klinePeriods) {
+          const topic = `/topic/kline/${symbol}/${period}`;
+          const bar = state.bars.get(period);
+          if (bar && publisher.subscriberCount(topic) > 0) publisher.publish(topic, JSON.stringify(toWireBar(bar, state.instrument.precision)));
+        }
+      }
+      changed.clear();
+      if (ticks.length > 0) publisher.publish('/topic/prices', JSON.stringify(ticks));
+    },
+
+    /** Writes finished bars, and the forming ones when `includeForming` (at shutdown and periodically). */
+    async persist(includeForming = false) {
+      const entries = [...unsavedBars.values()];
+      unsavedBars.clear();
+      if (includeForming) {
+        for (const state of states.values()) {
+          for (const [period, bar] of state.bars) {
+            if (bar) entries.push({ symbol: state.instrument.code, period, precision: state.instrument.precision, bar: { ...bar } });
+          }
+        }
+      }
+      if (entries.length > 0) await repository.saveBars(entries);
+    },
+
+    products(): Product[] {
+      return [...states.values()].flatMap((state) => (state.product ? [state.product] : []));
+    },
+
+    latestTick(symbol: string): PriceTick | null {
+      return wireTick(stateOf(symbol));
+    },
+
+    allTicks(): PriceTick[] {
+      return [...states.values()].flatMap((state) => wireTick(state) ?? []);
+    },
+
+    /** The server's own latest quote, in units, with its time (fills and settlement use this). */
+    latestQuote(symbol: string): RawTick | null {
+      return stateOf(symbol).latest;
+    },
+
+    status(symbol: string, at = nowMs()): MarketStatus {
+      const state = stateOf(symbol);
+      const hours = state.product
+        ? { marketStartTime: state.product.marketStartTime, marketCloseTime: state.product.marketCloseTime }
+        : { marketStartTime: state.instrument.hours.start, marketCloseTime: state.instrument.hours.close };
+      return marketStatusAt(hours, at);
+    },
+
+    /** The last `limit` bars up to now, the forming bar last, so that history joins the live bar. */
+    async history(symbol: string, period: KlinePeriod, limit: number): Promise<WireBar[]> {
+      const state = stateOf(symbol);
+      const forming = state.bars.get(period) ?? null;
+      const stored = await repository.loadBars({
+        symbol, period, precision: state.instrument.precision, limit,
+        ...(forming ? { toMs: forming.time - 1 } : {}),
+      });
+      const bars = forming ? [...stored, forming].slice(-limit) : stored;
+      return bars.map((bar) => toWireBar(bar, state.instrument.precision));
+    },
+
+    async historyRange(symbol: string, period: KlinePeriod, fromMs: number, toMs: number, limit: number): Promise<WireBar[]> {
+      const state = stateOf(symbol);
+      const stored = await repository.loadBars({ symbol, period, precision: state.instrument.precision, fromMs, toMs, limit });
+      const forming = state.bars.get(period);
+      const bars = forming && forming.time >= fromMs && forming.time <= toMs && !stored.some((bar) => bar.time === forming.time)
+        ? [...stored, forming]
+        : stored;
+      return bars.slice(-limit).map((bar) => toWireBar(bar, state.instrument.precision));
+    },
+
+    knownSymbol(symbol: string): boolean {
+      return states.has(symbol);
+    },
+  };
+}
+
+export type MarketDataService = ReturnType<typeof createMarketDataService>;
