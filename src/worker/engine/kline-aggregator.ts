@@ -1,0 +1,86 @@
+import type { PriceTick } from '../../shared/api/market';
+import { decimalToUnits } from '../../shared/market/decimal';
+import { foldTick, formatFixed, type Bar, type KlinePeriod, type WireBar } from '../../shared/market/kline';
+
+const decimals = (value: string) => (value.split('.')[1] ?? '').length;
+const toUnits = (value: string, precision: number) => decimalToUnits(value, precision) ?? 0;
+
+export interface WatchedSeries {
+  symbol: string;
+  period: KlinePeriod;
+  precision: number;
+  bar: Bar | null;
+}
+
+export const seriesKey = (symbol: string, period: KlinePeriod) => `${symbol}|${period}`;
+
+/**
+ * Forms the live bar of every (symbol, period) some tab watches, from the ticks, after
+ * seeding it with the last bar of the history. Pairs nobody watches cost nothing.
+ */
+export function createKlineAggregator() {
+  const series = new Map<string, WatchedSeries>();
+  const bySymbol = new Map<string, Set<string>>();
+
+  function toWire(entry: WatchedSeries): WireBar | null {
+    const bar = entry.bar;
+    if (!bar) return null;
+    return {
+      time: bar.time,
+      openPrice: formatFixed(bar.open, entry.precision),
+      highestPrice: formatFixed(bar.high, entry.precision),
+      lowestPrice: formatFixed(bar.low, entry.precision),
+      closePrice: formatFixed(bar.close, entry.precision),
+      volume: formatFixed(bar.volume, 0),
+      turnover: formatFixed(bar.turnover / 10 ** entry.precision, 0),
+    };
+  }
+
+  return {
+    watch(symbol: string, period: KlinePeriod, lastBar: WireBar | null, precisionHint = 2) {
+      const key = seriesKey(symbol, period);
+      const precision = lastBar ? decimals(lastBar.closePrice) : precisionHint;
+      const bar: Bar | null = lastBar
+        ? {
+            time: lastBar.time,
+            open: toUnits(lastBar.openPrice, precision),
+            high: toUnits(lastBar.highestPrice, precision),
+            low: toUnits(lastBar.lowestPrice, precision),
+            close: toUnits(lastBar.closePrice, precision),
+            volume: Number(lastBar.volume),
+            turnover: toUnits(lastBar.turnover, precision),
+          }
+        : null;
+      series.set(key, { symbol, period, precision, bar });
+      const keys = bySymbol.get(symbol) ?? new Set<string>();
+      keys.add(key);
+      bySymbol.set(symbol, keys);
+    },
+    unwatch(symbol: string, period: KlinePeriod) {
+      const key = seriesKey(symbol, period);
+      series.delete(key);
+      const keys = bySymbol.get(symbol);
+      keys?.delete(key);
+      if (keys && keys.size === 0) bySymbol.delete(symbol);
+    },
+    /** Folds a tick into the watched series of its symbol; answers the keys that changed. */
+    ingest(tick: PriceTick, volume = 1): string[] {
+      const keys = bySymbol.get(tick.symbol);
+      if (!keys) return [];
+      for (const key of keys) {
+        const entry = series.get(key);
+        if (!entry) continue;
+        const price = toUnits(tick.price, entry.precision);
+        entry.bar = foldTick(entry.bar, entry.period, tick.lastUpdate, price, volume);
+      }
+      return [...keys];
+    },
+    bar(key: string): WireBar | null {
+      const entry = series.get(key);
+      return entry ? toWire(entry) : null;
+    },
+    get watchedCount() {
+      return series.size;
+    },
+  };
+}
