@@ -11,7 +11,9 @@ import { createMarketRepository } from './market/market-repository';
 import { registerMarketRoutes } from './market/market-routes';
 import type { MarketDataSource } from './market/sources/market-data-source';
 import { simulatorSource } from './market/sources/simulator';
+import { registerStompEndpoint, type StompEndpoint } from './market/stomp/stomp-endpoint';
 import { createTopicBus, type TopicBus } from './market/topic-bus';
+import { parseMarketDestination } from '../src/shared/api/market';
 import { createSiteRepository } from './modules/site/site-repository';
 import { registerSiteRoutes } from './modules/site/site-routes';
 import { createSiteService } from './modules/site/site-service';
@@ -39,6 +41,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     market: MarketDataService;
     topicBus: TopicBus;
+    marketStomp: StompEndpoint;
   }
 }
 
@@ -97,7 +100,11 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     return sendError(request, reply, ErrorCode.UNKNOWN_ERROR, { httpStatus: 500 });
   });
 
-  app.get('/healthz', async () => ({ status: 'ok', database: database.kind }));
+  app.get('/healthz', async () => ({
+    status: 'ok',
+    database: database.kind,
+    marketConnections: app.hasDecorator('marketStomp') ? app.marketStomp.connectionCount() : 0,
+  }));
 
   const siteRepository = createSiteRepository(database.db);
   await siteRepository.seedDefaults({ banners: defaultBanners, customerLink: defaultCustomerLink });
@@ -115,6 +122,15 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   app.decorate('market', market);
   app.decorate('topicBus', topicBus);
   registerMarketRoutes(app, market);
+  const marketStomp = await registerStompEndpoint(app, {
+    path: '/market/stomp',
+    bus: topicBus,
+    allowedDestination: (destination) => {
+      const parsed = parseMarketDestination(destination);
+      return parsed !== null && (parsed.topic === 'prices' || market.knownSymbol(parsed.symbol));
+    },
+  });
+  app.decorate('marketStomp', marketStomp);
 
   const source =
     dependencies.marketSource === undefined

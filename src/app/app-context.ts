@@ -4,12 +4,15 @@ import type { BrandConfig } from '../shared/config/brand-config';
 import { switchDefaults, type Switches } from '../shared/config/switches';
 import type { HttpClient } from './api/http-client';
 import type { EngineRemote } from './engine/engine-client';
+import type { WatchRegistry } from './engine/watch-registry';
 
 /** What every view may use: the brand's config, the request client and the engine. */
 export interface AppServices {
   config: BrandConfig;
   http: HttpClient;
   engine: EngineRemote;
+  /** The symbols this tab shows; the engine sends only their prices. */
+  watches: WatchRegistry;
 }
 
 export const AppContext = createContext<AppServices | null>(null);

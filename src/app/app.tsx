@@ -1,6 +1,7 @@
 import { Router } from 'wouter';
 import { AppContext, type AppServices } from './app-context';
 import { ConfirmHost } from './components/confirm';
+import { MarketStatus } from './components/market-status';
 import { ToastHost } from './components/toasts';
 import { DebugConsole } from './debug/debug-console';
 import { AppRoutes } from './routing/router';
@@ -11,6 +12,7 @@ export function App(props: { services: AppServices }) {
       <Router>
         <AppRoutes />
       </Router>
+      <MarketStatus />
       <ToastHost />
       <ConfirmHost />
       <DebugConsole />

@@ -78,3 +78,12 @@ describe('customer-service link setting', () => {
     }
   });
 });
+
+describe('market socket address', () => {
+  it('uses the override, else the market root, else the page origin, as ws(s)', async () => {
+    const { marketSocketUrl } = await import('../../src/shared/config/brand-config');
+    expect(marketSocketUrl({ marketSocketUrl: 'wss://mq.example/ws', marketRoot: '' }, 'https://app.example')).toBe('wss://mq.example/ws');
+    expect(marketSocketUrl({ marketSocketUrl: '', marketRoot: 'https://md.example' }, 'https://app.example')).toBe('wss://md.example/market/stomp');
+    expect(marketSocketUrl({ marketSocketUrl: '', marketRoot: '' }, 'http://localhost:8080')).toBe('ws://localhost:8080/market/stomp');
+  });
+});

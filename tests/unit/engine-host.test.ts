@@ -2,7 +2,10 @@ import { SignJWT } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
 import { engineClientTimeoutMs, type EngineBatch, type SessionSnapshot } from '../../src/shared/protocol/engine';
 import { readAccessToken } from '../../src/shared/session/token';
-import { createEngineHost, type PeerChannel, type PeerMessage } from '../../src/worker/hub/engine-host';
+import type { PriceTick } from '../../src/shared/api/market';
+import type { MarketConnectionFactory } from '../../src/worker/engine/market-feed';
+import type { ConnectionState } from '../../src/worker/engine/reconnect-policy';
+import { createEngineHost, type EngineHostOptions, type PeerChannel, type PeerMessage } from '../../src/worker/hub/engine-host';
 import { memoryStore, type Clock, type Timers } from '../../src/worker/engine/ports';
 
 const key = new TextEncoder().encode('k'.repeat(40));
@@ -44,6 +47,29 @@ function fakeClock(start = 1_700_000_000_000) {
   };
 }
 
+/** A market socket the test drives: it hands over prices and connection states. */
+function fakeMarket() {
+  const handlers: { onPrices?: (ticks: PriceTick[]) => void; onState?: (state: ConnectionState) => void } = {};
+  const urls: string[] = [];
+  const connect = (url: string): MarketConnectionFactory => (given) => {
+    urls.push(url);
+    Object.assign(handlers, given);
+    return { start: () => given.onState({ status: 'connecting', failedAttempts: 0, gaveUp: false }), restart: () => undefined, stop: async () => undefined };
+  };
+  return { connect, handlers, urls };
+}
+
+function host_(options: { time: ReturnType<typeof fakeClock>; store?: EngineHostOptions['store']; kind?: EngineHostOptions['kind']; peers?: PeerChannel | null; market?: ReturnType<typeof fakeMarket> }) {
+  return createEngineHost({
+    kind: options.kind ?? 'shared',
+    clock: options.time.clock,
+    timers: options.time.timers,
+    store: options.store ?? memoryStore(),
+    peers: options.peers ?? null,
+    connectMarket: (options.market ?? fakeMarket()).connect,
+  });
+}
+
 /** A BroadcastChannel stand-in: delivers to every other member, never to the sender. */
 function peerNetwork() {
   const members: ((message: PeerMessage) => void)[] = [];
@@ -70,7 +96,7 @@ function tab() {
 describe('engine host', () => {
   it('answers the ready handshake with the stored session and pushes sign-in to every tab', async () => {
     const time = fakeClock();
-    const host = createEngineHost({ kind: 'shared', clock: time.clock, timers: time.timers, store: memoryStore(), peers: null });
+    const host = host_({ time });
     const first = tab();
     const second = tab();
     const welcome = await host.api.hello('tab-1', first.listener);
@@ -94,17 +120,17 @@ describe('engine host', () => {
   it('keeps the session across an engine restart (reload) through its store', async () => {
     const time = fakeClock();
     const store = memoryStore();
-    const before = createEngineHost({ kind: 'shared', clock: time.clock, timers: time.timers, store, peers: null });
+    const before = host_({ time, store });
     await before.api.signIn({ token: await accessToken(7), refreshToken: 'r' });
     before.dispose();
-    const after = createEngineHost({ kind: 'shared', clock: time.clock, timers: time.timers, store, peers: null });
+    const after = host_({ time, store });
     const welcome = await after.api.hello('tab', tab().listener);
     expect(welcome.session).toMatchObject({ signedIn: true, uid: 7, accountMode: 'real' });
   });
 
   it('refuses a token that is not an access token and changes nothing', async () => {
     const time = fakeClock();
-    const host = createEngineHost({ kind: 'shared', clock: time.clock, timers: time.timers, store: memoryStore(), peers: null });
+    const host = host_({ time });
     const only = tab();
     await host.api.hello('tab', only.listener);
     await expect(host.api.signIn({ token: 'not-a-jwt', refreshToken: 'r' })).rejects.toThrow();
@@ -114,7 +140,7 @@ describe('engine host', () => {
 
   it('evicts a tab that stops sending heartbeats and tells it to say hello again', async () => {
     const time = fakeClock();
-    const host = createEngineHost({ kind: 'shared', clock: time.clock, timers: time.timers, store: memoryStore(), peers: null });
+    const host = host_({ time });
     const quiet = tab();
     const lively = tab();
     await host.api.hello('quiet', quiet.listener);
@@ -132,7 +158,7 @@ describe('engine host', () => {
 
   it('drops a tab at once when it says goodbye', async () => {
     const time = fakeClock();
-    const host = createEngineHost({ kind: 'shared', clock: time.clock, timers: time.timers, store: memoryStore(), peers: null });
+    const host = host_({ time });
     await host.api.hello('a', tab().listener);
     await host.api.goodbye('a');
     expect((await host.api.diagnostics()).clientCount).toBe(0);
@@ -142,8 +168,8 @@ describe('engine host', () => {
     const time = fakeClock();
     const network = peerNetwork();
     const store = memoryStore();
-    const engineA = createEngineHost({ kind: 'dedicated', clock: time.clock, timers: time.timers, store, peers: network() });
-    const engineB = createEngineHost({ kind: 'dedicated', clock: time.clock, timers: time.timers, store, peers: network() });
+    const engineA = host_({ time, store, kind: 'dedicated', peers: network() });
+    const engineB = host_({ time, store, kind: 'dedicated', peers: network() });
     const tabA = tab();
     const tabB = tab();
     await engineA.api.hello('a', tabA.listener);
@@ -164,5 +190,72 @@ describe('engine host', () => {
     expect(payload).toEqual({ uid: 5, virtualStatus: 0, aesKey: 'a'.repeat(16), exp: 1_900_000_000 });
     expect(readAccessToken('a.b.c')).toBeNull();
     expect(readAccessToken('')).toBeNull();
+  });
+});
+
+function priceTick(symbol: string, price: string, lastUpdate: number): PriceTick {
+  return { symbol, name: symbol, price, bidPrice: price, askPrice: price, volume: '1', lastUpdate, type: 'Forex', priceChangePercent: '0.00', low: price, high: price };
+}
+
+describe('engine market feed', () => {
+  it('opens one socket however many tabs configure it, and batches each tab its watched prices', async () => {
+    const time = fakeClock();
+    const market = fakeMarket();
+    const host = host_({ time, market });
+    const first = tab();
+    const second = tab();
+    await host.api.hello('tab-1', first.listener);
+    await host.api.hello('tab-2', second.listener);
+    await host.api.configureMarket({ socketUrl: 'ws://x/market/stomp', batchWindowMs: 100 });
+    await host.api.configureMarket({ socketUrl: 'ws://x/market/stomp', batchWindowMs: 100 });
+    expect(market.urls).toEqual(['ws://x/market/stomp']);
+    await host.api.watchPrices('tab-1', ['EURUSD', 'GBPUSD']);
+    await host.api.watchPrices('tab-2', ['BTCUSDT']);
+
+    market.handlers.onState?.({ status: 'open', failedAttempts: 0, gaveUp: false });
+    for (let index = 0; index < 20; index += 1) {
+      market.handlers.onPrices?.([priceTick('EURUSD', `1.0${index}`, index), priceTick('USDJPY', '150.0', index)]);
+    }
+    const rowsOf = (each: ReturnType<typeof tab>) =>
+      each.batches.flatMap((batch) => batch.events.filter((event) => event.type === 'prices').flatMap((event) => event.payload as unknown[]));
+    expect(rowsOf(first)).toEqual([]);
+    time.advance(100);
+    expect(rowsOf(first)).toEqual([['EURUSD', '1.019', '1.019', '1.019', '0.00', '1.019', '1.019', '1', 19]]);
+    expect(rowsOf(second)).toEqual([]);
+    const marketEvents = first.batches.flatMap((batch) => batch.events.filter((event) => event.type === 'market').map((event) => event.payload));
+    expect(marketEvents.at(-1)).toMatchObject({ status: 'open', ready: true, stale: false, symbolCount: 2 });
+    expect(await host.api.diagnostics()).toMatchObject({ marketSocketOpen: true, watchedSymbols: 3 });
+  });
+
+  it('flags the feed stale after 10 s of silence and fresh on the next prices', async () => {
+    const time = fakeClock();
+    const market = fakeMarket();
+    const host = host_({ time, market });
+    const only = tab();
+    await host.api.hello('tab', only.listener);
+    await host.api.configureMarket({ socketUrl: 'ws://x', batchWindowMs: 100 });
+    market.handlers.onPrices?.([priceTick('EURUSD', '1.1', 1)]);
+    time.advance(9_000);
+    const staleStates = () => only.batches.flatMap((batch) => batch.events.filter((event) => event.type === 'market').map((event) => (event.payload as { stale: boolean }).stale));
+    expect(staleStates().includes(true)).toBe(false);
+    time.advance(1_000);
+    expect(staleStates().at(-1)).toBe(true);
+    market.handlers.onPrices?.([priceTick('EURUSD', '1.2', 2)]);
+    expect(staleStates().at(-1)).toBe(false);
+  });
+
+  it('stops sending prices to a tab that left', async () => {
+    const time = fakeClock();
+    const market = fakeMarket();
+    const host = host_({ time, market });
+    const leaving = tab();
+    await host.api.hello('gone', leaving.listener);
+    await host.api.configureMarket({ socketUrl: 'ws://x', batchWindowMs: 100 });
+    await host.api.watchPrices('gone', ['EURUSD']);
+    await host.api.goodbye('gone');
+    market.handlers.onPrices?.([priceTick('EURUSD', '1.1', 1)]);
+    time.advance(200);
+    expect(leaving.batches.some((batch) => batch.events.some((event) => event.type === 'prices'))).toBe(false);
+    expect((await host.api.diagnostics()).watchedSymbols).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 import type { Root } from 'react-dom/client';
 import { errorMessageKey, formatCodedMessage } from '../../shared/errors/catalogue';
-import { parseBrandConfig, type BrandConfig } from '../../shared/config/brand-config';
+import { marketSocketUrl, parseBrandConfig, type BrandConfig } from '../../shared/config/brand-config';
 import { enabledLanguages, pickLanguage } from '../../shared/i18n/languages';
 import { createHttpClient, type RequestFailure } from '../api/http-client';
 import { App } from '../app';
@@ -102,7 +102,8 @@ export async function boot(root: Root) {
   applyBrandColours(config, themeColourSignal.value);
   const themeLoaded = applyColourScheme(colourSchemeSignal.value);
 
-  const { remote } = await connectEngine();
+  const { remote, watches } = await connectEngine();
+  await remote.configureMarket({ socketUrl: marketSocketUrl(config, window.location.origin), batchWindowMs: config.batchWindowMs });
   const http = createHttpClient({
     apiRoot: config.apiRoot,
     timeoutMs: config.requestTimeoutMs,
@@ -120,5 +121,5 @@ export async function boot(root: Root) {
   Object.defineProperty(window, '__tradeweb', { value: { engine: remote }, configurable: true });
 
   await Promise.all([themeLoaded, refreshSwitches(http)]);
-  root.render(<App services={{ config, http, engine: remote }} />);
+  root.render(<App services={{ config, http, engine: remote, watches }} />);
 }

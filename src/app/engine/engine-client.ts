@@ -1,6 +1,7 @@
 import * as Comlink from 'comlink';
 import type { EngineApi, EngineWelcome } from '../../shared/protocol/engine';
-import { applyEngineBatch, engineKindSignal, resetBatchSequence, sessionSignal } from './signals';
+import { applyEngineBatch, engineKindSignal, marketSignal, resetBatchSequence, sessionSignal } from './signals';
+import { createWatchRegistry, type WatchRegistry } from './watch-registry';
 
 export type EngineRemote = Comlink.Remote<EngineApi>;
 
@@ -34,7 +35,7 @@ function newClientId(): string {
  * Connects this tab to the data engine: the ready handshake, the heartbeat that keeps
  * the tab registered, and a goodbye when the page goes away.
  */
-export async function connectEngine(): Promise<{ remote: EngineRemote; welcome: EngineWelcome }> {
+export async function connectEngine(): Promise<{ remote: EngineRemote; welcome: EngineWelcome; watches: WatchRegistry }> {
   const { endpoint } = createWorkerEndpoint();
   const remote = Comlink.wrap<EngineApi>(endpoint);
   const clientId = newClientId();
@@ -44,16 +45,19 @@ export async function connectEngine(): Promise<{ remote: EngineRemote; welcome: 
     resetBatchSequence();
     const welcome = await remote.hello(clientId, listener);
     engineKindSignal.value = welcome.kind;
+    marketSignal.value = welcome.market;
     if (welcome.session.version >= sessionSignal.peek().version) sessionSignal.value = welcome.session;
     return welcome;
   }
 
+  // What this tab shows, sent as one set; re-sent after a new hello (eviction, bfcache).
+  const watches = createWatchRegistry((symbols) => void remote.watchPrices(clientId, symbols));
   const welcome = await hello();
 
   const heartbeat = setInterval(() => {
     remote
       .heartbeat(clientId)
-      .then((known) => (known ? undefined : hello()))
+      .then((known) => (known ? undefined : hello().then(() => watches.resend())))
       .catch(() => undefined);
   }, welcome.heartbeatIntervalMs);
 
@@ -66,8 +70,8 @@ export async function connectEngine(): Promise<{ remote: EngineRemote; welcome: 
     }
   });
   window.addEventListener('pageshow', (event) => {
-    if (event.persisted) void hello();
+    if (event.persisted) void hello().then(() => watches.resend());
   });
 
-  return { remote, welcome };
+  return { remote, welcome, watches };
 }

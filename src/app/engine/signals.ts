@@ -1,6 +1,9 @@
-import { batch, signal } from '@preact/signals-react';
+import { batch, signal, type Signal } from '@preact/signals-react';
 import {
+  initialMarketSnapshot,
   signedOutSession,
+  type MarketSnapshot,
+  type PriceRow,
   type EngineBatch,
   type EngineKind,
   type SessionSnapshot,
@@ -9,6 +12,19 @@ import {
 /** Live state pushed by the data engine; each view reads only the signals it shows. */
 export const sessionSignal = signal<SessionSnapshot>(signedOutSession, { name: 'session' });
 export const engineKindSignal = signal<EngineKind | null>(null, { name: 'engineKind' });
+export const marketSignal = signal<MarketSnapshot>(initialMarketSnapshot, { name: 'market' });
+
+/** One signal per symbol, so that a price cell re-renders alone when its row changes. */
+const priceSignals = new Map<string, Signal<PriceRow | null>>();
+
+export function priceSignal(symbol: string): Signal<PriceRow | null> {
+  let existing = priceSignals.get(symbol);
+  if (!existing) {
+    existing = signal<PriceRow | null>(null, { name: `price:${symbol}` });
+    priceSignals.set(symbol, existing);
+  }
+  return existing;
+}
 
 let lastSeq = 0;
 
@@ -21,6 +37,12 @@ export function applyEngineBatch(engineBatch: EngineBatch) {
       switch (event.type) {
         case 'session':
           if (event.payload.version >= sessionSignal.peek().version) sessionSignal.value = event.payload;
+          break;
+        case 'market':
+          marketSignal.value = event.payload;
+          break;
+        case 'prices':
+          for (const row of event.payload) priceSignal(row[0]).value = row;
           break;
       }
     }

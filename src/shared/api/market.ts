@@ -86,3 +86,18 @@ export const marketHistoryRange = { path: '/market/history/limit', body: history
 export const marketThumb = { path: '/market/thumb/:symbol', body: z.strictObject({}), data: priceTickSchema };
 export const marketStatus = { path: '/market/status/:symbol', body: z.strictObject({}), data: marketStatusSchema };
 export const productList = { path: '/v1/wa-na/forex/product/list', body: z.strictObject({}), data: productListData };
+
+/** The STOMP destinations the market endpoint serves. */
+export function parseMarketDestination(
+  destination: string,
+): { topic: 'prices' } | { topic: 'price'; symbol: string } | { topic: 'kline'; symbol: string; period: (typeof klinePeriods)[number] } | null {
+  if (destination === '/topic/prices') return { topic: 'prices' };
+  const price = /^\/topic\/price\/([A-Za-z0-9._-]{1,32})$/.exec(destination);
+  if (price?.[1]) return { topic: 'price', symbol: price[1] };
+  const kline = /^\/topic\/kline\/([A-Za-z0-9._-]{1,32})\/([0-9a-z]+)$/.exec(destination);
+  const period = kline?.[2];
+  if (kline?.[1] && period && (klinePeriods as readonly string[]).includes(period)) {
+    return { topic: 'kline', symbol: kline[1], period: period as (typeof klinePeriods)[number] };
+  }
+  return null;
+}

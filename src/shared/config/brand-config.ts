@@ -62,3 +62,13 @@ export function parseBrandConfig(input: unknown): BrandConfigResult {
     problems: result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
   };
 }
+
+/**
+ * The market STOMP endpoint: the brand's override (RabbitMQ Web-STOMP in scale-out
+ * mode), else `/market/stomp` under the market root, else under the page's own origin.
+ */
+export function marketSocketUrl(config: Pick<BrandConfig, 'marketSocketUrl' | 'marketRoot'>, pageOrigin: string): string {
+  if (config.marketSocketUrl) return config.marketSocketUrl;
+  const root = config.marketRoot || pageOrigin;
+  return `${root.replace(/^http/, 'ws')}/market/stomp`;
+}

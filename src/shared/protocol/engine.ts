@@ -46,8 +46,42 @@ export const signedOutSession: SessionSnapshot = {
 
 export type EngineKind = 'shared' | 'dedicated';
 
+/**
+ * A price as it travels to a tab, compact:
+ * [symbol, price, bidPrice, askPrice, priceChangePercent, low, high, volume, lastUpdate]
+ */
+export type PriceRow = [string, string, string, string, string, string, string, string, number];
+
+export interface MarketSnapshot {
+  status: 'connecting' | 'open' | 'closed';
+  /** Nothing arrived for 10 s. */
+  stale: boolean;
+  /** Reconnection gave up: the tabs offer a reload. */
+  gaveUp: boolean;
+  /** The all-prices feed has arrived at least once (the loading screen hides). */
+  ready: boolean;
+  symbolCount: number;
+}
+
+export const initialMarketSnapshot: MarketSnapshot = {
+  status: 'connecting',
+  stale: false,
+  gaveUp: false,
+  ready: false,
+  symbolCount: 0,
+};
+
+export interface MarketSettings {
+  /** ws(s) URL of the STOMP endpoint. */
+  socketUrl: string;
+  /** How often each tab gets its changed prices. */
+  batchWindowMs: number;
+}
+
 export interface EngineEventMap {
   session: SessionSnapshot;
+  market: MarketSnapshot;
+  prices: PriceRow[];
 }
 
 export type EngineEvent = {
@@ -65,6 +99,7 @@ export type EngineListener = (batch: EngineBatch) => void;
 export interface EngineWelcome {
   kind: EngineKind;
   session: SessionSnapshot;
+  market: MarketSnapshot;
   heartbeatIntervalMs: number;
 }
 
@@ -72,6 +107,8 @@ export interface EngineDiagnostics {
   kind: EngineKind;
   clientCount: number;
   startedAtMs: number;
+  marketSocketOpen: boolean;
+  watchedSymbols: number;
 }
 
 export interface EngineApi {
@@ -86,6 +123,12 @@ export interface EngineApi {
   /** Ends the session for every tab. */
   signOut(reason: SessionEndReason): Promise<SessionSnapshot>;
   diagnostics(): Promise<EngineDiagnostics>;
+  /** Starts the market feed with the brand's settings; later calls change nothing. */
+  configureMarket(settings: MarketSettings): Promise<MarketSnapshot>;
+  /** Replaces the symbols this tab shows; their latest prices come at the next batch. */
+  watchPrices(clientId: string, symbols: string[]): Promise<void>;
+  /** After the reconnection alert: try again from the first attempt. */
+  reconnectMarket(): Promise<void>;
 }
 
 /**

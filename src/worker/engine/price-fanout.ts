@@ -1,11 +1,8 @@
 import type { PriceTick } from '../../shared/api/market';
 
-/**
- * A price as it travels to a tab: a compact tuple rather than an object, so that a
- * batch of a few hundred rows stays small.
- * [symbol, price, bidPrice, askPrice, priceChangePercent, low, high, volume, lastUpdate]
- */
-export type PriceRow = [string, string, string, string, string, string, string, string, number];
+import type { PriceRow } from '../../shared/protocol/engine';
+
+export type { PriceRow };
 
 export function toPriceRow(tick: PriceTick): PriceRow {
   return [tick.symbol, tick.price, tick.bidPrice, tick.askPrice, tick.priceChangePercent, tick.low, tick.high, tick.volume, tick.lastUpdate];

@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';
 import { systemClock } from '../engine/ports';
+import { createMarketSocket } from '../transport/market-socket';
 import { broadcastPeers, indexedDbStore, workerTimers } from './browser-edges';
 import { createEngineHost } from './engine-host';
 
@@ -14,6 +15,7 @@ const host = createEngineHost({
   timers: workerTimers,
   store: indexedDbStore(),
   peers: broadcastPeers('tradeweb-engine-peers'),
+  connectMarket: (url) => (handlers) => createMarketSocket({ url, ...handlers }),
 });
 
 Comlink.expose(host.api);

@@ -1,10 +1,12 @@
 import {
+  initialMarketSnapshot,
   engineClientTimeoutMs,
   engineHeartbeatIntervalMs,
   type EngineApi,
   type EngineKind,
   type SessionSnapshot,
 } from '../../shared/protocol/engine';
+import { createMarketFeed, type MarketConnectionFactory, type MarketFeed } from '../engine/market-feed';
 import type { Clock, KeyValueStore, Timers } from '../engine/ports';
 import { createSessionStore } from '../engine/session-store';
 import { createClientRegistry } from './client-registry';
@@ -23,6 +25,8 @@ export interface EngineHostOptions {
   timers: Timers;
   store: KeyValueStore;
   peers: PeerChannel | null;
+  /** Opens the market socket for a URL (a STOMP client in the worker, a fake in tests). */
+  connectMarket: (socketUrl: string) => MarketConnectionFactory;
   log?: (message: string) => void;
 }
 
@@ -36,8 +40,12 @@ export function createEngineHost(options: EngineHostOptions) {
   const clients = createClientRegistry({
     clock,
     clientTimeoutMs: engineClientTimeoutMs,
-    onEvict: (id) => options.log?.(`evicted silent tab ${id}`),
+    onEvict: (id) => {
+      market?.forget(id);
+      options.log?.(`evicted silent tab ${id}`);
+    },
   });
+  let market: MarketFeed | null = null;
 
   const session = createSessionStore({
     store,
@@ -60,13 +68,19 @@ export function createEngineHost(options: EngineHostOptions) {
     async hello(clientId, listener) {
       await restored;
       clients.add(clientId, listener);
-      return { kind, session: session.snapshot, heartbeatIntervalMs: engineHeartbeatIntervalMs };
+      return {
+        kind,
+        session: session.snapshot,
+        market: market?.snapshot ?? initialMarketSnapshot,
+        heartbeatIntervalMs: engineHeartbeatIntervalMs,
+      };
     },
     async heartbeat(clientId) {
       return clients.touch(clientId);
     },
     async goodbye(clientId) {
       clients.remove(clientId);
+      market?.forget(clientId);
     },
     async signIn(tokens) {
       await restored;
@@ -81,7 +95,32 @@ export function createEngineHost(options: EngineHostOptions) {
       return snapshot;
     },
     async diagnostics() {
-      return { kind, clientCount: clients.size, startedAtMs };
+      return {
+        kind,
+        clientCount: clients.size,
+        startedAtMs,
+        marketSocketOpen: market?.snapshot.status === 'open',
+        watchedSymbols: market?.watchedCount() ?? 0,
+      };
+    },
+    async configureMarket(settings) {
+      if (!market) {
+        market = createMarketFeed({
+          clock,
+          timers,
+          batchWindowMs: settings.batchWindowMs,
+          connect: options.connectMarket(settings.socketUrl),
+          sendRows: (clientId, rows) => clients.sendTo(clientId, [{ type: 'prices', payload: rows }]),
+          onSnapshot: (snapshot) => clients.broadcast([{ type: 'market', payload: snapshot }]),
+        });
+      }
+      return market.snapshot;
+    },
+    async watchPrices(clientId, symbols) {
+      market?.watch(clientId, symbols);
+    },
+    async reconnectMarket() {
+      market?.reconnect();
     },
   } satisfies EngineApi;
 
@@ -92,6 +131,7 @@ export function createEngineHost(options: EngineHostOptions) {
     ready: restored,
     dispose() {
       timers.clearInterval(evictionTimer);
+      void market?.stop();
     },
   };
 }

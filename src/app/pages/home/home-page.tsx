@@ -5,6 +5,7 @@ import { LanguagePicker } from '../../components/language-picker';
 import { PageFrame } from '../../components/page-frame';
 import { DebugTapTarget } from '../../debug/debug-console';
 import { refreshSwitches } from '../../boot/switches';
+import { HotCards } from './hot-cards';
 
 /** Home: header with title, refresh and service buttons; the market sections follow. */
 export function HomePage() {
@@ -30,6 +31,8 @@ export function HomePage() {
           <LanguagePicker compact />
         </>
       }
-    />
+    >
+      <HotCards />
+    </PageFrame>
   );
 }

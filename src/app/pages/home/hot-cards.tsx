@@ -1,0 +1,58 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { useApp } from '../../app-context';
+import { priceSignal } from '../../engine/signals';
+import { useWatchedPrices } from '../../engine/use-watched-prices';
+
+function changeClass(percent: string): string {
+  if (percent.startsWith('-')) return 'down';
+  return /[1-9]/.test(percent) ? 'up' : '';
+}
+
+function HotCard(props: { symbol: string }) {
+  useSignals();
+  const { t } = useTranslation();
+  const row = priceSignal(props.symbol).value;
+  if (!row) {
+    return (
+      <li className="hot-card" aria-busy="true">
+        <span className="hot-card-symbol">{props.symbol}</span>
+      </li>
+    );
+  }
+  const [symbol, , bid, ask, change] = row;
+  const tone = changeClass(change);
+  return (
+    <li className="hot-card">
+      <Link href={`/${symbol}/chart`} aria-label={symbol}>
+        <span className="hot-card-symbol">{symbol}</span>
+        <span className={`hot-card-change numeric ${tone}`}>{`${change.startsWith('-') ? '' : '+'}${change}%`}</span>
+        <span className="hot-card-quote">
+          <span>{t('market.sell')}</span>
+          <strong className={`numeric ${tone}`} data-testid={`bid-${symbol}`}>{bid}</strong>
+        </span>
+        <span className="hot-card-quote">
+          <span>{t('market.buy')}</span>
+          <strong className={`numeric ${tone}`} data-testid={`ask-${symbol}`}>{ask}</strong>
+        </span>
+      </Link>
+    </li>
+  );
+}
+
+/** The three hot products of the brand with their live sell (bid) and buy (ask) prices. */
+export function HotCards() {
+  const { t } = useTranslation();
+  const { config } = useApp();
+  useWatchedPrices(config.hotProducts);
+  return (
+    <section aria-label={t('market.hot_products')}>
+      <ul className="hot-cards">
+        {config.hotProducts.map((symbol) => (
+          <HotCard key={symbol} symbol={symbol} />
+        ))}
+      </ul>
+    </section>
+  );
+}
