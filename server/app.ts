@@ -141,6 +141,17 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     market.persist().catch((error: unknown) => app.log.error({ err: error }, 'saving bars failed'));
   }, marketPersistMs);
   source?.start((ticks) => market.ingest(ticks));
+  if (settings.devMarketControl && source) {
+    // For browser tests and local checks of the stale flag: stop and restart the feed.
+    app.post('/dev/market/pause', async () => {
+      source.stop();
+      return { paused: true };
+    });
+    app.post('/dev/market/resume', async () => {
+      source.start((ticks) => market.ingest(ticks));
+      return { paused: false };
+    });
+  }
   app.addHook('onClose', async () => {
     source?.stop();
     clearInterval(flushTimer);

@@ -34,6 +34,8 @@ const environmentSchema = z.object({
   STALE_PRICE_MS: z.coerce.number().int().min(100).default(10_000),
   /** Development outbox for mail and SMS, readable at GET /dev/outbox. Never on by default. */
   DEV_OUTBOX: flag.default(false),
+  /** Development control of the price feed (POST /dev/market/pause and /resume). Never on by default. */
+  DEV_MARKET_CONTROL: flag.default(false),
 });
 
 export type Settings = ReturnType<typeof readSettings>;
@@ -61,5 +63,6 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     demoBalance: values.DEMO_BALANCE,
     stalePriceMs: values.STALE_PRICE_MS,
     devOutbox: values.DEV_OUTBOX,
+    devMarketControl: values.DEV_MARKET_CONTROL,
   };
 }

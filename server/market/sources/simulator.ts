@@ -85,8 +85,12 @@ export function createSimulatorModel(options: {
     midUnits(symbol: string): number | undefined {
       return states.find((state) => state.instrument.code === symbol)?.mid;
     },
-    reset() {
-      lastTickMs = new Map(states.map((state) => [state.instrument.code, options.startMs]));
+    /** Continues after a pause from `atMs`, without replaying the ticks of the pause. */
+    resumeAt(atMs: number) {
+      lastTickMs = new Map(states.map((state) => [state.instrument.code, atMs]));
+      for (const state of states) {
+        state.nextTickMs = atMs + state.random.exponential(state.instrument.model.ticksPerSecond / 1000);
+      }
     },
   };
 }
@@ -100,17 +104,23 @@ export function simulatorSource(options: {
 }): MarketDataSource {
   const nowMs = options.nowMs ?? Date.now;
   let timer: ReturnType<typeof setInterval> | null = null;
+  let model: ReturnType<typeof createSimulatorModel> | null = null;
   return {
     name: 'simulator',
     start(onTicks) {
-      const model = createSimulatorModel({
-        instruments: options.instruments,
-        seed: options.seed,
-        startMs: nowMs(),
-        ...(options.startPrices ? { startPrices: options.startPrices } : {}),
-      });
+      if (timer) return;
+      if (model) model.resumeAt(nowMs());
+      else {
+        model = createSimulatorModel({
+          instruments: options.instruments,
+          seed: options.seed,
+          startMs: nowMs(),
+          ...(options.startPrices ? { startPrices: options.startPrices } : {}),
+        });
+      }
+      const running = model;
       timer = setInterval(() => {
-        const ticks = model.advance(nowMs());
+        const ticks = running.advance(nowMs());
         if (ticks.length > 0) onTicks(ticks);
       }, simulatorStepMs);
       timer.unref?.();
