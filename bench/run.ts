@@ -1,9 +1,10 @@
 /**
- * `npm run bench`: measures what exists so far and reports ratios against a baseline
- * measured in the same run. Today: the full API request path (envelope, validation,
- * database read) against the bare health check, both in-process on embedded PGlite.
+ * `npm run bench`: every benchmark, each reporting ratios against a baseline measured in
+ * the same run, as markdown tables (also written to bench/results/latest.md).
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { runEngineIngestBench } from './engine-ingest';
 import { buildServer } from '../server/app';
 import { createTokenService } from '../server/auth/tokens';
 import { openDatabase } from '../server/db/database';
@@ -13,7 +14,16 @@ const warmupRequests = 200;
 const trialRequests = 2000;
 const trials = 5;
 
-async function main() {
+interface BenchResult {
+  title: string;
+  rows: (readonly string[])[];
+}
+
+function table(result: BenchResult, header: readonly string[]): string {
+  return [`### ${result.title}`, '', `| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...result.rows.map((row) => `| ${row.join(' | ')} |`), ''].join('\n');
+}
+
+async function apiRequestBench(): Promise<BenchResult> {
   const database = await openDatabase({ kind: 'pglite', dataDir: null });
   const tokens = createTokenService({ key: crypto.randomBytes(32), accessTokenTtlSeconds: 900 });
   const app = await buildServer({ settings: readSettings({ LOG_LEVEL: 'silent', STATIC_DIR: '/nonexistent' }), database, tokens, logger: false, marketSource: null });
@@ -38,16 +48,26 @@ async function main() {
 
   const baselineRate = await rate(baseline);
   const configRate = await rate(configCall);
-  const rows = [
-    ['GET /healthz (baseline)', baselineRate, 1],
-    ['POST getAllConfigStatusWeb', configRate, baselineRate / configRate],
-  ] as const;
-  process.stdout.write('| request | requests/s (median of 5) | cost vs baseline |\n|---|---|---|\n');
-  for (const [name, perSecond, ratio] of rows) {
-    process.stdout.write(`| ${name} | ${perSecond.toFixed(0)} | ${ratio.toFixed(2)}× |\n`);
-  }
   await app.close();
   await database.close();
+  return {
+    title: `API request path in-process on PGlite, ${trialRequests} requests, median of ${trials}`,
+    rows: [
+      ['GET /healthz (baseline)', `${configRate ? baselineRate.toFixed(0) : 0} req/s`, '1.00×'],
+      ['POST getAllConfigStatusWeb (envelope, validation, database read)', `${configRate.toFixed(0)} req/s`, `${(baselineRate / configRate).toFixed(2)}×`],
+    ],
+  };
+}
+
+async function main() {
+  const sections = [
+    table(runEngineIngestBench(), ['path', 'throughput', 'cost vs baseline']),
+    table(await apiRequestBench(), ['request', 'throughput', 'cost vs baseline']),
+  ];
+  const report = [`## Bench ${new Date().toISOString()} (node ${process.version})`, '', ...sections].join('\n');
+  process.stdout.write(`${report}\n`);
+  fs.mkdirSync('bench/results', { recursive: true });
+  fs.writeFileSync('bench/results/latest.md', `${report}\n`);
 }
 
 void main();

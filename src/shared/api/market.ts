@@ -101,3 +101,27 @@ export function parseMarketDestination(
   }
   return null;
 }
+
+const decimalPattern = /^-?\d+(\.\d+)?$/;
+const productTypeSet = new Set<string>(productTypes);
+
+/**
+ * The hot-path twin of `priceTickSchema`: the same rules without building a new object,
+ * for the worker's tick ingest. `tests/unit/price-tick-check.test.ts` keeps the two in
+ * agreement.
+ */
+export function isPriceTick(value: unknown): value is PriceTick {
+  if (typeof value !== 'object' || value === null) return false;
+  const tick = value as Record<string, unknown>;
+  return (
+    typeof tick.symbol === 'string' &&
+    typeof tick.name === 'string' &&
+    typeof tick.type === 'string' &&
+    productTypeSet.has(tick.type) &&
+    typeof tick.lastUpdate === 'number' &&
+    Number.isInteger(tick.lastUpdate) &&
+    [tick.price, tick.bidPrice, tick.askPrice, tick.volume, tick.priceChangePercent, tick.low, tick.high].every(
+      (field) => typeof field === 'string' && decimalPattern.test(field),
+    )
+  );
+}
