@@ -128,4 +128,10 @@ test('without SharedWorker the dedicated-worker fallback keeps tabs in step', as
   }
   await expect(page.getByRole('dialog', { name: 'Debug console' })).toContainText('Dedicated worker');
   await signOutThroughEngine(page);
+
+  // Still one market connection for the browser: the engines elected a leader.
+  await expect(other.getByTestId('bid-BTCUSDT')).toHaveText(/^\d+\.\d{2}$/);
+  await expect
+    .poll(async () => ((await (await page.request.get('/healthz')).json()) as { marketConnections: number }).marketConnections)
+    .toBe(1);
 });

@@ -1,13 +1,15 @@
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';
 import { systemClock } from '../engine/ports';
+import { leaderElectedConnection, type MarketRelayMessage } from '../engine/leader-election';
 import { createMarketSocket } from '../transport/market-socket';
 import { broadcastPeers, indexedDbStore, workerTimers } from './browser-edges';
 import { createEngineHost } from './engine-host';
 
 /**
  * Fallback where SharedWorker is missing: the same engine, one per tab, kept in step
- * with the other tabs' engines over BroadcastChannel.
+ * with the other tabs' engines over BroadcastChannel; only the elected leader holds the
+ * market socket.
  */
 const host = createEngineHost({
   kind: 'dedicated',
@@ -15,7 +17,22 @@ const host = createEngineHost({
   timers: workerTimers,
   store: indexedDbStore(),
   peers: broadcastPeers('tradeweb-engine-peers'),
-  connectMarket: (url) => (handlers) => createMarketSocket({ url, ...handlers }),
+  connectMarket: (url) =>
+    leaderElectedConnection({
+      lock: { acquire: (name, hold) => void navigator.locks.request(name, { mode: 'exclusive' }, hold) },
+      relay: marketRelay(),
+      connect: (handlers) => createMarketSocket({ url, ...handlers }),
+    }),
 });
+
+function marketRelay() {
+  const channel = new BroadcastChannel('tradeweb-market-relay');
+  return {
+    post: (message: MarketRelayMessage) => channel.postMessage(message),
+    listen: (handler: (message: MarketRelayMessage) => void) => {
+      channel.onmessage = (event: MessageEvent<MarketRelayMessage>) => handler(event.data);
+    },
+  };
+}
 
 Comlink.expose(host.api);
