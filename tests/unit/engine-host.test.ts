@@ -59,7 +59,14 @@ function fakeMarket() {
   return { connect, handlers, urls };
 }
 
-function host_(options: { time: ReturnType<typeof fakeClock>; store?: EngineHostOptions['store']; kind?: EngineHostOptions['kind']; peers?: PeerChannel | null; market?: ReturnType<typeof fakeMarket> }) {
+function host_(options: {
+  time: ReturnType<typeof fakeClock>;
+  store?: EngineHostOptions['store'];
+  kind?: EngineHostOptions['kind'];
+  peers?: PeerChannel | null;
+  market?: ReturnType<typeof fakeMarket>;
+  fetchHistory?: EngineHostOptions['fetchHistory'];
+}) {
   return createEngineHost({
     kind: options.kind ?? 'shared',
     clock: options.time.clock,
@@ -67,6 +74,7 @@ function host_(options: { time: ReturnType<typeof fakeClock>; store?: EngineHost
     store: options.store ?? memoryStore(),
     peers: options.peers ?? null,
     connectMarket: (options.market ?? fakeMarket()).connect,
+    fetchHistory: options.fetchHistory ?? (async () => []),
   });
 }
 
@@ -206,8 +214,8 @@ describe('engine market feed', () => {
     const second = tab();
     await host.api.hello('tab-1', first.listener);
     await host.api.hello('tab-2', second.listener);
-    await host.api.configureMarket({ socketUrl: 'ws://x/market/stomp', batchWindowMs: 100 });
-    await host.api.configureMarket({ socketUrl: 'ws://x/market/stomp', batchWindowMs: 100 });
+    await host.api.configureMarket({ socketUrl: 'ws://x/market/stomp', batchWindowMs: 100, marketRoot: '' });
+    await host.api.configureMarket({ socketUrl: 'ws://x/market/stomp', batchWindowMs: 100, marketRoot: '' });
     expect(market.urls).toEqual(['ws://x/market/stomp']);
     await host.api.watchPrices('tab-1', ['EURUSD', 'GBPUSD']);
     await host.api.watchPrices('tab-2', ['BTCUSDT']);
@@ -233,7 +241,7 @@ describe('engine market feed', () => {
     const host = host_({ time, market });
     const only = tab();
     await host.api.hello('tab', only.listener);
-    await host.api.configureMarket({ socketUrl: 'ws://x', batchWindowMs: 100 });
+    await host.api.configureMarket({ socketUrl: 'ws://x', batchWindowMs: 100, marketRoot: '' });
     market.handlers.onPrices?.([priceTick('EURUSD', '1.1', 1)]);
     time.advance(9_000);
     const staleStates = () => only.batches.flatMap((batch) => batch.events.filter((event) => event.type === 'market').map((event) => (event.payload as { stale: boolean }).stale));
@@ -250,12 +258,63 @@ describe('engine market feed', () => {
     const host = host_({ time, market });
     const leaving = tab();
     await host.api.hello('gone', leaving.listener);
-    await host.api.configureMarket({ socketUrl: 'ws://x', batchWindowMs: 100 });
+    await host.api.configureMarket({ socketUrl: 'ws://x', batchWindowMs: 100, marketRoot: '' });
     await host.api.watchPrices('gone', ['EURUSD']);
     await host.api.goodbye('gone');
     market.handlers.onPrices?.([priceTick('EURUSD', '1.1', 1)]);
     time.advance(200);
     expect(leaving.batches.some((batch) => batch.events.some((event) => event.type === 'prices'))).toBe(false);
     expect((await host.api.diagnostics()).watchedSymbols).toBe(0);
+  });
+});
+
+describe('engine kline watch', () => {
+  it('fetches history once per browser, then pushes the forming bar to the tabs watching it', async () => {
+    const time = fakeClock(Date.parse('2026-01-12T10:00:30Z'));
+    const market = fakeMarket();
+    const requests: string[] = [];
+    const t0 = Date.parse('2026-01-12T10:00:00Z');
+    const history = [
+      { time: t0 - 60_000, openPrice: '1.10000', highestPrice: '1.10100', lowestPrice: '1.09900', closePrice: '1.10050', volume: '10', turnover: '11' },
+      { time: t0, openPrice: '1.10050', highestPrice: '1.10060', lowestPrice: '1.10040', closePrice: '1.10055', volume: '3', turnover: '3' },
+    ];
+    const host = host_({
+      time,
+      market,
+      fetchHistory: async (root, symbol, period) => {
+        requests.push(`${root}|${symbol}|${period}`);
+        return history;
+      },
+    });
+    const chart = tab();
+    const otherChart = tab();
+    const quotes = tab();
+    await host.api.hello('chart', chart.listener);
+    await host.api.hello('other', otherChart.listener);
+    await host.api.hello('quotes', quotes.listener);
+    await host.api.configureMarket({ socketUrl: 'ws://x', batchWindowMs: 100, marketRoot: 'https://md.example' });
+    const bars = await host.api.watchKline('chart', 'EURUSD', '1min');
+    await host.api.watchKline('other', 'EURUSD', '1min');
+    expect(bars).toEqual(history);
+    expect(requests).toEqual(['https://md.example|EURUSD|1min']);
+
+    market.handlers.onPrices?.([{ ...priceTick('EURUSD', '1.10200', t0 + 31_000) }]);
+    time.advance(100);
+    const barsOf = (each: ReturnType<typeof tab>) =>
+      each.batches.flatMap((batch) => batch.events.filter((event) => event.type === 'kline').map((event) => event.payload));
+    expect(barsOf(chart)).toEqual([
+      { symbol: 'EURUSD', period: '1min', bar: { time: t0, openPrice: '1.10050', highestPrice: '1.10200', lowestPrice: '1.10040', closePrice: '1.10200', volume: '4', turnover: '4' } },
+    ]);
+    expect(barsOf(otherChart)).toHaveLength(1);
+    expect(barsOf(quotes)).toEqual([]);
+
+    await host.api.unwatchKline('chart', 'EURUSD', '1min');
+    await host.api.goodbye('other');
+    market.handlers.onPrices?.([priceTick('EURUSD', '1.10300', t0 + 40_000)]);
+    time.advance(100);
+    expect(barsOf(chart)).toHaveLength(1);
+    // Nobody watches the pair any more: the next watch fetches fresh history.
+    await host.api.watchKline('quotes', 'EURUSD', '1min');
+    expect(requests).toHaveLength(2);
   });
 });

@@ -103,7 +103,11 @@ export async function boot(root: Root) {
   const themeLoaded = applyColourScheme(colourSchemeSignal.value);
 
   const { remote, watches } = await connectEngine();
-  await remote.configureMarket({ socketUrl: marketSocketUrl(config, window.location.origin), batchWindowMs: config.batchWindowMs });
+  await remote.configureMarket({
+    socketUrl: marketSocketUrl(config, window.location.origin),
+    marketRoot: config.marketRoot,
+    batchWindowMs: config.batchWindowMs,
+  });
   const http = createHttpClient({
     apiRoot: config.apiRoot,
     timeoutMs: config.requestTimeoutMs,

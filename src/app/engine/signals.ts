@@ -1,4 +1,5 @@
 import { batch, signal, type Signal } from '@preact/signals-react';
+import type { KlinePeriod, WireBar } from '../../shared/market/kline';
 import {
   initialMarketSnapshot,
   signedOutSession,
@@ -13,6 +14,19 @@ import {
 export const sessionSignal = signal<SessionSnapshot>(signedOutSession, { name: 'session' });
 export const engineKindSignal = signal<EngineKind | null>(null, { name: 'engineKind' });
 export const marketSignal = signal<MarketSnapshot>(initialMarketSnapshot, { name: 'market' });
+
+/** The forming bar of each watched (symbol, period), for the chart to draw once per frame. */
+const barSignals = new Map<string, Signal<WireBar | null>>();
+
+export function barSignal(symbol: string, period: KlinePeriod): Signal<WireBar | null> {
+  const key = `${symbol}|${period}`;
+  let existing = barSignals.get(key);
+  if (!existing) {
+    existing = signal<WireBar | null>(null, { name: `bar:${key}` });
+    barSignals.set(key, existing);
+  }
+  return existing;
+}
 
 /** One signal per symbol, so that a price cell re-renders alone when its row changes. */
 const priceSignals = new Map<string, Signal<PriceRow | null>>();
@@ -43,6 +57,9 @@ export function applyEngineBatch(engineBatch: EngineBatch) {
           break;
         case 'prices':
           for (const row of event.payload) priceSignal(row[0]).value = row;
+          break;
+        case 'kline':
+          barSignal(event.payload.symbol, event.payload.period).value = event.payload.bar;
           break;
       }
     }

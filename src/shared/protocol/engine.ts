@@ -1,3 +1,4 @@
+import type { KlinePeriod, WireBar } from '../market/kline';
 import type { AccountMode } from '../session/token';
 
 /**
@@ -74,6 +75,8 @@ export const initialMarketSnapshot: MarketSnapshot = {
 export interface MarketSettings {
   /** ws(s) URL of the STOMP endpoint. */
   socketUrl: string;
+  /** The market root for `/market/history` ("" is the page's origin). */
+  marketRoot: string;
   /** How often each tab gets its changed prices. */
   batchWindowMs: number;
 }
@@ -82,6 +85,8 @@ export interface EngineEventMap {
   session: SessionSnapshot;
   market: MarketSnapshot;
   prices: PriceRow[];
+  /** The forming bar of a watched (symbol, period), at most once per batch window. */
+  kline: { symbol: string; period: KlinePeriod; bar: WireBar };
 }
 
 export type EngineEvent = {
@@ -127,6 +132,12 @@ export interface EngineApi {
   configureMarket(settings: MarketSettings): Promise<MarketSnapshot>;
   /** Replaces the symbols this tab shows; their latest prices come at the next batch. */
   watchPrices(clientId: string, symbols: string[]): Promise<void>;
+  /**
+   * Starts the live bar of a chart: answers up to 300 bars of history (fetched once per
+   * browser), then pushes the forming bar as ticks arrive.
+   */
+  watchKline(clientId: string, symbol: string, period: KlinePeriod): Promise<WireBar[]>;
+  unwatchKline(clientId: string, symbol: string, period: KlinePeriod): Promise<void>;
   /** After the reconnection alert: try again from the first attempt. */
   reconnectMarket(): Promise<void>;
 }

@@ -1,5 +1,7 @@
 import type { PriceTick } from '../../shared/api/market';
+import type { KlinePeriod, WireBar } from '../../shared/market/kline';
 import { initialMarketSnapshot, type MarketSnapshot, type PriceRow } from '../../shared/protocol/engine';
+import { createKlineAggregator, seriesKey } from './kline-aggregator';
 import type { Clock, Timers } from './ports';
 import { createPriceFanout } from './price-fanout';
 import type { ConnectionState } from './reconnect-policy';
@@ -29,10 +31,29 @@ export function createMarketFeed(options: {
   batchWindowMs: number;
   connect: MarketConnectionFactory;
   sendRows: (clientId: string, rows: PriceRow[]) => void;
+  sendBar: (clientId: string, update: { symbol: string; period: KlinePeriod; bar: WireBar }) => void;
   onSnapshot: (snapshot: MarketSnapshot) => void;
+  /** Up to 300 bars of history, oldest first (the market API). */
+  fetchHistory: (symbol: string, period: KlinePeriod) => Promise<WireBar[]>;
 }) {
   const store = createTickStore();
   const fanout = createPriceFanout();
+  const klines = createKlineAggregator();
+  /** Who watches each (symbol, period), the bars changed since the last flush, and cached history. */
+  const klineWatchers = new Map<string, { symbol: string; period: KlinePeriod; clients: Set<string> }>();
+  const changedBars = new Set<string>();
+  const historyCache = new Map<string, Promise<WireBar[]>>();
+
+  function dropKlineWatch(clientId: string, key: string) {
+    const entry = klineWatchers.get(key);
+    if (!entry) return;
+    entry.clients.delete(clientId);
+    if (entry.clients.size === 0) {
+      klineWatchers.delete(key);
+      klines.unwatch(entry.symbol, entry.period);
+      historyCache.delete(key);
+    }
+  }
   let snapshot: MarketSnapshot = initialMarketSnapshot;
 
   function update(change: Partial<MarketSnapshot>) {
@@ -48,6 +69,7 @@ export function createMarketFeed(options: {
     onPrices(ticks) {
       staleness.noteData();
       fanout.noteChanged(store.ingest(ticks));
+      if (klineWatchers.size > 0) for (const tick of ticks) for (const key of klines.ingest(tick)) changedBars.add(key);
       if (!snapshot.ready || snapshot.symbolCount !== store.size) update({ ready: true, symbolCount: store.size });
     },
     onState(state) {
@@ -57,6 +79,13 @@ export function createMarketFeed(options: {
 
   const flushTimer = options.timers.setInterval(() => {
     for (const [clientId, rows] of fanout.drain((symbol) => store.get(symbol))) options.sendRows(clientId, rows);
+    for (const key of changedBars) {
+      const entry = klineWatchers.get(key);
+      const bar = klines.bar(key);
+      if (!entry || !bar) continue;
+      for (const clientId of entry.clients) options.sendBar(clientId, { symbol: entry.symbol, period: entry.period, bar });
+    }
+    changedBars.clear();
   }, options.batchWindowMs);
   const staleTimer = options.timers.setInterval(() => staleness.check(), stalenessCheckEveryMs);
   connection.start();
@@ -70,6 +99,32 @@ export function createMarketFeed(options: {
     },
     forget(clientId: string) {
       fanout.removeClient(clientId);
+      for (const key of [...klineWatchers.keys()]) dropKlineWatch(clientId, key);
+    },
+    /** History for a chart (one request per browser per pair), then the live bar by push. */
+    async watchKline(clientId: string, symbol: string, period: KlinePeriod): Promise<WireBar[]> {
+      const key = seriesKey(symbol, period);
+      let history = historyCache.get(key);
+      if (!history) {
+        history = options.fetchHistory(symbol, period);
+        historyCache.set(key, history);
+        history.catch(() => historyCache.delete(key));
+      }
+      const bars = await history;
+      const entry = klineWatchers.get(key);
+      if (entry) entry.clients.add(clientId);
+      else {
+        klineWatchers.set(key, { symbol, period, clients: new Set([clientId]) });
+        klines.watch(symbol, period, bars.at(-1) ?? null);
+      }
+      const live = klines.bar(key);
+      return live && bars.at(-1)?.time !== live.time ? [...bars, live] : live ? [...bars.slice(0, -1), live] : bars;
+    },
+    unwatchKline(clientId: string, symbol: string, period: KlinePeriod) {
+      dropKlineWatch(clientId, seriesKey(symbol, period));
+    },
+    watchedPairs(): number {
+      return klineWatchers.size;
     },
     reconnect() {
       connection.restart();

@@ -2,6 +2,7 @@
 import * as Comlink from 'comlink';
 import { systemClock } from '../engine/ports';
 import { leaderElectedConnection, type MarketRelayMessage } from '../engine/leader-election';
+import { fetchMarketHistory } from '../transport/market-history';
 import { createMarketSocket } from '../transport/market-socket';
 import { broadcastPeers, indexedDbStore, workerTimers } from './browser-edges';
 import { createEngineHost } from './engine-host';
@@ -17,6 +18,7 @@ const host = createEngineHost({
   timers: workerTimers,
   store: indexedDbStore(),
   peers: broadcastPeers('tradeweb-engine-peers'),
+  fetchHistory: fetchMarketHistory,
   connectMarket: (url) =>
     leaderElectedConnection({
       lock: { acquire: (name, hold) => void navigator.locks.request(name, { mode: 'exclusive' }, hold) },

@@ -8,6 +8,7 @@ import {
 } from '../../shared/protocol/engine';
 import { createMarketFeed, type MarketConnectionFactory, type MarketFeed } from '../engine/market-feed';
 import type { Clock, KeyValueStore, Timers } from '../engine/ports';
+import type { KlinePeriod, WireBar } from '../../shared/market/kline';
 import { createSessionStore } from '../engine/session-store';
 import { createClientRegistry } from './client-registry';
 
@@ -27,6 +28,8 @@ export interface EngineHostOptions {
   peers: PeerChannel | null;
   /** Opens the market socket for a URL (a STOMP client in the worker, a fake in tests). */
   connectMarket: (socketUrl: string) => MarketConnectionFactory;
+  /** POSTs `/market/history` under the market root (fetch in the worker, a fake in tests). */
+  fetchHistory: (marketRoot: string, symbol: string, period: KlinePeriod) => Promise<WireBar[]>;
   log?: (message: string) => void;
 }
 
@@ -111,6 +114,8 @@ export function createEngineHost(options: EngineHostOptions) {
           batchWindowMs: settings.batchWindowMs,
           connect: options.connectMarket(settings.socketUrl),
           sendRows: (clientId, rows) => clients.sendTo(clientId, [{ type: 'prices', payload: rows }]),
+          sendBar: (clientId, update) => clients.sendTo(clientId, [{ type: 'kline', payload: update }]),
+          fetchHistory: (symbol, period) => options.fetchHistory(settings.marketRoot, symbol, period),
           onSnapshot: (snapshot) => clients.broadcast([{ type: 'market', payload: snapshot }]),
         });
       }
@@ -118,6 +123,13 @@ export function createEngineHost(options: EngineHostOptions) {
     },
     async watchPrices(clientId, symbols) {
       market?.watch(clientId, symbols);
+    },
+    async watchKline(clientId, symbol, period) {
+      if (!market) throw new Error('configureMarket first');
+      return market.watchKline(clientId, symbol, period);
+    },
+    async unwatchKline(clientId, symbol, period) {
+      market?.unwatchKline(clientId, symbol, period);
     },
     async reconnectMarket() {
       market?.reconnect();

@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';
 import { systemClock } from '../engine/ports';
+import { fetchMarketHistory } from '../transport/market-history';
 import { createMarketSocket } from '../transport/market-socket';
 import { broadcastPeers, indexedDbStore, workerTimers } from './browser-edges';
 import { createEngineHost } from './engine-host';
@@ -14,6 +15,7 @@ const host = createEngineHost({
   timers: workerTimers,
   store: indexedDbStore(),
   peers: broadcastPeers('tradeweb-engine-peers'),
+  fetchHistory: fetchMarketHistory,
   connectMarket: (url) => (handlers) => createMarketSocket({ url, ...handlers }),
 });
 
