@@ -10,7 +10,7 @@ import { createMarketDataService, type MarketDataService } from './market/market
 import { createMarketRepository } from './market/market-repository';
 import { registerMarketRoutes } from './market/market-routes';
 import type { MarketDataSource } from './market/sources/market-data-source';
-import { simulatorSource } from './market/sources/simulator';
+import { selectMarketSource } from './market/sources/select-source';
 import { registerStompEndpoint, type StompEndpoint } from './market/stomp/stomp-endpoint';
 import { createTopicBus, type TopicBus } from './market/topic-bus';
 import { parseMarketDestination } from '../src/shared/api/market';
@@ -31,7 +31,7 @@ export interface ServerDependencies {
   database: DatabaseHandle;
   tokens: TokenService;
   logger?: FastifyServerOptions['logger'];
-  /** The price source; the seeded simulator when not given, none when null (tests drive ticks). */
+  /** The price source; the one the settings choose when not given, none when null (tests drive ticks). */
   marketSource?: MarketDataSource | null;
   marketSeed?: number;
   nowMs?: () => number;
@@ -116,7 +116,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     repository: createMarketRepository(database.db),
     publisher: topicBus,
     ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}),
-    ...(dependencies.marketSeed !== undefined ? { seed: dependencies.marketSeed } : {}),
+    ...(dependencies.marketSeed !== undefined ? { seed: dependencies.marketSeed } : settings.marketSeed !== null ? { seed: settings.marketSeed } : {}),
   });
   const resumeAt = await market.initialize();
   app.decorate('market', market);
@@ -134,8 +134,9 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
 
   const source =
     dependencies.marketSource === undefined
-      ? simulatorSource({ instruments, seed: dependencies.marketSeed ?? Date.now() % 2_147_483_647, startPrices: resumeAt })
+      ? await selectMarketSource({ settings, instruments, resumeAt, log: app.log })
       : dependencies.marketSource;
+  app.log.info({ source: source?.name ?? 'none' }, 'market data source');
   const flushTimer = setInterval(() => market.flush(), marketFlushMs);
   const persistTimer = setInterval(() => {
     market.persist().catch((error: unknown) => app.log.error({ err: error }, 'saving bars failed'));

@@ -34,6 +34,16 @@ const environmentSchema = z.object({
   STALE_PRICE_MS: z.coerce.number().int().min(100).default(10_000),
   /** Development outbox for mail and SMS, readable at GET /dev/outbox. Never on by default. */
   DEV_OUTBOX: flag.default(false),
+  /** Where prices come from: the seeded simulator, a CSV recording, Binance's public stream (crypto), or none. */
+  MARKET_SOURCE: z.enum(['simulator', 'csv', 'binance', 'none']).default('simulator'),
+  /** The recording replayed when MARKET_SOURCE=csv (columns time,symbol,bid,ask,volume). */
+  MARKET_CSV_PATH: z.string().optional(),
+  MARKET_CSV_SPEED: z.coerce.number().positive().default(1),
+  MARKET_CSV_LOOP: flag.default(true),
+  /** Seed of the simulator; the same seed replays the same market. Random when unset. */
+  MARKET_SEED: z.coerce.number().int().min(0).optional(),
+  /** Override of Binance's combined-stream URL (MARKET_SOURCE=binance). */
+  MARKET_BINANCE_URL: z.string().url().optional(),
   /** Development control of the price feed (POST /dev/market/pause and /resume). Never on by default. */
   DEV_MARKET_CONTROL: flag.default(false),
 });
@@ -47,6 +57,9 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     throw new Error(`Invalid environment:\n${problems.join('\n')}`);
   }
   const values = parsed.data;
+  if (values.MARKET_SOURCE === 'csv' && !values.MARKET_CSV_PATH) {
+    throw new Error('Invalid environment:\nMARKET_CSV_PATH: required when MARKET_SOURCE=csv');
+  }
   return {
     port: values.PORT,
     host: values.HOST,
@@ -64,5 +77,11 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     stalePriceMs: values.STALE_PRICE_MS,
     devOutbox: values.DEV_OUTBOX,
     devMarketControl: values.DEV_MARKET_CONTROL,
+    marketSource: values.MARKET_SOURCE,
+    marketCsvPath: values.MARKET_CSV_PATH ? path.resolve(values.MARKET_CSV_PATH) : null,
+    marketCsvSpeed: values.MARKET_CSV_SPEED,
+    marketCsvLoop: values.MARKET_CSV_LOOP,
+    marketSeed: values.MARKET_SEED ?? null,
+    marketBinanceUrl: values.MARKET_BINANCE_URL ?? null,
   };
 }
