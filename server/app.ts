@@ -6,6 +6,8 @@ import type { DatabaseHandle } from './db/database';
 import { sendError } from './http/envelope';
 import { registerStaticApp } from './http/static-app';
 import { instruments } from './market/catalogue';
+import { createBrokerPublisher } from './market/broker-publisher';
+import { teeTopicBus } from './market/fanout-bus';
 import { createMarketDataService, type MarketDataService } from './market/market-data-service';
 import { createMarketRepository } from './market/market-repository';
 import { registerMarketRoutes } from './market/market-routes';
@@ -111,10 +113,17 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   registerSiteRoutes(app, createSiteService(siteRepository));
 
   const topicBus = createTopicBus();
+  const broker = settings.marketBrokerUrl ? createBrokerPublisher({ url: settings.marketBrokerUrl, log: app.log }) : null;
+  if (broker) {
+    // Not awaited: the server runs while the broker is down; the publisher keeps retrying.
+    broker.start().catch((error: unknown) => app.log.warn({ err: error }, 'market broker not reachable yet; retrying'));
+    // onClose hooks run last-registered first, so this runs after the market's final flush.
+    app.addHook('onClose', () => broker.stop());
+  }
   const market = createMarketDataService({
     instruments,
     repository: createMarketRepository(database.db),
-    publisher: topicBus,
+    publisher: teeTopicBus(topicBus, broker),
     ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}),
     ...(dependencies.marketSeed !== undefined ? { seed: dependencies.marketSeed } : settings.marketSeed !== null ? { seed: settings.marketSeed } : {}),
   });

@@ -44,6 +44,8 @@ const environmentSchema = z.object({
   MARKET_SEED: z.coerce.number().int().min(0).optional(),
   /** Override of Binance's combined-stream URL (MARKET_SOURCE=binance). */
   MARKET_BINANCE_URL: z.string().url().optional(),
+  /** Scale-out: also publish every market topic to RabbitMQ's Web-STOMP (ws://user:pass@host:15674/ws). */
+  MARKET_BROKER_URL: z.string().url().optional(),
   /** Development control of the price feed (POST /dev/market/pause and /resume). Never on by default. */
   DEV_MARKET_CONTROL: flag.default(false),
 });
@@ -83,5 +85,6 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     marketCsvLoop: values.MARKET_CSV_LOOP,
     marketSeed: values.MARKET_SEED ?? null,
     marketBinanceUrl: values.MARKET_BINANCE_URL ?? null,
+    marketBrokerUrl: values.MARKET_BROKER_URL ?? null,
   };
 }

@@ -1,0 +1,54 @@
+import { createRequire } from 'node:module';
+import { Client, type IStompSocket } from '@stomp/stompjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MarketDataSource, RawTick } from '../../server/market/sources/market-data-source';
+import { startTestServer, testBackends, type TestServer } from './harness';
+
+type ClientSocketConstructor = new (url: string, protocols?: string[]) => IStompSocket;
+const { WebSocket } = createRequire(import.meta.url)('ws') as { WebSocket: ClientSocketConstructor };
+const brokerUrl = process.env.TEST_RABBITMQ_WEB_STOMP_URL;
+
+// Only RabbitMQ's presence is optional (a developer's machine); CI sets the URL.
+describe.skipIf(!brokerUrl)('server in scale-out mode publishes prices to RabbitMQ', () => {
+  let server: TestServer;
+  let emit: ((ticks: RawTick[]) => void) | null = null;
+  const source: MarketDataSource = { name: 'scripted', start: (onTicks) => void (emit = onTicks), stop: () => void (emit = null) };
+  const [pglite] = testBackends();
+
+  beforeAll(async () => {
+    server = await startTestServer(pglite!, { MARKET_BROKER_URL: brokerUrl! }, { marketSource: source });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('delivers the batched /topic/prices at the broker, where browsers subscribe', async () => {
+    const received: string[] = [];
+    const reader = new Client({ webSocketFactory: () => new WebSocket(brokerUrl!, ['v12.stomp']), reconnectDelay: 0, debug: () => undefined });
+    await new Promise<void>((resolve, reject) => {
+      reader.onConnect = () => {
+        reader.subscribe('/topic/prices', (message) => received.push(message.body));
+        resolve();
+      };
+      reader.onStompError = (frame) => reject(new Error(frame.headers.message));
+      reader.activate();
+    });
+    try {
+      // The publisher connects in the background; publish until a batch gets through.
+      const deadline = Date.now() + 8_000;
+      let bid = 6_700_000;
+      while (received.length === 0 && Date.now() < deadline) {
+        bid += 1;
+        emit?.([{ symbol: 'BTCUSDT', timeMs: Date.now(), bid, ask: bid + 20, volume: 1 }]);
+        server.app.market.flush();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(received.length).toBeGreaterThan(0);
+      const ticks = JSON.parse(received.at(-1)!) as { symbol: string; price: string }[];
+      expect(ticks[0]).toMatchObject({ symbol: 'BTCUSDT' });
+      expect(ticks[0]!.price).toMatch(/^67\d{3}\.\d{2}$/);
+    } finally {
+      await reader.deactivate();
+    }
+  });
+});
