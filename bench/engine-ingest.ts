@@ -1,16 +1,17 @@
 /**
- * Engine ingest in Node: raw STOMP MESSAGE frames of /topic/prices through the worker's
- * own path (the STOMP parser of @stomp/stompjs, the contract check, the tick store, the
- * per-tab fan-out and the kline aggregation of watched pairs) against a bare JSON.parse
- * of the same frame bodies, measured in the same run. Target: at most 2× the bare parse.
+ * Engine ingest in Node: raw STOMP MESSAGE frames of /topic/prices, as text messages,
+ * through the worker's own path (the shared STOMP codec's parseMessage with the market
+ * client's frame limits, the contract check, the tick store, the per-tab fan-out and
+ * the kline aggregation of watched pairs) against a bare JSON.parse of the same frame
+ * bodies, measured in the same run. Target: at most 2× the bare parse.
  */
-// The client library's frame parser is what the worker runs; it is not exported by name.
-import { Parser } from '../node_modules/@stomp/stompjs/esm6/parser.js';
 import type { PriceTick } from '../src/shared/api/market';
+import { parseMessage } from '../src/shared/stomp/frame';
 import { createKlineAggregator } from '../src/worker/engine/kline-aggregator';
 import { createPriceFanout } from '../src/worker/engine/price-fanout';
 import { createTickStore } from '../src/worker/engine/tick-store';
 import { decodePriceBatch } from '../src/worker/transport/market-socket';
+import { CLIENT_FRAME_LIMITS } from '../src/worker/transport/stomp-connection';
 
 const symbolCount = 500;
 const ticksPerFrame = 50;
@@ -67,23 +68,24 @@ export function runEngineIngestBench() {
     const store = createTickStore();
     const fanout = createPriceFanout();
     const klines = createKlineAggregator();
-    const decoder = new TextDecoder();
     // Two tabs watching the visible rows and one chart of a watched symbol.
     fanout.setWatched('tab-1', Array.from({ length: 20 }, (_, index) => `SYM${index}`));
     fanout.setWatched('tab-2', Array.from({ length: 20 }, (_, index) => `SYM${index + 100}`));
     klines.watch('SYM0', '1min', null, 2);
     let count = 0;
-    const parser = new Parser(
-      (raw) => {
-        const ticks = decodePriceBatch(decoder.decode(raw.binaryBody ?? new Uint8Array()));
+    // What the market socket does with each WebSocket text message.
+    for (const frame of frames) {
+      const parsed = parseMessage(frame, CLIENT_FRAME_LIMITS);
+      if (!parsed.ok) throw new Error(`a frame did not parse: ${parsed.error.code}`);
+      for (const item of parsed.items) {
+        if (item.kind !== 'frame' || item.frame.command !== 'MESSAGE') continue;
+        const ticks = decodePriceBatch(item.frame.body);
         if (!ticks) throw new Error('a frame did not decode');
         fanout.noteChanged(store.ingest(ticks));
         for (const tick of ticks) klines.ingest(tick);
         count += ticks.length;
-      },
-      () => undefined,
-    );
-    for (const frame of frames) parser.parseChunk(frame);
+      }
+    }
     if (count !== ticksTotal) throw new Error('engine lost ticks');
   };
 

@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_FRAME_LIMITS, parseMessage, serializeFrame, type ParsedItem, type StompFrame } from '../../server/market/stomp/frame';
+import { DEFAULT_FRAME_LIMITS, parseMessage, serializeFrame, type ParsedItem, type StompFrame } from '../../src/shared/stomp/frame';
 import { registerStompEndpoint, type StompEndpoint, type StompEndpointOptions } from '../../server/market/stomp/stomp-endpoint';
 import { createTopicBus, type TopicBus } from '../../server/market/topic-bus';
 

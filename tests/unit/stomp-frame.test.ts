@@ -4,6 +4,7 @@ import {
   MAX_FRAME_BYTES,
   MAX_HEADER_BYTES,
   MAX_HEADERS,
+  decodeUtf8,
   escapeHeader,
   parseFrame,
   parseMessage,
@@ -13,7 +14,7 @@ import {
   type FrameErrorCode,
   type ParsedItem,
   type StompFrame,
-} from '../../server/market/stomp/frame';
+} from '../../src/shared/stomp/frame';
 
 function frames(items: ParsedItem[]): StompFrame[] {
   return items.flatMap((item) => (item.kind === 'frame' ? [item.frame] : []));
@@ -130,6 +131,115 @@ describe('STOMP frame parsing', () => {
       for (let part = 0; part < parts; part += 1) text += alphabet[Math.floor(random() * alphabet.length)];
       expect(() => parseMessage(text)).not.toThrow();
     }
+  });
+});
+
+describe('STOMP text and octet input', () => {
+  const encoder = new TextEncoder();
+
+  function seeded(seed: number) {
+    return () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+  }
+
+  it('gives the same answer for a text message and its UTF-8 octets, errors and offsets included', () => {
+    const alphabet = [
+      'SEND\n', 'MESSAGE\n', 'SEND', '\n', '\r\n', '\r', '\0', ':', '\\', '\\c', 'c', 'x:y\n', 'content-length:',
+      '0', '1', '3', '4', '9', 'é', '€', '😀', 'ab', 'destination:/topic/€\n',
+    ];
+    const limitSets = [DEFAULT_FRAME_LIMITS, { maxFrameBytes: 40, maxHeaders: 3, maxHeaderBytes: 12 }, { maxFrameBytes: 16, maxHeaders: 1, maxHeaderBytes: 6 }];
+    const random = seeded(7);
+    const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const bodies = ['', '{}', 'é€😀', 'a\0b', '[{"name":"₿"}]', 'x'.repeat(30)];
+    const headerLines = ['destination:/topic/€', 'id:1', 'a\\cb:c\\nd', 'bad\\t:x', 'no colon', ':empty', 'h:😀😀😀😀'];
+    /** Mostly well-formed frames (content-length right, wrong or absent), sometimes cut or spliced. */
+    function message(): string {
+      let text = '';
+      const frameTotal = 1 + Math.floor(random() * 3);
+      for (let index = 0; index < frameTotal; index += 1) {
+        const body = pick(bodies);
+        const lines = Array.from({ length: Math.floor(random() * 3) }, () => pick(headerLines));
+        const length = encoder.encode(body).length;
+        const declared = random() < 0.5 ? [`content-length:${random() < 0.8 ? length : length + pick([-2, -1, 1, 2])}`] : [];
+        const eol = random() < 0.8 ? '\n' : '\r\n';
+        text += `${pick(['SEND', 'MESSAGE', 'CONNECT'])}${eol}${[...lines, ...declared].map((line) => line + eol).join('')}${eol}${body}\0`;
+        if (random() < 0.3) text += pick(['\n', '\r\n']);
+      }
+      if (random() < 0.3) {
+        const cut = Math.floor(random() * text.length);
+        text = random() < 0.5 ? text.slice(0, cut) : text.slice(0, cut) + pick(alphabet) + text.slice(cut);
+      }
+      return text;
+    }
+    let frameCount = 0;
+    const errorCodes = new Set<FrameErrorCode>();
+    for (let round = 0; round < 6000; round += 1) {
+      let text = '';
+      if (round % 2 === 0) text = message();
+      else {
+        const parts = Math.floor(random() * 16);
+        for (let part = 0; part < parts; part += 1) text += pick(alphabet);
+      }
+      // A cut can split a surrogate pair; a WebSocket text message never holds half of one.
+      text = text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '?');
+      for (const limits of limitSets) {
+        const fromText = parseMessage(text, limits);
+        expect(fromText, JSON.stringify(text)).toEqual(parseMessage(encoder.encode(text), limits));
+        if (fromText.ok) frameCount += frames(fromText.items).length;
+        else errorCodes.add(fromText.error.code);
+      }
+    }
+    expect(frameCount).toBeGreaterThan(1000);
+    // Every error but invalid-encoding, which text cannot have.
+    expect([...errorCodes].sort()).toEqual(
+      ['frame-too-large', 'header-too-long', 'incomplete-frame', 'invalid-content-length', 'invalid-escape', 'malformed-header', 'missing-nul', 'too-many-headers', 'unknown-command'],
+    );
+  });
+
+  it('slices bodies out of text by content-length, counting UTF-8 octets', () => {
+    const body = '[{"name":"Bitcoin ₿","x":"😀"}]';
+    const text = serializeFrame({ command: 'MESSAGE', headers: { subscription: 'a' }, body }) + '\n' + serializeFrame({ command: 'MESSAGE', headers: { subscription: 'b' }, body: 'ascii' });
+    const result = parseMessage(text);
+    expect(result.ok && frames(result.items).map((frame) => frame.body)).toEqual([body, 'ascii']);
+    expect(errorCode('SEND\ncontent-length:2\n\n€\0')).toBe('missing-nul'); // ends inside the €
+    expect(errorCode('SEND\ncontent-length:1\n\né\0')).toBe('missing-nul');
+    expect(errorCode('SEND\ncontent-length:4\n\n€ab\0')).toBe('missing-nul');
+    expect(errorCode('SEND\ncontent-length:3\n\n€')).toBe('incomplete-frame');
+  });
+
+  it('reports where the next item starts in code units for text', () => {
+    const text = 'MESSAGE\nx:€\n\n😀\0\nRECEIPT\n\n\0';
+    const first = parseFrame(text);
+    expect(first.ok && first.next).toBe(text.indexOf('\0') + 1);
+    const beat = first.ok ? parseFrame(text, first.next) : null;
+    expect(beat).toEqual({ ok: true, item: { kind: 'heartbeat' }, next: text.indexOf('\0') + 2 });
+    const error = parseMessage('MESSAGE\nx:€\n\n\0BAD\n\n\0');
+    expect(error).toEqual({ ok: false, error: expect.objectContaining({ code: 'unknown-command', offset: 16 }) });
+  });
+
+  it('decodes UTF-8 like a fatal TextDecoder', () => {
+    const reference = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    const decode = (bytes: Uint8Array) => {
+      try {
+        return reference.decode(bytes);
+      } catch {
+        return null;
+      }
+    };
+    const interesting = [0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff];
+    const random = seeded(11);
+    for (let round = 0; round < 20000; round += 1) {
+      const bytes = Uint8Array.from({ length: Math.floor(random() * 6) }, () =>
+        random() < 0.7 ? (interesting[Math.floor(random() * interesting.length)] as number) : Math.floor(random() * 256),
+      );
+      expect(decodeUtf8(bytes), bytes.join(',')).toBe(decode(bytes));
+    }
+    for (const sample of ['', 'plain', '\ufeffBOM kept', 'é€😀 mixed', 'x'.repeat(10_000) + '€'.repeat(5_000)]) {
+      expect(decodeUtf8(encoder.encode(sample))).toBe(sample);
+    }
+    expect(decodeUtf8(encoder.encode('abc€def'), 3, 6)).toBe('€');
   });
 });
 

@@ -2,7 +2,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import type { TopicBus } from '../topic-bus';
-import { HEARTBEAT, MAX_FRAME_BYTES, parseMessage, serializeFrame, type StompFrame, type StompHeaders } from './frame';
+import { HEARTBEAT, MAX_FRAME_BYTES, parseMessage, serializeFrame, type StompFrame, type StompHeaders } from '../../../src/shared/stomp/frame';
 
 /**
  * The market-data STOMP 1.2 endpoint: a read-only WebSocket where clients SUBSCRIBE to

@@ -1,4 +1,3 @@
-import { Client, type IFrame, type StompSubscription } from '@stomp/stompjs';
 import { isPriceTick, type PriceTick } from '../../shared/api/market';
 import {
   connectionLost,
@@ -6,6 +5,7 @@ import {
   initialConnectionState,
   type ConnectionState,
 } from '../engine/reconnect-policy';
+import { openStompConnection, type CreateSocket, type StompConnection } from './stomp-connection';
 
 /** Server heart-beats every 10 s both ways; a silent server is noticed by the staleness check too. */
 const heartbeatMs = 10_000;
@@ -27,80 +27,101 @@ export interface MarketSocketOptions {
   onPrices: (ticks: PriceTick[]) => void;
   onState: (state: ConnectionState) => void;
   log?: (message: string) => void;
+  /** Opens the WebSocket; the platform's by default (Node tests pass `ws` or a fake). */
+  createSocket?: CreateSocket;
+  /**
+   * CONNECT's host header. Default '/': the server's endpoint ignores it, and RabbitMQ's
+   * Web-STOMP (scale-out mode) takes it as the virtual host, '/' being its default.
+   */
+  host?: string;
 }
 
 /**
- * The one market connection of this browser: STOMP over WebSocket, subscribed to the
- * all-prices topic, reconnecting by the engine's policy (500 ms × attempt, then give up
- * and let the tabs offer a reload).
+ * The one market connection of this browser: STOMP over WebSocket (our own client and
+ * codec: the prices topic is the worker's hot path), subscribed to the all-prices topic,
+ * reconnecting by the engine's policy (500 ms × attempt, then give up and let the tabs
+ * offer a reload).
  */
 export function createMarketSocket(options: MarketSocketOptions) {
   let state: ConnectionState = initialConnectionState;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
-  let subscription: StompSubscription | null = null;
+  let connection: StompConnection | null = null;
+  /** Bumped whenever a connection is dropped on purpose, so its late reports are ignored. */
+  let generation = 0;
   let stopped = false;
-
-  const client = new Client({
-    brokerURL: options.url,
-    // Reconnection is ours (the policy above), not the library's.
-    reconnectDelay: 0,
-    heartbeatIncoming: heartbeatMs,
-    heartbeatOutgoing: heartbeatMs,
-    debug: () => undefined,
-  });
 
   function setState(next: ConnectionState) {
     state = next;
     options.onState(next);
   }
 
-  client.onConnect = () => {
-    setState(connectionOpened());
-    subscription = client.subscribe(pricesTopic, (message) => {
-      const ticks = decodePriceBatch(message.body);
-      if (ticks) options.onPrices(ticks);
-      else options.log?.('market: a prices message did not match the contract');
-    });
-  };
+  function onPricesBody(body: string) {
+    const ticks = decodePriceBatch(body);
+    if (ticks) options.onPrices(ticks);
+    else options.log?.('market: a prices message did not match the contract');
+  }
 
-  client.onStompError = (frame: IFrame) => {
-    options.log?.(`market: STOMP error ${frame.headers.message ?? ''}`);
-  };
-
-  client.onWebSocketClose = () => {
-    subscription = null;
-    if (stopped) return;
-    const lost = connectionLost(state);
-    setState(lost.state);
-    if (lost.retryInMs === null) return;
-    retryTimer = setTimeout(() => {
-      retryTimer = null;
-      void client.deactivate().then(() => {
-        if (!stopped) {
-          setState({ ...state, status: 'connecting' });
-          client.activate();
+  function connect() {
+    generation += 1;
+    const own = generation;
+    connection = openStompConnection({
+      url: options.url,
+      host: options.host ?? '/',
+      heartbeatMs,
+      ...(options.createSocket ? { createSocket: options.createSocket } : {}),
+      onOpen() {
+        if (own !== generation) return;
+        setState(connectionOpened());
+        // Subscriptions die with their connection: every (re)connection subscribes anew.
+        connection?.subscribe(pricesTopic, onPricesBody);
+      },
+      onError(error) {
+        if (own === generation) options.log?.(`market: STOMP error ${error.message}`);
+      },
+      onClose(info) {
+        if (own !== generation) return;
+        connection = null;
+        if (stopped) return;
+        if (info.reason !== 'socket-closed' || info.wasConnected) {
+          options.log?.(`market: connection closed (${info.reason}${info.detail ? `: ${info.detail}` : ''})`);
         }
-      });
-    }, lost.retryInMs);
-  };
+        const lost = connectionLost(state);
+        setState(lost.state);
+        if (lost.retryInMs === null) return;
+        retryTimer = setTimeout(() => {
+          retryTimer = null;
+          if (stopped) return;
+          setState({ ...state, status: 'connecting' });
+          connect();
+        }, lost.retryInMs);
+      },
+    });
+  }
+
+  /** Stops retrying and lets the current connection go without hearing from it again. */
+  function dropConnection(): Promise<void> {
+    if (retryTimer) clearTimeout(retryTimer);
+    retryTimer = null;
+    generation += 1;
+    const current = connection;
+    connection = null;
+    return current ? current.disconnect() : Promise.resolve();
+  }
+
+  function start() {
+    stopped = false;
+    void dropConnection();
+    setState({ ...initialConnectionState });
+    connect();
+  }
 
   return {
-    start() {
-      stopped = false;
-      setState({ ...initialConnectionState });
-      client.activate();
-    },
+    start,
     /** After giving up, a user's "retry" starts the count again. */
-    restart() {
-      if (retryTimer) clearTimeout(retryTimer);
-      state = initialConnectionState;
-      void client.deactivate().then(() => this.start());
-    },
+    restart: start,
     async stop() {
       stopped = true;
-      if (retryTimer) clearTimeout(retryTimer);
-      subscription?.unsubscribe();
-      await client.deactivate();
+      await dropConnection();
     },
     get state() {
       return state;
