@@ -10,7 +10,7 @@ import { parseMessage } from '../src/shared/stomp/frame';
 import { createKlineAggregator } from '../src/worker/engine/kline-aggregator';
 import { createPriceFanout } from '../src/worker/engine/price-fanout';
 import { createTickStore } from '../src/worker/engine/tick-store';
-import { decodePriceBatch } from '../src/worker/transport/market-socket';
+import { decodePriceBatch } from '../src/shared/api/market';
 import { CLIENT_FRAME_LIMITS } from '../src/worker/transport/stomp-connection';
 
 const symbolCount = 500;

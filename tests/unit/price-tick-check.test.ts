@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPriceTick, priceTickSchema } from '../../src/shared/api/market';
-import { decodePriceBatch } from '../../src/worker/transport/market-socket';
+import { decodePriceBatch, isPriceTick, priceTickSchema } from '../../src/shared/api/market';
 
 const valid = {
   symbol: 'EURUSD', name: 'EUR/USD', price: '1.08512', bidPrice: '1.08512', askPrice: '1.08524', volume: '1200',

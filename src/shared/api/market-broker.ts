@@ -1,4 +1,4 @@
-import { isPriceTick, parseMarketDestination, type PriceTick } from './market';
+import { decodePriceBatch, parseMarketDestination, type PriceTick } from './market';
 
 /**
  * Scale-out mode: the market topics as they are named at RabbitMQ's STOMP / Web-STOMP
@@ -37,15 +37,6 @@ export function brokerDestination(destination: string): string {
 
 const pricesTopic = '/topic/prices';
 
-function priceBatch(body: string): PriceTick[] | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return null;
-  }
-  return Array.isArray(parsed) && parsed.every(isPriceTick) ? parsed : null;
-}
 
 /**
  * Combines two messages for the same destination when only one can be kept (while the
@@ -57,8 +48,8 @@ function priceBatch(body: string): PriceTick[] | null {
  */
 export function coalesceMarketMessage(destination: string, queued: string, next: string): string {
   if (destination !== pricesTopic) return next;
-  const older = priceBatch(queued);
-  const newer = priceBatch(next);
+  const older = decodePriceBatch(queued);
+  const newer = decodePriceBatch(next);
   if (!older || !newer) return next;
   const bySymbol = new Map<string, PriceTick>();
   for (const tick of older) bySymbol.set(tick.symbol, tick);

@@ -125,3 +125,14 @@ export function isPriceTick(value: unknown): value is PriceTick {
     )
   );
 }
+
+/** A `/topic/prices` body as ticks; null when it is not JSON or not of the contract's shape. */
+export function decodePriceBatch(body: string): PriceTick[] | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  return Array.isArray(parsed) && parsed.every(isPriceTick) ? parsed : null;
+}

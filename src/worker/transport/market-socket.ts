@@ -1,4 +1,4 @@
-import { isPriceTick, type PriceTick } from '../../shared/api/market';
+import { decodePriceBatch, type PriceTick } from '../../shared/api/market';
 import {
   connectionLost,
   connectionOpened,
@@ -11,16 +11,6 @@ import { openStompConnection, type CreateSocket, type StompConnection } from './
 const heartbeatMs = 10_000;
 const pricesTopic = '/topic/prices';
 
-/** A `/topic/prices` body as ticks; null when it is not JSON or not of the contract's shape. */
-export function decodePriceBatch(body: string): PriceTick[] | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return null;
-  }
-  return Array.isArray(parsed) && parsed.every(isPriceTick) ? parsed : null;
-}
 
 export interface MarketSocketOptions {
   url: string;
