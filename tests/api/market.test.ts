@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { klinePeriods } from '../../src/shared/market/kline';
+import { decimalToUnits } from '../../src/shared/market/decimal';
+import { formatFixed, klinePeriods } from '../../src/shared/market/kline';
 import type { MarketDataSource, RawTick } from '../../server/market/sources/market-data-source';
 import { post, startTestServer, testBackends, type TestServer } from './harness';
 
@@ -42,9 +43,10 @@ describe.each(testBackends())('market data API on $name', (backend) => {
       const bars = body.data as { time: number; openPrice: string; highestPrice: string; lowestPrice: string; closePrice: string }[];
       expect(bars.length, period).toBe(300);
       for (let index = 1; index < bars.length; index += 1) expect(bars[index]!.time).toBeGreaterThan(bars[index - 1]!.time);
+      const units = (value: string) => decimalToUnits(value, 5)!;
       for (const bar of bars) {
-        expect(Number(bar.highestPrice)).toBeGreaterThanOrEqual(Math.max(Number(bar.openPrice), Number(bar.closePrice)));
-        expect(Number(bar.lowestPrice)).toBeLessThanOrEqual(Math.min(Number(bar.openPrice), Number(bar.closePrice)));
+        expect(units(bar.highestPrice)).toBeGreaterThanOrEqual(Math.max(units(bar.openPrice), units(bar.closePrice)));
+        expect(units(bar.lowestPrice)).toBeLessThanOrEqual(Math.min(units(bar.openPrice), units(bar.closePrice)));
         expect(bar.closePrice).toMatch(/^\d+\.\d{5}$/);
       }
     }
@@ -52,10 +54,10 @@ describe.each(testBackends())('market data API on $name', (backend) => {
 
   it('joins history to the live bar and publishes changed prices in one batch', async () => {
     const before = (await post(server.app, '/market/history', { symbol: 'BTCUSDT', period: '1min', limit: 2 })).json().data;
-    const lastClose = Number(before.at(-1).closePrice);
+    const lastClose = decimalToUnits(before.at(-1).closePrice, 2)!;
     const published: string[] = [];
     const stop = server.app.topicBus.subscribe('/topic/prices', (body) => published.push(body));
-    const bid = Math.round(lastClose * 100) + 150;
+    const bid = lastClose + 150;
     script.push([
       { symbol: 'BTCUSDT', timeMs: now + 100, bid, ask: bid + 2000, volume: 3 },
       { symbol: 'ETHUSDT', timeMs: now + 150, bid: 350000, ask: 350100, volume: 2 },
@@ -66,15 +68,15 @@ describe.each(testBackends())('market data API on $name', (backend) => {
     expect(published).toHaveLength(1);
     const ticks = JSON.parse(published[0]!) as { symbol: string; price: string; askPrice: string }[];
     expect(ticks.map((tick) => tick.symbol).sort()).toEqual(['BTCUSDT', 'ETHUSDT']);
-    expect(ticks.find((tick) => tick.symbol === 'BTCUSDT')).toMatchObject({ price: ((bid + 500) / 100).toFixed(2) });
+    expect(ticks.find((tick) => tick.symbol === 'BTCUSDT')).toMatchObject({ price: formatFixed(bid + 500, 2) });
 
     const after = (await post(server.app, '/market/history', { symbol: 'BTCUSDT', period: '1min', limit: 300 })).json().data;
     expect(after).toHaveLength(300);
     const live = after.at(-1);
     expect(live.time).toBe(Date.parse('2026-01-17T12:00:00Z'));
-    expect(live.closePrice).toBe(((bid + 500) / 100).toFixed(2));
+    expect(live.closePrice).toBe(formatFixed(bid + 500, 2));
     // The stored history ends where the live price resumed: no gap in price.
-    expect(Math.abs(Number(after.at(-2).closePrice) - lastClose)).toBeLessThan(lastClose * 0.01);
+    expect(Math.abs(decimalToUnits(after.at(-2).closePrice, 2)! - lastClose)).toBeLessThan(lastClose / 100);
   });
 
   it('answers the latest tick with 24-hour low, high, volume and change', async () => {
@@ -82,11 +84,12 @@ describe.each(testBackends())('market data API on $name', (backend) => {
     expect(body.code).toBe(0);
     const tick = body.data;
     expect(tick).toMatchObject({ symbol: 'BTCUSDT', name: 'Bitcoin', type: 'Cryptos', lastUpdate: now + 200 });
-    expect(Number(tick.askPrice) - Number(tick.bidPrice)).toBeCloseTo(20, 6);
-    expect(Number(tick.high)).toBeGreaterThanOrEqual(Number(tick.price));
-    expect(Number(tick.low)).toBeLessThanOrEqual(Number(tick.price));
+    const units = (value: string) => decimalToUnits(value, 2)!;
+    expect(units(tick.askPrice) - units(tick.bidPrice)).toBe(2000);
+    expect(units(tick.high)).toBeGreaterThanOrEqual(units(tick.price));
+    expect(units(tick.low)).toBeLessThanOrEqual(units(tick.price));
     expect(tick.priceChangePercent).toMatch(/^-?\d+\.\d{2}$/);
-    expect(Number(tick.volume)).toBeGreaterThan(0);
+    expect(decimalToUnits(tick.volume, 0)).toBeGreaterThan(0);
   });
 
   it('answers each market status and refuses unknown symbols with 604', async () => {

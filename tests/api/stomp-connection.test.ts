@@ -1,5 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
-import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PriceTick } from '../../src/shared/api/market';
@@ -15,8 +14,8 @@ import {
   type StompOpenInfo,
   type WebSocketLike,
 } from '../../src/worker/transport/stomp-connection';
-import { registerStompEndpoint, type StompEndpoint, type StompEndpointOptions } from '../../server/market/stomp/stomp-endpoint';
-import { createTopicBus, type TopicBus } from '../../server/market/topic-bus';
+import type { StompEndpointOptions } from '../../server/market/stomp/stomp-endpoint';
+import { startStompTestServer, type StompTestServer } from './stomp-test-server';
 
 // `ws` ships no type declarations (and @types/ws is not installed). Its WebSocket has the
 // browser-style handler properties the client uses, so it is typed as the client's socket.
@@ -88,26 +87,17 @@ class TappedSocket implements WebSocketLike {
   }
 }
 
-interface TestServer {
-  app: FastifyInstance;
-  bus: TopicBus;
-  endpoint: StompEndpoint;
-  url: string;
-}
+type TestServer = StompTestServer;
 
 const apps: FastifyInstance[] = [];
 const connections: StompConnection[] = [];
 const marketSockets: MarketSocket[] = [];
 
 async function startServer(overrides: Partial<StompEndpointOptions> = {}): Promise<TestServer> {
-  const app = Fastify({ logger: false });
-  apps.push(app);
-  const bus = createTopicBus();
   const allowedDestination = (destination: string) => destination === '/topic/prices' || destination.startsWith('/topic/price/');
-  const endpoint = await registerStompEndpoint(app, { path: '/market/stomp', bus, allowedDestination, ...overrides });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as AddressInfo;
-  return { app, bus, endpoint, url: `ws://127.0.0.1:${port}/market/stomp` };
+  const server = await startStompTestServer({ allowedDestination, ...overrides });
+  apps.push(server.app);
+  return server;
 }
 
 /** A client with everything it reports recorded, and its sockets tapped. */

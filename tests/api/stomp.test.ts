@@ -5,8 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_FRAME_LIMITS, parseMessage, serializeFrame, type ParsedItem, type StompFrame } from '../../src/shared/stomp/frame';
-import { registerStompEndpoint, type StompEndpoint, type StompEndpointOptions } from '../../server/market/stomp/stomp-endpoint';
-import { createTopicBus, type TopicBus } from '../../server/market/topic-bus';
+import { registerStompEndpoint, type StompEndpointOptions } from '../../server/market/stomp/stomp-endpoint';
+import { createTopicBus } from '../../server/market/topic-bus';
+import { startStompTestServer, type StompTestServer } from './stomp-test-server';
 
 // `ws` ships no type declarations (and @types/ws is not installed): type what the tests use.
 interface ClientSocket {
@@ -147,24 +148,15 @@ class RawClient {
   }
 }
 
-interface TestServer {
-  app: FastifyInstance;
-  bus: TopicBus;
-  endpoint: StompEndpoint;
-  url: string;
-}
+type TestServer = StompTestServer;
 
 const clients: RawClient[] = [];
 const apps: FastifyInstance[] = [];
 
 async function startServer(overrides: Partial<StompEndpointOptions> = {}): Promise<TestServer> {
-  const app = Fastify({ logger: false });
-  apps.push(app);
-  const bus = createTopicBus();
-  const endpoint = await registerStompEndpoint(app, { path: '/market/stomp', bus, allowedDestination, ...overrides });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as AddressInfo;
-  return { app, bus, endpoint, url: `ws://127.0.0.1:${port}/market/stomp` };
+  const server = await startStompTestServer({ allowedDestination, ...overrides });
+  apps.push(server.app);
+  return server;
 }
 
 afterEach(async () => {

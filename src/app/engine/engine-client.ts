@@ -5,7 +5,7 @@ import { createWatchRegistry, type WatchRegistry } from './watch-registry';
 
 export type EngineRemote = Comlink.Remote<EngineApi>;
 
-function createWorkerEndpoint(): { endpoint: Comlink.Endpoint; kind: 'shared' | 'dedicated' } {
+function createWorkerEndpoint(): Comlink.Endpoint {
   if (typeof SharedWorker !== 'undefined') {
     try {
       const worker = new SharedWorker(new URL('../../worker/hub/shared-worker.ts', import.meta.url), {
@@ -13,7 +13,7 @@ function createWorkerEndpoint(): { endpoint: Comlink.Endpoint; kind: 'shared' | 
         name: 'tradeweb-engine',
       });
       worker.port.start();
-      return { endpoint: worker.port, kind: 'shared' };
+      return worker.port;
     } catch {
       // Some browsers expose SharedWorker but refuse module workers; use the fallback.
     }
@@ -22,7 +22,7 @@ function createWorkerEndpoint(): { endpoint: Comlink.Endpoint; kind: 'shared' | 
     type: 'module',
     name: 'tradeweb-engine',
   });
-  return { endpoint: worker, kind: 'dedicated' };
+  return worker;
 }
 
 function newClientId(): string {
@@ -36,8 +36,7 @@ function newClientId(): string {
  * the tab registered, and a goodbye when the page goes away.
  */
 export async function connectEngine(): Promise<{ remote: EngineRemote; welcome: EngineWelcome; watches: WatchRegistry }> {
-  const { endpoint } = createWorkerEndpoint();
-  const remote = Comlink.wrap<EngineApi>(endpoint);
+  const remote = Comlink.wrap<EngineApi>(createWorkerEndpoint());
   const clientId = newClientId();
   const listener = Comlink.proxy(applyEngineBatch);
 

@@ -15,29 +15,27 @@ export const sessionSignal = signal<SessionSnapshot>(signedOutSession, { name: '
 export const engineKindSignal = signal<EngineKind | null>(null, { name: 'engineKind' });
 export const marketSignal = signal<MarketSnapshot>(initialMarketSnapshot, { name: 'market' });
 
-/** The forming bar of each watched (symbol, period), for the chart to draw once per frame. */
-const barSignals = new Map<string, Signal<WireBar | null>>();
-
-export function barSignal(symbol: string, period: KlinePeriod): Signal<WireBar | null> {
-  const key = `${symbol}|${period}`;
-  let existing = barSignals.get(key);
-  if (!existing) {
-    existing = signal<WireBar | null>(null, { name: `bar:${key}` });
-    barSignals.set(key, existing);
-  }
-  return existing;
+/** Signals made on first use and kept by key, each named for debugging. */
+function keyedSignals<T>(prefix: string) {
+  const signals = new Map<string, Signal<T | null>>();
+  return (key: string): Signal<T | null> => {
+    let existing = signals.get(key);
+    if (!existing) {
+      existing = signal<T | null>(null, { name: `${prefix}:${key}` });
+      signals.set(key, existing);
+    }
+    return existing;
+  };
 }
 
 /** One signal per symbol, so that a price cell re-renders alone when its row changes. */
-const priceSignals = new Map<string, Signal<PriceRow | null>>();
+export const priceSignal = keyedSignals<PriceRow>('price');
 
-export function priceSignal(symbol: string): Signal<PriceRow | null> {
-  let existing = priceSignals.get(symbol);
-  if (!existing) {
-    existing = signal<PriceRow | null>(null, { name: `price:${symbol}` });
-    priceSignals.set(symbol, existing);
-  }
-  return existing;
+const barSignals = keyedSignals<WireBar>('bar');
+
+/** The forming bar of each watched (symbol, period), for the chart to draw once per frame. */
+export function barSignal(symbol: string, period: KlinePeriod): Signal<WireBar | null> {
+  return barSignals(`${symbol}|${period}`);
 }
 
 let lastSeq = 0;

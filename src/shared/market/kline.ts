@@ -1,3 +1,5 @@
+import { decimalToUnits } from './decimal';
+
 /**
  * Candlestick periods and how a bar is formed from ticks, shared by the server (which
  * stores bars) and the worker (which forms the live bar a tab watches), so both agree
@@ -82,5 +84,19 @@ export function toWireBar(bar: Bar, precision: number): WireBar {
     closePrice: formatFixed(bar.close, precision),
     volume: formatFixed(bar.volume, 0),
     turnover: formatFixed(bar.turnover / 10 ** precision, 0),
+  };
+}
+
+/** The inverse of `toWireBar`: a bar from its wire form, in units of `precision` decimals. */
+export function fromWireBar(wire: WireBar, precision: number): Bar {
+  const units = (value: string) => decimalToUnits(value, precision) ?? 0;
+  return {
+    time: wire.time,
+    open: units(wire.openPrice),
+    high: units(wire.highestPrice),
+    low: units(wire.lowestPrice),
+    close: units(wire.closePrice),
+    volume: decimalToUnits(wire.volume, 0) ?? 0,
+    turnover: units(wire.turnover),
   };
 }

@@ -1,6 +1,6 @@
 import type { PriceTick } from '../../shared/api/market';
 import { decimalToUnits } from '../../shared/market/decimal';
-import { foldTick, formatFixed, type Bar, type KlinePeriod, type WireBar } from '../../shared/market/kline';
+import { foldTick, fromWireBar, toWireBar, type Bar, type KlinePeriod, type WireBar } from '../../shared/market/kline';
 
 const decimals = (value: string) => (value.split('.')[1] ?? '').length;
 const toUnits = (value: string, precision: number) => decimalToUnits(value, precision) ?? 0;
@@ -22,35 +22,11 @@ export function createKlineAggregator() {
   const series = new Map<string, WatchedSeries>();
   const bySymbol = new Map<string, Set<string>>();
 
-  function toWire(entry: WatchedSeries): WireBar | null {
-    const bar = entry.bar;
-    if (!bar) return null;
-    return {
-      time: bar.time,
-      openPrice: formatFixed(bar.open, entry.precision),
-      highestPrice: formatFixed(bar.high, entry.precision),
-      lowestPrice: formatFixed(bar.low, entry.precision),
-      closePrice: formatFixed(bar.close, entry.precision),
-      volume: formatFixed(bar.volume, 0),
-      turnover: formatFixed(bar.turnover / 10 ** entry.precision, 0),
-    };
-  }
-
   return {
     watch(symbol: string, period: KlinePeriod, lastBar: WireBar | null, precisionHint = 2) {
       const key = seriesKey(symbol, period);
       const precision = lastBar ? decimals(lastBar.closePrice) : precisionHint;
-      const bar: Bar | null = lastBar
-        ? {
-            time: lastBar.time,
-            open: toUnits(lastBar.openPrice, precision),
-            high: toUnits(lastBar.highestPrice, precision),
-            low: toUnits(lastBar.lowestPrice, precision),
-            close: toUnits(lastBar.closePrice, precision),
-            volume: Number(lastBar.volume),
-            turnover: toUnits(lastBar.turnover, precision),
-          }
-        : null;
+      const bar: Bar | null = lastBar ? fromWireBar(lastBar, precision) : null;
       series.set(key, { symbol, period, precision, bar });
       const keys = bySymbol.get(symbol) ?? new Set<string>();
       keys.add(key);
@@ -77,7 +53,7 @@ export function createKlineAggregator() {
     },
     bar(key: string): WireBar | null {
       const entry = series.get(key);
-      return entry ? toWire(entry) : null;
+      return entry?.bar ? toWireBar(entry.bar, entry.precision) : null;
     },
     get watchedCount() {
       return series.size;
