@@ -2,10 +2,14 @@ import { createRequire } from 'node:module';
 import { Client, type IStompSocket } from '@stomp/stompjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MarketDataSource, RawTick } from '../../server/market/sources/market-data-source';
+import type { PriceTick } from '../../src/shared/api/market';
+import { createMarketSocket } from '../../src/worker/transport/market-socket';
+import type { WebSocketLike } from '../../src/worker/transport/stomp-connection';
 import { startTestServer, testBackends, type TestServer } from './harness';
 
 type ClientSocketConstructor = new (url: string, protocols?: string[]) => IStompSocket;
 const { WebSocket } = createRequire(import.meta.url)('ws') as { WebSocket: ClientSocketConstructor };
+const WorkerSocket = (createRequire(import.meta.url)('ws') as { WebSocket: new (url: string, protocols?: string[]) => WebSocketLike }).WebSocket;
 const brokerUrl = process.env.TEST_RABBITMQ_WEB_STOMP_URL;
 
 // Only RabbitMQ's presence is optional (a developer's machine); CI sets the URL.
@@ -49,6 +53,33 @@ describe.skipIf(!brokerUrl)('server in scale-out mode publishes prices to Rabbit
       expect(ticks[0]!.price).toMatch(/^67\d{3}\.\d{2}$/);
     } finally {
       await reader.deactivate();
+    }
+  });
+  it("reaches the worker's own market socket pointed at the broker (config.json marketSocketUrl)", async () => {
+    const batches: PriceTick[][] = [];
+    const states: string[] = [];
+    const socket = createMarketSocket({
+      url: brokerUrl!,
+      onPrices: (ticks) => batches.push(ticks),
+      onState: (state) => states.push(state.status),
+      createSocket: (url, protocols) => new WorkerSocket(url, protocols),
+    });
+    socket.start();
+    try {
+      const deadline = Date.now() + 8_000;
+      let bid = 6_800_000;
+      while (batches.length === 0 && Date.now() < deadline) {
+        bid += 1;
+        emit?.([{ symbol: 'BTCUSDT', timeMs: Date.now(), bid, ask: bid + 20, volume: 1 }]);
+        server.app.market.flush();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(states).toContain('open');
+      expect(batches.length).toBeGreaterThan(0);
+      expect(batches.at(-1)![0]).toMatchObject({ symbol: 'BTCUSDT' });
+      expect(batches.at(-1)![0]!.price).toMatch(/^68\d{3}\.\d{2}$/);
+    } finally {
+      await socket.stop();
     }
   });
 });
