@@ -18,17 +18,26 @@ async function accessToken(uid: number, virtualStatus = 0, expSeconds = 2_000_00
 
 function fakeClock(start = 1_700_000_000_000) {
   let now = start;
+  // ms 0 marks a one-shot timeout.
   const intervals: { callback: () => void; ms: number; next: number }[] = [];
   const clock: Clock = { nowMs: () => now };
+  const cancel = (handle: unknown) => {
+    const index = intervals.indexOf(handle as (typeof intervals)[number]);
+    if (index >= 0) intervals.splice(index, 1);
+  };
   const timers: Timers = {
     setInterval: (callback, ms) => {
       const entry = { callback, ms, next: now + ms };
       intervals.push(entry);
       return entry;
     },
-    clearInterval: (handle) => {
-      intervals.splice(intervals.indexOf(handle as (typeof intervals)[number]), 1);
+    clearInterval: cancel,
+    setTimeout: (callback, ms) => {
+      const entry = { callback, ms: 0, next: now + Math.max(0, ms) };
+      intervals.push(entry);
+      return entry;
     },
+    clearTimeout: cancel,
   };
   return {
     clock,
@@ -39,7 +48,8 @@ function fakeClock(start = 1_700_000_000_000) {
         const due = intervals.filter((entry) => entry.next <= target).sort((a, b) => a.next - b.next)[0];
         if (!due) break;
         now = due.next;
-        due.next += due.ms;
+        if (due.ms === 0) cancel(due);
+        else due.next += due.ms;
         due.callback();
       }
       now = target;
@@ -226,13 +236,49 @@ describe('engine market feed', () => {
     }
     const rowsOf = (each: ReturnType<typeof tab>) =>
       each.batches.flatMap((batch) => batch.events.filter((event) => event.type === 'prices').flatMap((event) => event.payload as unknown[]));
-    expect(rowsOf(first)).toEqual([]);
-    time.advance(100);
-    expect(rowsOf(first)).toEqual([['EURUSD', '1.019', '1.019', '1.019', '0.00', '1.019', '1.019', '1', 19]]);
+    // Leading edge: the first prices after a quiet window go out at once; the next 19
+    // ticks wait for the window's end and arrive as one row carrying the latest.
+    expect(rowsOf(first)).toEqual([['EURUSD', '1.00', '1.00', '1.00', '0.00', '1.00', '1.00', '1', 0]]);
+    time.advance(99);
+    expect(rowsOf(first)).toHaveLength(1);
+    time.advance(1);
+    expect(rowsOf(first)).toEqual([
+      ['EURUSD', '1.00', '1.00', '1.00', '0.00', '1.00', '1.00', '1', 0],
+      ['EURUSD', '1.019', '1.019', '1.019', '0.00', '1.019', '1.019', '1', 19],
+    ]);
+    time.advance(1_000);
+    expect(rowsOf(first)).toHaveLength(2);
     expect(rowsOf(second)).toEqual([]);
     const marketEvents = first.batches.flatMap((batch) => batch.events.filter((event) => event.type === 'market').map((event) => event.payload));
     expect(marketEvents.at(-1)).toMatchObject({ status: 'open', ready: true, stale: false, symbolCount: 2 });
     expect(await host.api.diagnostics()).toMatchObject({ marketSocketOpen: true, watchedSymbols: 3 });
+  });
+
+  it('sends a feed on the window\'s own cadence at once, even after a flush off the beat (no phase lock)', async () => {
+    const time = fakeClock();
+    const market = fakeMarket();
+    const host = host_({ time, market });
+    const only = tab();
+    await host.api.hello('tab', only.listener);
+    await host.api.configureMarket({ socketUrl: 'ws://x', batchWindowMs: 100, marketRoot: '' });
+    const delivered: number[] = [];
+    const prices = (lastUpdate: number) => {
+      market.handlers.onPrices?.([priceTick('EURUSD', `1.${lastUpdate}`, lastUpdate), priceTick('GBPUSD', `1.${lastUpdate}`, lastUpdate)]);
+    };
+    const seen = () => only.batches.flatMap((batch) => batch.events.filter((event) => event.type === 'prices')).length;
+    await host.api.watchPrices('tab', ['EURUSD']);
+    prices(1);
+    // A row scrolls into view 42 ms after a batch: its price is sent at once, off the beat.
+    time.advance(42);
+    await host.api.watchPrices('tab', ['EURUSD', 'GBPUSD']);
+    for (let batch = 2; batch <= 6; batch += 1) {
+      time.advance(batch === 2 ? 58 : 100);
+      const before = seen();
+      prices(batch);
+      delivered.push(seen() - before);
+    }
+    // At most one batch is held back (to the window's end); the feed then goes out as it arrives.
+    expect(delivered.slice(1)).toEqual([1, 1, 1, 1]);
   });
 
   it('flags the feed stale after 10 s of silence and fresh on the next prices', async () => {

@@ -71,22 +71,56 @@ export function createMarketFeed(options: {
       fanout.noteChanged(store.ingest(ticks));
       if (klineWatchers.size > 0) for (const tick of ticks) for (const key of klines.ingest(tick)) changedBars.add(key);
       if (!snapshot.ready || snapshot.symbolCount !== store.size) update({ ready: true, symbolCount: store.size });
+      firstPendingAtMs ??= options.clock.nowMs();
+      scheduleFlush();
     },
     onState(state) {
       update({ status: state.status, gaveUp: state.gaveUp });
     },
   });
 
-  const flushTimer = options.timers.setInterval(() => {
-    for (const [clientId, rows] of fanout.drain((symbol) => store.get(symbol))) options.sendRows(clientId, rows);
+  /**
+   * Sends each tab its due rows and bars, throttled with a leading edge: prices that
+   * arrive a window or more after the last flush go out at once, earlier ones wait for
+   * the window's end. A flush counts from when its oldest data arrived, not from when
+   * it ran: otherwise a flush that once had to wait (a scroll, a late batch) would set a
+   * phase that delays every later batch of a feed on the same cadence as the window.
+   */
+  let lastFlushMs = Number.NEGATIVE_INFINITY;
+  /** When the first prices not yet flushed arrived. */
+  let firstPendingAtMs: number | null = null;
+  let pendingFlush: unknown = null;
+  let stopped = false;
+
+  function flush() {
+    pendingFlush = null;
+    let sent = false;
+    for (const [clientId, rows] of fanout.drain((symbol) => store.get(symbol))) {
+      options.sendRows(clientId, rows);
+      sent = true;
+    }
     for (const key of changedBars) {
       const entry = klineWatchers.get(key);
       const bar = klines.bar(key);
       if (!entry || !bar) continue;
       for (const clientId of entry.clients) options.sendBar(clientId, { symbol: entry.symbol, period: entry.period, bar });
+      sent = true;
     }
     changedBars.clear();
-  }, options.batchWindowMs);
+    // Only a flush that sent something opens a new window.
+    if (sent) lastFlushMs = firstPendingAtMs ?? options.clock.nowMs();
+    firstPendingAtMs = null;
+    // A tab's batch is capped; what is left over goes in the next window.
+    if (fanout.hasPending()) scheduleFlush();
+  }
+
+  function scheduleFlush() {
+    if (pendingFlush !== null || stopped) return;
+    const waitMs = lastFlushMs + options.batchWindowMs - options.clock.nowMs();
+    if (waitMs <= 0) flush();
+    else pendingFlush = options.timers.setTimeout(flush, waitMs);
+  }
+
   const staleTimer = options.timers.setInterval(() => staleness.check(), stalenessCheckEveryMs);
   connection.start();
 
@@ -96,6 +130,8 @@ export function createMarketFeed(options: {
     },
     watch(clientId: string, symbols: readonly string[]) {
       fanout.setWatched(clientId, symbols);
+      // Rows that scrolled into view show their price without waiting for a tick.
+      scheduleFlush();
     },
     forget(clientId: string) {
       fanout.removeClient(clientId);
@@ -133,7 +169,8 @@ export function createMarketFeed(options: {
       return fanout.watchedSymbols().length;
     },
     async stop() {
-      options.timers.clearInterval(flushTimer);
+      stopped = true;
+      if (pendingFlush !== null) options.timers.clearTimeout(pendingFlush);
       options.timers.clearInterval(staleTimer);
       await connection.stop();
     },

@@ -7,6 +7,8 @@ export interface Clock {
 export interface Timers {
   setInterval(callback: () => void, ms: number): unknown;
   clearInterval(handle: unknown): void;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
 }
 
 export interface KeyValueStore {

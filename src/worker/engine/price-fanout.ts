@@ -74,6 +74,11 @@ export function createPriceFanout() {
       }
       return out;
     },
+    /** Some tab still has rows due (its last batch hit the limit, or it just started watching). */
+    hasPending(): boolean {
+      for (const queue of pending.values()) if (queue.size > 0) return true;
+      return false;
+    },
     isWatched(symbol: string): boolean {
       return watchers.has(symbol);
     },

@@ -16,6 +16,8 @@ export function indexedDbStore(): KeyValueStore {
 export const workerTimers: Timers = {
   setInterval: (callback, ms) => setInterval(callback, ms),
   clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
 export function broadcastPeers(name: string): PeerChannel {
