@@ -8,11 +8,13 @@ export function PageFrame(props: {
   back?: string | false;
   actions?: ReactNode;
   children?: ReactNode;
+  /** The content fills the screen's height and scrolls inside (virtualized lists). */
+  fill?: boolean;
 }) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
   return (
-    <section className="page">
+    <section className={props.fill ? 'page fill' : 'page'}>
       <header className="page-header">
         {props.back === false ? (
           <span className="page-header-spacer" />

@@ -12,6 +12,8 @@ import { LoginPage } from '../pages/auth/login-page';
 import { ExplorePage } from '../pages/explore/explore-page';
 import { FramePage } from '../pages/frame/frame-page';
 import { HomePage } from '../pages/home/home-page';
+import { QuotationPage } from '../pages/quotation/quotation-page';
+import { SearchPage } from '../pages/search/search-page';
 import { loginPathFor, resolveGuard } from './guards';
 import type { RouteName } from './routes';
 
@@ -20,6 +22,8 @@ const views: Partial<Record<RouteName, ComponentType<{ params: Record<string, st
   home: HomePage,
   explore: ExplorePage,
   login: LoginPage,
+  quotation: QuotationPage,
+  search: SearchPage,
 };
 
 /** Where a tab goes when the session ends under it, by the reason it ended. */

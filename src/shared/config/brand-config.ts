@@ -41,6 +41,8 @@ export const brandConfigSchema = z.strictObject({
   tradeTypes: z
     .array(z.strictObject({ key: z.string().min(1), icon: z.string().min(1), route: z.string().startsWith('/') }))
     .default([]),
+  /** Quote rows show each product's logo. */
+  showProductLogo: z.boolean().default(true),
   hotProducts: z.array(z.string().min(1)).max(3).default(['BTCUSDT', 'EURUSD', 'XAUUSD']),
   hotSearch: z.array(z.string().min(1)).default(['USD', 'GBP', 'AUD', 'HKD']),
   fallbackBanners: z.array(z.string().min(1)).default(['/banners/banner-1.svg']),

@@ -5,6 +5,7 @@ import { LanguagePicker } from '../../components/language-picker';
 import { PageFrame } from '../../components/page-frame';
 import { DebugTapTarget } from '../../debug/debug-console';
 import { refreshSwitches } from '../../boot/switches';
+import { HomeQuotes } from './home-quotes';
 import { HotCards } from './hot-cards';
 
 /** Home: header with title, refresh and service buttons; the market sections follow. */
@@ -33,6 +34,7 @@ export function HomePage() {
       }
     >
       <HotCards />
+      <HomeQuotes />
     </PageFrame>
   );
 }
