@@ -5,7 +5,7 @@ import type { TokenService } from './auth/tokens';
 import type { DatabaseHandle } from './db/database';
 import { sendError } from './http/envelope';
 import { registerStaticApp } from './http/static-app';
-import { instruments } from './market/catalogue';
+import { instruments as seededInstruments, loadTestInstruments } from './market/catalogue';
 import { createBrokerPublisher } from './market/broker-publisher';
 import { teeTopicBus } from './market/fanout-bus';
 import { createMarketDataService, type MarketDataService } from './market/market-data-service';
@@ -120,6 +120,10 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     // onClose hooks run last-registered first, so this runs after the market's final flush.
     app.addHook('onClose', () => broker.stop());
   }
+  const instruments =
+    settings.marketLoadSymbols > 0
+      ? [...seededInstruments, ...loadTestInstruments(settings.marketLoadSymbols, settings.marketLoadTicksPerSecond)]
+      : seededInstruments;
   const market = createMarketDataService({
     instruments,
     repository: createMarketRepository(database.db),

@@ -46,6 +46,12 @@ const environmentSchema = z.object({
   MARKET_BINANCE_URL: z.string().url().optional(),
   /** Scale-out: also publish every market topic to RabbitMQ's Web-STOMP (ws://user:pass@host:15674/ws). */
   MARKET_BROKER_URL: z.string().url().optional(),
+  /**
+   * Load testing: this many extra round-the-clock symbols (LOAD001USDT…, type Cryptos,
+   * no history backfill) quoting MARKET_LOAD_TICKS_PER_SECOND between them. 0: none.
+   */
+  MARKET_LOAD_SYMBOLS: z.coerce.number().int().min(0).max(5000).default(0),
+  MARKET_LOAD_TICKS_PER_SECOND: z.coerce.number().positive().max(1_000_000).default(10_000),
   /** Development control of the price feed (POST /dev/market/pause and /resume). Never on by default. */
   DEV_MARKET_CONTROL: flag.default(false),
 });
@@ -86,5 +92,7 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     marketSeed: values.MARKET_SEED ?? null,
     marketBinanceUrl: values.MARKET_BINANCE_URL ?? null,
     marketBrokerUrl: values.MARKET_BROKER_URL ?? null,
+    marketLoadSymbols: values.MARKET_LOAD_SYMBOLS,
+    marketLoadTicksPerSecond: values.MARKET_LOAD_TICKS_PER_SECOND,
   };
 }

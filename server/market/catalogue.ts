@@ -22,6 +22,8 @@ export interface Instrument {
   overnightRate: string;
   hours: { start: number[]; close: number[] };
   model: { startPrice: number; annualVolatility: number; ticksPerSecond: number; tickVolume: number };
+  /** false: no history is made at first start (load-test symbols). */
+  backfill?: false;
 }
 
 const h = (hours: number, minutes = 0) => hours * 3600 + minutes * 60;
@@ -122,3 +124,18 @@ export const instruments: readonly Instrument[] = [
   stock('META', 'Meta Platforms', 480, 0.4),
   stock('NFLX', 'Netflix', 620, 0.4),
 ];
+
+/**
+ * Extra symbols for load tests and benches: round-the-clock, sharing a total tick rate,
+ * without backfilled history (hundreds of symbols would take minutes to backfill).
+ */
+export function loadTestInstruments(count: number, totalTicksPerSecond: number): Instrument[] {
+  return Array.from({ length: count }, (_, index) => {
+    const number = String(index + 1).padStart(3, '0');
+    return {
+      ...crypto(`LOAD${number}USDT`, `Load ${number}`, 100 + index, 2, 0.8),
+      model: { startPrice: 100 + index, annualVolatility: 0.8, ticksPerSecond: totalTicksPerSecond / count, tickVolume: 3 },
+      backfill: false as const,
+    };
+  });
+}

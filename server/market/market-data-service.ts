@@ -149,7 +149,7 @@ export function createMarketDataService(options: {
         const resume = lastMinute?.close ?? Math.round(instrument.model.startPrice * 10 ** instrument.precision);
         resumeAt.set(instrument.code, resume);
         const backfill: { symbol: string; period: KlinePeriod; precision: number; bar: Bar }[] = [];
-        for (const period of klinePeriods) {
+        for (const period of instrument.backfill === false ? [] : klinePeriods) {
           if ((await repository.countBars(instrument.code, period)) >= backfillBarCount) continue;
           for (const bar of backfillBars({ instrument, period, count: backfillBarCount, endPriceUnits: resume, nowMs: now, random })) {
             backfill.push({ symbol: instrument.code, period, precision: instrument.precision, bar });

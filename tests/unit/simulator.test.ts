@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { productTypes } from '../../src/shared/api/market';
-import { instruments } from '../../server/market/catalogue';
+import { instruments, loadTestInstruments } from '../../server/market/catalogue';
 import { decimalToUnits } from '../../server/market/sources/market-data-source';
 import { createSimulatorModel, spreadUnitsOf } from '../../server/market/sources/simulator';
 
@@ -81,5 +81,21 @@ describe('decimal prices to units', () => {
     expect(decimalToUnits('-1.5', 2)).toBe(-150);
     expect(decimalToUnits('1e5', 2)).toBeNull();
     expect(decimalToUnits('abc', 2)).toBeNull();
+  });
+});
+
+describe('load-test instruments (MARKET_LOAD_SYMBOLS)', () => {
+  it('adds round-the-clock symbols sharing the total tick rate, without history backfill', () => {
+    const load = loadTestInstruments(500, 20_000);
+    expect(load).toHaveLength(500);
+    expect(load[0]?.code).toBe('LOAD001USDT');
+    expect(load.at(-1)?.code).toBe('LOAD500USDT');
+    expect(load.every((instrument) => instrument.backfill === false && instrument.type === 'Cryptos')).toBe(true);
+    expect(load.reduce((sum, instrument) => sum + instrument.model.ticksPerSecond, 0)).toBeCloseTo(20_000, 6);
+    // A simulated second of the model gives about the requested rate, Saturday included.
+    const model = createSimulatorModel({ instruments: load, seed: 3, startMs: saturday });
+    const ticks = model.advance(saturday + 1_000);
+    expect(ticks.length).toBeGreaterThan(19_000);
+    expect(ticks.length).toBeLessThan(21_000);
   });
 });
