@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { runEngineIngestBench } from './engine-ingest';
+import { runTickFanoutBench } from './browser/tick-fanout';
 import { buildServer } from '../server/app';
 import { createTokenService } from '../server/auth/tokens';
 import { openDatabase } from '../server/db/database';
@@ -64,6 +65,10 @@ async function main() {
     table(runEngineIngestBench(), ['path', 'throughput', 'cost vs baseline']),
     table(await apiRequestBench(), ['request', 'throughput', 'cost vs baseline']),
   ];
+  // The browser benches need Debian's Chromium; BENCH_BROWSER=0 skips them.
+  if (process.env.BENCH_BROWSER !== '0') {
+    for (const section of await runTickFanoutBench()) sections.push(table(section, section.header));
+  }
   const report = [`## Bench ${new Date().toISOString()} (node ${process.version})`, '', ...sections].join('\n');
   process.stdout.write(`${report}\n`);
   fs.mkdirSync('bench/results', { recursive: true });

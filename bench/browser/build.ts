@@ -1,0 +1,17 @@
+import path from 'node:path';
+import { build } from 'vite';
+
+/** Builds the app together with the bench's baseline page (served at /bench/browser/baseline.html). */
+export async function buildBenchSite(outDir: string): Promise<void> {
+  const root = process.cwd();
+  await build({
+    configFile: path.join(root, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: {
+      outDir,
+      emptyOutDir: true,
+      sourcemap: false,
+      rollupOptions: { input: { app: path.join(root, 'index.html'), baseline: path.join(root, 'bench/browser/baseline.html') } },
+    },
+  });
+}

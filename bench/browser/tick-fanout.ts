@@ -1,0 +1,338 @@
+/**
+ * Bench parts 2 and 3 of the live-data issue: K tabs over one SharedWorker (the app)
+ * against K tabs that each open their own market socket and process every tick on the
+ * main thread (bench/browser/baseline-page.tsx), in headless Chromium, with the server
+ * quoting many symbols at a high rate. Everything is measured in the same run.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import { decodePriceBatch } from '../../src/shared/api/market';
+import { openStompConnection, type StompConnection, type WebSocketLike } from '../../src/worker/transport/stomp-connection';
+import { buildBenchSite } from './build';
+import { processTreeCpuSeconds } from './process-cpu';
+
+type SocketConstructor = new (url: string, protocols?: string[]) => WebSocketLike;
+const { WebSocket } = createRequire(import.meta.url)('ws') as { WebSocket: SocketConstructor };
+
+export interface FanoutBenchOptions {
+  symbols: number;
+  ticksPerSecond: number;
+  tabCounts: readonly number[];
+  warmupMs: number;
+  measureMs: number;
+  port: number;
+}
+
+export const defaultFanoutOptions: FanoutBenchOptions = {
+  symbols: 500,
+  ticksPerSecond: 20_000,
+  tabCounts: [1, 4, 8],
+  warmupMs: 4_000,
+  measureMs: 10_000,
+  port: 8291,
+};
+
+type Variant = 'worker' | 'baseline';
+
+interface ScenarioResult {
+  variant: Variant;
+  tabs: number;
+  viewport: string;
+  cpuThrottle: number;
+  browserSockets: number;
+  browserCpuMsPerSecond: number;
+  serverCpuMsPerSecond: number;
+  mainThreadMsPerSecondPerTab: number;
+  /** The JavaScript part of the main thread's time. */
+  scriptMsPerSecondPerTab: number;
+  rowUpdatesPerSecondPerTab: number;
+  latencyP50Ms: number | null;
+  latencyP99Ms: number | null;
+  longTasks: number;
+  longestTaskMs: number;
+  hiddenTabs: number;
+}
+
+/** Records, in every page, when a visible row's tick reached the DOM, and every long task. */
+const pageProbe = `
+  window.__bench = { updates: [], longTasks: [] };
+  new MutationObserver((records) => {
+    const now = Date.now();
+    for (const record of records) {
+      const row = record.target;
+      const updated = row.getAttribute('data-updated');
+      if (updated) window.__bench.updates.push(row.getAttribute('data-symbol') + '|' + updated, now);
+    }
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-updated'] });
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__bench.longTasks.push(entry.duration);
+    }).observe({ type: 'longtask' });
+  } catch {}
+`;
+
+interface PageProbeData {
+  updates: (string | number)[];
+  longTasks: number[];
+}
+
+function percentile(sorted: readonly number[], fraction: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? null;
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function startServer(options: FanoutBenchOptions, staticDir: string): Promise<{ process: ChildProcess; origin: string }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-data-'));
+  const child = spawn(path.resolve('node_modules/.bin/tsx'), ['server/main.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(options.port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      STATIC_DIR: staticDir,
+      LOG_LEVEL: 'warn',
+      JWT_SECRET: crypto.randomBytes(32).toString('hex'),
+      MARKET_SEED: '7',
+      MARKET_LOAD_SYMBOLS: String(options.symbols),
+      MARKET_LOAD_TICKS_PER_SECOND: String(options.ticksPerSecond),
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const origin = `http://127.0.0.1:${options.port}`;
+  await waitFor(async () => (await fetch(`${origin}/healthz`)).ok, 120_000, 'the bench server');
+  return { process: child, origin };
+}
+
+async function marketConnections(origin: string): Promise<number> {
+  const response = await fetch(`${origin}/healthz`);
+  return ((await response.json()) as { marketConnections: number }).marketConnections;
+}
+
+/** A subscriber beside the browser: when each tick was published, as seen on the wire. */
+function startPublicationProbe(origin: string) {
+  const publishedAt = new Map<string, number>();
+  let ticks = 0;
+  let recording = false;
+  const connection: StompConnection = openStompConnection({
+    url: `${origin.replace('http', 'ws')}/market/stomp`,
+    host: '/',
+    createSocket: (url, protocols) => new WebSocket(url, protocols),
+    onOpen() {
+      connection.subscribe('/topic/prices', (body) => {
+        const now = Date.now();
+        const batch = decodePriceBatch(body) ?? [];
+        ticks += batch.length;
+        if (!recording) return;
+        for (const tick of batch) publishedAt.set(`${tick.symbol}|${tick.lastUpdate}`, now);
+      });
+    },
+  });
+  return {
+    publishedAt,
+    startRecording() {
+      publishedAt.clear();
+      recording = true;
+      ticks = 0;
+    },
+    ticksSeen: () => ticks,
+    stop: () => connection.disconnect(),
+  };
+}
+
+async function openTabs(context: BrowserContext, url: string, count: number, throttle: number): Promise<Page[]> {
+  const pages: Page[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const page = index === 0 && context.pages()[0] ? context.pages()[0]! : await context.newPage();
+    if (throttle > 1) {
+      const session = await context.newCDPSession(page);
+      await session.send('Emulation.setCPUThrottlingRate', { rate: throttle });
+    }
+    await page.goto(url);
+    pages.push(page);
+  }
+  for (const page of pages) {
+    await page.locator('.quote-row[data-updated]').first().waitFor({ timeout: 60_000 });
+  }
+  return pages;
+}
+
+/** The page's main-thread busy time so far (DevTools' TaskDuration), counted from `start()`. */
+async function mainThreadMeter(context: BrowserContext, page: Page) {
+  const session = await context.newCDPSession(page);
+  await session.send('Performance.enable');
+  return {
+    /** Busy seconds so far: all tasks, and the JavaScript part of them. */
+    async seconds(): Promise<{ task: number; script: number }> {
+      const { metrics } = await session.send('Performance.getMetrics');
+      const value = (name: string) => metrics.find((metric) => metric.name === name)?.value ?? 0;
+      return { task: value('TaskDuration'), script: value('ScriptDuration') };
+    },
+  };
+}
+
+async function runScenario(
+  options: FanoutBenchOptions,
+  origin: string,
+  server: ChildProcess,
+  probe: ReturnType<typeof startPublicationProbe>,
+  scenario: { variant: Variant; tabs: number; viewport: { width: number; height: number }; throttle: number },
+): Promise<ScenarioResult> {
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    viewport: scenario.viewport,
+    ...(scenario.viewport.width < 992 ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+  });
+  try {
+    await context.addInitScript(pageProbe);
+    const url = scenario.variant === 'worker' ? `${origin}/search?q=LOAD` : `${origin}/bench/browser/baseline.html?q=LOAD`;
+    const pages = await openTabs(context, url, scenario.tabs, scenario.throttle);
+    await new Promise((resolve) => setTimeout(resolve, options.warmupMs));
+
+    const meters = await Promise.all(pages.map((page) => mainThreadMeter(context, page)));
+    const hiddenTabs = (await Promise.all(pages.map((page) => page.evaluate(() => document.visibilityState)))).filter((state) => state !== 'visible').length;
+    for (const page of pages) await page.evaluate(() => {
+      const bench = (window as unknown as { __bench: PageProbeData }).__bench;
+      bench.updates.length = 0;
+      bench.longTasks.length = 0;
+    });
+    probe.startRecording();
+    const sockets = (await marketConnections(origin)) - 1; // minus the probe
+    const mainBefore = await Promise.all(meters.map((meter) => meter.seconds()));
+    const browserBefore = processTreeCpuSeconds(userDataDir);
+    const serverBefore = processTreeCpuSeconds(server.pid ?? -1);
+    const started = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, options.measureMs));
+    const seconds = (Date.now() - started) / 1000;
+    const browserCpu = processTreeCpuSeconds(userDataDir) - browserBefore;
+    const serverCpu = processTreeCpuSeconds(server.pid ?? -1) - serverBefore;
+    const mainAfter = await Promise.all(meters.map((meter) => meter.seconds()));
+    // Let the last published ticks reach the pages before reading what they saw.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const data = await Promise.all(pages.map((page) => page.evaluate(() => (window as unknown as { __bench: PageProbeData }).__bench)));
+
+    const latencies: number[] = [];
+    let updates = 0;
+    let longTasks = 0;
+    let longestTaskMs = 0;
+    for (const probeData of data) {
+      for (let index = 0; index < probeData.updates.length; index += 2) {
+        updates += 1;
+        const published = probe.publishedAt.get(String(probeData.updates[index]));
+        if (published !== undefined) latencies.push(Number(probeData.updates[index + 1]) - published);
+      }
+      longTasks += probeData.longTasks.filter((duration) => duration > 50).length;
+      longestTaskMs = Math.max(longestTaskMs, ...probeData.longTasks, 0);
+    }
+    latencies.sort((a, b) => a - b);
+    const perTab = (pick: (busy: { task: number; script: number }) => number) =>
+      mainBefore.reduce((sum, before, index) => sum + pick(mainAfter[index] ?? before) - pick(before), 0) / pages.length;
+    const mainPerTab = perTab((busy) => busy.task);
+    const scriptPerTab = perTab((busy) => busy.script);
+    return {
+      variant: scenario.variant,
+      tabs: scenario.tabs,
+      viewport: `${scenario.viewport.width}×${scenario.viewport.height}`,
+      cpuThrottle: scenario.throttle,
+      browserSockets: sockets,
+      browserCpuMsPerSecond: (browserCpu * 1000) / seconds,
+      serverCpuMsPerSecond: (serverCpu * 1000) / seconds,
+      mainThreadMsPerSecondPerTab: (mainPerTab * 1000) / seconds,
+      scriptMsPerSecondPerTab: (scriptPerTab * 1000) / seconds,
+      rowUpdatesPerSecondPerTab: updates / pages.length / seconds,
+      latencyP50Ms: percentile(latencies, 0.5),
+      latencyP99Ms: percentile(latencies, 0.99),
+      longTasks,
+      longestTaskMs,
+      hiddenTabs,
+    };
+  } finally {
+    await context.close();
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  }
+}
+
+const fixed = (value: number | null, digits = 1) => (value === null ? '–' : value.toFixed(digits));
+const ratio = (baseline: number, value: number) => (value > 0 ? `${(baseline / value).toFixed(1)}×` : '∞');
+
+export async function runTickFanoutBench(options: FanoutBenchOptions = defaultFanoutOptions): Promise<{ title: string; header: string[]; rows: string[][] }[]> {
+  const staticDir = path.resolve('.tmp/bench-dist');
+  await buildBenchSite(staticDir);
+  const { process: server, origin } = await startServer(options, staticDir);
+  const probe = startPublicationProbe(origin);
+  try {
+    await waitFor(async () => probe.ticksSeen() > 0, 30_000, 'prices from the bench server');
+    const desktop = { width: 1440, height: 900 };
+    const phone = { width: 390, height: 844 };
+    const results: ScenarioResult[] = [];
+    for (const tabs of options.tabCounts) {
+      for (const variant of ['worker', 'baseline'] as const) {
+        results.push(await runScenario(options, origin, server, probe, { variant, tabs, viewport: desktop, throttle: 1 }));
+      }
+    }
+    const phoneResults: ScenarioResult[] = [];
+    for (const variant of ['worker', 'baseline'] as const) {
+      phoneResults.push(await runScenario(options, origin, server, probe, { variant, tabs: 1, viewport: phone, throttle: 4 }));
+    }
+
+    const fanoutRows = options.tabCounts.flatMap((tabs) => {
+      const app = results.find((result) => result.variant === 'worker' && result.tabs === tabs)!;
+      const base = results.find((result) => result.variant === 'baseline' && result.tabs === tabs)!;
+      return [app, base].map((result) => [
+        `${result.variant === 'worker' ? 'app (SharedWorker)' : 'baseline (socket per tab, main thread)'}`,
+        String(result.tabs),
+        String(result.browserSockets),
+        fixed(result.browserCpuMsPerSecond, 0),
+        fixed(result.mainThreadMsPerSecondPerTab),
+        result === app ? ratio(base.mainThreadMsPerSecondPerTab, app.mainThreadMsPerSecondPerTab) : '1.0×',
+        fixed(result.scriptMsPerSecondPerTab),
+        result === app ? ratio(base.scriptMsPerSecondPerTab, app.scriptMsPerSecondPerTab) : '1.0×',
+        fixed(result.rowUpdatesPerSecondPerTab, 0),
+        fixed(result.latencyP50Ms, 0),
+        fixed(result.latencyP99Ms, 0),
+        fixed(result.serverCpuMsPerSecond, 0),
+        String(result.hiddenTabs),
+      ]);
+    });
+    const phoneRows = phoneResults.map((result) => [
+      result.variant === 'worker' ? 'app (SharedWorker)' : 'baseline (main thread)',
+      fixed(result.mainThreadMsPerSecondPerTab),
+      fixed(result.scriptMsPerSecondPerTab),
+      String(result.longTasks),
+      fixed(result.longestTaskMs, 0),
+      fixed(result.latencyP50Ms, 0),
+      fixed(result.latencyP99Ms, 0),
+    ]);
+    return [
+      {
+        title: `Live quotes in Chromium, ${options.symbols} symbols at ${options.ticksPerSecond} ticks/s, ${desktop.width}×${desktop.height}, ${options.measureMs / 1000} s per row (CPU in ms per second; latency from publication to the row's DOM update)`,
+        header: ['variant', 'tabs', 'browser sockets', 'browser CPU ms/s', 'main thread ms/s per tab', 'main thread: baseline ÷ app', 'of which script ms/s', 'script: baseline ÷ app', 'row updates/s per tab', 'p50 ms', 'p99 ms', 'server CPU ms/s', 'hidden tabs'],
+        rows: fanoutRows,
+      },
+      {
+        title: `Quote list at phone size (${phone.width}×${phone.height}), CPU throttled 4×, one tab, ${options.measureMs / 1000} s`,
+        header: ['variant', 'main thread ms/s', 'of which script ms/s', 'long tasks > 50 ms', 'longest task ms', 'p50 ms', 'p99 ms'],
+        rows: phoneRows,
+      },
+    ];
+  } finally {
+    await probe.stop().catch(() => undefined);
+    server.kill('SIGTERM');
+  }
+}
