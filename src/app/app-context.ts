@@ -3,7 +3,7 @@ import { createContext, useContext } from 'react';
 import type { BrandConfig } from '../shared/config/brand-config';
 import { switchDefaults, type Switches } from '../shared/config/switches';
 import type { HttpClient } from './api/http-client';
-import type { EngineRemote } from './engine/engine-client';
+import type { EngineRemote, KlineWatches } from './engine/engine-client';
 import type { WatchRegistry } from './engine/watch-registry';
 
 /** What every view may use: the brand's config, the request client and the engine. */
@@ -13,6 +13,8 @@ export interface AppServices {
   engine: EngineRemote;
   /** The symbols this tab shows; the engine sends only their prices. */
   watches: WatchRegistry;
+  /** The charts this tab shows; the engine pushes their forming bars. */
+  klines: KlineWatches;
 }
 
 export const AppContext = createContext<AppServices | null>(null);

@@ -10,6 +10,7 @@ import { logDebug } from '../debug/debug-log';
 import { connectEngine } from '../engine/engine-client';
 import { sessionSignal } from '../engine/signals';
 import { changeLanguage, i18next, initI18n } from '../i18n/i18n';
+import { restoreChartSettings } from '../pages/chart/chart-settings';
 import { loadPreferences } from '../preferences/preferences';
 import { applyBrandColours, applyColourScheme } from '../theme/theme';
 import { BlockingOverlay, LoadingScreen } from './blocking-overlay';
@@ -76,6 +77,7 @@ function describeFailure(failure: RequestFailure): string {
  */
 export async function boot(root: Root) {
   const stored = await loadPreferences();
+  restoreChartSettings();
   const browserLanguages = navigator.languages ?? [navigator.language];
   const baseLanguages = enabledLanguages({ enableSimplifiedChinese: false, enableIndonesian: false });
   await initI18n(pickLanguage(stored.language, browserLanguages, baseLanguages.map((language) => language.code)));
@@ -102,7 +104,7 @@ export async function boot(root: Root) {
   applyBrandColours(config, themeColourSignal.value);
   const themeLoaded = applyColourScheme(colourSchemeSignal.value);
 
-  const { remote, watches } = await connectEngine();
+  const { remote, watches, klines } = await connectEngine();
   await remote.configureMarket({
     socketUrl: marketSocketUrl(config, window.location.origin),
     marketRoot: config.marketRoot,
@@ -125,5 +127,5 @@ export async function boot(root: Root) {
   Object.defineProperty(window, '__tradeweb', { value: { engine: remote }, configurable: true });
 
   await Promise.all([themeLoaded, refreshSwitches(http)]);
-  root.render(<App services={{ config, http, engine: remote, watches }} />);
+  root.render(<App services={{ config, http, engine: remote, watches, klines }} />);
 }

@@ -1,7 +1,44 @@
 import * as Comlink from 'comlink';
 import type { EngineApi, EngineWelcome } from '../../shared/protocol/engine';
 import { applyEngineBatch, engineKindSignal, marketSignal, resetBatchSequence, sessionSignal } from './signals';
+import type { KlinePeriod, WireBar } from '../../shared/market/kline';
 import { createWatchRegistry, type WatchRegistry } from './watch-registry';
+
+/** The charts this tab shows: history once, then the forming bar through `barSignal`. */
+export interface KlineWatches {
+  /** Starts watching (counted per use) and answers up to 300 bars of history, oldest first. */
+  watch(symbol: string, period: KlinePeriod): Promise<WireBar[]>;
+  unwatch(symbol: string, period: KlinePeriod): void;
+}
+
+function createKlineWatches(remote: Comlink.Remote<EngineApi>, clientId: string) {
+  const uses = new Map<string, { symbol: string; period: KlinePeriod; count: number }>();
+  const watches: KlineWatches = {
+    watch(symbol, period) {
+      const key = `${symbol}|${period}`;
+      const entry = uses.get(key);
+      if (entry) entry.count += 1;
+      else uses.set(key, { symbol, period, count: 1 });
+      return remote.watchKline(clientId, symbol, period);
+    },
+    unwatch(symbol, period) {
+      const key = `${symbol}|${period}`;
+      const entry = uses.get(key);
+      if (!entry) return;
+      entry.count -= 1;
+      if (entry.count > 0) return;
+      uses.delete(key);
+      void remote.unwatchKline(clientId, symbol, period);
+    },
+  };
+  return {
+    watches,
+    /** After a new hello the engine has forgotten this tab's charts: watch them again. */
+    resend() {
+      for (const { symbol, period } of uses.values()) void remote.watchKline(clientId, symbol, period);
+    },
+  };
+}
 
 export type EngineRemote = Comlink.Remote<EngineApi>;
 
@@ -35,7 +72,7 @@ function newClientId(): string {
  * Connects this tab to the data engine: the ready handshake, the heartbeat that keeps
  * the tab registered, and a goodbye when the page goes away.
  */
-export async function connectEngine(): Promise<{ remote: EngineRemote; welcome: EngineWelcome; watches: WatchRegistry }> {
+export async function connectEngine(): Promise<{ remote: EngineRemote; welcome: EngineWelcome; watches: WatchRegistry; klines: KlineWatches }> {
   const remote = Comlink.wrap<EngineApi>(createWorkerEndpoint());
   const clientId = newClientId();
   const listener = Comlink.proxy(applyEngineBatch);
@@ -51,12 +88,18 @@ export async function connectEngine(): Promise<{ remote: EngineRemote; welcome: 
 
   // What this tab shows, sent as one set; re-sent after a new hello (eviction, bfcache).
   const watches = createWatchRegistry((symbols) => void remote.watchPrices(clientId, symbols));
+  const klines = createKlineWatches(remote, clientId);
+  const sayHelloAgain = () =>
+    hello().then(() => {
+      watches.resend();
+      klines.resend();
+    });
   const welcome = await hello();
 
   const heartbeat = setInterval(() => {
     remote
       .heartbeat(clientId)
-      .then((known) => (known ? undefined : hello().then(() => watches.resend())))
+      .then((known) => (known ? undefined : sayHelloAgain()))
       .catch(() => undefined);
   }, welcome.heartbeatIntervalMs);
 
@@ -69,8 +112,8 @@ export async function connectEngine(): Promise<{ remote: EngineRemote; welcome: 
     }
   });
   window.addEventListener('pageshow', (event) => {
-    if (event.persisted) void hello().then(() => watches.resend());
+    if (event.persisted) void sayHelloAgain();
   });
 
-  return { remote, welcome, watches };
+  return { remote, welcome, watches, klines: klines.watches };
 }

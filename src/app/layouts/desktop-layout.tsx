@@ -1,22 +1,19 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { availableTradeModes, currentTradeMode, type TradeMode } from '../../shared/config/trade-mode';
-import { switchesSignal, useApp } from '../app-context';
+import { useApp } from '../app-context';
 import { LanguagePicker } from '../components/language-picker';
 import { SchemeToggle, ThemeColourControl } from '../components/theme-controls';
 import { DebugTapTarget } from '../debug/debug-console';
 import { sessionSignal } from '../engine/signals';
-import { preferences, savePreferences } from '../preferences/preferences';
+import { useTradeMode } from '../market/trade-mode';
 import { swatchesMinWidthPx, useViewport } from './use-viewport';
 
 function TradeModeButtons() {
   useSignals();
   const { t } = useTranslation();
-  const { config } = useApp();
-  const modes = availableTradeModes(switchesSignal.value, config);
-  const [mode, setMode] = useState<TradeMode>(currentTradeMode(modes, preferences().tradeMode));
+  const { mode, modes, choose } = useTradeMode();
   return (
     <div className="segmented" role="group" aria-label={t('mode.trade_mode')}>
       {modes.map((candidate) => (
@@ -24,10 +21,7 @@ function TradeModeButtons() {
           key={candidate}
           type="button"
           aria-pressed={candidate === mode}
-          onClick={() => {
-            setMode(candidate);
-            void savePreferences({ tradeMode: candidate });
-          }}
+          onClick={() => choose(candidate)}
         >
           {t(`mode.${candidate}`)}
         </button>

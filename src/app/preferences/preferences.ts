@@ -10,6 +10,8 @@ export interface Preferences {
   tradeMode?: TradeMode;
   colourScheme?: 'light' | 'dark';
   themeColour?: string;
+  /** The chart's period, candle type and indicators (validated when read). */
+  chart?: { period?: string; candleType?: string; indicators?: { main?: string[]; sub?: string[] } };
 }
 
 const store = createStore('tradeweb-preferences', 'preferences');

@@ -9,6 +9,7 @@ import { DesktopLayout } from '../layouts/desktop-layout';
 import { MobileLayout } from '../layouts/mobile-layout';
 import { useIsDesktop } from '../layouts/use-viewport';
 import { LoginPage } from '../pages/auth/login-page';
+import { ChartPage } from '../pages/chart/chart-page';
 import { ExplorePage } from '../pages/explore/explore-page';
 import { FramePage } from '../pages/frame/frame-page';
 import { HomePage } from '../pages/home/home-page';
@@ -24,6 +25,7 @@ const views: Partial<Record<RouteName, ComponentType<{ params: Record<string, st
   login: LoginPage,
   quotation: QuotationPage,
   search: SearchPage,
+  chart: ChartPage,
 };
 
 /** Where a tab goes when the session ends under it, by the reason it ended. */

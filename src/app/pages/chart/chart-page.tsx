@@ -1,0 +1,203 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'wouter';
+import type { Product } from '../../../shared/api/market';
+import { chartIsLive, showsVolume, tradeBlock } from '../../../shared/market/chart-rules';
+import { marketStatusAt, type MarketStatus } from '../../../shared/market/market-hours';
+import { listedProducts } from '../../../shared/market/product-list';
+import { formatPriceTime } from '../../../shared/format/date-time';
+import { useApp } from '../../app-context';
+import { colourSchemeSignal } from '../../components/theme-controls';
+import { PageFrame } from '../../components/page-frame';
+import { showToast } from '../../components/toasts';
+import { priceSignal } from '../../engine/signals';
+import { useWatchedPrices } from '../../engine/use-watched-prices';
+import { changeTone, signedPercent } from '../../market/price-tone';
+import { productsSignal, useProducts } from '../../market/products';
+import { useTradeMode } from '../../market/trade-mode';
+import { ProductsPending } from '../quotation/quotation-page';
+import { chartSettingsSignal } from './chart-settings';
+import { CandleTypePicker, ChartTools, PeriodPicker } from './chart-tools';
+import type { KlineChartHandle } from './kline-chart';
+
+// KLineChart is loaded only when a chart is shown.
+const KlineChart = lazy(() => import('./kline-chart'));
+
+/** The market status by the product's hours, re-checked every 30 s. */
+function useMarketStatus(product: Product | undefined): MarketStatus {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  if (!product) return 'closed';
+  return marketStatusAt({ marketStartTime: product.marketStartTime, marketCloseTime: product.marketCloseTime }, now);
+}
+
+/** Price, change, last update and the high (ask) / low (bid) / volume line. */
+function ChartQuote(props: { product: Product }) {
+  useSignals();
+  const { t } = useTranslation();
+  const { config } = useApp();
+  const symbol = props.product.productCode;
+  useWatchedPrices([symbol]);
+  const row = priceSignal(symbol).value;
+  const tone = row ? changeTone(row[4]) : '';
+  return (
+    <section className="chart-quote" aria-label={t('chart.quote')}>
+      <div className="chart-quote-main">
+        <strong className={`chart-price numeric ${tone}`} data-testid="chart-price">
+          {row?.[1] ?? '—'}
+        </strong>
+        <span className={`numeric ${tone}`}>{row ? signedPercent(row[4]) : ''}</span>
+        <span className="chart-quote-time numeric">{row ? formatPriceTime(row[8], config.timeZone) : ''}</span>
+      </div>
+      <dl className="chart-stats numeric">
+        <div>
+          <dt>{t('chart.high')}</dt>
+          <dd>{row?.[3] ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>{t('chart.low')}</dt>
+          <dd>{row?.[2] ?? '—'}</dd>
+        </div>
+        {showsVolume(props.product.productType) ? (
+          <div>
+            <dt>{t('chart.volume')}</dt>
+            <dd>{row?.[7] ?? '—'}</dd>
+          </div>
+        ) : null}
+      </dl>
+    </section>
+  );
+}
+
+/** Sell (direction 1) and buy (direction 0), or why the product cannot be traded now. */
+function TradeButtons(props: { product: Product; status: MarketStatus }) {
+  useSignals();
+  const { t } = useTranslation();
+  const { mode } = useTradeMode();
+  const blocked = tradeBlock(props.product, props.status);
+  if (blocked) {
+    return (
+      <div className="trade-buttons">
+        <p className="trade-closed" role="status">
+          {t(blocked === 'closed' ? 'chart.closed' : 'chart.market_closed')}
+        </p>
+      </div>
+    );
+  }
+  const target = mode === 'option' ? 'placeOption' : 'place';
+  const symbol = props.product.productCode;
+  return (
+    <div className="trade-buttons">
+      <Link href={`/${symbol}/${target}?direction=1`} className="button sell">
+        {t('market.sell')}
+      </Link>
+      <Link href={`/${symbol}/${target}?direction=0`} className="button buy">
+        {t('market.buy')}
+      </Link>
+    </div>
+  );
+}
+
+/** The chart of one product with its tools; the page on phones and the chart panel on desktop. */
+export function ProductChart(props: { product: Product; status: MarketStatus }) {
+  useSignals();
+  const { t } = useTranslation();
+  const { config } = useApp();
+  const chart = useRef<KlineChartHandle | null>(null);
+  const frame = useRef<HTMLDivElement>(null);
+  const settings = chartSettingsSignal.value;
+  const live = chartIsLive(props.status);
+  const onHistoryFailed = useCallback(() => showToast('error', t('chart.history_failed')), [t]);
+  const tooltipTitles = useMemo(
+    () => ({
+      time: t('chart.tooltip_time'),
+      open: t('chart.tooltip_open'),
+      high: t('chart.high'),
+      low: t('chart.low'),
+      close: t('chart.tooltip_close'),
+      volume: t('chart.volume'),
+    }),
+    [t],
+  );
+  return (
+    <div className="product-chart" ref={frame}>
+      <div className="chart-controls">
+        <PeriodPicker />
+        <CandleTypePicker />
+      </div>
+      <ChartTools chart={chart} symbol={props.product.productCode} fullScreenTarget={frame} />
+      {live ? null : <p className="chart-history-only">{t('chart.history_only')}</p>}
+      <Suspense fallback={<div className="kline-chart" aria-busy="true" />}>
+        <KlineChart
+          ref={chart}
+          symbol={props.product.productCode}
+          period={settings.period}
+          pricePrecision={props.product.pricePrecision}
+          live={live}
+          candleType={settings.candleType}
+          indicators={settings.indicators}
+          scheme={colourSchemeSignal.value}
+          upDownTemplate={config.upDownTemplate}
+          timeZone={config.timeZone}
+          label={t('chart.chart_of', { name: props.product.productName })}
+          tooltipTitles={tooltipTitles}
+          onHistoryFailed={onHistoryFailed}
+        />
+      </Suspense>
+    </div>
+  );
+}
+
+/** The product dropdown in the chart page's title. */
+function ProductSelect(props: { products: readonly Product[]; current: string }) {
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  return (
+    <select className="product-select" aria-label={t('chart.product')} value={props.current} onChange={(event) => navigate(`/${event.target.value}/chart`, { replace: true })}>
+      {props.products.map((product) => (
+        <option key={product.productCode} value={product.productCode}>
+          {product.productName}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** `/:symbol/chart`: the product's quote, its chart and the sell and buy buttons. */
+export function ChartPage(props: { params: Record<string, string> }) {
+  useSignals();
+  useProducts();
+  const { t } = useTranslation();
+  const symbol = props.params.symbol ?? '';
+  const state = productsSignal.value;
+  const product = state.list.find((item) => item.productCode === symbol);
+  const status = useMarketStatus(product);
+  const listed = listedProducts(state.list);
+  const choices = product && !listed.includes(product) ? [product, ...listed] : listed;
+
+  if (!product) {
+    return (
+      <PageFrame title={t('page.chart')}>
+        {state.list.length === 0 ? (
+          <ProductsPending />
+        ) : (
+          <div className="list-state" role="alert">
+            <p>{t('chart.product_not_found', { symbol })}</p>
+            <Link href="/quotation">{t('market.all_quotes')}</Link>
+          </div>
+        )}
+      </PageFrame>
+    );
+  }
+  return (
+    <PageFrame title={<ProductSelect products={choices} current={symbol} />} fill>
+      <ChartQuote product={product} />
+      <ProductChart product={product} status={status} />
+      <TradeButtons product={product} status={status} />
+    </PageFrame>
+  );
+}

@@ -1,0 +1,224 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useEffect, useState, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  candleTypes,
+  chartPeriods,
+  mainIndicators,
+  screenshotFileName,
+  shiftDistancePx,
+  subIndicators,
+  zoomInScale,
+  zoomOutScale,
+  type CandleType,
+  type IndicatorKind,
+} from '../../../shared/market/chart-rules';
+import { Dialog } from '../../components/dialog';
+import { Icon } from '../../components/icons';
+import { SchemeToggle, ThemeColourControl } from '../../components/theme-controls';
+import { showToast } from '../../components/toasts';
+import { chartSettingsSignal, toggleChartIndicator, updateChartSettings } from './chart-settings';
+import type { KlineChartHandle } from './kline-chart';
+
+/** The drawing tools, as KLineChart's built-in overlays. */
+const drawingTools = [
+  { overlay: 'horizontalStraightLine', key: 'horizontal_line' },
+  { overlay: 'horizontalRayLine', key: 'horizontal_ray' },
+  { overlay: 'horizontalSegment', key: 'horizontal_segment' },
+  { overlay: 'verticalStraightLine', key: 'vertical_line' },
+  { overlay: 'verticalRayLine', key: 'vertical_ray' },
+  { overlay: 'verticalSegment', key: 'vertical_segment' },
+  { overlay: 'straightLine', key: 'straight_line' },
+  { overlay: 'rayLine', key: 'ray' },
+  { overlay: 'segment', key: 'segment' },
+  { overlay: 'priceLine', key: 'price_line' },
+  { overlay: 'parallelStraightLine', key: 'parallel_line' },
+  { overlay: 'priceChannelLine', key: 'price_channel' },
+  { overlay: 'fibonacciLine', key: 'fibonacci' },
+] as const;
+
+/** The period buttons (default 1min). */
+export function PeriodPicker() {
+  useSignals();
+  const { t } = useTranslation();
+  const current = chartSettingsSignal.value.period;
+  return (
+    <div className="segmented chart-periods" role="group" aria-label={t('chart.period')}>
+      {chartPeriods.map((period) => (
+        <button key={period} type="button" aria-pressed={period === current} onClick={() => updateChartSettings({ period })}>
+          {t(`chart.period_${period}`)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+export function CandleTypePicker() {
+  useSignals();
+  const { t } = useTranslation();
+  return (
+    <label className="chart-select">
+      <span className="visually-hidden">{t('chart.candle_type')}</span>
+      <select
+        value={chartSettingsSignal.value.candleType}
+        aria-label={t('chart.candle_type')}
+        onChange={(event) => updateChartSettings({ candleType: event.target.value as CandleType })}
+      >
+        {candleTypes.map((type) => (
+          <option key={type} value={type}>
+            {t(`chart.candle_${type}`)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function IndicatorGroup(props: { kind: IndicatorKind; names: readonly string[] }) {
+  useSignals();
+  const { t } = useTranslation();
+  const active = chartSettingsSignal.value.indicators[props.kind];
+  return (
+    <fieldset className="indicator-group">
+      <legend>{t(props.kind === 'main' ? 'chart.main_indicators' : 'chart.sub_indicators')}</legend>
+      {props.names.map((name) => (
+        <button
+          key={name}
+          type="button"
+          role="switch"
+          aria-checked={active.includes(name)}
+          className="chip"
+          onClick={() => {
+            const result = toggleChartIndicator(props.kind, name);
+            if (!result.ok && result.reason === 'limit') showToast('error', t(props.kind === 'main' ? 'chart.limit_main' : 'chart.limit_sub'));
+          }}
+        >
+          {name}
+        </button>
+      ))}
+    </fieldset>
+  );
+}
+
+/** The indicator dialog: main (on the candles) and sub (own panes), at most 3 of each. */
+export function IndicatorButton() {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className="tool-button" onClick={() => setOpen(true)}>
+        {t('chart.indicators')}
+      </button>
+      {open ? (
+        <Dialog title={t('chart.indicators')} onClose={() => setOpen(false)}>
+          <IndicatorGroup kind="main" names={mainIndicators} />
+          <IndicatorGroup kind="sub" names={subIndicators} />
+        </Dialog>
+      ) : null}
+    </>
+  );
+}
+
+function DrawingTools(props: { chart: RefObject<KlineChartHandle | null> }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className="tool-button" onClick={() => setOpen(true)}>
+        {t('chart.drawing_tools')}
+      </button>
+      {open ? (
+        <Dialog title={t('chart.drawing_tools')} onClose={() => setOpen(false)}>
+          <div className="tool-grid">
+            {drawingTools.map((tool) => (
+              <button
+                key={tool.overlay}
+                type="button"
+                className="chip"
+                onClick={() => {
+                  props.chart.current?.draw(tool.overlay);
+                  setOpen(false);
+                }}
+              >
+                {t(`chart.tool_${tool.key}`)}
+              </button>
+            ))}
+            <button
+              type="button"
+              className="chip danger"
+              onClick={() => {
+                props.chart.current?.clearDrawings();
+                setOpen(false);
+              }}
+            >
+              {t('chart.delete_drawings')}
+            </button>
+          </div>
+        </Dialog>
+      ) : null}
+    </>
+  );
+}
+
+/** Zoom, shift, drawings, screenshot, full screen, scheme and colour: the chart's toolbar. */
+export function ChartTools(props: { chart: RefObject<KlineChartHandle | null>; symbol: string; fullScreenTarget: RefObject<HTMLElement | null> }) {
+  useSignals();
+  const { t } = useTranslation();
+  const [fullScreen, setFullScreen] = useState(false);
+  useEffect(() => {
+    const onChange = () => setFullScreen(Boolean(document.fullscreenElement));
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
+
+  function screenshot() {
+    const url = props.chart.current?.picture();
+    if (!url) return;
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = screenshotFileName(props.symbol, chartSettingsSignal.peek().period, Date.now());
+    link.click();
+  }
+
+  async function toggleFullScreen() {
+    try {
+      if (document.fullscreenElement) await document.exitFullscreen();
+      else await props.fullScreenTarget.current?.requestFullscreen();
+    } catch {
+      showToast('error', t('chart.full_screen_refused'));
+    }
+  }
+
+  return (
+    <div className="chart-tools" role="toolbar" aria-label={t('chart.tools')}>
+      <button type="button" className="icon-button" aria-label={t('chart.zoom_in')} title={t('chart.zoom_in')} onClick={() => props.chart.current?.zoom(zoomInScale)}>
+        <Icon name="plus" />
+      </button>
+      <button type="button" className="icon-button" aria-label={t('chart.zoom_out')} title={t('chart.zoom_out')} onClick={() => props.chart.current?.zoom(zoomOutScale)}>
+        <Icon name="minus" />
+      </button>
+      <button type="button" className="icon-button" aria-label={t('chart.shift_left')} title={t('chart.shift_left')} onClick={() => props.chart.current?.shift(shiftDistancePx)}>
+        ◀
+      </button>
+      <button type="button" className="icon-button" aria-label={t('chart.shift_right')} title={t('chart.shift_right')} onClick={() => props.chart.current?.shift(-shiftDistancePx)}>
+        ▶
+      </button>
+      <IndicatorButton />
+      <DrawingTools chart={props.chart} />
+      <button type="button" className="icon-button" aria-label={t('chart.screenshot')} title={t('chart.screenshot')} onClick={screenshot}>
+        <Icon name="camera" />
+      </button>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={t(fullScreen ? 'chart.exit_full_screen' : 'chart.full_screen')}
+        title={t(fullScreen ? 'chart.exit_full_screen' : 'chart.full_screen')}
+        onClick={() => void toggleFullScreen()}
+      >
+        <Icon name={fullScreen ? 'shrink' : 'expand'} />
+      </button>
+      <SchemeToggle />
+      <ThemeColourControl folded />
+    </div>
+  );
+}

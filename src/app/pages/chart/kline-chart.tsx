@@ -1,0 +1,216 @@
+import { effect } from '@preact/signals-react';
+import { dispose, init, type Chart, type KLineData } from 'klinecharts';
+import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import type { BrandConfig } from '../../../shared/config/brand-config';
+import type { CandleType, ChartIndicators } from '../../../shared/market/chart-rules';
+import type { KlinePeriod, WireBar } from '../../../shared/market/kline';
+import { useApp } from '../../app-context';
+import { barSignal } from '../../engine/signals';
+import type { ColourScheme } from '../../theme/theme';
+
+/** What the chart's tool buttons ask of it. */
+export interface KlineChartHandle {
+  zoom(scale: number): void;
+  shift(distancePx: number): void;
+  draw(overlay: string): void;
+  clearDrawings(): void;
+  /** A JPEG data URL of the chart with its drawings, on the page's background colour. */
+  picture(): string | null;
+}
+
+const mainPaneId = 'candle_pane';
+
+/** Bars as the chart draws them; numbers are for drawing only, never for money. */
+function toChartBar(bar: WireBar): KLineData {
+  return {
+    timestamp: bar.time,
+    open: Number(bar.openPrice),
+    high: Number(bar.highestPrice),
+    low: Number(bar.lowestPrice),
+    close: Number(bar.closePrice),
+    volume: Number(bar.volume),
+    turnover: Number(bar.turnover),
+  };
+}
+
+function cssColour(name: string, fallback: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+}
+
+export interface KlineChartProps {
+  symbol: string;
+  period: KlinePeriod;
+  pricePrecision: number;
+  /** Live bars from the engine; false shows history only (market closed or early trading). */
+  live: boolean;
+  candleType: CandleType;
+  indicators: ChartIndicators;
+  scheme: ColourScheme;
+  upDownTemplate: BrandConfig['upDownTemplate'];
+  timeZone: BrandConfig['timeZone'];
+  label: string;
+  /** Translated titles of the crosshair tooltip: time, open, high, low, close, volume. */
+  tooltipTitles: { time: string; open: string; high: string; low: string; close: string; volume: string };
+  onHistoryFailed: () => void;
+  ref?: Ref<KlineChartHandle>;
+}
+
+/**
+ * KLineChart fed from the data engine: history once per (symbol, period), then the
+ * engine's forming bar, at most once per animation frame (never per tick).
+ */
+export default function KlineChart({ ref, ...props }: KlineChartProps) {
+  const { klines } = useApp();
+  const container = useRef<HTMLDivElement>(null);
+  const [chart, setChart] = useState<Chart | null>(null);
+
+  /**
+   * What the chart draws, read back from it onto the element (`data-loaded` period,
+   * `data-bars`, `data-last-close`, `data-candle-type`, `data-indicators` "MAIN,…|SUB,…"),
+   * for tests and the debug console.
+   */
+  function describe(change: Record<string, string>) {
+    if (container.current) Object.assign(container.current.dataset, change);
+  }
+  const applied = useRef<{ main: Set<string>; sub: Map<string, string> }>({ main: new Set(), sub: new Map() });
+  const { onHistoryFailed } = props;
+
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    const created = init(element);
+    if (!created) return;
+    setChart(created);
+    const observer = new ResizeObserver(() => created.resize());
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      dispose(element);
+      applied.current = { main: new Set(), sub: new Map() };
+      setChart(null);
+    };
+  }, []);
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      zoom: (scale) => chart?.zoomAtCoordinate(scale),
+      shift: (distancePx) => chart?.scrollByDistance(distancePx, 200),
+      draw: (overlay) => void chart?.createOverlay(overlay),
+      clearDrawings: () => chart?.removeOverlay(),
+      picture: () => chart?.getConvertPictureUrl(true, 'jpeg', cssColour('--surface', '#ffffff')) ?? null,
+    }),
+    [chart],
+  );
+
+  // History for the pair, then live bars while the market trades.
+  const { symbol, period, live, pricePrecision } = props;
+  useEffect(() => {
+    if (!chart) return;
+    let cancelled = false;
+    let frame = 0;
+    let stopLive: (() => void) | null = null;
+    chart.clearData();
+    chart.setPriceVolumePrecision(pricePrecision, 0);
+    describe({ loaded: '', bars: '0' });
+    klines
+      .watch(symbol, period)
+      .then((bars) => {
+        if (cancelled) return;
+        chart.applyNewData(bars.map(toChartBar));
+        describe({ loaded: period, bars: String(chart.getDataList().length), lastClose: bars.at(-1)?.closePrice ?? '' });
+        if (!live) return;
+        let pending: WireBar | null = null;
+        stopLive = effect(() => {
+          const bar = barSignal(symbol, period).value;
+          if (!bar) return;
+          pending = bar;
+          if (frame) return;
+          frame = requestAnimationFrame(() => {
+            frame = 0;
+            if (!pending) return;
+            chart.updateData(toChartBar(pending));
+            describe({ bars: String(chart.getDataList().length), lastClose: pending.closePrice });
+            pending = null;
+          });
+        });
+      })
+      .catch(() => {
+        if (!cancelled) onHistoryFailed();
+      });
+    return () => {
+      cancelled = true;
+      stopLive?.();
+      if (frame) cancelAnimationFrame(frame);
+      klines.unwatch(symbol, period);
+    };
+  }, [chart, klines, symbol, period, live, pricePrecision, onHistoryFailed]);
+
+  const { scheme, candleType, upDownTemplate, timeZone, tooltipTitles } = props;
+  useEffect(() => {
+    if (!chart) return;
+    const up = cssColour('--up', '#16a34a');
+    const down = cssColour('--down', '#dc2626');
+    chart.setStyles(scheme);
+    chart.setStyles({
+      candle: {
+        type: candleType as never,
+        bar: { upColor: up, downColor: down, upBorderColor: up, downBorderColor: down, upWickColor: up, downWickColor: down },
+        priceMark: { last: { upColor: up, downColor: down } },
+        tooltip: {
+          custom: (['time', 'open', 'high', 'low', 'close', 'volume'] as const).map((field) => ({
+            title: `${tooltipTitles[field]}: `,
+            value: `{${field}}`,
+          })),
+        },
+      },
+      indicator: { bars: [{ upColor: up, downColor: down }] },
+    });
+    if (timeZone !== 'device') chart.setTimezone(timeZone);
+    describe({ candleType: String(chart.getStyles().candle.type) });
+  }, [chart, scheme, candleType, upDownTemplate, timeZone, tooltipTitles]);
+
+  // Indicators: add what is new, remove what is gone (main ones stack on the candles).
+  const { indicators } = props;
+  useEffect(() => {
+    if (!chart) return;
+    const current = applied.current;
+    for (const name of [...current.main]) {
+      if (!indicators.main.includes(name)) {
+        chart.removeIndicator(mainPaneId, name);
+        current.main.delete(name);
+      }
+    }
+    for (const name of indicators.main) {
+      if (!current.main.has(name)) {
+        chart.createIndicator(name, true, { id: mainPaneId });
+        current.main.add(name);
+      }
+    }
+    for (const [name, paneId] of [...current.sub]) {
+      if (!indicators.sub.includes(name)) {
+        chart.removeIndicator(paneId, name);
+        current.sub.delete(name);
+      }
+    }
+    for (const name of indicators.sub) {
+      if (!current.sub.has(name)) {
+        const paneId = chart.createIndicator(name, false, { height: 90 });
+        if (paneId) current.sub.set(name, paneId);
+      }
+    }
+    const byPane = chart.getIndicatorByPaneId() as Map<string, Map<string, unknown>>;
+    const onMain = [...(byPane.get(mainPaneId)?.keys() ?? [])];
+    const onSubs = [...byPane.entries()].filter(([paneId]) => paneId !== mainPaneId).flatMap(([, names]) => [...names.keys()]);
+    describe({ indicators: `${onMain.join(',')}|${onSubs.join(',')}` });
+  }, [chart, indicators]);
+
+  return (
+    <div
+      ref={container}
+      className="kline-chart"
+      role="img"
+      aria-label={props.label}
+    />
+  );
+}
