@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { waitForApp } from './support';
+import { isDesktop, waitForApp } from './support';
 
 const chart = (page: Page) => page.getByRole('img', { name: 'Price chart of Bitcoin' });
 
@@ -24,7 +24,9 @@ test('the chart draws history and live bars, changes period and candle type, and
   await expect(page.getByRole('link', { name: 'Buy' })).toHaveAttribute('href', '/BTCUSDT/place?direction=0');
   await expect(page.getByRole('term').filter({ hasText: 'Volume' })).toBeVisible();
 
-  await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: '5m', exact: true }).click();
+  // The period: buttons on phones, the top bar's select on desktop.
+  if (isDesktop(page)) await page.getByRole('combobox', { name: 'Period' }).selectOption({ label: '5m' });
+  else await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: '5m', exact: true }).click();
   await expect(chart(page)).toHaveAttribute('data-loaded', '5min');
   await expect.poll(async () => Number(await chart(page).getAttribute('data-bars'))).toBeGreaterThanOrEqual(300);
 

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { waitForApp } from './support';
+import { startPagePrice, waitForApp } from './support';
 
 async function marketConnections(page: Page): Promise<number> {
   const response = await page.request.get('/healthz');
@@ -19,16 +19,15 @@ test('two tabs share one market connection and both show live prices; a paused f
   await waitForApp(other);
 
   for (const tab of [page, other]) {
-    await expect(tab.getByTestId('bid-BTCUSDT')).toHaveText(/^\d+\.\d{2}$/);
-    await expect(tab.getByTestId('ask-BTCUSDT')).toHaveText(/^\d+\.\d{2}$/);
+    await expect(startPagePrice(tab)).toHaveText(/^\d+\.\d{2}$/);
   }
   // One socket for the whole browser, whatever the number of tabs.
   await expect.poll(() => marketConnections(page)).toBe(1);
 
   // Crypto trades round the clock in the simulator: the price moves in both tabs.
   for (const tab of [page, other]) {
-    const first = await tab.getByTestId('bid-BTCUSDT').textContent();
-    await expect(tab.getByTestId('bid-BTCUSDT')).not.toHaveText(first ?? '', { timeout: 15_000 });
+    const first = await startPagePrice(tab).textContent();
+    await expect(startPagePrice(tab)).not.toHaveText(first ?? '', { timeout: 15_000 });
   }
   await page.screenshot({ path: `test-results/screens/live-home-${page.viewportSize()?.width}.png` });
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { isDesktop, signInThroughEngine, signOutThroughEngine, waitForApp } from './support';
+import { isDesktop, signInThroughEngine, signOutThroughEngine, startPagePrice, waitForApp } from './support';
 
 test('the app loads with its navigation', async ({ page }) => {
   await page.goto('/');
@@ -130,7 +130,7 @@ test('without SharedWorker the dedicated-worker fallback keeps tabs in step', as
   await signOutThroughEngine(page);
 
   // Still one market connection for the browser: the engines elected a leader.
-  await expect(other.getByTestId('bid-BTCUSDT')).toHaveText(/^\d+\.\d{2}$/);
+  await expect(startPagePrice(other)).toHaveText(/^\d+\.\d{2}$/);
   await expect
     .poll(async () => ((await (await page.request.get('/healthz')).json()) as { marketConnections: number }).marketConnections)
     .toBe(1);

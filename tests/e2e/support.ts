@@ -35,7 +35,15 @@ export function isDesktop(page: Page): boolean {
   return (page.viewportSize()?.width ?? 0) >= 992;
 }
 
-/** The app has booted when a page header (or the desktop top bar) is on screen. */
+/** The app has booted when a page (or the desktop workspace) is on screen. */
 export async function waitForApp(page: Page) {
-  await expect(page.locator('.page-header, .page').first()).toBeVisible();
+  await expect(page.locator('.page-header, .page, .workspace').first()).toBeVisible();
+}
+
+/**
+ * BTCUSDT's live price where the start page shows it: the hot card's sell price on
+ * phones, the chart panel's price on the desktop workspace (BTCUSDT by default).
+ */
+export function startPagePrice(page: Page) {
+  return isDesktop(page) ? page.getByRole('region', { name: 'Bitcoin' }).getByTestId('chart-price') : page.getByTestId('bid-BTCUSDT');
 }

@@ -1,13 +1,16 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { useApp } from '../app-context';
 import { LanguagePicker } from '../components/language-picker';
 import { SchemeToggle, ThemeColourControl } from '../components/theme-controls';
 import { DebugTapTarget } from '../debug/debug-console';
 import { sessionSignal } from '../engine/signals';
 import { useTradeMode } from '../market/trade-mode';
+import { quotePanelOpenSignal, searchPanelOpenSignal } from '../market/selection';
+import { CandleTypePicker, IndicatorButton, PeriodSelect } from '../pages/chart/chart-tools';
+import { quoteListDefaultMinHeightPx } from '../pages/workspace/workspace-page';
 import { swatchesMinWidthPx, useViewport } from './use-viewport';
 
 function TradeModeButtons() {
@@ -49,6 +52,43 @@ function UserCard() {
   );
 }
 
+/** The search button and the quote-list toggle: they open panels of the start page. */
+function WorkspaceToggles() {
+  useSignals();
+  const { t } = useTranslation();
+  const [location, navigate] = useLocation();
+  const { height } = useViewport();
+  const quotesOpen = quotePanelOpenSignal.value ?? height > quoteListDefaultMinHeightPx;
+  const onWorkspace = location === '/';
+  return (
+    <>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={t('common.search')}
+        aria-pressed={onWorkspace && searchPanelOpenSignal.value}
+        onClick={() => {
+          searchPanelOpenSignal.value = onWorkspace ? !searchPanelOpenSignal.peek() : true;
+          if (!onWorkspace) navigate('/');
+        }}
+      >
+        ⌕
+      </button>
+      <button
+        type="button"
+        className="tool-button"
+        aria-pressed={onWorkspace && quotesOpen}
+        onClick={() => {
+          quotePanelOpenSignal.value = onWorkspace ? !quotesOpen : true;
+          if (!onWorkspace) navigate('/');
+        }}
+      >
+        {t('desktop.quote_list')}
+      </button>
+    </>
+  );
+}
+
 const sideButtons = [
   { path: '/', labelKey: 'nav.home' },
   { path: '/quotation', labelKey: 'page.quotation' },
@@ -69,9 +109,10 @@ export function DesktopLayout(props: { children: ReactNode }) {
       <header className="top-bar">
         <DebugTapTarget className="brand">{config.siteName}</DebugTapTarget>
         <TradeModeButtons />
-        <Link href="/search" className="icon-button" aria-label={t('common.search')}>
-          ⌕
-        </Link>
+        <WorkspaceToggles />
+        <PeriodSelect />
+        <CandleTypePicker />
+        <IndicatorButton />
         <span className="top-bar-spacer" />
         <ThemeColourControl folded={width <= swatchesMinWidthPx} />
         <SchemeToggle />

@@ -15,6 +15,7 @@ import { FramePage } from '../pages/frame/frame-page';
 import { HomePage } from '../pages/home/home-page';
 import { QuotationPage } from '../pages/quotation/quotation-page';
 import { SearchPage } from '../pages/search/search-page';
+import { WorkspacePage } from '../pages/workspace/workspace-page';
 import { loginPathFor, resolveGuard } from './guards';
 import type { RouteName } from './routes';
 
@@ -66,7 +67,8 @@ export function AppRoutes() {
 
   if (decision.kind === 'redirect') return null;
   const { route, params } = decision.match;
-  const View = views[route.name];
+  // The desktop start page is the trading workspace.
+  const View = isDesktop && route.name === 'home' ? WorkspacePage : views[route.name];
   const content = View ? <View params={params} /> : <FramePage titleKey={route.titleKey} />;
 
   return isDesktop ? (

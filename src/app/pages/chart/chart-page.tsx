@@ -8,6 +8,7 @@ import { marketStatusAt, type MarketStatus } from '../../../shared/market/market
 import { listedProducts } from '../../../shared/market/product-list';
 import { formatPriceTime } from '../../../shared/format/date-time';
 import { useApp } from '../../app-context';
+import { useIsDesktop } from '../../layouts/use-viewport';
 import { colourSchemeSignal } from '../../components/theme-controls';
 import { PageFrame } from '../../components/page-frame';
 import { showToast } from '../../components/toasts';
@@ -25,7 +26,7 @@ import type { KlineChartHandle } from './kline-chart';
 const KlineChart = lazy(() => import('./kline-chart'));
 
 /** The market status by the product's hours, re-checked every 30 s. */
-function useMarketStatus(product: Product | undefined): MarketStatus {
+export function useMarketStatus(product: Product | undefined): MarketStatus {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 30_000);
@@ -36,7 +37,7 @@ function useMarketStatus(product: Product | undefined): MarketStatus {
 }
 
 /** Price, change, last update and the high (ask) / low (bid) / volume line. */
-function ChartQuote(props: { product: Product }) {
+export function ChartQuote(props: { product: Product }) {
   useSignals();
   const { t } = useTranslation();
   const { config } = useApp();
@@ -74,7 +75,7 @@ function ChartQuote(props: { product: Product }) {
 }
 
 /** Sell (direction 1) and buy (direction 0), or why the product cannot be traded now. */
-function TradeButtons(props: { product: Product; status: MarketStatus }) {
+export function TradeButtons(props: { product: Product; status: MarketStatus }) {
   useSignals();
   const { t } = useTranslation();
   const { mode } = useTradeMode();
@@ -103,7 +104,7 @@ function TradeButtons(props: { product: Product; status: MarketStatus }) {
 }
 
 /** The chart of one product with its tools; the page on phones and the chart panel on desktop. */
-export function ProductChart(props: { product: Product; status: MarketStatus }) {
+export function ProductChart(props: { product: Product; status: MarketStatus; withControls?: boolean }) {
   useSignals();
   const { t } = useTranslation();
   const { config } = useApp();
@@ -125,11 +126,13 @@ export function ProductChart(props: { product: Product; status: MarketStatus }) 
   );
   return (
     <div className="product-chart" ref={frame}>
-      <div className="chart-controls">
-        <PeriodPicker />
-        <CandleTypePicker />
-      </div>
-      <ChartTools chart={chart} symbol={props.product.productCode} fullScreenTarget={frame} />
+      {props.withControls === false ? null : (
+        <div className="chart-controls">
+          <PeriodPicker />
+          <CandleTypePicker />
+        </div>
+      )}
+      <ChartTools chart={chart} symbol={props.product.productCode} fullScreenTarget={frame} withPageControls={props.withControls !== false} />
       {live ? null : <p className="chart-history-only">{t('chart.history_only')}</p>}
       <Suspense fallback={<div className="kline-chart" aria-busy="true" />}>
         <KlineChart
@@ -152,12 +155,17 @@ export function ProductChart(props: { product: Product; status: MarketStatus }) 
   );
 }
 
-/** The product dropdown in the chart page's title. */
-function ProductSelect(props: { products: readonly Product[]; current: string }) {
+/** The product dropdown (chart page title, desktop chart panel). */
+export function ProductSelect(props: { products: readonly Product[]; current: string; onChange: (symbol: string) => void; widthPx?: number }) {
   const { t } = useTranslation();
-  const [, navigate] = useLocation();
   return (
-    <select className="product-select" aria-label={t('chart.product')} value={props.current} onChange={(event) => navigate(`/${event.target.value}/chart`, { replace: true })}>
+    <select
+      className="product-select"
+      aria-label={t('chart.product')}
+      value={props.current}
+      style={props.widthPx ? { width: props.widthPx } : undefined}
+      onChange={(event) => props.onChange(event.target.value)}
+    >
       {props.products.map((product) => (
         <option key={product.productCode} value={product.productCode}>
           {product.productName}
@@ -172,12 +180,14 @@ export function ChartPage(props: { params: Record<string, string> }) {
   useSignals();
   useProducts();
   const { t } = useTranslation();
+  const [, navigate] = useLocation();
   const symbol = props.params.symbol ?? '';
   const state = productsSignal.value;
   const product = state.list.find((item) => item.productCode === symbol);
   const status = useMarketStatus(product);
   const listed = listedProducts(state.list);
   const choices = product && !listed.includes(product) ? [product, ...listed] : listed;
+  const isDesktop = useIsDesktop();
 
   if (!product) {
     return (
@@ -194,9 +204,10 @@ export function ChartPage(props: { params: Record<string, string> }) {
     );
   }
   return (
-    <PageFrame title={<ProductSelect products={choices} current={symbol} />} fill>
+    <PageFrame title={<ProductSelect products={choices} current={symbol} onChange={(next) => navigate(`/${next}/chart`, { replace: true })} />} fill>
       <ChartQuote product={product} />
-      <ProductChart product={product} status={status} />
+      {/* On desktop the period and candle type are in the top bar. */}
+      <ProductChart product={product} status={status} withControls={!isDesktop} />
       <TradeButtons product={product} status={status} />
     </PageFrame>
   );

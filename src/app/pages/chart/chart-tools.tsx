@@ -53,6 +53,28 @@ export function PeriodPicker() {
   );
 }
 
+/** The period as a select (the desktop top bar). */
+export function PeriodSelect() {
+  useSignals();
+  const { t } = useTranslation();
+  return (
+    <label className="chart-select">
+      <span className="visually-hidden">{t('chart.period')}</span>
+      <select
+        value={chartSettingsSignal.value.period}
+        aria-label={t('chart.period')}
+        onChange={(event) => updateChartSettings({ period: event.target.value as (typeof chartPeriods)[number] })}
+      >
+        {chartPeriods.map((period) => (
+          <option key={period} value={period}>
+            {t(`chart.period_${period}`)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export function CandleTypePicker() {
   useSignals();
   const { t } = useTranslation();
@@ -161,7 +183,13 @@ function DrawingTools(props: { chart: RefObject<KlineChartHandle | null> }) {
 }
 
 /** Zoom, shift, drawings, screenshot, full screen, scheme and colour: the chart's toolbar. */
-export function ChartTools(props: { chart: RefObject<KlineChartHandle | null>; symbol: string; fullScreenTarget: RefObject<HTMLElement | null> }) {
+export function ChartTools(props: {
+  chart: RefObject<KlineChartHandle | null>;
+  symbol: string;
+  fullScreenTarget: RefObject<HTMLElement | null>;
+  /** false on desktop, where the indicators, scheme and colour are in the top bar. */
+  withPageControls?: boolean;
+}) {
   useSignals();
   const { t } = useTranslation();
   const [fullScreen, setFullScreen] = useState(false);
@@ -203,7 +231,7 @@ export function ChartTools(props: { chart: RefObject<KlineChartHandle | null>; s
       <button type="button" className="icon-button" aria-label={t('chart.shift_right')} title={t('chart.shift_right')} onClick={() => props.chart.current?.shift(-shiftDistancePx)}>
         ▶
       </button>
-      <IndicatorButton />
+      {props.withPageControls === false ? null : <IndicatorButton />}
       <DrawingTools chart={props.chart} />
       <button type="button" className="icon-button" aria-label={t('chart.screenshot')} title={t('chart.screenshot')} onClick={screenshot}>
         <Icon name="camera" />
@@ -217,8 +245,12 @@ export function ChartTools(props: { chart: RefObject<KlineChartHandle | null>; s
       >
         <Icon name={fullScreen ? 'shrink' : 'expand'} />
       </button>
-      <SchemeToggle />
-      <ThemeColourControl folded />
+      {props.withPageControls === false ? null : (
+        <>
+          <SchemeToggle />
+          <ThemeColourControl folded />
+        </>
+      )}
     </div>
   );
 }

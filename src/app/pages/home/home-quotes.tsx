@@ -1,9 +1,9 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'wouter';
+import { Link } from 'wouter';
 import { listedProducts } from '../../../shared/market/product-list';
 import { productsSignal, useProducts } from '../../market/products';
-import { ProductsPending } from '../quotation/quotation-page';
+import { ProductsPending, useOpenProduct } from '../quotation/quotation-page';
 import { QuoteList } from '../quotation/quote-list';
 
 /** The home variant of the quote list: the first three products, and a link to all of them. */
@@ -11,7 +11,7 @@ export function HomeQuotes() {
   useSignals();
   useProducts();
   const { t } = useTranslation();
-  const [, navigate] = useLocation();
+  const openProduct = useOpenProduct();
   const state = productsSignal.value;
   const products = listedProducts(state.list);
   return (
@@ -23,7 +23,7 @@ export function HomeQuotes() {
       {state.list.length === 0 ? (
         <ProductsPending />
       ) : (
-        <QuoteList products={products} limit={3} label={t('market.quotes')} onOpen={(symbol) => navigate(`/${symbol}/chart`)} />
+        <QuoteList products={products} limit={3} label={t('market.quotes')} onOpen={openProduct} />
       )}
     </section>
   );

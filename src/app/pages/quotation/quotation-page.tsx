@@ -7,6 +7,7 @@ import { useApp } from '../../app-context';
 import { PageFrame } from '../../components/page-frame';
 import { useIsDesktop } from '../../layouts/use-viewport';
 import { loadProducts, productsSignal, useProducts } from '../../market/products';
+import { selectedSymbolSignal } from '../../market/selection';
 import { ProductTypeTabs } from './product-type-tabs';
 import { QuoteList } from './quote-list';
 
@@ -35,24 +36,60 @@ export function ProductsPending() {
 }
 
 /**
- * Quotation: tabs per product type over a live quote list. With the single-trade
- * template, `?singleTrade=<type>` shows that one type without tabs.
+ * Tabs per product type over a live quote list. `singleTrade` (a product type, with the
+ * single-trade template) shows that one type without tabs.
  */
-export function QuotationPage() {
+export function QuotationBoard(props: { onOpen: (symbol: string) => void; singleTrade?: number | null }) {
   useSignals();
   useProducts();
   const { t } = useTranslation();
-  const { config } = useApp();
-  const [, navigate] = useLocation();
-  const isDesktop = useIsDesktop();
-  const search = new URLSearchParams(useSearch());
-  const singleTrade = config.singleTradeTemplate ? parseSingleTrade(search.get('singleTrade')) : null;
   const state = productsSignal.value;
   const types = listedProductTypes(state.list);
   const [chosenType, setChosenType] = useState<number | null>(null);
+  const singleTrade = props.singleTrade ?? null;
   const selectedType = singleTrade ?? (chosenType !== null && types.includes(chosenType) ? chosenType : (types[0] ?? 1));
   const products = listedProducts(state.list, selectedType);
+  return (
+    <>
+      {singleTrade === null && types.length > 0 ? <ProductTypeTabs types={types} selected={selectedType} onSelect={setChosenType} /> : null}
+      <div
+        id="quote-panel"
+        role={singleTrade === null ? 'tabpanel' : undefined}
+        aria-labelledby={singleTrade === null ? `type-tab-${selectedType}` : undefined}
+        className="quote-panel"
+      >
+        {state.status !== 'ready' && state.list.length === 0 ? (
+          <ProductsPending />
+        ) : products.length === 0 ? (
+          <p className="list-state">{t('common.no_data')}</p>
+        ) : (
+          <QuoteList products={products} label={t(`market.type_${selectedType}`)} onOpen={props.onOpen} />
+        )}
+      </div>
+    </>
+  );
+}
 
+/** Opens a product: its chart page on phones; on desktop it becomes the workspace's product. */
+export function useOpenProduct(): (symbol: string) => void {
+  const [, navigate] = useLocation();
+  const isDesktop = useIsDesktop();
+  return (symbol) => {
+    if (isDesktop) {
+      selectedSymbolSignal.value = symbol;
+      navigate('/');
+    } else navigate(`/${symbol}/chart`);
+  };
+}
+
+/** `/quotation` (optional `?singleTrade=<type>` with the single-trade template). */
+export function QuotationPage() {
+  const { t } = useTranslation();
+  const { config } = useApp();
+  const isDesktop = useIsDesktop();
+  const openProduct = useOpenProduct();
+  const search = new URLSearchParams(useSearch());
+  const singleTrade = config.singleTradeTemplate ? parseSingleTrade(search.get('singleTrade')) : null;
   return (
     <PageFrame
       title={t('page.quotation')}
@@ -65,20 +102,7 @@ export function QuotationPage() {
       }
       fill
     >
-      {singleTrade === null && types.length > 0 ? <ProductTypeTabs types={types} selected={selectedType} onSelect={setChosenType} /> : null}
-      <div id="quote-panel" role={singleTrade === null ? 'tabpanel' : undefined} aria-labelledby={singleTrade === null ? `type-tab-${selectedType}` : undefined} className="quote-panel">
-        {state.status !== 'ready' && state.list.length === 0 ? (
-          <ProductsPending />
-        ) : products.length === 0 ? (
-          <p className="list-state">{t('common.no_data')}</p>
-        ) : (
-          <QuoteList
-            products={products}
-            label={t(`market.type_${selectedType}`)}
-            onOpen={(symbol) => navigate(`/${symbol}/chart`)}
-          />
-        )}
-      </div>
+      <QuotationBoard onOpen={openProduct} singleTrade={singleTrade} />
     </PageFrame>
   );
 }

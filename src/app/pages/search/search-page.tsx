@@ -7,33 +7,29 @@ import { useApp } from '../../app-context';
 import { PageFrame } from '../../components/page-frame';
 import { useIsDesktop } from '../../layouts/use-viewport';
 import { productsSignal, useProducts } from '../../market/products';
-import { ProductsPending } from '../quotation/quotation-page';
+import { ProductsPending, useOpenProduct } from '../quotation/quotation-page';
 import { QuoteList } from '../quotation/quote-list';
 
 /** Longest keyword accepted; product codes and names are far shorter. */
 const keywordMaxLength = 32;
 
 /**
- * Search: a keyword (Enter or the icon runs it), the brand's hot-search buttons, and the
- * matching tradable products with live quotes. The keyword lives in the URL (`?q=`), so
- * back and reload keep the results.
+ * A keyword (Enter or the icon runs it), the brand's hot-search buttons, and the
+ * matching tradable products with live quotes.
  */
-export function SearchPage() {
+export function SearchBoard(props: { query: string; onQuery: (keyword: string) => void; onOpen: (symbol: string) => void }) {
   useSignals();
   useProducts();
   const { t } = useTranslation();
   const { config } = useApp();
-  const [, navigate] = useLocation();
-  const isDesktop = useIsDesktop();
-  const query = new URLSearchParams(useSearch()).get('q') ?? '';
-  const [draft, setDraft] = useState(query);
+  const [draft, setDraft] = useState(props.query);
   const state = productsSignal.value;
-  const results = searchProducts(state.list, query);
+  const results = searchProducts(state.list, props.query);
 
   function run(keyword: string) {
     const trimmed = keyword.trim().slice(0, keywordMaxLength);
     setDraft(trimmed);
-    navigate(trimmed ? `/search?q=${encodeURIComponent(trimmed)}` : '/search', { replace: true });
+    props.onQuery(trimmed);
   }
 
   function onSubmit(event: FormEvent) {
@@ -42,7 +38,7 @@ export function SearchPage() {
   }
 
   return (
-    <PageFrame title={t('page.search')} back={isDesktop ? '/' : undefined} fill>
+    <>
       <form className="search-form" role="search" onSubmit={onSubmit}>
         <input
           type="search"
@@ -60,7 +56,7 @@ export function SearchPage() {
       </form>
       <div className="hot-search" role="group" aria-label={t('market.hot_search')}>
         {config.hotSearch.map((term) => (
-          <button key={term} type="button" className="chip" aria-pressed={query === term} onClick={() => run(term)}>
+          <button key={term} type="button" className="chip" aria-pressed={props.query === term} onClick={() => run(term)}>
             {term}
           </button>
         ))}
@@ -68,12 +64,32 @@ export function SearchPage() {
       <div className="quote-panel">
         {state.status !== 'ready' && state.list.length === 0 ? (
           <ProductsPending />
-        ) : !query ? null : results.length === 0 ? (
-          <p className="list-state" role="status">{t('market.search_no_results', { keyword: query })}</p>
+        ) : !props.query ? null : results.length === 0 ? (
+          <p className="list-state" role="status">
+            {t('market.search_no_results', { keyword: props.query })}
+          </p>
         ) : (
-          <QuoteList products={results} label={t('market.search_results')} onOpen={(symbol) => navigate(`/${symbol}/chart`)} />
+          <QuoteList products={results} label={t('market.search_results')} onOpen={props.onOpen} />
         )}
       </div>
+    </>
+  );
+}
+
+/** `/search?q=`: the keyword lives in the URL, so back and reload keep the results. Desktop closes to home. */
+export function SearchPage() {
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  const isDesktop = useIsDesktop();
+  const openProduct = useOpenProduct();
+  const query = new URLSearchParams(useSearch()).get('q') ?? '';
+  return (
+    <PageFrame title={t('page.search')} back={isDesktop ? '/' : undefined} fill>
+      <SearchBoard
+        query={query}
+        onQuery={(keyword) => navigate(keyword ? `/search?q=${encodeURIComponent(keyword)}` : '/search', { replace: true })}
+        onOpen={openProduct}
+      />
     </PageFrame>
   );
 }

@@ -1,0 +1,117 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { listedProducts } from '../../../shared/market/product-list';
+import { useApp } from '../../app-context';
+import { marketSignal } from '../../engine/signals';
+import { useViewport } from '../../layouts/use-viewport';
+import { productsSignal, useProducts } from '../../market/products';
+import { defaultDesktopSymbol, quotePanelOpenSignal, searchPanelOpenSignal, selectedSymbolSignal } from '../../market/selection';
+import { ChartQuote, ProductChart, ProductSelect, TradeButtons, useMarketStatus } from '../chart/chart-page';
+import { ProductsPending, QuotationBoard } from '../quotation/quotation-page';
+import { SearchBoard } from '../search/search-page';
+
+/** The quotation list shows by default when the window is taller than this. */
+export const quoteListDefaultMinHeightPx = 790;
+/** The chart's product select is 180 px wide above this window width, else 120 px. */
+export const wideChartSelectMinWidthPx = 1030;
+
+function ChartPanel() {
+  useSignals();
+  const { t } = useTranslation();
+  const { width } = useViewport();
+  const state = productsSignal.value;
+  const symbol = selectedSymbolSignal.value;
+  const product = symbol ? state.list.find((item) => item.productCode === symbol) : undefined;
+  const status = useMarketStatus(product);
+  if (!product) {
+    return (
+      <section className="panel chart-panel" aria-label={t('page.chart')}>
+        {state.list.length === 0 || !symbol ? <ProductsPending /> : <p className="list-state">{t('chart.product_not_found', { symbol })}</p>}
+      </section>
+    );
+  }
+  return (
+    <section className="panel chart-panel" aria-labelledby="chart-panel-title">
+      <header className="panel-header">
+        <h2 id="chart-panel-title">{product.productName}</h2>
+        <ProductSelect
+          products={listedProducts(state.list)}
+          current={product.productCode}
+          widthPx={width > wideChartSelectMinWidthPx ? 180 : 120}
+          onChange={(next) => (selectedSymbolSignal.value = next)}
+        />
+      </header>
+      <div className="panel-body">
+        <ChartQuote product={product} />
+        <ProductChart product={product} status={status} withControls={false} />
+        <TradeButtons product={product} status={status} />
+      </div>
+    </section>
+  );
+}
+
+function SearchPanel() {
+  const { t } = useTranslation();
+  const [query, setQuery] = useState('');
+  return (
+    <section className="panel side-panel" aria-labelledby="search-panel-title">
+      <header className="panel-header">
+        <h2 id="search-panel-title">{t('page.search')}</h2>
+        <button type="button" className="icon-button" aria-label={t('common.close')} onClick={() => (searchPanelOpenSignal.value = false)}>
+          ×
+        </button>
+      </header>
+      <div className="panel-body">
+        <SearchBoard query={query} onQuery={setQuery} onOpen={(symbol) => (selectedSymbolSignal.value = symbol)} />
+      </div>
+    </section>
+  );
+}
+
+function QuotationPanel() {
+  const { t } = useTranslation();
+  return (
+    <section className="panel side-panel" aria-labelledby="quote-panel-title">
+      <header className="panel-header">
+        <h2 id="quote-panel-title">{t('page.quotation')}</h2>
+        <button type="button" className="icon-button" aria-label={t('common.close')} onClick={() => (quotePanelOpenSignal.value = false)}>
+          ×
+        </button>
+      </header>
+      <div className="panel-body">
+        <QuotationBoard onOpen={(symbol) => (selectedSymbolSignal.value = symbol)} />
+      </div>
+    </section>
+  );
+}
+
+/**
+ * The desktop start page: the selected product's chart beside the quotation list (shown
+ * by default on windows taller than 790 px) and the search panel. BTCUSDT is selected
+ * once prices arrive when nothing is.
+ */
+export function WorkspacePage() {
+  useSignals();
+  useProducts();
+  const { config } = useApp();
+  const { height } = useViewport();
+  const ready = marketSignal.value.ready;
+  useEffect(() => {
+    if (ready && selectedSymbolSignal.peek() === null) selectedSymbolSignal.value = defaultDesktopSymbol;
+  }, [ready]);
+  const quotesOpen = quotePanelOpenSignal.value ?? height > quoteListDefaultMinHeightPx;
+  const searchOpen = searchPanelOpenSignal.value;
+  return (
+    <div className="workspace">
+      <h1 className="visually-hidden">{config.siteName}</h1>
+      <ChartPanel />
+      {quotesOpen || searchOpen ? (
+        <div className="workspace-side">
+          {searchOpen ? <SearchPanel /> : null}
+          {quotesOpen ? <QuotationPanel /> : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
