@@ -5,8 +5,10 @@ import { LanguagePicker } from '../../components/language-picker';
 import { PageFrame } from '../../components/page-frame';
 import { DebugTapTarget } from '../../debug/debug-console';
 import { refreshSwitches } from '../../boot/switches';
+import { BannerCarousel } from './banner-carousel';
 import { HomeQuotes } from './home-quotes';
 import { HotCards } from './hot-cards';
+import { TradeTypeGrid } from './trade-type-grid';
 
 /** Home: header with title, refresh and service buttons; the market sections follow. */
 export function HomePage() {
@@ -33,7 +35,9 @@ export function HomePage() {
         </>
       }
     >
+      <BannerCarousel />
       <HotCards />
+      <TradeTypeGrid />
       <HomeQuotes />
     </PageFrame>
   );

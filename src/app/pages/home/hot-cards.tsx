@@ -4,11 +4,9 @@ import { Link } from 'wouter';
 import { useApp } from '../../app-context';
 import { priceSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
+import { changeTone, signedPercent } from '../../market/price-tone';
+import { MiniChart } from './mini-chart';
 
-function changeClass(percent: string): string {
-  if (percent.startsWith('-')) return 'down';
-  return /[1-9]/.test(percent) ? 'up' : '';
-}
 
 function HotCard(props: { symbol: string }) {
   useSignals();
@@ -22,12 +20,13 @@ function HotCard(props: { symbol: string }) {
     );
   }
   const [symbol, , bid, ask, change] = row;
-  const tone = changeClass(change);
+  const tone = changeTone(change);
   return (
     <li className="hot-card">
       <Link href={`/${symbol}/chart`} aria-label={symbol}>
         <span className="hot-card-symbol">{symbol}</span>
-        <span className={`hot-card-change numeric ${tone}`}>{`${change.startsWith('-') ? '' : '+'}${change}%`}</span>
+        <MiniChart symbol={symbol} tone={tone} />
+        <span className={`hot-card-change numeric ${tone}`}>{signedPercent(change)}</span>
         <span className="hot-card-quote">
           <span>{t('market.sell')}</span>
           <strong className={`numeric ${tone}`} data-testid={`bid-${symbol}`}>{bid}</strong>
