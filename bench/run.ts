@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { runEngineIngestBench } from './engine-ingest';
+import { runQuoteScrollBench } from './browser/quote-scroll';
 import { runTickFanoutBench } from './browser/tick-fanout';
 import { buildServer } from '../server/app';
 import { createTokenService } from '../server/auth/tokens';
@@ -68,6 +69,7 @@ async function main() {
   // The browser benches need Debian's Chromium; BENCH_BROWSER=0 skips them.
   if (process.env.BENCH_BROWSER !== '0') {
     for (const section of await runTickFanoutBench()) sections.push(table(section, section.header));
+    for (const section of await runQuoteScrollBench()) sections.push(table(section, section.header));
   }
   const report = [`## Bench ${new Date().toISOString()} (node ${process.version})`, '', ...sections].join('\n');
   process.stdout.write(`${report}\n`);

@@ -6,7 +6,15 @@ const dataDir = '.tmp/e2e-data';
 fs.rmSync(dataDir, { recursive: true, force: true });
 const server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
   stdio: 'inherit',
-  env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', DEV_OUTBOX: '1', DEV_MARKET_CONTROL: '1' },
+  env: {
+    ...process.env,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    DEV_OUTBOX: '1',
+    DEV_MARKET_CONTROL: '1',
+    // A chat url the tests can embed without the internet (the server's own health check).
+    CUSTOMER_SERVICE_LINK: `0|${JSON.stringify([`http://localhost:${process.env.PORT}/healthz`, 'https://t.me/tradeweb_support', 'https://wa.me/18005550100', 'support@tradeweb.example'])}`,
+  },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

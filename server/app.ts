@@ -55,9 +55,6 @@ const signedInPrefix = '/v1/waa/';
 const apiPrefixes = ['/v1/', '/market/', '/exchange/', '/dev/'];
 
 export const defaultBanners = ['/banners/banner-1.svg', '/banners/banner-2.svg', '/banners/banner-3.svg'];
-export const defaultCustomerLink =
-  '0|["","https://t.me/tradeweb_support","https://wa.me/18005550100","support@tradeweb.example"]';
-
 /** Builds the whole server without listening, so tests can drive it in-process. */
 export async function buildServer(dependencies: ServerDependencies): Promise<FastifyInstance> {
   const { settings, database, tokens } = dependencies;
@@ -109,7 +106,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   }));
 
   const siteRepository = createSiteRepository(database.db);
-  await siteRepository.seedDefaults({ banners: defaultBanners, customerLink: defaultCustomerLink });
+  await siteRepository.seedDefaults({ banners: defaultBanners, customerLink: settings.customerServiceLink });
   registerSiteRoutes(app, createSiteService(siteRepository));
 
   const topicBus = createTopicBus();

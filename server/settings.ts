@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseCustomerLinkSetting } from '../src/shared/config/customer-link';
 
 /**
  * Every setting of the reference server, read once from the environment through this
@@ -52,6 +53,15 @@ const environmentSchema = z.object({
    */
   MARKET_LOAD_SYMBOLS: z.coerce.number().int().min(0).max(5000).default(0),
   MARKET_LOAD_TICKS_PER_SECOND: z.coerce.number().positive().max(1_000_000).default(10_000),
+  /**
+   * The customer-service channels seeded at first start, as 'mode|["chat url","telegram",
+   * "whatsapp","e-mail"]' (mode 0: chat in the page, 1: new window). Later changes live
+   * in the database setting.
+   */
+  CUSTOMER_SERVICE_LINK: z
+    .string()
+    .refine((value) => parseCustomerLinkSetting(value) !== null, "expected 'mode|[\"chat url\",\"telegram\",\"whatsapp\",\"e-mail\"]'")
+    .default('0|["","https://t.me/tradeweb_support","https://wa.me/18005550100","support@tradeweb.example"]'),
   /** Development control of the price feed (POST /dev/market/pause and /resume). Never on by default. */
   DEV_MARKET_CONTROL: flag.default(false),
 });
@@ -92,6 +102,7 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     marketSeed: values.MARKET_SEED ?? null,
     marketBinanceUrl: values.MARKET_BINANCE_URL ?? null,
     marketBrokerUrl: values.MARKET_BROKER_URL ?? null,
+    customerServiceLink: values.CUSTOMER_SERVICE_LINK,
     marketLoadSymbols: values.MARKET_LOAD_SYMBOLS,
     marketLoadTicksPerSecond: values.MARKET_LOAD_TICKS_PER_SECOND,
   };

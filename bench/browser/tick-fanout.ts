@@ -59,7 +59,7 @@ interface ScenarioResult {
 }
 
 /** Records, in every page, when a visible row's tick reached the DOM, and every long task. */
-const pageProbe = `
+export const pageProbe = `
   window.__bench = { updates: [], longTasks: [] };
   new MutationObserver((records) => {
     const now = Date.now();
@@ -76,7 +76,7 @@ const pageProbe = `
   } catch {}
 `;
 
-interface PageProbeData {
+export interface PageProbeData {
   updates: (string | number)[];
   longTasks: number[];
 }
@@ -86,7 +86,7 @@ function percentile(sorted: readonly number[], fraction: number): number | null 
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? null;
 }
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string) {
+export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check().catch(() => false)) return;
@@ -95,7 +95,7 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
   throw new Error(`timed out waiting for ${what}`);
 }
 
-async function startServer(options: FanoutBenchOptions, staticDir: string): Promise<{ process: ChildProcess; origin: string }> {
+export async function startServer(options: FanoutBenchOptions, staticDir: string): Promise<{ process: ChildProcess; origin: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-data-'));
   const child = spawn(path.resolve('node_modules/.bin/tsx'), ['server/main.ts'], {
     env: {
@@ -153,7 +153,7 @@ function startPublicationProbe(origin: string) {
   };
 }
 
-async function openTabs(context: BrowserContext, url: string, count: number, throttle: number): Promise<Page[]> {
+export async function openTabs(context: BrowserContext, url: string, count: number, throttle: number): Promise<Page[]> {
   const pages: Page[] = [];
   for (let index = 0; index < count; index += 1) {
     const page = index === 0 && context.pages()[0] ? context.pages()[0]! : await context.newPage();
@@ -171,7 +171,7 @@ async function openTabs(context: BrowserContext, url: string, count: number, thr
 }
 
 /** The page's main-thread busy time so far (DevTools' TaskDuration), counted from `start()`. */
-async function mainThreadMeter(context: BrowserContext, page: Page) {
+export async function mainThreadMeter(context: BrowserContext, page: Page) {
   const session = await context.newCDPSession(page);
   await session.send('Performance.enable');
   return {

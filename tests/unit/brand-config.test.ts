@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseBrandConfig } from '../../src/shared/config/brand-config';
-import { parseCustomerLinkSetting, formatCustomerLinkSetting } from '../../src/shared/config/customer-link';
+import { parseCustomerLinkSetting, formatCustomerLinkSetting, serviceChannels } from '../../src/shared/config/customer-link';
 import { switchDefaults, switchesFromItems } from '../../src/shared/config/switches';
 import { availableTradeModes, currentTradeMode } from '../../src/shared/config/trade-mode';
 
@@ -85,5 +85,17 @@ describe('market socket address', () => {
     expect(marketSocketUrl({ marketSocketUrl: 'wss://mq.example/ws', marketRoot: '' }, 'https://app.example')).toBe('wss://mq.example/ws');
     expect(marketSocketUrl({ marketSocketUrl: '', marketRoot: 'https://md.example' }, 'https://app.example')).toBe('wss://md.example/market/stomp');
     expect(marketSocketUrl({ marketSocketUrl: '', marketRoot: '' }, 'http://localhost:8080')).toBe('ws://localhost:8080/market/stomp');
+  });
+});
+
+describe('customer service channels', () => {
+  it('embeds the chat when only its url is configured, else offers cards', () => {
+    expect(serviceChannels({ url: 'https://chat.example/room', telegram: '', whatsapp: '', email: '', mode: 0 })).toMatchObject({ view: 'frame', chatUrl: 'https://chat.example/room' });
+    expect(serviceChannels({ url: 'https://chat.example/room', telegram: 'https://t.me/x', whatsapp: '', email: '', mode: 1 })).toMatchObject({ view: 'cards', chatInPage: false, telegram: 'https://t.me/x' });
+  });
+
+  it('drops links that are not http(s) and addresses that are not e-mail', () => {
+    const channels = serviceChannels({ url: 'javascript:alert(1)', telegram: 'data:text/html,x', whatsapp: 'https://wa.me/1', email: 'not an address', mode: 0 });
+    expect(channels).toMatchObject({ chatUrl: null, telegram: null, whatsapp: 'https://wa.me/1', email: null, view: 'cards' });
   });
 });

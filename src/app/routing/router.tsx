@@ -15,6 +15,7 @@ import { FramePage } from '../pages/frame/frame-page';
 import { HomePage } from '../pages/home/home-page';
 import { QuotationPage } from '../pages/quotation/quotation-page';
 import { SearchPage } from '../pages/search/search-page';
+import { ServicePage } from '../pages/service/service-page';
 import { WorkspacePage } from '../pages/workspace/workspace-page';
 import { loginPathFor, resolveGuard } from './guards';
 import type { RouteName } from './routes';
@@ -27,6 +28,7 @@ const views: Partial<Record<RouteName, ComponentType<{ params: Record<string, st
   quotation: QuotationPage,
   search: SearchPage,
   chart: ChartPage,
+  'user-service': ServicePage,
 };
 
 /** Where a tab goes when the session ends under it, by the reason it ended. */

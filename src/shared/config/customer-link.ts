@@ -24,3 +24,44 @@ export function parseCustomerLinkSetting(value: string): CustomerLink | null {
 export function formatCustomerLinkSetting(link: CustomerLink): string {
   return `${link.mode}|${JSON.stringify([link.url, link.telegram, link.whatsapp, link.email])}`;
 }
+
+/**
+ * A link the app may open or embed: an absolute http(s) URL with a host, no spaces or
+ * quotes (never `javascript:` or `data:`). src/shared has no URL class, hence the pattern.
+ */
+export function safeWebLink(value: string): string | null {
+  const trimmed = value.trim();
+  return /^https?:\/\/[a-z0-9.-]+(:\d+)?(\/[^\s"'<>`]*)?$/i.test(trimmed) ? trimmed : null;
+}
+
+/** A plausible e-mail address for a `mailto:` link. */
+export function safeEmail(value: string): string | null {
+  return /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/.test(value) ? value : null;
+}
+
+export interface ServiceChannels {
+  chatUrl: string | null;
+  telegram: string | null;
+  whatsapp: string | null;
+  email: string | null;
+  /** 'frame': only a chat url is configured, so the page embeds it; else channel cards. */
+  view: 'frame' | 'cards';
+  /** The chat opens in the page (mode 0) or in a new window (mode 1). */
+  chatInPage: boolean;
+}
+
+/** What the customer-service page offers, unsafe or empty links left out. */
+export function serviceChannels(link: CustomerLink): ServiceChannels {
+  const chatUrl = safeWebLink(link.url);
+  const telegram = safeWebLink(link.telegram);
+  const whatsapp = safeWebLink(link.whatsapp);
+  const email = safeEmail(link.email);
+  return {
+    chatUrl,
+    telegram,
+    whatsapp,
+    email,
+    view: chatUrl && !telegram && !whatsapp && !email ? 'frame' : 'cards',
+    chatInPage: link.mode === 0,
+  };
+}
