@@ -19,6 +19,12 @@ import { parseMarketDestination } from '../src/shared/api/market';
 import { createSiteRepository } from './modules/site/site-repository';
 import { registerSiteRoutes } from './modules/site/site-routes';
 import { createSiteService } from './modules/site/site-service';
+import { createDataCipher, loadDataKey } from './auth/data-key';
+import { createRateLimiter } from './auth/rate-limiter';
+import { createMessageDelivery, type MessageDelivery } from './modules/identity/delivery';
+import { createIdentityRepository } from './modules/identity/identity-repository';
+import { registerIdentityRoutes } from './modules/identity/identity-routes';
+import { createIdentityService } from './modules/identity/identity-service';
 import type { Settings } from './settings';
 
 declare module 'fastify' {
@@ -37,6 +43,10 @@ export interface ServerDependencies {
   marketSource?: MarketDataSource | null;
   marketSeed?: number;
   nowMs?: () => number;
+  /** Where the data key and the mail outbox live; in memory when not given (tests). */
+  dataDir?: string | null;
+  /** How mail and SMS leave; the settings' SMTP or outbox when not given. */
+  delivery?: MessageDelivery;
 }
 
 declare module 'fastify' {
@@ -52,6 +62,7 @@ const marketFlushMs = 100;
 const marketPersistMs = 5_000;
 
 const signedInPrefix = '/v1/waa/';
+const checkTokenPath = '/v1/waa/user/checkToken';
 const apiPrefixes = ['/v1/', '/market/', '/exchange/', '/dev/'];
 
 export const defaultBanners = ['/banners/banner-1.svg', '/banners/banner-2.svg', '/banners/banner-3.svg'];
@@ -79,12 +90,41 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
 
   app.decorateRequest('auth', null);
 
+  const siteRepository = createSiteRepository(database.db);
+  const siteService = createSiteService(siteRepository);
+  const cipher = createDataCipher(await loadDataKey({ dataKeySetting: settings.dataEncryptionKey, dataDir: dependencies.dataDir ?? null }));
+  const delivery = dependencies.delivery ?? createMessageDelivery({ smtpUrl: settings.smtpUrl, mailFrom: settings.mailFrom, dataDir: dependencies.dataDir ?? null });
+  const minute = 60_000;
+  const identity = createIdentityService({
+    repository: createIdentityRepository(database.db),
+    tokens,
+    cipher,
+    delivery,
+    limits: {
+      login: createRateLimiter({ limit: settings.loginAttemptsPer15Min, windowMs: 15 * minute }),
+      codeSending: createRateLimiter({ limit: settings.codesSentPer10Min, windowMs: 10 * minute }),
+      codeChecking: createRateLimiter({ limit: settings.codeChecksPer10Min, windowMs: 10 * minute }),
+      captcha: createRateLimiter({ limit: 30, windowMs: minute }),
+    },
+    settings: { refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds, siteName: settings.siteName, virtualTradingOnce: settings.virtualTradingOnce },
+    switches: () => siteService.switches(),
+    ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}),
+  });
+
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith(signedInPrefix)) return;
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
     const payload = token ? await tokens.verifyAccessToken(token) : null;
-    if (!payload) return sendError(request, reply, ErrorCode.NOT_LOGGED_IN, { httpStatus: 401 });
+    const checkingToken = request.url.split('?')[0] === checkTokenPath;
+    if (!payload) {
+      if (checkingToken) return sendError(request, reply, ErrorCode.LIST_FAILURE);
+      return sendError(request, reply, ErrorCode.NOT_LOGGED_IN, { httpStatus: 401 });
+    }
+    // A valid signature is not enough: the session may have been ended server-side.
+    if (!(await identity.sessionAlive(payload))) {
+      return sendError(request, reply, checkingToken ? ErrorCode.LIST_FAILURE : ErrorCode.SESSION_ENDED);
+    }
     request.auth = payload;
   });
 
@@ -105,9 +145,9 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     marketConnections: app.hasDecorator('marketStomp') ? app.marketStomp.connectionCount() : 0,
   }));
 
-  const siteRepository = createSiteRepository(database.db);
   await siteRepository.seedDefaults({ banners: defaultBanners, customerLink: settings.customerServiceLink });
-  registerSiteRoutes(app, createSiteService(siteRepository));
+  registerSiteRoutes(app, siteService);
+  registerIdentityRoutes(app, identity, { delivery, devOutbox: settings.devOutbox });
 
   const topicBus = createTopicBus();
   const broker = settings.marketBrokerUrl ? createBrokerPublisher({ url: settings.marketBrokerUrl, log: app.log }) : null;

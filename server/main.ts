@@ -13,7 +13,7 @@ async function main() {
   );
   const key = await loadSigningKey({ jwtSecret: settings.jwtSecret, dataDir: settings.dataDir });
   const tokens = createTokenService({ key, accessTokenTtlSeconds: settings.accessTokenTtlSeconds });
-  const app = await buildServer({ settings, database, tokens });
+  const app = await buildServer({ settings, database, tokens, dataDir: settings.dataDir });
 
   let closing = false;
   const shutdown = async (signal: string) => {

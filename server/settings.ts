@@ -33,6 +33,19 @@ const environmentSchema = z.object({
   DEMO_BALANCE: z.string().regex(/^\d+(\.\d+)?$/).default('100000'),
   /** A tick older than this cannot fill an order or start an option. */
   STALE_PRICE_MS: z.coerce.number().int().min(100).default(10_000),
+  /** SMTP server for e-mail (smtp://user:pass@host:587); without it mail goes to the outbox under DATA_DIR. */
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().default('TradeWeb <no-reply@tradeweb.example>'),
+  /** Key for sensitive fields at rest (32 bytes, base64). Without it one is made under DATA_DIR/secrets. */
+  DATA_ENCRYPTION_KEY: z.string().optional(),
+  /** The name in mails and in authenticator apps. */
+  SITE_NAME: z.string().min(1).default('TradeWeb'),
+  /** A user may switch to the demo account only once (code 701 afterwards). */
+  VIRTUAL_TRADING_ONCE: flag.default(false),
+  /** Rate limits: sign-in attempts per account and address per 15 minutes; codes sent per address per 10 minutes; code checks per address per 10 minutes. */
+  LOGIN_ATTEMPTS_PER_15_MIN: z.coerce.number().int().min(1).default(10),
+  CODES_SENT_PER_10_MIN: z.coerce.number().int().min(1).default(20),
+  CODE_CHECKS_PER_10_MIN: z.coerce.number().int().min(1).default(30),
   /** Development outbox for mail and SMS, readable at GET /dev/outbox. Never on by default. */
   DEV_OUTBOX: flag.default(false),
   /** Where prices come from: the seeded simulator, a CSV recording, Binance's public stream (crypto), or none. */
@@ -103,6 +116,14 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     marketBinanceUrl: values.MARKET_BINANCE_URL ?? null,
     marketBrokerUrl: values.MARKET_BROKER_URL ?? null,
     customerServiceLink: values.CUSTOMER_SERVICE_LINK,
+    smtpUrl: values.SMTP_URL ?? null,
+    mailFrom: values.MAIL_FROM,
+    dataEncryptionKey: values.DATA_ENCRYPTION_KEY ?? null,
+    siteName: values.SITE_NAME,
+    virtualTradingOnce: values.VIRTUAL_TRADING_ONCE,
+    loginAttemptsPer15Min: values.LOGIN_ATTEMPTS_PER_15_MIN,
+    codesSentPer10Min: values.CODES_SENT_PER_10_MIN,
+    codeChecksPer10Min: values.CODE_CHECKS_PER_10_MIN,
     marketLoadSymbols: values.MARKET_LOAD_SYMBOLS,
     marketLoadTicksPerSecond: values.MARKET_LOAD_TICKS_PER_SECOND,
   };

@@ -7,6 +7,63 @@ export interface Database {
   site_setting: SiteSettingTable;
   product: ProductTable;
   kline: KlineTable;
+  app_user: AppUserTable;
+  verification_code: VerificationCodeTable;
+  image_captcha: ImageCaptchaTable;
+  session_family: SessionFamilyTable;
+  refresh_token: RefreshTokenTable;
+}
+
+export interface AppUserTable {
+  uid: Generated<number>;
+  email: string | null;
+  phone: string | null;
+  register_type: 'E' | 'P';
+  password_hash: string;
+  nick: string;
+  invite_code: string;
+  invited_by: number | null;
+  locale: Generated<string>;
+  blocked: Generated<boolean>;
+  totp_secret: string | null;
+  totp_enabled: Generated<boolean>;
+  virtual_used_at: Date | null;
+  created_at: Generated<Date>;
+}
+
+export interface VerificationCodeTable {
+  id: Generated<number>;
+  destination: string;
+  purpose: number;
+  code_hash: string;
+  attempts: Generated<number>;
+  expires_at: Date;
+  consumed_at: Date | null;
+  created_at: Date;
+}
+
+export interface ImageCaptchaTable {
+  uuid: string;
+  answer_hash: string;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+export interface SessionFamilyTable {
+  id: string;
+  uid: number;
+  created_at: Date;
+  revoked_at: Date | null;
+  revoked_reason: string | null;
+}
+
+export interface RefreshTokenTable {
+  token_hash: string;
+  family_id: string;
+  virtual_status: number;
+  expires_at: Date;
+  used_at: Date | null;
+  created_at: Date;
 }
 
 export interface SystemSwitchTable {

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../src/shared/errors/catalogue';
+import { ErrorCode } from '../../src/shared/errors/catalogue';
 
 /**
  * An error a user can cause (bad input, a rule of the product). Routes answer it as an
@@ -9,8 +9,20 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     readonly detail?: string,
     readonly httpStatus = 200,
+    /** What the envelope's data carries (e.g. the seconds to wait). */
+    readonly data: unknown = null,
+    /** A message other than the code's own, from the locale files. */
+    readonly message_?: { key: string; params: Record<string, string | number> },
   ) {
     super(detail ?? `error ${code}`);
     this.name = 'AppError';
   }
+}
+
+/** Too many attempts: code 1033, HTTP 429, and the seconds to wait in the message and the data. */
+export function rateLimitedError(retryAfterSeconds: number): AppError {
+  return new AppError(ErrorCode.TRY_AGAIN_LATER, 'rate limited', 429, { retryAfterSeconds }, {
+    key: 'notice.request_frequency_high',
+    params: { seconds: retryAfterSeconds },
+  });
 }

@@ -31,7 +31,11 @@ export function defineRoute<TBody extends z.ZodType, TData extends z.ZodType>(
       return reply.send(success(contract.data.parse(data)));
     } catch (error) {
       if (error instanceof AppError) {
-        return sendError(request, reply, error.code, { httpStatus: error.httpStatus });
+        return sendError(request, reply, error.code, {
+          httpStatus: error.httpStatus,
+          data: error.data,
+          ...(error.message_ ? { message: error.message_ } : {}),
+        });
       }
       throw error;
     }

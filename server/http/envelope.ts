@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Envelope } from '../../src/shared/api/envelope';
 import { ErrorCode } from '../../src/shared/errors/catalogue';
-import { errorMessage, languageOfRequest } from '../i18n/messages';
+import { errorMessage, languageOfRequest, localizedMessage } from '../i18n/messages';
 
 export function success<T>(data: T): Envelope<T> {
   return { code: ErrorCode.SUCCESS, msg: 'success', data };
@@ -12,9 +12,10 @@ export function sendError(
   request: FastifyRequest,
   reply: FastifyReply,
   code: number,
-  options: { httpStatus?: number; data?: unknown } = {},
+  options: { httpStatus?: number; data?: unknown; message?: { key: string; params: Record<string, string | number> } } = {},
 ) {
   const language = languageOfRequest(request.headers['accept-language']);
-  const body: Envelope<unknown> = { code, msg: errorMessage(code, language), data: options.data ?? null };
+  const msg = options.message ? localizedMessage(options.message.key, options.message.params, language, code) : errorMessage(code, language);
+  const body: Envelope<unknown> = { code, msg, data: options.data ?? null };
   return reply.status(options.httpStatus ?? 200).send(body);
 }

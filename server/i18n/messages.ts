@@ -41,3 +41,10 @@ export function errorMessage(code: number, language: LanguageCode): string {
   const message = lookup(language, key) ?? lookup(fallbackLanguage, key) ?? 'Unknown error';
   return formatCodedMessage(message, code);
 }
+
+/** A message of the locale files with its placeholders filled, followed by the code: "Retry in 42 seconds (1033)". */
+export function localizedMessage(key: string, params: Record<string, string | number>, language: LanguageCode, code: number): string {
+  const template = lookup(language, key) ?? lookup(fallbackLanguage, key) ?? key;
+  const filled = template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  return formatCodedMessage(filled, code);
+}

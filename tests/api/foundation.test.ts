@@ -85,11 +85,11 @@ describe.each(testBackends())('foundation API on $name', (backend) => {
     expect((await post(server.app, '/v1/waa/user/info', {}, { authorization: `Bearer ${tampered}` })).statusCode).toBe(401);
   });
 
-  it('lets a valid token through to the signed-in routes', async () => {
-    const { token } = await server.tokens.issueAccessToken({ uid: 1, virtualStatus: 0, aesKey: 'k' });
+  it('refuses a well-signed token whose session the server does not know with 23519', async () => {
+    const { token } = await server.tokens.issueAccessToken({ uid: 1, virtualStatus: 0, aesKey: 'k', fid: 'no-such-session' });
     const response = await post(server.app, '/v1/waa/no/such/call', {}, { authorization: `Bearer ${token}` });
-    expect(response.statusCode).toBe(404);
-    expect(response.json().code).toBe(1009);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().code).toBe(23519);
   });
 
   it('answers an unknown API path with 1009 and a page path with the app (or 503 when unbuilt)', async () => {

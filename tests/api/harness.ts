@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildServer, type ServerDependencies } from '../../server/app';
 import { createTokenService, type TokenService } from '../../server/auth/tokens';
-import { openDatabase, type DatabaseTarget } from '../../server/db/database';
+import { openDatabase, type DatabaseHandle, type DatabaseTarget } from '../../server/db/database';
+import { createMessageDelivery, type MessageDelivery } from '../../server/modules/identity/delivery';
 import { readSettings } from '../../server/settings';
 
 export interface TestBackend {
@@ -48,6 +49,9 @@ export function testBackends(): TestBackend[] {
 export interface TestServer {
   app: FastifyInstance;
   tokens: TokenService;
+  database: DatabaseHandle;
+  /** Mail and SMS the server sent (kept in memory). */
+  delivery: MessageDelivery;
   close(): Promise<void>;
 }
 
@@ -60,13 +64,16 @@ export async function startTestServer(
   const staticDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradeweb-static-'));
   const settings = readSettings({ LOG_LEVEL: 'silent', STATIC_DIR: staticDir, ...environment });
   const database = await openDatabase(target);
-  const tokens = createTokenService({ key: crypto.randomBytes(32), accessTokenTtlSeconds: 900 });
+  const tokens = createTokenService({ key: crypto.randomBytes(32), accessTokenTtlSeconds: settings.accessTokenTtlSeconds, ...(extra.nowMs ? { nowMs: extra.nowMs } : {}) });
+  const delivery = createMessageDelivery({ smtpUrl: null, mailFrom: 'test@tradeweb.example', dataDir: null, ...(extra.nowMs ? { nowMs: extra.nowMs } : {}) });
   // No live price source unless a test brings one: ticks are then the test's to give.
-  const app = await buildServer({ settings, database, tokens, logger: false, marketSource: null, marketSeed: 1, ...extra });
+  const app = await buildServer({ settings, database, tokens, delivery, logger: false, marketSource: null, marketSeed: 1, ...extra });
   await app.ready();
   return {
     app,
     tokens,
+    database,
+    delivery,
     async close() {
       await app.close();
       await database.close();

@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely';
 import * as site from './0001-site';
 import * as market from './0002-market';
+import * as identity from './0003-identity';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
   '0001-site': site,
   '0002-market': market,
+  '0003-identity': identity,
 };

@@ -8,6 +8,8 @@ export const accessTokenPayloadSchema = z.object({
   aesKey: z.string(),
   /** Seconds since epoch, as JWT writes it. */
   exp: z.number().int(),
+  /** The session (refresh-token family) the token belongs to; the server ends sessions by it. */
+  fid: z.string().optional(),
 });
 
 export type AccessTokenPayload = z.infer<typeof accessTokenPayloadSchema>;

@@ -1,0 +1,141 @@
+import type { Kysely } from 'kysely';
+import type { ContactType } from '../../../src/shared/api/auth';
+import type { Database } from '../../db/schema';
+
+/** A unique-constraint violation, in PostgreSQL and PGlite alike. */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
+}
+
+export function createIdentityRepository(db: Kysely<Database>) {
+  return {
+    findUserByContact(type: ContactType, username: string) {
+      const query = db.selectFrom('app_user').selectAll();
+      return (type === 'E' ? query.where('email', '=', username.toLowerCase()) : query.where('phone', '=', username)).executeTakeFirst();
+    },
+    findUserByUid(uid: number) {
+      return db.selectFrom('app_user').selectAll().where('uid', '=', uid).executeTakeFirst();
+    },
+    findUserByInviteCode(inviteCode: string) {
+      return db.selectFrom('app_user').select('uid').where('invite_code', '=', inviteCode.toUpperCase()).executeTakeFirst();
+    },
+    async createUser(user: { email: string | null; phone: string | null; registerType: ContactType; passwordHash: string; nick: string; inviteCode: string; invitedBy: number | null; locale: string }) {
+      const row = await db
+        .insertInto('app_user')
+        .values({
+          email: user.email,
+          phone: user.phone,
+          register_type: user.registerType,
+          password_hash: user.passwordHash,
+          nick: user.nick,
+          invite_code: user.inviteCode,
+          invited_by: user.invitedBy,
+          locale: user.locale,
+        })
+        .returning('uid')
+        .executeTakeFirstOrThrow();
+      return row.uid;
+    },
+    async updatePassword(uid: number, passwordHash: string) {
+      await db.updateTable('app_user').set({ password_hash: passwordHash }).where('uid', '=', uid).execute();
+    },
+    async setTotp(uid: number, sealedSecret: string | null, enabled: boolean) {
+      await db.updateTable('app_user').set({ totp_secret: sealedSecret, totp_enabled: enabled }).where('uid', '=', uid).execute();
+    },
+    async markVirtualUsed(uid: number, at: Date) {
+      await db.updateTable('app_user').set({ virtual_used_at: at }).where('uid', '=', uid).where('virtual_used_at', 'is', null).execute();
+    },
+
+    // One-time codes
+    async insertCode(code: { destination: string; purpose: number; codeHash: string; expiresAt: Date; createdAt: Date }): Promise<number> {
+      const row = await db
+        .insertInto('verification_code')
+        .values({ destination: code.destination, purpose: code.purpose, code_hash: code.codeHash, expires_at: code.expiresAt, created_at: code.createdAt })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+    latestCode(destination: string, purpose: number) {
+      return db
+        .selectFrom('verification_code')
+        .selectAll()
+        .where('destination', '=', destination)
+        .where('purpose', '=', purpose)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    },
+    async setCodeHash(id: number, codeHash: string) {
+      await db.updateTable('verification_code').set({ code_hash: codeHash }).where('id', '=', id).execute();
+    },
+    async countAttempt(id: number) {
+      await db
+        .updateTable('verification_code')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+        .where('id', '=', id)
+        .execute();
+    },
+    /** Marks a code used; false when it was already used (a concurrent request won). */
+    async consumeCode(id: number, at: Date): Promise<boolean> {
+      const result = await db.updateTable('verification_code').set({ consumed_at: at }).where('id', '=', id).where('consumed_at', 'is', null).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    // Image captchas
+    async insertCaptcha(uuid: string, answerHash: string, expiresAt: Date) {
+      await db.insertInto('image_captcha').values({ uuid, answer_hash: answerHash, expires_at: expiresAt }).execute();
+    },
+    /** Takes a captcha for one check (used or not, it cannot be checked again). */
+    async takeCaptcha(uuid: string, at: Date) {
+      const row = await db.selectFrom('image_captcha').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+      if (!row || row.used_at) return null;
+      const result = await db.updateTable('image_captcha').set({ used_at: at }).where('uuid', '=', uuid).where('used_at', 'is', null).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1 ? row : null;
+    },
+
+    // Sessions: a family per sign-in, refresh tokens that rotate within it
+    async createFamily(id: string, uid: number, at: Date) {
+      await db.insertInto('session_family').values({ id, uid, created_at: at }).execute();
+    },
+    findFamily(id: string) {
+      return db.selectFrom('session_family').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    async revokeFamily(id: string, reason: string, at: Date) {
+      await db.updateTable('session_family').set({ revoked_at: at, revoked_reason: reason }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+    },
+    async revokeFamiliesOfUser(uid: number, reason: string, at: Date) {
+      await db.updateTable('session_family').set({ revoked_at: at, revoked_reason: reason }).where('uid', '=', uid).where('revoked_at', 'is', null).execute();
+    },
+    async insertRefreshToken(token: { tokenHash: string; familyId: string; virtualStatus: number; expiresAt: Date; createdAt: Date }) {
+      await db
+        .insertInto('refresh_token')
+        .values({ token_hash: token.tokenHash, family_id: token.familyId, virtual_status: token.virtualStatus, expires_at: token.expiresAt, created_at: token.createdAt })
+        .execute();
+    },
+    findRefreshToken(tokenHash: string) {
+      return db.selectFrom('refresh_token').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    },
+    /**
+     * Spends one refresh token and stores its successor, in one transaction; false when
+     * the token was already spent (a reuse, or a concurrent refresh that won).
+     */
+    async rotateRefreshToken(spentHash: string, next: { tokenHash: string; familyId: string; virtualStatus: number; expiresAt: Date }, at: Date): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const spent = await trx.updateTable('refresh_token').set({ used_at: at }).where('token_hash', '=', spentHash).where('used_at', 'is', null).executeTakeFirst();
+        if (Number(spent.numUpdatedRows) !== 1) return false;
+        await trx
+          .insertInto('refresh_token')
+          .values({ token_hash: next.tokenHash, family_id: next.familyId, virtual_status: next.virtualStatus, expires_at: next.expiresAt, created_at: at })
+          .execute();
+        return true;
+      });
+    },
+    /** Spends every live refresh token of a family (an account switch replaces them). */
+    async spendFamilyTokens(familyId: string, at: Date) {
+      await db.updateTable('refresh_token').set({ used_at: at }).where('family_id', '=', familyId).where('used_at', 'is', null).execute();
+    },
+  };
+}
+
+export type IdentityRepository = ReturnType<typeof createIdentityRepository>;
