@@ -1,28 +1,42 @@
 import { expect, type Page } from '@playwright/test';
-import { SignJWT } from 'jose';
-import { e2eJwtSecret } from '../../playwright.config';
-
-/** An access token signed like the server's, for a session without the sign-in screens. */
-export async function accessTokenFor(uid: number, virtualStatus = 0): Promise<string> {
-  return new SignJWT({ uid, virtualStatus, aesKey: 'e2e-aes-key-0001' })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setExpirationTime('1h')
-    .sign(new TextEncoder().encode(e2eJwtSecret));
-}
 
 interface EngineHandle {
   signIn(tokens: { token: string; refreshToken: string }): Promise<unknown>;
   signOut(reason: string): Promise<unknown>;
 }
 
-/** Signs the browser in through the data engine, as the sign-in screen does once it succeeds. */
-export async function signInThroughEngine(page: Page, uid: number, virtualStatus = 0) {
-  const token = await accessTokenFor(uid, virtualStatus);
+let accounts = 0;
+
+/**
+ * A real account and session: signs up by e-mail through the API (the code read from
+ * the dev outbox) and signs in, answering the tokens the server issued.
+ */
+export async function createSession(page: Page): Promise<{ email: string; password: string; token: string; refreshToken: string }> {
+  const email = `e2e-${Date.now().toString(36)}-${(accounts += 1)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const password = 'e2e password 1';
+  const api = page.request;
+  const envelope = async (path: string, data: unknown) => {
+    const answer = (await (await api.post(path, { data })).json()) as { code: number; msg: string; data: unknown };
+    expect(answer.code, `${path}: ${answer.msg}`).toBe(0);
+    return answer.data;
+  };
+  await envelope('/v1/wa-na/sendMail', { email, type: '1', locale: 'en' });
+  const outbox = (await (await api.get(`/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { code?: string }[];
+  const code = outbox.filter((message) => message.code).at(-1)?.code;
+  await envelope('/v1/wa-na/register', { username: email, password, type: 'E', code, locale: 'en' });
+  const tokens = (await envelope('/v1/wa-na/login', { username: email, password, type: 'E' })) as { token: string; refreshToken: string };
+  return { email, password, ...tokens };
+}
+
+/** Signs the browser in through the data engine with a real session, as the sign-in screen does once it succeeds. */
+export async function signInThroughEngine(page: Page): Promise<{ email: string; uid: number }> {
+  const session = await createSession(page);
   await page.waitForFunction(() => '__tradeweb' in window);
-  await page.evaluate(
+  const snapshot = (await page.evaluate(
     (tokens) => (window as unknown as { __tradeweb: { engine: EngineHandle } }).__tradeweb.engine.signIn(tokens),
-    { token, refreshToken: 'e2e-refresh' },
-  );
+    { token: session.token, refreshToken: session.refreshToken },
+  )) as { uid: number };
+  return { email: session.email, uid: snapshot.uid };
 }
 
 export async function signOutThroughEngine(page: Page) {

@@ -5,6 +5,7 @@ import { readAccessToken } from '../../src/shared/session/token';
 import type { PriceTick } from '../../src/shared/api/market';
 import type { MarketConnectionFactory } from '../../src/worker/engine/market-feed';
 import type { ConnectionState } from '../../src/worker/engine/reconnect-policy';
+import type { SessionApi } from '../../src/worker/engine/session-clock';
 import { createEngineHost, type EngineHostOptions, type PeerChannel, type PeerMessage } from '../../src/worker/hub/engine-host';
 import { memoryStore, type Clock, type Timers } from '../../src/worker/engine/ports';
 
@@ -76,6 +77,7 @@ function host_(options: {
   peers?: PeerChannel | null;
   market?: ReturnType<typeof fakeMarket>;
   fetchHistory?: EngineHostOptions['fetchHistory'];
+  sessionApi?: SessionApi;
 }) {
   return createEngineHost({
     kind: options.kind ?? 'shared',
@@ -85,6 +87,7 @@ function host_(options: {
     peers: options.peers ?? null,
     connectMarket: (options.market ?? fakeMarket()).connect,
     fetchHistory: options.fetchHistory ?? (async () => []),
+    sessionApi: () => options.sessionApi ?? { checkToken: async () => 'valid', refresh: async () => ({ kind: 'unreachable' }) },
   });
 }
 
@@ -362,5 +365,100 @@ describe('engine kline watch', () => {
     // Nobody watches the pair any more: the next watch fetches fresh history.
     await host.api.watchKline('quotes', 'EURUSD', '1min');
     expect(requests).toHaveLength(2);
+  });
+});
+
+describe('engine session clock', () => {
+  const start = 1_700_000_000_000;
+  const minutes = (count: number) => count * 60_000;
+  const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  function fakeSessionApi(options: { check?: 'valid' | 'invalid' | 'unreachable'; refresh?: Awaited<ReturnType<SessionApi['refresh']>>[] } = {}) {
+    const refreshes: string[] = [];
+    const answers = [...(options.refresh ?? [])];
+    const api: SessionApi = {
+      checkToken: async () => options.check ?? 'valid',
+      refresh: async (tokens) => {
+        refreshes.push(tokens.refreshToken);
+        return answers.shift() ?? { kind: 'unreachable' };
+      },
+    };
+    return { api, refreshes };
+  }
+
+  async function signedInHost(expiresInMs: number, sessionApi: SessionApi, virtualStatus = 0) {
+    const time = fakeClock(start);
+    const host = host_({ time, sessionApi });
+    const only = tab();
+    await host.api.hello('tab', only.listener);
+    await host.api.signIn({ token: await accessToken(7, virtualStatus, Math.floor((start + expiresInMs) / 1000)), refreshToken: 'r1' });
+    return { time, host, only };
+  }
+
+  it('refreshes once under five minutes left, and every tab gets the new tokens', async () => {
+    const next = await accessToken(7, 0, Math.floor((start + minutes(20)) / 1000));
+    const fake = fakeSessionApi({ refresh: [{ kind: 'ok', tokens: { token: next, refreshToken: 'r2' } }] });
+    const { time, host, only } = await signedInHost(minutes(6) + 30_000, fake.api);
+    await host.api.configureSession({ apiRoot: '', demoAllowed: false });
+    await flush();
+    expect(fake.refreshes).toEqual([]);
+    time.advance(minutes(1)); // 5.5 minutes left
+    await flush();
+    expect(fake.refreshes).toEqual([]);
+    time.advance(minutes(1)); // 4.5 minutes left
+    await flush();
+    expect(fake.refreshes).toEqual(['r1']);
+    expect(only.sessions().at(-1)).toMatchObject({ signedIn: true, token: next, refreshToken: 'r2' });
+    time.advance(minutes(1));
+    await flush();
+    expect(fake.refreshes).toEqual(['r1']);
+  });
+
+  it('keeps the session when the server cannot be reached, and tries again the next minute', async () => {
+    const fake = fakeSessionApi({ refresh: [{ kind: 'unreachable' }, { kind: 'unreachable' }] });
+    const { time, host, only } = await signedInHost(minutes(4), fake.api);
+    await host.api.configureSession({ apiRoot: '', demoAllowed: false });
+    await flush();
+    time.advance(minutes(1));
+    await flush();
+    expect(fake.refreshes).toEqual(['r1', 'r1']);
+    expect(only.sessions().at(-1)?.signedIn).toBe(true);
+  });
+
+  it('signs out when the refresh is refused (ended server-side) or the token has expired', async () => {
+    const refused = fakeSessionApi({ refresh: [{ kind: 'ended' }] });
+    const first = await signedInHost(minutes(3), refused.api);
+    await first.host.api.configureSession({ apiRoot: '', demoAllowed: false });
+    await flush();
+    expect(first.only.sessions().at(-1)).toMatchObject({ signedIn: false, endReason: 'ended-by-server' });
+
+    const unreachable = fakeSessionApi();
+    const second = await signedInHost(minutes(7), unreachable.api);
+    await second.host.api.configureSession({ apiRoot: '', demoAllowed: false });
+    for (let minute = 0; minute < 8; minute += 1) {
+      second.time.advance(minutes(1));
+      await second.host.api.heartbeat('tab'); // a tab that stays
+      await flush();
+    }
+    expect(second.only.sessions().at(-1)).toMatchObject({ signedIn: false, endReason: 'expired' });
+  });
+
+  it('signs out at start when the server says the token is invalid (-1)', async () => {
+    const fake = fakeSessionApi({ check: 'invalid' });
+    const { host, only } = await signedInHost(minutes(15), fake.api);
+    await host.api.configureSession({ apiRoot: '', demoAllowed: false });
+    await flush();
+    expect(only.sessions().at(-1)).toMatchObject({ signedIn: false, endReason: 'invalid' });
+  });
+
+  it('signs a demo session out while demo trading is off', async () => {
+    const fake = fakeSessionApi();
+    const { host, only } = await signedInHost(minutes(15), fake.api, 1);
+    await host.api.configureSession({ apiRoot: '', demoAllowed: true });
+    await flush();
+    expect(only.sessions().at(-1)?.signedIn).toBe(true);
+    await host.api.configureSession({ apiRoot: '', demoAllowed: false });
+    await flush();
+    expect(only.sessions().at(-1)).toMatchObject({ signedIn: false, endReason: 'invalid' });
   });
 });

@@ -1,3 +1,4 @@
+import { effect } from '@preact/signals-react';
 import type { Root } from 'react-dom/client';
 import { errorMessageKey, formatCodedMessage } from '../../shared/errors/catalogue';
 import { marketSocketUrl, parseBrandConfig, type BrandConfig } from '../../shared/config/brand-config';
@@ -10,6 +11,7 @@ import { logDebug } from '../debug/debug-log';
 import { connectEngine } from '../engine/engine-client';
 import { sessionSignal } from '../engine/signals';
 import { changeLanguage, i18next, initI18n } from '../i18n/i18n';
+import { switchesSignal } from '../app-context';
 import { restoreChartSettings } from '../pages/chart/chart-settings';
 import { loadPreferences } from '../preferences/preferences';
 import { applyBrandColours, applyColourScheme } from '../theme/theme';
@@ -127,5 +129,9 @@ export async function boot(root: Root) {
   Object.defineProperty(window, '__tradeweb', { value: { engine: remote }, configurable: true });
 
   await Promise.all([themeLoaded, refreshSwitches(http)]);
+  // The session clock runs in the worker; it follows the demo-trading switch as it changes.
+  effect(() => {
+    void remote.configureSession({ apiRoot: config.apiRoot, demoAllowed: switchesSignal.value.VIRTUAL_CURRENCY_TRADE });
+  });
   root.render(<App services={{ config, http, engine: remote, watches, klines }} />);
 }

@@ -72,6 +72,14 @@ export const initialMarketSnapshot: MarketSnapshot = {
   symbolCount: 0,
 };
 
+/** What the session clock needs from the brand and the server's switches. */
+export interface SessionSettings {
+  /** The API root ("" is the page's origin). */
+  apiRoot: string;
+  /** VIRTUAL_CURRENCY_TRADE: while off, a demo session is signed out. */
+  demoAllowed: boolean;
+}
+
 export interface MarketSettings {
   /** ws(s) URL of the STOMP endpoint. */
   socketUrl: string;
@@ -128,6 +136,11 @@ export interface EngineApi {
   /** Ends the session for every tab. */
   signOut(reason: SessionEndReason): Promise<SessionSnapshot>;
   diagnostics(): Promise<EngineDiagnostics>;
+  /**
+   * Starts the session clock (the start check, then every 60 s: expiry, refresh under 5
+   * minutes left). Later calls update the settings.
+   */
+  configureSession(settings: SessionSettings): Promise<void>;
   /** Starts the market feed with the brand's settings; later calls change nothing. */
   configureMarket(settings: MarketSettings): Promise<MarketSnapshot>;
   /** Replaces the symbols this tab shows; their latest prices come at the next batch. */

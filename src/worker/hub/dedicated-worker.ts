@@ -4,6 +4,7 @@ import { systemClock } from '../engine/ports';
 import { leaderElectedConnection, type MarketRelayMessage } from '../engine/leader-election';
 import { fetchMarketHistory } from '../transport/market-history';
 import { createMarketSocket } from '../transport/market-socket';
+import { fetchSessionApi } from '../transport/session-api';
 import { broadcastPeers, indexedDbStore, workerTimers } from './browser-edges';
 import { createEngineHost } from './engine-host';
 
@@ -12,6 +13,14 @@ import { createEngineHost } from './engine-host';
  * with the other tabs' engines over BroadcastChannel; only the elected leader holds the
  * market socket.
  */
+/** Only the engine holding this lock runs the session clock (one refresh per browser). */
+let sessionClockOwner = false;
+void navigator.locks.request('tradeweb-session-clock', { mode: 'exclusive' }, () => {
+  sessionClockOwner = true;
+  // Held for the life of this tab's engine; released when the tab closes.
+  return new Promise<void>(() => undefined);
+});
+
 const host = createEngineHost({
   kind: 'dedicated',
   clock: systemClock,
@@ -19,6 +28,8 @@ const host = createEngineHost({
   store: indexedDbStore(),
   peers: broadcastPeers('tradeweb-engine-peers'),
   fetchHistory: fetchMarketHistory,
+  sessionApi: fetchSessionApi,
+  ownsSessionClock: () => sessionClockOwner,
   connectMarket: (url) =>
     leaderElectedConnection({
       lock: { acquire: (name, hold) => void navigator.locks.request(name, { mode: 'exclusive' }, hold) },

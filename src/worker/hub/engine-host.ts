@@ -4,11 +4,13 @@ import {
   engineHeartbeatIntervalMs,
   type EngineApi,
   type EngineKind,
+  type SessionSettings,
   type SessionSnapshot,
 } from '../../shared/protocol/engine';
 import { createMarketFeed, type MarketConnectionFactory, type MarketFeed } from '../engine/market-feed';
 import type { Clock, KeyValueStore, Timers } from '../engine/ports';
 import type { KlinePeriod, WireBar } from '../../shared/market/kline';
+import { createSessionClock, type SessionApi, type SessionClock } from '../engine/session-clock';
 import { createSessionStore } from '../engine/session-store';
 import { createClientRegistry } from './client-registry';
 
@@ -28,6 +30,10 @@ export interface EngineHostOptions {
   peers: PeerChannel | null;
   /** Opens the market socket for a URL (a STOMP client in the worker, a fake in tests). */
   connectMarket: (socketUrl: string) => MarketConnectionFactory;
+  /** The session clock's calls under the API root (fetch in the worker, a fake in tests). */
+  sessionApi: (apiRoot: string) => SessionApi;
+  /** Whether this engine runs the session clock (always, but for the dedicated-worker fallback's leader). */
+  ownsSessionClock?: () => boolean;
   /** POSTs `/market/history` under the market root (fetch in the worker, a fake in tests). */
   fetchHistory: (marketRoot: string, symbol: string, period: KlinePeriod) => Promise<WireBar[]>;
   log?: (message: string) => void;
@@ -49,6 +55,8 @@ export function createEngineHost(options: EngineHostOptions) {
     },
   });
   let market: MarketFeed | null = null;
+  let sessionClock: SessionClock | null = null;
+  let sessionSettings: SessionSettings | null = null;
 
   const session = createSessionStore({
     store,
@@ -106,6 +114,23 @@ export function createEngineHost(options: EngineHostOptions) {
         watchedSymbols: market?.watchedCount() ?? 0,
       };
     },
+    async configureSession(settings) {
+      sessionSettings = settings;
+      await restored;
+      if (!sessionClock) {
+        sessionClock = createSessionClock({
+          clock,
+          timers,
+          api: options.sessionApi(settings.apiRoot),
+          session: () => session.snapshot,
+          signIn: (tokens) => api.signIn(tokens),
+          signOut: (reason) => api.signOut(reason),
+          demoAllowed: () => sessionSettings?.demoAllowed ?? false,
+          isOwner: options.ownsSessionClock ?? (() => true),
+        });
+        void sessionClock.start();
+      } else void sessionClock.tick();
+    },
     async configureMarket(settings) {
       if (!market) {
         market = createMarketFeed({
@@ -143,6 +168,7 @@ export function createEngineHost(options: EngineHostOptions) {
     ready: restored,
     dispose() {
       timers.clearInterval(evictionTimer);
+      sessionClock?.stop();
       void market?.stop();
     },
   };

@@ -1,0 +1,38 @@
+import { tokenPair } from '../../shared/api/auth';
+import type { SessionApi } from '../engine/session-clock';
+
+async function postEnvelope(url: string, body: unknown, token?: string): Promise<{ status: number; code: number | null; data: unknown }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const envelope = (await response.json().catch(() => null)) as { code?: unknown; data?: unknown } | null;
+  return { status: response.status, code: typeof envelope?.code === 'number' ? envelope.code : null, data: envelope?.data };
+}
+
+/** The session clock's calls over fetch, under the brand's API root. */
+export function fetchSessionApi(apiRoot: string): SessionApi {
+  return {
+    async checkToken(token) {
+      try {
+        const answer = await postEnvelope(`${apiRoot}/v1/waa/user/checkToken`, {}, token);
+        if (answer.status === 401 || answer.code === -1 || answer.code === 23519) return 'invalid';
+        return answer.code === 0 ? 'valid' : 'unreachable';
+      } catch {
+        return 'unreachable';
+      }
+    },
+    async refresh(tokens) {
+      try {
+        const answer = await postEnvelope(`${apiRoot}/v1/wa-na/refresh`, { refreshToken: tokens.refreshToken, token: tokens.token });
+        if (answer.status >= 500 || answer.code === null) return { kind: 'unreachable' };
+        if (answer.code !== 0) return { kind: 'ended' };
+        const parsed = tokenPair.safeParse(answer.data);
+        return parsed.success ? { kind: 'ok', tokens: parsed.data } : { kind: 'unreachable' };
+      } catch {
+        return { kind: 'unreachable' };
+      }
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { expect, test } from '@playwright/test';
+import { createSession, waitForApp } from './support';
+
+interface EngineHandle {
+  signIn(tokens: { token: string; refreshToken: string }): Promise<unknown>;
+}
+
+test('a session ended on the server is signed out at the next start, in every tab', async ({ page, context }) => {
+  await page.goto('/');
+  await waitForApp(page);
+  const session = await createSession(page);
+  await page.evaluate(
+    (tokens) => (window as unknown as { __tradeweb: { engine: EngineHandle } }).__tradeweb.engine.signIn(tokens),
+    { token: session.token, refreshToken: session.refreshToken },
+  );
+  await page.goto('/position');
+  await expect(page).toHaveURL('/position');
+
+  // Signed out elsewhere (e.g. logout on another device): the server ends the session.
+  const logout = await page.request.post('/v1/waa/user/logout', { data: {}, headers: { authorization: `Bearer ${session.token}` } });
+  expect(((await logout.json()) as { code: number }).code).toBe(0);
+
+  // A new tab starts the engine's check (a fresh SharedWorker after every tab closed).
+  await page.close();
+  const next = await context.newPage();
+  await next.goto('/position');
+  await expect(next).toHaveURL(/\/login\?to=%2Fposition$/);
+});
