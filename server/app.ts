@@ -25,6 +25,9 @@ import { createMessageDelivery, type MessageDelivery } from './modules/identity/
 import { createIdentityRepository } from './modules/identity/identity-repository';
 import { registerIdentityRoutes } from './modules/identity/identity-routes';
 import { createIdentityService } from './modules/identity/identity-service';
+import { registerAccountRoutes } from './modules/account/account-routes';
+import { createAccountService } from './modules/account/account-service';
+import { createLedger } from './modules/ledger/ledger';
 import type { Settings } from './settings';
 
 declare module 'fastify' {
@@ -95,8 +98,12 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const cipher = createDataCipher(await loadDataKey({ dataKeySetting: settings.dataEncryptionKey, dataDir: dependencies.dataDir ?? null }));
   const delivery = dependencies.delivery ?? createMessageDelivery({ smtpUrl: settings.smtpUrl, mailFrom: settings.mailFrom, dataDir: dependencies.dataDir ?? null });
   const minute = 60_000;
+  const identityRepository = createIdentityRepository(database.db);
+  const ledger = createLedger(database.db, dependencies.nowMs);
+  const accounts = createAccountService({ ledger, users: identityRepository, demoBalance: settings.demoBalance, ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}) });
   const identity = createIdentityService({
-    repository: createIdentityRepository(database.db),
+    repository: identityRepository,
+    onRegistered: (uid) => accounts.open(uid),
     tokens,
     cipher,
     delivery,
@@ -148,6 +155,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   await siteRepository.seedDefaults({ banners: defaultBanners, customerLink: settings.customerServiceLink });
   registerSiteRoutes(app, siteService);
   registerIdentityRoutes(app, identity, { delivery, devOutbox: settings.devOutbox });
+  registerAccountRoutes(app, accounts);
 
   const topicBus = createTopicBus();
   const broker = settings.marketBrokerUrl ? createBrokerPublisher({ url: settings.marketBrokerUrl, log: app.log }) : null;

@@ -12,6 +12,37 @@ export interface Database {
   image_captcha: ImageCaptchaTable;
   session_family: SessionFamilyTable;
   refresh_token: RefreshTokenTable;
+  ledger_account: LedgerAccountTable;
+  ledger_journal: LedgerJournalTable;
+  ledger_entry: LedgerEntryTable;
+}
+
+export type Book = 'real' | 'demo';
+
+/** Numeric amounts travel as exact decimal strings. */
+export interface LedgerAccountTable {
+  id: Generated<number>;
+  owner_uid: number | null;
+  book: Book;
+  kind: string;
+  balance: ColumnType<string, string | undefined, string>;
+}
+
+export interface LedgerJournalTable {
+  id: Generated<number>;
+  idempotency_key: string;
+  book: Book;
+  kind: string;
+  uid: number | null;
+  reference: string | null;
+  created_at: Date;
+}
+
+export interface LedgerEntryTable {
+  id: Generated<number>;
+  journal_id: number;
+  account_id: number;
+  amount: string;
 }
 
 export interface AppUserTable {

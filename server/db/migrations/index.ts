@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as site from './0001-site';
 import * as market from './0002-market';
 import * as identity from './0003-identity';
+import * as ledger from './0004-ledger';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
   '0001-site': site,
   '0002-market': market,
   '0003-identity': identity,
+  '0004-ledger': ledger,
 };

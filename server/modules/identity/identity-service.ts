@@ -56,6 +56,8 @@ export function createIdentityService(deps: {
   limits: IdentityLimits;
   settings: IdentitySettings;
   switches: () => Promise<Switches>;
+  /** After a sign-up: the new user's trading accounts are opened. */
+  onRegistered?: (uid: number) => Promise<void>;
   nowMs?: () => number;
 }) {
   const { repository, tokens, cipher, delivery, limits, settings } = deps;
@@ -203,7 +205,7 @@ export function createIdentityService(deps: {
       const passwordHash = await hashPassword(input.password);
       for (let attempt = 0; attempt < 5; attempt += 1) {
         try {
-          await repository.createUser({
+          const uid = await repository.createUser({
             email: input.type === 'E' ? destination : null,
             phone: input.type === 'P' ? destination : null,
             registerType: input.type,
@@ -213,6 +215,7 @@ export function createIdentityService(deps: {
             invitedBy,
             locale: input.locale,
           });
+          await deps.onRegistered?.(uid);
           return;
         } catch (error) {
           if (!isUniqueViolation(error)) throw error;

@@ -1,0 +1,134 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import { formatMoney, money, type Units } from '../../../src/shared/money/money';
+import type { Book, Database } from '../../db/schema';
+import { AppError } from '../../http/app-error';
+
+/** A user's account (owner a uid) or the house's (owner null), in one book. */
+export interface AccountRef {
+  owner: number | null;
+  book: Book;
+  kind: string;
+}
+
+export interface Posting {
+  account: AccountRef;
+  /** Positive credits the account (its balance grows), negative debits it. */
+  amount: Units;
+}
+
+export interface JournalInput {
+  /** Posting twice with one key records once: the second call is a replay. */
+  idempotencyKey: string;
+  book: Book;
+  kind: string;
+  uid: number | null;
+  reference?: string;
+  postings: Posting[];
+}
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+const checkViolation = '23514';
+
+/**
+ * The double-entry ledger: journals of entries that sum to zero, written with the
+ * account balances they move in one transaction. User accounts never go below zero.
+ */
+export function createLedger(db: Kysely<Database>, nowMs: () => number = Date.now) {
+  async function accountId(executor: Executor, ref: AccountRef): Promise<number> {
+    const find = () => {
+      const query = executor.selectFrom('ledger_account').select('id').where('book', '=', ref.book).where('kind', '=', ref.kind);
+      return (ref.owner === null ? query.where('owner_uid', 'is', null) : query.where('owner_uid', '=', ref.owner)).executeTakeFirst();
+    };
+    const found = await find();
+    if (found) return found.id;
+    // Inside a transaction a failed insert would abort it: insert only what is missing.
+    const inserted = await executor
+      .insertInto('ledger_account')
+      .values({ owner_uid: ref.owner, book: ref.book, kind: ref.kind })
+      .onConflict((conflict) => conflict.doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (inserted) return inserted.id;
+    const again = await find();
+    if (!again) throw new Error(`ledger account ${ref.book}/${ref.kind} could not be opened`);
+    return again.id;
+  }
+
+  async function postWith(executor: Transaction<Database>, input: JournalInput): Promise<{ journalId: number; replayed: boolean }> {
+    const total = input.postings.reduce((sum, posting) => sum + posting.amount, 0n);
+    if (total !== 0n) throw new Error(`unbalanced journal ${input.idempotencyKey}: ${formatMoney(total)}`);
+    if (input.postings.some((posting) => posting.account.book !== input.book)) throw new Error(`journal ${input.idempotencyKey} mixes books`);
+    const journal = await executor
+      .insertInto('ledger_journal')
+      .values({ idempotency_key: input.idempotencyKey, book: input.book, kind: input.kind, uid: input.uid, reference: input.reference ?? null, created_at: new Date(nowMs()) })
+      .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!journal) {
+      const existing = await executor.selectFrom('ledger_journal').select('id').where('idempotency_key', '=', input.idempotencyKey).executeTakeFirstOrThrow();
+      return { journalId: existing.id, replayed: true };
+    }
+    const resolved = await Promise.all(input.postings.map(async (posting) => ({ id: await accountId(executor, posting.account), posting })));
+    // One order of row locks for every journal, so that concurrent ones cannot deadlock.
+    resolved.sort((a, b) => a.id - b.id);
+    for (const { id, posting } of resolved) {
+      if (posting.amount === 0n) continue;
+      const amount = formatMoney(posting.amount, 0);
+      await executor.insertInto('ledger_entry').values({ journal_id: journal.id, account_id: id, amount }).execute();
+      await executor
+        .updateTable('ledger_account')
+        .set({ balance: sql<string>`balance + ${amount}::numeric` })
+        .where('id', '=', id)
+        .execute();
+    }
+    return { journalId: journal.id, replayed: false };
+  }
+
+  return {
+    /** Posts one journal in its own transaction (or the caller's, with `inTransaction`). */
+    async post(input: JournalInput): Promise<{ journalId: number; replayed: boolean }> {
+      try {
+        return await db.transaction().execute((trx) => postWith(trx, input));
+      } catch (error) {
+        if ((error as { code?: string }).code === checkViolation) throw new AppError(ErrorCode.INSUFFICIENT_BALANCE);
+        throw error;
+      }
+    },
+    /** Posts within a transaction the caller holds (an order and its margin together). */
+    postInTransaction: postWith,
+    accountId: (ref: AccountRef) => accountId(db, ref),
+    async balance(ref: AccountRef, executor: Executor = db): Promise<Units> {
+      const query = executor.selectFrom('ledger_account').select('balance').where('book', '=', ref.book).where('kind', '=', ref.kind);
+      const row = await (ref.owner === null ? query.where('owner_uid', 'is', null) : query.where('owner_uid', '=', ref.owner)).executeTakeFirst();
+      return row ? money(String(row.balance)) : 0n;
+    },
+    /**
+     * The ledger's own audit: every journal sums to zero and stays in its book, every
+     * stored balance equals the sum of its entries, no user account is negative.
+     */
+    async check(): Promise<string[]> {
+      const problems: string[] = [];
+      const unbalanced = await sql<{ journal_id: number; total: string }>`
+        select journal_id, sum(amount)::text as total from ledger_entry group by journal_id having sum(amount) <> 0`.execute(db);
+      for (const row of unbalanced.rows) problems.push(`journal ${row.journal_id} sums to ${row.total}`);
+      const mixed = await sql<{ journal_id: number }>`
+        select distinct e.journal_id from ledger_entry e
+        join ledger_account a on a.id = e.account_id join ledger_journal j on j.id = e.journal_id
+        where a.book <> j.book`.execute(db);
+      for (const row of mixed.rows) problems.push(`journal ${row.journal_id} mixes books`);
+      const drift = await sql<{ id: number; balance: string; total: string }>`
+        select a.id, a.balance::text as balance, coalesce(sum(e.amount), 0)::text as total
+        from ledger_account a left join ledger_entry e on e.account_id = a.id
+        group by a.id, a.balance having a.balance <> coalesce(sum(e.amount), 0)`.execute(db);
+      for (const row of drift.rows) problems.push(`account ${row.id} holds ${row.balance} but its entries sum to ${row.total}`);
+      const negative = await sql<{ id: number; balance: string }>`
+        select id, balance::text as balance from ledger_account where owner_uid is not null and balance < 0`.execute(db);
+      for (const row of negative.rows) problems.push(`user account ${row.id} is negative: ${row.balance}`);
+      return problems;
+    },
+  };
+}
+
+export type Ledger = ReturnType<typeof createLedger>;

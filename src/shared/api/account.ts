@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import type { ApiContract } from './anonymous';
+import { decimalString } from './envelope';
+
+function contract<TBody extends z.ZodType, TData extends z.ZodType>(path: string, body: TBody, data: TData): ApiContract<TBody, TData> {
+  return { path, body, data };
+}
+
+const noBody = z.strictObject({});
+
+/** The signed-in account's money: available balance and margin locked in positions. */
+export const accountBalance = z.object({ balanceAmount: decimalString, lockMargin: decimalString });
+export type AccountBalance = z.infer<typeof accountBalance>;
+
+export const userInfoData = z.object({
+  nick: z.string(),
+  uid: z.number().int(),
+  avator: z.string(),
+  email: z.string(),
+  inviteCode: z.string(),
+  registerType: z.enum(['E', 'P']),
+  walletType: z.number().int(),
+  verifiedStatus: z.number().int(),
+  account: accountBalance,
+});
+export type UserInfo = z.infer<typeof userInfoData>;
+
+export const userInfo = contract('/v1/waa/user/info', noBody, userInfoData);
+export const userBalance = contract('/v1/waa/user/balance', noBody, accountBalance);
+/** Demo accounts only: the virtual balance restored (and demo orders closed). */
+export const resetMock = contract('/v1/waa/user/resetMock', noBody, z.null());

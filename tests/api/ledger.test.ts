@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatMoney, money } from '../../src/shared/money/money';
+import { cashKind, marginKind } from '../../server/modules/account/account-service';
+import { createLedger, type Ledger } from '../../server/modules/ledger/ledger';
+import { seededRandom } from '../../server/market/sources/random';
+import { startTestServer, testBackends, type TestServer } from './harness';
+import { call, loginByEmail, registerByEmail, setSwitch } from './identity-support';
+
+let mailbox = 0;
+const newEmail = () => `ledger${Date.now().toString(36)}${(mailbox += 1)}@example.com`;
+
+async function newUser(server: TestServer) {
+  const email = newEmail();
+  await registerByEmail(server, email);
+  const session = await loginByEmail(server, email);
+  const uid = (await call(server, '/v1/waa/user/info', {}, session.token)).data as { uid: number };
+  return { email, ...session, uid: uid.uid };
+}
+
+describe.each(testBackends())('accounts and ledger on $name', (backend) => {
+  let server: TestServer;
+  let ledger: Ledger;
+  beforeAll(async () => {
+    server = await startTestServer(backend, { DEMO_BALANCE: '100000', CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500' });
+    ledger = createLedger(server.database.db);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('opens a real account at zero and a demo account with the virtual balance; user/info reports the profile', async () => {
+    const user = await newUser(server);
+    const info = await call(server, '/v1/waa/user/info', {}, user.token);
+    expect(info.data).toMatchObject({ uid: user.uid, email: user.email, registerType: 'E', account: { balanceAmount: '0.00', lockMargin: '0.00' } });
+    expect((info.data as { inviteCode: string }).inviteCode).toMatch(/^[A-Z0-9]{6}$/);
+    expect((await call(server, '/v1/waa/user/balance', {}, user.token)).data).toEqual({ balanceAmount: '0.00', lockMargin: '0.00' });
+    expect(await ledger.balance({ owner: user.uid, book: 'demo', kind: cashKind })).toBe(money('100000'));
+
+    await setSwitch(server, 'VIRTUAL_CURRENCY_TRADE', true);
+    const demo = (await call(server, '/v1/waa/user/switch', {}, user.token)).data as { token: string };
+    expect((await call(server, '/v1/waa/user/balance', {}, demo.token)).data).toEqual({ balanceAmount: '100000.00', lockMargin: '0.00' });
+
+    // Demo money moves (a margin lock), then the reset restores the virtual balance.
+    await ledger.post({
+      idempotencyKey: `test-lock:${user.uid}`,
+      book: 'demo',
+      kind: 'margin-lock',
+      uid: user.uid,
+      postings: [
+        { account: { owner: user.uid, book: 'demo', kind: cashKind }, amount: -money('1234.5') },
+        { account: { owner: user.uid, book: 'demo', kind: marginKind }, amount: money('1234.5') },
+      ],
+    });
+    expect((await call(server, '/v1/waa/user/balance', {}, demo.token)).data).toEqual({ balanceAmount: '98765.50', lockMargin: '1234.50' });
+    expect((await call(server, '/v1/waa/user/resetMock', {}, demo.token)).code).toBe(0);
+    expect((await call(server, '/v1/waa/user/balance', {}, demo.token)).data).toEqual({ balanceAmount: '100000.00', lockMargin: '0.00' });
+    // The real book never saw any of it.
+    expect(await ledger.balance({ owner: user.uid, book: 'real', kind: cashKind })).toBe(0n);
+    expect((await call(server, '/v1/waa/user/resetMock', {}, user.token)).code).toBe(1001);
+    await setSwitch(server, 'VIRTUAL_CURRENCY_TRADE', false);
+    expect(await ledger.check()).toEqual([]);
+  });
+
+  it('records a journal once per idempotency key', async () => {
+    const user = await newUser(server);
+    const journal = {
+      idempotencyKey: `deposit:${user.uid}:1`,
+      book: 'real' as const,
+      kind: 'deposit',
+      uid: user.uid,
+      postings: [
+        { account: { owner: null, book: 'real' as const, kind: 'deposits' }, amount: -money('250') },
+        { account: { owner: user.uid, book: 'real' as const, kind: cashKind }, amount: money('250') },
+      ],
+    };
+    const first = await ledger.post(journal);
+    const second = await ledger.post(journal);
+    expect(second).toEqual({ journalId: first.journalId, replayed: true });
+    expect((await call(server, '/v1/waa/user/balance', {}, user.token)).data).toEqual({ balanceAmount: '250.00', lockMargin: '0.00' });
+  });
+
+  it('refuses a movement that would take a user balance below zero (203) and writes nothing', async () => {
+    const user = await newUser(server);
+    const journalsBefore = await server.database.db.selectFrom('ledger_journal').select(({ fn }) => fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+    await expect(
+      ledger.post({
+        idempotencyKey: `overdraw:${user.uid}`,
+        book: 'real',
+        kind: 'fee',
+        uid: user.uid,
+        postings: [
+          { account: { owner: user.uid, book: 'real', kind: cashKind }, amount: -money('0.01') },
+          { account: { owner: null, book: 'real', kind: 'fees' }, amount: money('0.01') },
+        ],
+      }),
+    ).rejects.toMatchObject({ code: 203 });
+    const journalsAfter = await server.database.db.selectFrom('ledger_journal').select(({ fn }) => fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+    expect(Number(journalsAfter.count)).toBe(Number(journalsBefore.count));
+    expect(await ledger.balance({ owner: user.uid, book: 'real', kind: cashKind })).toBe(0n);
+  });
+
+  it('refuses unbalanced journals and journals that mix real and demo money', async () => {
+    const user = await newUser(server);
+    await expect(
+      ledger.post({ idempotencyKey: `bad:${user.uid}`, book: 'real', kind: 'x', uid: user.uid, postings: [{ account: { owner: user.uid, book: 'real', kind: cashKind }, amount: money('1') }] }),
+    ).rejects.toThrow(/unbalanced/);
+    await expect(
+      ledger.post({
+        idempotencyKey: `mix:${user.uid}`,
+        book: 'real',
+        kind: 'x',
+        uid: user.uid,
+        postings: [
+          { account: { owner: user.uid, book: 'demo', kind: cashKind }, amount: -money('1') },
+          { account: { owner: user.uid, book: 'real', kind: cashKind }, amount: money('1') },
+        ],
+      }),
+    ).rejects.toThrow(/mixes books/);
+  });
+
+  it('under 20 concurrent debits of 10 from 100, exactly 10 succeed and the balance ends at zero', async () => {
+    const user = await newUser(server);
+    await ledger.post({
+      idempotencyKey: `fund:${user.uid}`,
+      book: 'real',
+      kind: 'deposit',
+      uid: user.uid,
+      postings: [
+        { account: { owner: null, book: 'real', kind: 'deposits' }, amount: -money('100') },
+        { account: { owner: user.uid, book: 'real', kind: cashKind }, amount: money('100') },
+      ],
+    });
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, index) =>
+        ledger.post({
+          idempotencyKey: `spend:${user.uid}:${index}`,
+          book: 'real',
+          kind: 'fee',
+          uid: user.uid,
+          postings: [
+            { account: { owner: user.uid, book: 'real', kind: cashKind }, amount: -money('10') },
+            { account: { owner: null, book: 'real', kind: 'fees' }, amount: money('10') },
+          ],
+        }),
+      ),
+    );
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(10);
+    expect(results.filter((result) => result.status === 'rejected').every((result) => (result.reason as { code?: number }).code === 203)).toBe(true);
+    expect(await ledger.balance({ owner: user.uid, book: 'real', kind: cashKind })).toBe(0n);
+    expect(await ledger.check()).toEqual([]);
+  });
+
+  it('stays balanced through a random sequence of movements (property test, seeded)', async () => {
+    const users = [await newUser(server), await newUser(server), await newUser(server)];
+    const random = seededRandom(20261123);
+    const model = new Map<string, bigint>();
+    const key = (uid: number, book: string, kind: string) => `${uid}|${book}|${kind}`;
+    for (const user of users) {
+      model.set(key(user.uid, 'real', cashKind), 0n);
+      model.set(key(user.uid, 'real', marginKind), 0n);
+      model.set(key(user.uid, 'demo', cashKind), money('100000'));
+      model.set(key(user.uid, 'demo', marginKind), 0n);
+    }
+    for (let step = 0; step < 120; step += 1) {
+      const user = users[Math.floor(random.next() * users.length)]!;
+      const book = random.next() < 0.5 ? ('real' as const) : ('demo' as const);
+      const amount = BigInt(Math.floor(random.next() * 5_000_000_000)); // up to 50.00000000
+      const cash = key(user.uid, book, cashKind);
+      const margin = key(user.uid, book, marginKind);
+      const operation = ['deposit', 'lock', 'release', 'fee', 'profit', 'loss'][Math.floor(random.next() * 6)]!;
+      const postings: { account: { owner: number | null; book: 'real' | 'demo'; kind: string }; amount: bigint }[] = [];
+      const move = (from: { owner: number | null; kind: string }, to: { owner: number | null; kind: string }, value: bigint) => {
+        postings.push({ account: { ...from, book }, amount: -value }, { account: { ...to, book }, amount: value });
+      };
+      const me = (kind: string) => ({ owner: user.uid, kind });
+      const house = (kind: string) => ({ owner: null, kind });
+      if (operation === 'deposit') move(house('deposits'), me(cashKind), amount);
+      if (operation === 'lock') move(me(cashKind), me(marginKind), amount);
+      if (operation === 'release') move(me(marginKind), me(cashKind), amount);
+      if (operation === 'fee') move(me(cashKind), house('fees'), amount);
+      if (operation === 'profit') move(house('pnl'), me(cashKind), amount);
+      if (operation === 'loss') move(me(cashKind), house('pnl'), amount);
+      const expected = new Map(model);
+      for (const posting of postings) {
+        if (posting.account.owner === null) continue;
+        const account = key(posting.account.owner, book, posting.account.kind);
+        expected.set(account, (expected.get(account) ?? 0n) + posting.amount);
+      }
+      const wouldGoNegative = [...expected.values()].some((value) => value < 0n);
+      const attempt = ledger.post({ idempotencyKey: `property:${user.uid}:${step}`, book, kind: operation, uid: user.uid, postings });
+      if (wouldGoNegative) await expect(attempt).rejects.toMatchObject({ code: 203 });
+      else {
+        await attempt;
+        for (const [account, value] of expected) model.set(account, value);
+      }
+      expect(await ledger.balance({ owner: user.uid, book, kind: cashKind }), `step ${step} ${operation}`).toBe(model.get(cash));
+      expect(await ledger.balance({ owner: user.uid, book, kind: marginKind })).toBe(model.get(margin));
+      if (step % 20 === 19) expect(await ledger.check()).toEqual([]);
+    }
+    expect(await ledger.check()).toEqual([]);
+    expect(formatMoney(model.get(key(users[0]!.uid, 'demo', cashKind))!)).toMatch(/^\d+\.\d{2,8}$/);
+  });
+
+  it('the ledger check finds a tampered balance', async () => {
+    const user = await newUser(server);
+    await server.database.db.updateTable('ledger_account').set({ balance: '5' }).where('owner_uid', '=', user.uid).where('book', '=', 'real').where('kind', '=', cashKind).execute();
+    const problems = await ledger.check();
+    expect(problems.some((problem) => /holds 5\.00000000 but its entries sum to 0/.test(problem))).toBe(true);
+    await server.database.db.updateTable('ledger_account').set({ balance: '0' }).where('owner_uid', '=', user.uid).where('book', '=', 'real').where('kind', '=', cashKind).execute();
+    expect(await ledger.check()).toEqual([]);
+  });
+});
+
+describe('npm run ledger:check', () => {
+  it('audits the configured database and finds nothing wrong in a fresh one', async () => {
+    const { runLedgerCheck } = await import('../../server/tools/ledger-check');
+    const fs = await import('node:fs/promises');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ledger-check-'));
+    try {
+      expect(await runLedgerCheck({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' })).toEqual([]);
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
