@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { runEngineIngestBench } from './engine-ingest';
+import { runTriggerIndexBench } from './trigger-index';
 import { runQuoteScrollBench } from './browser/quote-scroll';
 import { runTickFanoutBench } from './browser/tick-fanout';
 import { buildServer } from '../server/app';
@@ -65,6 +66,7 @@ async function main() {
   const sections = [
     table(runEngineIngestBench(), ['path', 'throughput', 'cost vs baseline']),
     table(await apiRequestBench(), ['request', 'throughput', 'cost vs baseline']),
+    table(runTriggerIndexBench(), ['path', 'throughput', 'vs baseline']),
   ];
   // The browser benches need Debian's Chromium; BENCH_BROWSER=0 skips them.
   if (process.env.BENCH_BROWSER !== '0') {
