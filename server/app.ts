@@ -28,6 +28,8 @@ import { createIdentityService } from './modules/identity/identity-service';
 import { registerAccountRoutes } from './modules/account/account-routes';
 import { createAccountService } from './modules/account/account-service';
 import { createLedger } from './modules/ledger/ledger';
+import { registerTradingRoutes } from './modules/trading/trading-routes';
+import { createTradingService, type TradingService } from './modules/trading/trading-service';
 import type { Settings } from './settings';
 
 declare module 'fastify' {
@@ -55,6 +57,7 @@ export interface ServerDependencies {
 declare module 'fastify' {
   interface FastifyInstance {
     market: MarketDataService;
+    trading: TradingService;
     topicBus: TopicBus;
     marketStomp: StompEndpoint;
   }
@@ -66,6 +69,8 @@ const marketPersistMs = 5_000;
 
 const signedInPrefix = '/v1/waa/';
 const checkTokenPath = '/v1/waa/user/checkToken';
+/** The exchange calls are signed in too (bearer token). */
+const exchangePrefix = '/exchange/';
 const apiPrefixes = ['/v1/', '/market/', '/exchange/', '/dev/'];
 
 export const defaultBanners = ['/banners/banner-1.svg', '/banners/banner-2.svg', '/banners/banner-3.svg'];
@@ -100,7 +105,15 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const minute = 60_000;
   const identityRepository = createIdentityRepository(database.db);
   const ledger = createLedger(database.db, dependencies.nowMs);
-  const accounts = createAccountService({ ledger, users: identityRepository, demoBalance: settings.demoBalance, ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}) });
+  // The trading engine starts with the market further down; the demo reset reaches it late-bound.
+  let closeDemoOrders: ((uid: number) => Promise<void>) | null = null;
+  const accounts = createAccountService({
+    ledger,
+    users: identityRepository,
+    demoBalance: settings.demoBalance,
+    closeDemoOrders: (uid) => closeDemoOrders?.(uid) ?? Promise.resolve(),
+    ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}),
+  });
   const identity = createIdentityService({
     repository: identityRepository,
     onRegistered: (uid) => accounts.open(uid),
@@ -119,7 +132,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith(signedInPrefix)) return;
+    if (!request.url.startsWith(signedInPrefix) && !request.url.startsWith(exchangePrefix)) return;
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
     const payload = token ? await tokens.verifyAccessToken(token) : null;
@@ -195,6 +208,23 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
       ? await selectMarketSource({ settings, instruments, resumeAt, log: app.log })
       : dependencies.marketSource;
   app.log.info({ source: source?.name ?? 'none' }, 'market data source');
+  const trading = createTradingService({
+    db: database.db,
+    ledger,
+    market,
+    stalePriceMs: settings.stalePriceMs,
+    minHoldSeconds: settings.minHoldSeconds,
+    ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}),
+    log: (message, error) => app.log.error({ err: error }, message),
+  });
+  await trading.restore();
+  closeDemoOrders = (uid) => trading.closeDemoOrders(uid);
+  registerTradingRoutes(app, trading);
+  app.decorate('trading', trading);
+  app.addHook('onClose', async () => {
+    trading.stop();
+    await trading.settled();
+  });
   const flushTimer = setInterval(() => market.flush(), marketFlushMs);
   const persistTimer = setInterval(() => {
     market.persist().catch((error: unknown) => app.log.error({ err: error }, 'saving bars failed'));

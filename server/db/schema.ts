@@ -15,6 +15,36 @@ export interface Database {
   ledger_account: LedgerAccountTable;
   ledger_journal: LedgerJournalTable;
   ledger_entry: LedgerEntryTable;
+  trade_order: TradeOrderTable;
+}
+
+export interface TradeOrderTable {
+  id: Generated<number>;
+  order_no: string;
+  uid: number;
+  book: Book;
+  client_order_id: string;
+  symbol: string;
+  direction: number;
+  price_type: number;
+  status: number;
+  volume: string;
+  leverage: number;
+  contract_size: string;
+  limit_price: string | null;
+  open_price: string | null;
+  close_price: string | null;
+  stop_loss: string | null;
+  take_profit: string | null;
+  margin: string;
+  fee: Generated<string>;
+  profit_loss: string | null;
+  close_reason: string | null;
+  open_tick_ms: string | null;
+  close_tick_ms: string | null;
+  created_at: Date;
+  opened_at: Date | null;
+  closed_at: Date | null;
 }
 
 export type Book = 'real' | 'demo';

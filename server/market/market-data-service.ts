@@ -60,6 +60,8 @@ export function createMarketDataService(options: {
     ]),
   );
   const changed = new Set<string>();
+  /** Who hears every accepted tick as it arrives (the trading engine's triggers). */
+  const quoteListeners = new Set<(tick: RawTick) => void>();
   const unsavedBars = new Map<string, { symbol: string; period: KlinePeriod; precision: number; bar: Bar }>();
 
   function stateOf(symbol: string): SymbolState {
@@ -189,7 +191,14 @@ export function createMarketDataService(options: {
           state.bars.set(period, next);
         }
         changed.add(tick.symbol);
+        for (const listener of quoteListeners) listener(tick);
       }
+    },
+
+    /** Calls `listener` with every tick the service accepts; answers how to stop. */
+    onQuote(listener: (tick: RawTick) => void): () => void {
+      quoteListeners.add(listener);
+      return () => quoteListeners.delete(listener);
     },
 
     /** Publishes what changed since the last flush: one batch on /topic/prices, then the per-symbol topics someone watches. */

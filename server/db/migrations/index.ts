@@ -3,6 +3,7 @@ import * as site from './0001-site';
 import * as market from './0002-market';
 import * as identity from './0003-identity';
 import * as ledger from './0004-ledger';
+import * as orders from './0005-orders';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-market': market,
   '0003-identity': identity,
   '0004-ledger': ledger,
+  '0005-orders': orders,
 };

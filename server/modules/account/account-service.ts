@@ -21,7 +21,14 @@ export function bookOf(virtualStatus: number): Book {
  * Opens every user's real and demo accounts (the demo one funded with the virtual
  * balance), answers balances and the profile, and resets the demo account.
  */
-export function createAccountService(deps: { ledger: Ledger; users: IdentityRepository; demoBalance: string; nowMs?: () => number }) {
+export function createAccountService(deps: {
+  ledger: Ledger;
+  users: IdentityRepository;
+  demoBalance: string;
+  /** Closes the user's open demo orders before the demo money is reset. */
+  closeDemoOrders?: (uid: number) => Promise<void>;
+  nowMs?: () => number;
+}) {
   const { ledger } = deps;
   const demoBalance = money(deps.demoBalance);
   const nowMs = deps.nowMs ?? Date.now;
@@ -77,6 +84,7 @@ export function createAccountService(deps: { ledger: Ledger; users: IdentityRepo
     async resetDemo(uid: number, virtualStatus: number) {
       if (virtualStatus === 0) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'not a demo session');
       await open(uid);
+      await deps.closeDemoOrders?.(uid);
       const cash = await ledger.balance({ owner: uid, book: 'demo', kind: cashKind });
       const margin = await ledger.balance({ owner: uid, book: 'demo', kind: marginKind });
       await ledger.post({

@@ -1,0 +1,408 @@
+import crypto from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { Product } from '../../../src/shared/api/market';
+import type { AddOrderBody, TradeOrder } from '../../../src/shared/api/trading';
+import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import { formatFixed } from '../../../src/shared/market/kline';
+import { decimalToUnits } from '../../../src/shared/market/decimal';
+import { formatMoney, minMoney, money, parseMoney, type Units } from '../../../src/shared/money/money';
+import { feeFor, marginFor, OrderStatus, orderRuleViolation, profitLossFor, type Direction } from '../../../src/shared/trading/order-rules';
+import type { Book, Database, TradeOrderTable } from '../../db/schema';
+import { AppError } from '../../http/app-error';
+import type { MarketDataService } from '../../market/market-data-service';
+import type { RawTick } from '../../market/sources/market-data-source';
+import { cashKind, marginKind } from '../account/account-service';
+import type { Ledger, Posting } from '../ledger/ledger';
+import { createTriggerIndex, type Crossing, type PriceSide, type TriggerIndex } from './trigger-index';
+
+type OrderRow = Selectable<TradeOrderTable>;
+type TriggerKind = 'stop_loss' | 'take_profit' | 'fill';
+interface TriggerPayload {
+  orderId: number;
+  kind: TriggerKind;
+}
+
+const checkViolation = '23514';
+const pnlKind = 'trading-pnl';
+const feesKind = 'fees';
+
+function priceUnits(value: Units, precision: number): number {
+  return decimalToUnits(formatMoney(value, 0), precision) ?? 0;
+}
+
+function quotePrice(units: number, precision: number): Units {
+  return money(formatFixed(units, precision));
+}
+
+function orderView(row: OrderRow): TradeOrder {
+  const decimal = (value: string | null) => (value === null ? null : formatMoney(money(String(value))));
+  return {
+    orderNo: row.order_no,
+    tradePair: row.symbol,
+    orderType: row.direction,
+    buyPoint: row.price_type,
+    positionStatus: row.status,
+    orderQuantity: formatMoney(money(String(row.volume))),
+    multiple: row.leverage,
+    price: decimal(row.open_price),
+    limitPrice: decimal(row.limit_price),
+    closePrice: decimal(row.close_price),
+    stopPrice: decimal(row.stop_loss),
+    takeProfitPrice: decimal(row.take_profit),
+    margin: formatMoney(money(String(row.margin))),
+    fee: formatMoney(money(String(row.fee))),
+    profitLoss: decimal(row.profit_loss),
+    closeReason: row.close_reason,
+    createTime: row.created_at.getTime(),
+    openTime: row.opened_at?.getTime() ?? null,
+    closeTime: row.closed_at?.getTime() ?? null,
+  };
+}
+
+/**
+ * Market contracts: orders filled at the server's own latest tick, margin and fees moved
+ * in the ledger in the same transaction as the order, pending orders and stop loss / take
+ * profit fired from the trigger index at the first tick that crosses them.
+ */
+export function createTradingService(deps: {
+  db: Kysely<Database>;
+  ledger: Ledger;
+  market: MarketDataService;
+  stalePriceMs: number;
+  minHoldSeconds: number;
+  nowMs?: () => number;
+  log?: (message: string, error?: unknown) => void;
+}) {
+  const { db, ledger, market } = deps;
+  const nowMs = deps.nowMs ?? Date.now;
+  const indexes = new Map<string, TriggerIndex<TriggerPayload>>();
+  /** Trigger executions in flight, so that tests and shutdown can wait for them. */
+  const inFlight = new Set<Promise<void>>();
+
+  function indexOf(symbol: string) {
+    let index = indexes.get(symbol);
+    if (!index) {
+      index = createTriggerIndex<TriggerPayload>();
+      indexes.set(symbol, index);
+    }
+    return index;
+  }
+
+  function productOf(symbol: string): Product {
+    const product = market.products().find((item) => item.productCode === symbol);
+    if (!product) throw new AppError(ErrorCode.TRADING_PAIR_CONFIG_NOT_FOUND);
+    return product;
+  }
+
+  function freshQuote(symbol: string): RawTick {
+    const quote = market.latestQuote(symbol);
+    if (!quote || nowMs() - quote.timeMs > deps.stalePriceMs) throw new AppError(ErrorCode.GET_CURRENT_PRICE_ERROR);
+    return quote;
+  }
+
+  /** Where each open order waits: a pending fill, or its position's stop loss and take profit. */
+  function arm(row: OrderRow, precision: number) {
+    const index = indexOf(row.symbol);
+    const buy = row.direction === 0;
+    const add = (kind: TriggerKind, side: PriceSide, crossing: Crossing, level: string | null) => {
+      if (level === null) return;
+      index.add({ id: `${row.id}:${kind}`, side, crossing, level: priceUnits(money(String(level)), precision), payload: { orderId: row.id, kind } });
+    };
+    if (row.status === OrderStatus.pending) add('fill', buy ? 'ask' : 'bid', buy ? 'below' : 'above', row.limit_price);
+    if (row.status === OrderStatus.position) {
+      // A buy closes at the bid, a sell at the ask.
+      add('stop_loss', buy ? 'bid' : 'ask', buy ? 'below' : 'above', row.stop_loss);
+      add('take_profit', buy ? 'bid' : 'ask', buy ? 'above' : 'below', row.take_profit);
+    }
+  }
+
+  function disarm(row: OrderRow) {
+    const index = indexes.get(row.symbol);
+    for (const kind of ['fill', 'stop_loss', 'take_profit'] as const) index?.remove(`${row.id}:${kind}`);
+  }
+
+  async function postIn(trx: Parameters<Ledger['postInTransaction']>[0], key: string, book: Book, kind: string, uid: number, postings: Posting[]) {
+    await ledger.postInTransaction(trx, { idempotencyKey: key, book, kind, uid, postings });
+  }
+
+  function mapInsufficient(error: unknown): never {
+    if ((error as { code?: string }).code === checkViolation) throw new AppError(ErrorCode.INSUFFICIENT_BALANCE);
+    throw error;
+  }
+
+  /** Closes a position at `price` (the tick `tickMs`), with negative-balance protection. */
+  async function executeClose(row: OrderRow, price: Units, tickMs: number, reason: 'manual' | 'stop_loss' | 'take_profit') {
+    const terms = { contractSize: String(row.contract_size) };
+    const volume = money(String(row.volume));
+    const margin = money(String(row.margin));
+    const book = row.book;
+    const closed = await db
+      .transaction()
+      .execute(async (trx) => {
+        const cashRow = await trx
+          .selectFrom('ledger_account')
+          .select('balance')
+          .where('owner_uid', '=', row.uid)
+          .where('book', '=', book)
+          .where('kind', '=', cashKind)
+          .forUpdate()
+          .executeTakeFirst();
+        const cash = cashRow ? money(String(cashRow.balance)) : 0n;
+        let pnl = profitLossFor(row.direction as Direction, money(String(row.open_price)), price, volume, terms);
+        // A loss never takes the balance below zero: the house absorbs the rest.
+        if (pnl < 0n) pnl = -minMoney(-pnl, cash + margin);
+        const updated = await trx
+          .updateTable('trade_order')
+          .set({ status: OrderStatus.deal, close_price: formatMoney(price, 0), close_tick_ms: String(tickMs), profit_loss: formatMoney(pnl, 0), close_reason: reason, closed_at: new Date(nowMs()) })
+          .where('id', '=', row.id)
+          .where('status', '=', OrderStatus.position)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) !== 1) return false;
+        await postIn(trx, `order-close:${row.order_no}`, book, 'order-close', row.uid, [
+          { account: { owner: row.uid, book, kind: marginKind }, amount: -margin },
+          { account: { owner: row.uid, book, kind: cashKind }, amount: margin + pnl },
+          { account: { owner: null, book, kind: pnlKind }, amount: -pnl },
+        ]);
+        return true;
+      })
+      .catch(mapInsufficient);
+    if (closed) disarm(row);
+    return closed;
+  }
+
+  /** Fills a pending order at `price` (the tick `tickMs`): its fee is charged now. */
+  async function executeFill(row: OrderRow, price: Units, tickMs: number) {
+    const product = productOf(row.symbol);
+    const volume = money(String(row.volume));
+    const fee = feeFor(price, volume, product);
+    const book = row.book;
+    const filled = await db
+      .transaction()
+      .execute(async (trx) => {
+        const updated = await trx
+          .updateTable('trade_order')
+          .set({ status: OrderStatus.position, open_price: formatMoney(price, 0), open_tick_ms: String(tickMs), fee: formatMoney(fee, 0), opened_at: new Date(nowMs()) })
+          .where('id', '=', row.id)
+          .where('status', '=', OrderStatus.pending)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) !== 1) return false;
+        await postIn(trx, `order-fill-fee:${row.order_no}`, book, 'order-fee', row.uid, [
+          { account: { owner: row.uid, book, kind: cashKind }, amount: -fee },
+          { account: { owner: null, book, kind: feesKind }, amount: fee },
+        ]);
+        return true;
+      })
+      .catch(async (error: unknown) => {
+        // Not enough cash left for the fee: the order cannot fill and is canceled.
+        if ((error as { code?: string }).code === checkViolation) {
+          await cancelRow(row, 'insufficient-balance');
+          return false;
+        }
+        throw error;
+      });
+    if (!filled) return;
+    const fresh = await db.selectFrom('trade_order').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+    arm(fresh, product.pricePrecision);
+  }
+
+  async function cancelRow(row: OrderRow, reason: string) {
+    const book = row.book;
+    const margin = money(String(row.margin));
+    const canceled = await db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('trade_order')
+        .set({ status: OrderStatus.canceled, close_reason: reason, closed_at: new Date(nowMs()) })
+        .where('id', '=', row.id)
+        .where('status', '=', OrderStatus.pending)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) return false;
+      await postIn(trx, `order-cancel:${row.order_no}`, book, 'order-cancel', row.uid, [
+        { account: { owner: row.uid, book, kind: marginKind }, amount: -margin },
+        { account: { owner: row.uid, book, kind: cashKind }, amount: margin },
+      ]);
+      return true;
+    });
+    if (canceled) disarm(row);
+    return canceled;
+  }
+
+  async function ownOrder(uid: number, book: Book, orderNo: string): Promise<OrderRow> {
+    const row = await db.selectFrom('trade_order').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
+    if (!row || row.book !== book) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
+    if (row.uid !== uid) throw new AppError(ErrorCode.NOT_YOUR_ORDER);
+    return row;
+  }
+
+  function onQuote(tick: RawTick) {
+    const index = indexes.get(tick.symbol);
+    if (!index || index.size === 0) return;
+    for (const trigger of index.fire(tick.bid, tick.ask)) {
+      const work = (async () => {
+        const row = await db.selectFrom('trade_order').selectAll().where('id', '=', trigger.payload.orderId).executeTakeFirst();
+        if (!row) return;
+        const precision = productOf(row.symbol).pricePrecision;
+        const buy = row.direction === 0;
+        if (trigger.payload.kind === 'fill') {
+          await executeFill(row, quotePrice(buy ? tick.ask : tick.bid, precision), tick.timeMs);
+        } else {
+          await executeClose(row, quotePrice(buy ? tick.bid : tick.ask, precision), tick.timeMs, trigger.payload.kind);
+        }
+      })()
+        .catch((error: unknown) => deps.log?.('trigger execution failed', error))
+        .finally(() => inFlight.delete(work));
+      inFlight.add(work);
+    }
+  }
+
+  const stopListening = market.onQuote(onQuote);
+
+  return {
+    /** Arms the triggers of every open order (at start). */
+    async restore() {
+      const open = await db.selectFrom('trade_order').selectAll().where('status', 'in', [OrderStatus.pending, OrderStatus.position]).execute();
+      for (const row of open) {
+        const product = market.products().find((item) => item.productCode === row.symbol);
+        if (product) arm(row, product.pricePrecision);
+      }
+    },
+
+    async addOrder(uid: number, book: Book, body: AddOrderBody): Promise<string> {
+      const existing = await db.selectFrom('trade_order').select('order_no').where('uid', '=', uid).where('book', '=', book).where('client_order_id', '=', body.clientOrderId).executeTakeFirst();
+      if (existing) return existing.order_no;
+      const product = productOf(body.tradePair);
+      const volume = parseMoney(body.orderQuantity);
+      if (volume === null || volume <= 0n) throw new AppError(ErrorCode.QUANTITY_NOT_POSITIVE);
+      if (body.multiple !== product.multiple) throw new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'leverage');
+      if (product.tradeStatus !== 1 || market.status(product.productCode) !== 'open') throw new AppError(ErrorCode.PAIR_PROHIBITED);
+      const quote = freshQuote(product.productCode);
+      const direction = body.orderType as Direction;
+      const current = quotePrice(direction === 0 ? quote.ask : quote.bid, product.pricePrecision);
+      const limitPrice = body.buyPoint === 1 ? money(body.price) : null;
+      const request = {
+        direction,
+        priceType: body.buyPoint,
+        volume,
+        limitPrice,
+        stopLoss: body.stopPrice && money(body.stopPrice) > 0n ? money(body.stopPrice) : null,
+        takeProfit: body.takeProfitPrice && money(body.takeProfitPrice) > 0n ? money(body.takeProfitPrice) : null,
+      };
+      const violation = orderRuleViolation(request, product, current);
+      if (violation !== null) throw new AppError(violation as ErrorCode);
+      const fillPrice = limitPrice ?? current;
+      const margin = marginFor(fillPrice, volume, product);
+      const fee = body.buyPoint === 2 ? feeFor(fillPrice, volume, product) : 0n;
+      const orderNo = `${nowMs()}${crypto.randomInt(100, 1000)}`;
+      const at = new Date(nowMs());
+      const row = await db
+        .transaction()
+        .execute(async (trx) => {
+          const inserted = await trx
+            .insertInto('trade_order')
+            .values({
+              order_no: orderNo,
+              uid,
+              book,
+              client_order_id: body.clientOrderId,
+              symbol: product.productCode,
+              direction,
+              price_type: body.buyPoint,
+              status: body.buyPoint === 2 ? OrderStatus.position : OrderStatus.pending,
+              volume: formatMoney(volume, 0),
+              leverage: product.multiple,
+              contract_size: product.contractSize,
+              limit_price: limitPrice === null ? null : formatMoney(limitPrice, 0),
+              open_price: body.buyPoint === 2 ? formatMoney(current, 0) : null,
+              stop_loss: request.stopLoss === null ? null : formatMoney(request.stopLoss, 0),
+              take_profit: request.takeProfit === null ? null : formatMoney(request.takeProfit, 0),
+              margin: formatMoney(margin, 0),
+              fee: formatMoney(fee, 0),
+              open_tick_ms: body.buyPoint === 2 ? String(quote.timeMs) : null,
+              created_at: at,
+              opened_at: body.buyPoint === 2 ? at : null,
+            })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          await postIn(trx, `order-open:${orderNo}`, book, 'order-open', uid, [
+            { account: { owner: uid, book, kind: cashKind }, amount: -(margin + fee) },
+            { account: { owner: uid, book, kind: marginKind }, amount: margin },
+            { account: { owner: null, book, kind: feesKind }, amount: fee },
+          ]);
+          return inserted;
+        })
+        .catch((error: unknown) => {
+          // A concurrent retry with the same clientOrderId won: answer its order.
+          if ((error as { code?: string }).code === '23505') return null;
+          return mapInsufficient(error);
+        });
+      if (!row) {
+        const winner = await db.selectFrom('trade_order').select('order_no').where('uid', '=', uid).where('book', '=', book).where('client_order_id', '=', body.clientOrderId).executeTakeFirstOrThrow();
+        return winner.order_no;
+      }
+      arm(row, product.pricePrecision);
+      return row.order_no;
+    },
+
+    async closeOrder(uid: number, book: Book, orderNo: string) {
+      const row = await ownOrder(uid, book, orderNo);
+      if (row.status !== OrderStatus.position) throw new AppError(ErrorCode.ORDER_STATUS_NOT_CLOSABLE);
+      if (row.opened_at && nowMs() - row.opened_at.getTime() < deps.minHoldSeconds * 1000) throw new AppError(ErrorCode.MINIMUM_HOLDING_TIME);
+      const product = productOf(row.symbol);
+      const quote = freshQuote(row.symbol);
+      const price = quotePrice(row.direction === 0 ? quote.bid : quote.ask, product.pricePrecision);
+      if (!(await executeClose(row, price, quote.timeMs, 'manual'))) throw new AppError(ErrorCode.ORDER_STATUS_NOT_CLOSABLE);
+    },
+
+    async cancelOrder(uid: number, book: Book, orderNo: string) {
+      const row = await ownOrder(uid, book, orderNo);
+      if (row.price_type !== 1) throw new AppError(ErrorCode.ORDER_TYPE_NOT_CANCELLABLE);
+      if (row.status !== OrderStatus.pending) throw new AppError(ErrorCode.ORDER_STATUS_NOT_CANCELLABLE);
+      if (!(await cancelRow(row, 'canceled'))) throw new AppError(ErrorCode.ORDER_STATUS_NOT_CANCELLABLE);
+    },
+
+    async history(uid: number, book: Book, query: { page: number; limit: number; positionStatus: number }) {
+      const base = db.selectFrom('trade_order').where('uid', '=', uid).where('book', '=', book).where('status', '=', query.positionStatus);
+      const [rows, count] = await Promise.all([
+        base.selectAll().orderBy('closed_at', 'desc').orderBy('id', 'desc').limit(query.limit).offset((query.page - 1) * query.limit).execute(),
+        base.select(({ fn }) => fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
+      ]);
+      const dayStart = new Date(nowMs());
+      dayStart.setUTCHours(0, 0, 0, 0);
+      const closed = await db.selectFrom('trade_order').select(['profit_loss', 'closed_at']).where('uid', '=', uid).where('book', '=', book).where('status', '=', OrderStatus.deal).execute();
+      let total = 0n;
+      let today = 0n;
+      for (const order of closed) {
+        const pnl = money(String(order.profit_loss ?? '0'));
+        total += pnl;
+        if (order.closed_at && order.closed_at >= dayStart) today += pnl;
+      }
+      return { list: rows.map(orderView), pages: Math.ceil(Number(count.count) / query.limit), profitLossToday: formatMoney(today), profitLossTotal: formatMoney(total) };
+    },
+
+    /**
+     * Demo reset: open demo orders end without any money moving (the reset that follows
+     * sets the demo balance and clears its margin in one journal).
+     */
+    async closeDemoOrders(uid: number) {
+      const open = await db.selectFrom('trade_order').selectAll().where('uid', '=', uid).where('book', '=', 'demo').where('status', 'in', [OrderStatus.pending, OrderStatus.position]).execute();
+      for (const row of open) {
+        await db
+          .updateTable('trade_order')
+          .set({ status: row.status === OrderStatus.pending ? OrderStatus.canceled : OrderStatus.deal, profit_loss: '0', close_reason: 'demo-reset', closed_at: new Date(nowMs()) })
+          .where('id', '=', row.id)
+          .where('status', '=', row.status)
+          .execute();
+        disarm(row);
+      }
+    },
+
+    /** Waits for trigger executions under way (tests, shutdown). */
+    async settled() {
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+    },
+    stop() {
+      stopListening();
+    },
+  };
+}
+
+export type TradingService = ReturnType<typeof createTradingService>;

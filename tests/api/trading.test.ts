@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MarketDataSource, RawTick } from '../../server/market/sources/market-data-source';
+import { cashKind } from '../../server/modules/account/account-service';
+import { createLedger, type Ledger } from '../../server/modules/ledger/ledger';
+import { money } from '../../src/shared/money/money';
+import { startTestServer, testBackends, type TestServer } from './harness';
+import { call, loginByEmail, registerByEmail, setSwitch } from './identity-support';
+
+// A Tuesday noon: forex is open.
+let clock = Date.parse('2026-01-13T12:00:00Z');
+let mailbox = 0;
+let orderIds = 0;
+
+function scriptedSource() {
+  let emit: ((ticks: RawTick[]) => void) | null = null;
+  const source: MarketDataSource = { name: 'scripted', start: (onTicks) => void (emit = onTicks), stop: () => void (emit = null) };
+  return { source, push: (ticks: RawTick[]) => emit?.(ticks) };
+}
+
+describe.each(testBackends())('market contracts on $name', (backend) => {
+  let server: TestServer;
+  let ledger: Ledger;
+  const script = scriptedSource();
+  /** EUR/USD quotes in units of 0.00001. */
+  const quote = (bid: number, ask = bid + 12) => script.push([{ symbol: 'EURUSD', timeMs: clock, bid, ask, volume: 1 }]);
+
+  async function trader(deposit = '1000') {
+    const email = `trader${Date.now().toString(36)}${(mailbox += 1)}@example.com`;
+    await registerByEmail(server, email);
+    const session = await loginByEmail(server, email);
+    const info = (await call(server, '/v1/waa/user/info', {}, session.token)).data as { uid: number };
+    if (deposit !== '0') {
+      await ledger.post({
+        idempotencyKey: `test-deposit:${info.uid}`,
+        book: 'real',
+        kind: 'deposit',
+        uid: info.uid,
+        postings: [
+          { account: { owner: null, book: 'real', kind: 'deposits' }, amount: -money(deposit) },
+          { account: { owner: info.uid, book: 'real', kind: cashKind }, amount: money(deposit) },
+        ],
+      });
+    }
+    return { ...session, uid: info.uid };
+  }
+
+  const order = (change: Record<string, unknown> = {}) => ({
+    tradePair: 'EURUSD',
+    price: '0',
+    orderQuantity: '0.1',
+    multiple: 100,
+    orderType: 0,
+    buyPoint: 2,
+    clientOrderId: `c${(orderIds += 1)}`,
+    ...change,
+  });
+  const balance = async (token: string) => (await call(server, '/v1/waa/user/balance', {}, token)).data;
+
+  beforeAll(async () => {
+    server = await startTestServer(backend, { MIN_HOLD_SECONDS: '180', STALE_PRICE_MS: '10000', CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500' }, { marketSource: script.source, nowMs: () => clock });
+    ledger = createLedger(server.database.db);
+    quote(108500);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('fills a market buy at the ask, locking margin and charging the fee in one journal', async () => {
+    const user = await trader();
+    quote(108500, 108512);
+    const placed = await call(server, '/exchange/addOrder', order(), user.token);
+    expect(placed.code, placed.msg).toBe(0);
+    expect(placed.data).toMatch(/^\d{16}$/);
+    // Margin 1.08512 × 0.1 × 100000 / 100 = 108.512; fee × 0.00002 = 0.217024.
+    expect(await balance(user.token)).toEqual({ balanceAmount: '891.270976', lockMargin: '108.512' });
+    const open = (await call(server, '/v1/waa/order/history', { positionStatus: 2 }, user.token)).data as { list: { orderNo: string; price: string; margin: string; fee: string }[] };
+    expect(open.list).toEqual([expect.objectContaining({ orderNo: placed.data, price: '1.08512', margin: '108.512', fee: '0.217024' })]);
+    expect(await ledger.check()).toEqual([]);
+  });
+
+  it('places one order per clientOrderId, however often it is retried', async () => {
+    const user = await trader();
+    const body = order({ clientOrderId: 'retry-me' });
+    const answers = await Promise.all([1, 2, 3].map(() => call(server, '/exchange/addOrder', body, user.token)));
+    expect(new Set(answers.map((answer) => answer.data)).size).toBe(1);
+    expect(((await balance(user.token)) as { lockMargin: string }).lockMargin).toBe('108.512');
+  });
+
+  it('refuses with the codes of the rules and changes nothing', async () => {
+    const user = await trader('50');
+    expect((await call(server, '/exchange/addOrder', order({ tradePair: 'NOPE' }), user.token)).code).toBe(303);
+    expect((await call(server, '/exchange/addOrder', order({ orderQuantity: '60' }), user.token)).code).toBe(305);
+    expect((await call(server, '/exchange/addOrder', order({ orderQuantity: '0' }), user.token)).code).toBe(302);
+    expect((await call(server, '/exchange/addOrder', order({ stopPrice: '1.2' }), user.token)).code).toBe(311);
+    expect((await call(server, '/exchange/addOrder', order({ orderType: 1, takeProfitPrice: '1.2' }), user.token)).code).toBe(308);
+    expect((await call(server, '/exchange/addOrder', order({ multiple: 500 }), user.token)).code).toBe(1016);
+    const short = await call(server, '/exchange/addOrder', order(), user.token);
+    expect(short.code).toBe(203);
+    expect(short.msg).toMatch(/\(203\)$/);
+    expect(await balance(user.token)).toEqual({ balanceAmount: '50.00', lockMargin: '0.00' });
+    expect((await call(server, '/exchange/addOrder', order())).status).toBe(401);
+  });
+
+  it('refuses a fill on a quote older than the stale threshold (202)', async () => {
+    const user = await trader();
+    clock += 11_000;
+    expect((await call(server, '/exchange/addOrder', order(), user.token)).code).toBe(202);
+    quote(108500);
+    expect((await call(server, '/exchange/addOrder', order(), user.token)).code).toBe(0);
+  });
+
+  it('closes after the minimum holding time at the bid, settling profit in the ledger; the history shows it', async () => {
+    const user = await trader();
+    quote(108500, 108512);
+    const orderNo = (await call(server, '/exchange/addOrder', order(), user.token)).data as string;
+    expect((await call(server, '/exchange/closeOrder', { orderId: orderNo }, user.token)).code).toBe(409);
+    const other = await trader();
+    expect((await call(server, '/exchange/closeOrder', { orderId: orderNo }, other.token)).code).toBe(403);
+    expect((await call(server, '/exchange/closeOrder', { orderId: '999' }, user.token)).code).toBe(402);
+    clock += 181_000;
+    quote(108612, 108624);
+    // Parallel closes of one position: exactly one wins.
+    const closes = await Promise.all([1, 2, 3].map(() => call(server, '/exchange/closeOrder', { orderId: orderNo }, user.token)));
+    expect(closes.map((answer) => answer.code).sort()).toEqual([0, 404, 404]);
+    // (1.08612 − 1.08512) × 0.1 × 100000 = 10.00 profit; the fee was paid at opening.
+    expect(await balance(user.token)).toEqual({ balanceAmount: '1009.782976', lockMargin: '0.00' });
+    const history = (await call(server, '/v1/waa/order/history', { page: 1, limit: 10 }, user.token)).data as { list: { closePrice: string; profitLoss: string; closeReason: string }[]; profitLossTotal: string; profitLossToday: string; pages: number };
+    expect(history.list[0]).toMatchObject({ closePrice: '1.08612', profitLoss: '10.00', closeReason: 'manual' });
+    expect(history).toMatchObject({ profitLossTotal: '10.00', profitLossToday: '10.00', pages: 1 });
+    expect((await call(server, '/exchange/cancelOrder', { orderId: orderNo }, user.token)).code).toBe(407);
+    expect(await ledger.check()).toEqual([]);
+  });
+
+  it('fires a stop loss once, at the first tick that crosses it, at that tick\'s price; losses never go below zero', async () => {
+    const user = await trader('120');
+    quote(108500, 108512);
+    const orderNo = (await call(server, '/exchange/addOrder', order({ stopPrice: '1.08' }), user.token)).data as string;
+    quote(108100);
+    await server.app.trading.settled();
+    expect(((await call(server, '/v1/waa/order/history', { positionStatus: 2 }, user.token)).data as { list: unknown[] }).list).toHaveLength(1);
+    // A crash through the stop: the position closes at the first crossing tick's bid.
+    clock += 1_000;
+    quote(98000);
+    quote(97000);
+    await server.app.trading.settled();
+    const closed = (await call(server, '/v1/waa/order/history', {}, user.token)).data as { list: { orderNo: string; closePrice: string; closeReason: string; profitLoss: string }[] };
+    expect(closed.list[0]).toMatchObject({ orderNo, closePrice: '0.98', closeReason: 'stop_loss' });
+    // The loss (1.08512 − 0.98) × 10000 = 1051.20 is more than the 120 deposited: capped at what the account held.
+    expect(closed.list[0]?.profitLoss).toBe('-119.782976');
+    expect(await balance(user.token)).toEqual({ balanceAmount: '0.00', lockMargin: '0.00' });
+    expect(await ledger.check()).toEqual([]);
+  });
+
+  it('rests a pending buy below the price, cancels it, and fills another when the ask reaches it', async () => {
+    const user = await trader();
+    quote(108500, 108512);
+    expect((await call(server, '/exchange/addOrder', order({ buyPoint: 1, price: '1.09' }), user.token)).code).toBe(1016);
+    const first = (await call(server, '/exchange/addOrder', order({ buyPoint: 1, price: '1.08' }), user.token)).data as string;
+    expect(await balance(user.token)).toEqual({ balanceAmount: '892.00', lockMargin: '108.00' });
+    expect((await call(server, '/exchange/cancelOrder', { orderId: first }, user.token)).code).toBe(0);
+    expect((await call(server, '/exchange/cancelOrder', { orderId: first }, user.token)).code).toBe(408);
+    expect(await balance(user.token)).toEqual({ balanceAmount: '1000.00', lockMargin: '0.00' });
+
+    const second = (await call(server, '/exchange/addOrder', order({ buyPoint: 1, price: '1.08', takeProfitPrice: '1.09' }), user.token)).data as string;
+    quote(108100, 108112);
+    await server.app.trading.settled();
+    expect(((await call(server, '/v1/waa/order/history', { positionStatus: 1 }, user.token)).data as { list: unknown[] }).list).toHaveLength(1);
+    quote(107990, 107998);
+    await server.app.trading.settled();
+    const position = ((await call(server, '/v1/waa/order/history', { positionStatus: 2 }, user.token)).data as { list: { orderNo: string; price: string; fee: string }[] }).list;
+    expect(position).toEqual([expect.objectContaining({ orderNo: second, price: '1.07998', fee: '0.215996' })]);
+    // Its take profit is armed now that it is a position.
+    quote(109010, 109022);
+    await server.app.trading.settled();
+    const done = ((await call(server, '/v1/waa/order/history', {}, user.token)).data as { list: { orderNo: string; closeReason: string; closePrice: string }[] }).list;
+    expect(done[0]).toMatchObject({ orderNo: second, closeReason: 'take_profit', closePrice: '1.0901' });
+    expect(await ledger.check()).toEqual([]);
+  });
+
+  it('keeps demo trading on the demo book: Mock paths for demo sessions only', async () => {
+    const user = await trader();
+    await setSwitch(server, 'VIRTUAL_CURRENCY_TRADE', true);
+    const demo = (await call(server, '/v1/waa/user/switch', {}, user.token)).data as { token: string };
+    quote(108500, 108512);
+    expect((await call(server, '/exchange/addOrder', order(), demo.token)).code).toBe(1001);
+    expect((await call(server, '/exchange/addOrderMock', order(), demo.token)).code).toBe(0);
+    expect(await balance(demo.token)).toEqual({ balanceAmount: '99891.270976', lockMargin: '108.512' });
+    expect(await ledger.balance({ owner: user.uid, book: 'real', kind: cashKind })).toBe(money('1000'));
+    expect(((await call(server, '/v1/waa/order/historyMock', { positionStatus: 2 }, demo.token)).data as { list: unknown[] }).list).toHaveLength(1);
+    // The reset closes demo orders and restores the virtual balance.
+    expect((await call(server, '/v1/waa/user/resetMock', {}, demo.token)).code).toBe(0);
+    expect(await balance(demo.token)).toEqual({ balanceAmount: '100000.00', lockMargin: '0.00' });
+    expect(((await call(server, '/v1/waa/order/historyMock', { positionStatus: 2 }, demo.token)).data as { list: unknown[] }).list).toEqual([]);
+    expect(((await call(server, '/v1/waa/order/historyMock', {}, demo.token)).data as { list: { closeReason: string }[] }).list[0]?.closeReason).toBe('demo-reset');
+    expect(await ledger.check()).toEqual([]);
+    await setSwitch(server, 'VIRTUAL_CURRENCY_TRADE', false);
+  });
+});
