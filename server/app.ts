@@ -214,6 +214,8 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     market,
     stalePriceMs: settings.stalePriceMs,
     minHoldSeconds: settings.minHoldSeconds,
+    forexMinDeposit: settings.forexMinDeposit,
+    stopOutLevelPercent: settings.stopOutLevelPercent,
     ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}),
     log: (message, error) => app.log.error({ err: error }, message),
   });

@@ -31,6 +31,10 @@ const environmentSchema = z.object({
   MIN_HOLD_SECONDS: z.coerce.number().int().min(0).default(180),
   /** Virtual balance of a new or reset demo account, in USD. */
   DEMO_BALANCE: z.string().regex(/^\d+(\.\d+)?$/).default('100000'),
+  /** Forex trading on the real account needs at least this much in total deposits (320); 0 turns the rule off. */
+  FOREX_MIN_DEPOSIT: z.string().regex(/^\d+(\.\d+)?$/).default('100000'),
+  /** A margin level (equity ÷ margin) below this percentage closes positions (stop-out). */
+  STOP_OUT_LEVEL_PERCENT: z.coerce.number().min(0).max(1000).default(50),
   /** A tick older than this cannot fill an order or start an option. */
   STALE_PRICE_MS: z.coerce.number().int().min(100).default(10_000),
   /** SMTP server for e-mail (smtp://user:pass@host:587); without it mail goes to the outbox under DATA_DIR. */
@@ -106,6 +110,8 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     minHoldSeconds: values.MIN_HOLD_SECONDS,
     demoBalance: values.DEMO_BALANCE,
     stalePriceMs: values.STALE_PRICE_MS,
+    forexMinDeposit: values.FOREX_MIN_DEPOSIT,
+    stopOutLevelPercent: values.STOP_OUT_LEVEL_PERCENT,
     devOutbox: values.DEV_OUTBOX,
     devMarketControl: values.DEV_MARKET_CONTROL,
     marketSource: values.MARKET_SOURCE,

@@ -90,6 +90,7 @@ export interface AppUserTable {
   totp_enabled: Generated<boolean>;
   virtual_used_at: Date | null;
   created_at: Generated<Date>;
+  trade_prohibited: Generated<boolean>;
 }
 
 export interface VerificationCodeTable {

@@ -57,7 +57,7 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
   const balance = async (token: string) => (await call(server, '/v1/waa/user/balance', {}, token)).data;
 
   beforeAll(async () => {
-    server = await startTestServer(backend, { MIN_HOLD_SECONDS: '180', STALE_PRICE_MS: '10000', CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500' }, { marketSource: script.source, nowMs: () => clock });
+    server = await startTestServer(backend, { MIN_HOLD_SECONDS: '180', STALE_PRICE_MS: '10000', FOREX_MIN_DEPOSIT: '40', CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500' }, { marketSource: script.source, nowMs: () => clock });
     ledger = createLedger(server.database.db);
     quote(108500);
   });
@@ -99,6 +99,15 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
     expect(short.msg).toMatch(/\(203\)$/);
     expect(await balance(user.token)).toEqual({ balanceAmount: '50.00', lockMargin: '0.00' });
     expect((await call(server, '/exchange/addOrder', order())).status).toBe(401);
+  });
+
+  it('refuses real forex trading below the total-deposit rule (320) and users prohibited from trading (405)', async () => {
+    const small = await trader('30');
+    expect((await call(server, '/exchange/addOrder', order(), small.token)).code).toBe(320);
+    const prohibited = await trader();
+    await server.database.db.updateTable('app_user').set({ trade_prohibited: true }).where('uid', '=', prohibited.uid).execute();
+    expect((await call(server, '/exchange/addOrder', order(), prohibited.token)).code).toBe(405);
+    expect(await balance(prohibited.token)).toEqual({ balanceAmount: '1000.00', lockMargin: '0.00' });
   });
 
   it('refuses a fill on a quote older than the stale threshold (202)', async () => {

@@ -4,6 +4,7 @@ import * as market from './0002-market';
 import * as identity from './0003-identity';
 import * as ledger from './0004-ledger';
 import * as orders from './0005-orders';
+import * as tradingRules from './0006-trading-rules';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-identity': identity,
   '0004-ledger': ledger,
   '0005-orders': orders,
+  '0006-trading-rules': tradingRules,
 };

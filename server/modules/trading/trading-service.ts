@@ -70,6 +70,10 @@ export function createTradingService(deps: {
   market: MarketDataService;
   stalePriceMs: number;
   minHoldSeconds: number;
+  /** Real forex trading needs this much in total deposits (320); "0" turns the rule off. */
+  forexMinDeposit: string;
+  /** Stop-out below this margin level, in percent. */
+  stopOutLevelPercent: number;
   nowMs?: () => number;
   log?: (message: string, error?: unknown) => void;
 }) {
@@ -233,6 +237,20 @@ export function createTradingService(deps: {
     return row;
   }
 
+  /** What the user has deposited to the real book (journals of kind 'deposit'). */
+  async function totalDeposits(uid: number): Promise<Units> {
+    const row = await db
+      .selectFrom('ledger_entry')
+      .innerJoin('ledger_journal', 'ledger_journal.id', 'ledger_entry.journal_id')
+      .innerJoin('ledger_account', 'ledger_account.id', 'ledger_entry.account_id')
+      .select(({ fn }) => fn.sum<string>('ledger_entry.amount').as('total'))
+      .where('ledger_journal.kind', '=', 'deposit')
+      .where('ledger_journal.book', '=', 'real')
+      .where('ledger_account.owner_uid', '=', uid)
+      .executeTakeFirst();
+    return row?.total ? (parseMoney(String(row.total)) ?? 0n) : 0n;
+  }
+
   function onQuote(tick: RawTick) {
     const index = indexes.get(tick.symbol);
     if (!index || index.size === 0) return;
@@ -270,6 +288,12 @@ export function createTradingService(deps: {
       const existing = await db.selectFrom('trade_order').select('order_no').where('uid', '=', uid).where('book', '=', book).where('client_order_id', '=', body.clientOrderId).executeTakeFirst();
       if (existing) return existing.order_no;
       const product = productOf(body.tradePair);
+      const user = await db.selectFrom('app_user').select(['trade_prohibited']).where('uid', '=', uid).executeTakeFirst();
+      if (!user || user.trade_prohibited) throw new AppError(ErrorCode.USER_PROHIBITED_FROM_TRADING);
+      if (book === 'real' && product.productType === 1 && money(deps.forexMinDeposit) > 0n) {
+        const deposited = await totalDeposits(uid);
+        if (deposited < money(deps.forexMinDeposit)) throw new AppError(ErrorCode.FOREX_DEPOSIT_REQUIRED);
+      }
       const volume = parseMoney(body.orderQuantity);
       if (volume === null || volume <= 0n) throw new AppError(ErrorCode.QUANTITY_NOT_POSITIVE);
       if (body.multiple !== product.multiple) throw new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'leverage');
