@@ -221,9 +221,21 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   });
   await trading.restore();
   closeDemoOrders = (uid) => trading.closeDemoOrders(uid);
+  // Stop-out every second; the overnight fee once per UTC day (keys make reruns harmless).
+  let lastRollover = new Date(dependencies.nowMs?.() ?? Date.now()).toISOString().slice(0, 10);
+  const tradingTimer = setInterval(() => {
+    trading.checkStopOuts().catch((error: unknown) => app.log.error({ err: error }, 'stop-out check failed'));
+    const today = new Date(dependencies.nowMs?.() ?? Date.now()).toISOString().slice(0, 10);
+    if (today !== lastRollover) {
+      lastRollover = today;
+      trading.chargeOvernight(today).catch((error: unknown) => app.log.error({ err: error }, 'overnight fees failed'));
+    }
+  }, 1_000);
+  tradingTimer.unref();
   registerTradingRoutes(app, trading);
   app.decorate('trading', trading);
   app.addHook('onClose', async () => {
+    clearInterval(tradingTimer);
     trading.stop();
     await trading.settled();
   });

@@ -186,6 +186,32 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
     expect(await ledger.check()).toEqual([]);
   });
 
+  it('stops out below a 50% margin level, closing the position at the server\'s quote', async () => {
+    const user = await trader('200');
+    quote(108500, 108512);
+    const orderNo = (await call(server, '/exchange/addOrder', order(), user.token)).data as string;
+    quote(107200, 107212); // equity 200 − 0.22 − 131.2 = 68.58: above 54.26 (50% of 108.51)
+    expect(await server.app.trading.checkStopOuts()).toBe(0);
+    quote(107050, 107062); // equity 200 − 0.22 − 146.2 = 53.58: below
+    expect(await server.app.trading.checkStopOuts()).toBe(1);
+    const history = (await call(server, '/v1/waa/order/history', {}, user.token)).data as { list: { orderNo: string; closeReason: string; closePrice: string; profitLoss: string }[] };
+    expect(history.list[0]).toMatchObject({ orderNo, closeReason: 'stop_out', closePrice: '1.0705', profitLoss: '-146.20' });
+    expect(await balance(user.token)).toEqual({ balanceAmount: '53.582976', lockMargin: '0.00' });
+    quote(108500);
+  });
+
+  it('charges the overnight fee once per day per open position', async () => {
+    const user = await trader();
+    quote(108500, 108512);
+    await call(server, '/exchange/addOrder', order(), user.token);
+    const before = await server.app.trading.chargeOvernight('2026-01-13');
+    expect(before).toBeGreaterThanOrEqual(1);
+    expect(await server.app.trading.chargeOvernight('2026-01-13')).toBe(0);
+    // 1.08512 × 0.1 × 100000 × 0.00008 = 0.868096 on top of the opening fee.
+    expect(await balance(user.token)).toEqual({ balanceAmount: '890.40288', lockMargin: '108.512' });
+    expect(await ledger.check()).toEqual([]);
+  });
+
   it('keeps demo trading on the demo book: Mock paths for demo sessions only', async () => {
     const user = await trader();
     await setSwitch(server, 'VIRTUAL_CURRENCY_TRADE', true);

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Product } from '../../../src/shared/api/market';
 import type { AddOrderBody, TradeOrder } from '../../../src/shared/api/trading';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { formatFixed } from '../../../src/shared/market/kline';
 import { decimalToUnits } from '../../../src/shared/market/decimal';
-import { formatMoney, minMoney, money, parseMoney, type Units } from '../../../src/shared/money/money';
+import { formatMoney, minMoney, money, multiplyMoney, parseMoney, type Units } from '../../../src/shared/money/money';
 import { feeFor, marginFor, OrderStatus, orderRuleViolation, profitLossFor, type Direction } from '../../../src/shared/trading/order-rules';
 import type { Book, Database, TradeOrderTable } from '../../db/schema';
 import { AppError } from '../../http/app-error';
@@ -135,7 +135,7 @@ export function createTradingService(deps: {
   }
 
   /** Closes a position at `price` (the tick `tickMs`), with negative-balance protection. */
-  async function executeClose(row: OrderRow, price: Units, tickMs: number, reason: 'manual' | 'stop_loss' | 'take_profit') {
+  async function executeClose(row: OrderRow, price: Units, tickMs: number, reason: 'manual' | 'stop_loss' | 'take_profit' | 'stop_out') {
     const terms = { contractSize: String(row.contract_size) };
     const volume = money(String(row.volume));
     const margin = money(String(row.margin));
@@ -400,6 +400,81 @@ export function createTradingService(deps: {
         if (order.closed_at && order.closed_at >= dayStart) today += pnl;
       }
       return { list: rows.map(orderView), pages: Math.ceil(Number(count.count) / query.limit), profitLossToday: formatMoney(today), profitLossTotal: formatMoney(total) };
+    },
+
+    /**
+     * Stop-out: a book whose margin level (equity ÷ locked margin, equity = cash + margin
+     * + open profit and loss at the server's quotes) is below the configured level has
+     * its worst positions closed until the level is restored.
+     */
+    async checkStopOuts(): Promise<number> {
+      const open = await db.selectFrom('trade_order').selectAll().where('status', '=', OrderStatus.position).execute();
+      const byAccount = new Map<string, OrderRow[]>();
+      for (const row of open) {
+        const key = `${row.uid}|${row.book}`;
+        byAccount.set(key, [...(byAccount.get(key) ?? []), row]);
+      }
+      let closed = 0;
+      for (const positions of byAccount.values()) {
+        const first = positions[0]!;
+        const priced = positions.flatMap((row) => {
+          const quote = market.latestQuote(row.symbol);
+          const product = market.products().find((item) => item.productCode === row.symbol);
+          if (!quote || !product) return [];
+          const price = quotePrice(row.direction === 0 ? quote.bid : quote.ask, product.pricePrecision);
+          const pnl = profitLossFor(row.direction as Direction, money(String(row.open_price)), price, money(String(row.volume)), { contractSize: String(row.contract_size) });
+          return [{ row, price, pnl, tickMs: quote.timeMs }];
+        });
+        const level = BigInt(Math.round(deps.stopOutLevelPercent * 100));
+        // Worst first: the largest loss frees the most margin per unit of harm.
+        const remaining = [...priced].sort((a, b) => (a.pnl < b.pnl ? -1 : a.pnl > b.pnl ? 1 : 0));
+        while (remaining.length > 0) {
+          const cash = await ledger.balance({ owner: first.uid, book: first.book, kind: cashKind });
+          const margin = remaining.reduce((sum, each) => sum + money(String(each.row.margin)), 0n);
+          const equity = cash + margin + remaining.reduce((sum, each) => sum + each.pnl, 0n);
+          if (margin <= 0n || equity * 10_000n >= margin * level) break;
+          const worst = remaining.shift()!;
+          if (await executeClose(worst.row, worst.price, worst.tickMs, 'stop_out')) closed += 1;
+        }
+      }
+      return closed;
+    },
+
+    /**
+     * The daily rollover: every open position pays its product's overnight rate on its
+     * notional, once per day (the key), never more than the cash it has.
+     */
+    async chargeOvernight(day: string): Promise<number> {
+      const open = await db.selectFrom('trade_order').selectAll().where('status', '=', OrderStatus.position).execute();
+      let charged = 0;
+      for (const row of open) {
+        const product = market.products().find((item) => item.productCode === row.symbol);
+        if (!product) continue;
+        const notional = multiplyMoney(multiplyMoney(money(String(row.open_price)), money(String(row.volume))), money(String(row.contract_size)));
+        const due = multiplyMoney(notional, parseMoney(product.overnightRate) ?? 0n);
+        if (due <= 0n) continue;
+        const done = await db.transaction().execute(async (trx) => {
+          const cashRow = await trx.selectFrom('ledger_account').select('balance').where('owner_uid', '=', row.uid).where('book', '=', row.book).where('kind', '=', cashKind).forUpdate().executeTakeFirst();
+          const fee = minMoney(due, cashRow ? money(String(cashRow.balance)) : 0n);
+          if (fee <= 0n) return false;
+          const journal = await ledger.postInTransaction(trx, {
+            idempotencyKey: `overnight:${row.order_no}:${day}`,
+            book: row.book,
+            kind: 'overnight-fee',
+            uid: row.uid,
+            reference: row.order_no,
+            postings: [
+              { account: { owner: row.uid, book: row.book, kind: cashKind }, amount: -fee },
+              { account: { owner: null, book: row.book, kind: 'overnight' }, amount: fee },
+            ],
+          });
+          if (journal.replayed) return false;
+          await trx.updateTable('trade_order').set({ fee: sql<string>`fee + ${formatMoney(fee, 0)}::numeric` }).where('id', '=', row.id).execute();
+          return true;
+        });
+        if (done) charged += 1;
+      }
+      return charged;
     },
 
     /**
