@@ -73,8 +73,8 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
     expect(placed.data).toMatch(/^\d{16}$/);
     // Margin 1.08512 × 0.1 × 100000 / 100 = 108.512; fee × 0.00002 = 0.217024.
     expect(await balance(user.token)).toEqual({ balanceAmount: '891.270976', lockMargin: '108.512' });
-    const open = (await call(server, '/v1/waa/order/history', { positionStatus: 2 }, user.token)).data as { list: { orderNo: string; price: string; margin: string; fee: string }[] };
-    expect(open.list).toEqual([expect.objectContaining({ orderNo: placed.data, price: '1.08512', margin: '108.512', fee: '0.217024' })]);
+    const open = (await call(server, '/v1/waa/order/history', { positionStatus: 2 }, user.token)).data as { list: { uid: string; openingPrice: string; securityDepositInitial: string; feeAmount: string }[] };
+    expect(open.list).toEqual([expect.objectContaining({ uid: placed.data, openingPrice: '1.08512', securityDepositInitial: '108.512', feeAmount: '0.217024', productName: 'EUR/USD', lever: 100 })]);
     expect(await ledger.check()).toEqual([]);
   });
 
@@ -133,8 +133,8 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
     expect(closes.map((answer) => answer.code).sort()).toEqual([0, 404, 404]);
     // (1.08612 − 1.08512) × 0.1 × 100000 = 10.00 profit; the fee was paid at opening.
     expect(await balance(user.token)).toEqual({ balanceAmount: '1009.782976', lockMargin: '0.00' });
-    const history = (await call(server, '/v1/waa/order/history', { page: 1, limit: 10 }, user.token)).data as { list: { closePrice: string; profitLoss: string; closeReason: string }[]; profitLossTotal: string; profitLossToday: string; pages: number };
-    expect(history.list[0]).toMatchObject({ closePrice: '1.08612', profitLoss: '10.00', closeReason: 'manual' });
+    const history = (await call(server, '/v1/waa/order/history', { page: 1, limit: 10 }, user.token)).data as { list: { closingPrice: string; profitLoss: string; closeReason: string }[]; profitLossTotal: string; profitLossToday: string; pages: number };
+    expect(history.list[0]).toMatchObject({ closingPrice: '1.08612', profitLoss: '10.00', closeReason: 'manual' });
     expect(history).toMatchObject({ profitLossTotal: '10.00', profitLossToday: '10.00', pages: 1 });
     expect((await call(server, '/exchange/cancelOrder', { orderId: orderNo }, user.token)).code).toBe(407);
     expect(await ledger.check()).toEqual([]);
@@ -152,8 +152,8 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
     quote(98000);
     quote(97000);
     await server.app.trading.settled();
-    const closed = (await call(server, '/v1/waa/order/history', {}, user.token)).data as { list: { orderNo: string; closePrice: string; closeReason: string; profitLoss: string }[] };
-    expect(closed.list[0]).toMatchObject({ orderNo, closePrice: '0.98', closeReason: 'stop_loss' });
+    const closed = (await call(server, '/v1/waa/order/history', {}, user.token)).data as { list: { uid: string; closingPrice: string; closeReason: string; profitLoss: string }[] };
+    expect(closed.list[0]).toMatchObject({ uid: orderNo, closingPrice: '0.98', closeReason: 'stop_loss' });
     // The loss (1.08512 − 0.98) × 10000 = 1051.20 is more than the 120 deposited: capped at what the account held.
     expect(closed.list[0]?.profitLoss).toBe('-119.782976');
     expect(await balance(user.token)).toEqual({ balanceAmount: '0.00', lockMargin: '0.00' });
@@ -176,13 +176,13 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
     expect(((await call(server, '/v1/waa/order/history', { positionStatus: 1 }, user.token)).data as { list: unknown[] }).list).toHaveLength(1);
     quote(107990, 107998);
     await server.app.trading.settled();
-    const position = ((await call(server, '/v1/waa/order/history', { positionStatus: 2 }, user.token)).data as { list: { orderNo: string; price: string; fee: string }[] }).list;
-    expect(position).toEqual([expect.objectContaining({ orderNo: second, price: '1.07998', fee: '0.215996' })]);
+    const position = ((await call(server, '/v1/waa/order/history', { positionStatus: 2 }, user.token)).data as { list: { uid: string; openingPrice: string; feeAmount: string }[] }).list;
+    expect(position).toEqual([expect.objectContaining({ uid: second, openingPrice: '1.07998', feeAmount: '0.215996' })]);
     // Its take profit is armed now that it is a position.
     quote(109010, 109022);
     await server.app.trading.settled();
-    const done = ((await call(server, '/v1/waa/order/history', {}, user.token)).data as { list: { orderNo: string; closeReason: string; closePrice: string }[] }).list;
-    expect(done[0]).toMatchObject({ orderNo: second, closeReason: 'take_profit', closePrice: '1.0901' });
+    const done = ((await call(server, '/v1/waa/order/history', {}, user.token)).data as { list: { uid: string; closeReason: string; closingPrice: string }[] }).list;
+    expect(done[0]).toMatchObject({ uid: second, closeReason: 'take_profit', closingPrice: '1.0901' });
     expect(await ledger.check()).toEqual([]);
   });
 
@@ -194,8 +194,8 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
     expect(await server.app.trading.checkStopOuts()).toBe(0);
     quote(107050, 107062); // equity 200 − 0.22 − 146.2 = 53.58: below
     expect(await server.app.trading.checkStopOuts()).toBe(1);
-    const history = (await call(server, '/v1/waa/order/history', {}, user.token)).data as { list: { orderNo: string; closeReason: string; closePrice: string; profitLoss: string }[] };
-    expect(history.list[0]).toMatchObject({ orderNo, closeReason: 'stop_out', closePrice: '1.0705', profitLoss: '-146.20' });
+    const history = (await call(server, '/v1/waa/order/history', {}, user.token)).data as { list: { uid: string; closeReason: string; closingPrice: string; profitLoss: string }[] };
+    expect(history.list[0]).toMatchObject({ uid: orderNo, closeReason: 'stop_out', closingPrice: '1.0705', profitLoss: '-146.20' });
     expect(await balance(user.token)).toEqual({ balanceAmount: '53.582976', lockMargin: '0.00' });
     quote(108500);
   });

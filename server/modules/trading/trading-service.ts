@@ -34,28 +34,32 @@ function quotePrice(units: number, precision: number): Units {
   return money(formatFixed(units, precision));
 }
 
-function orderView(row: OrderRow): TradeOrder {
+function orderView(row: OrderRow, productName: string, live: { currentPrice: Units; profitLoss: Units } | null = null): TradeOrder {
   const decimal = (value: string | null) => (value === null ? null : formatMoney(money(String(value))));
   return {
-    orderNo: row.order_no,
-    tradePair: row.symbol,
+    id: row.id,
+    uid: row.order_no,
     orderType: row.direction,
     buyPoint: row.price_type,
-    positionStatus: row.status,
+    status: row.status,
+    tradePair: row.symbol,
+    productName,
     orderQuantity: formatMoney(money(String(row.volume))),
-    multiple: row.leverage,
-    price: decimal(row.open_price),
+    lever: row.leverage,
+    securityDepositInitial: formatMoney(money(String(row.margin))),
+    openingPrice: decimal(row.open_price),
     limitPrice: decimal(row.limit_price),
-    closePrice: decimal(row.close_price),
+    currentPrice: live ? formatMoney(live.currentPrice) : null,
+    closingPrice: decimal(row.close_price),
     stopPrice: decimal(row.stop_loss),
     takeProfitPrice: decimal(row.take_profit),
-    margin: formatMoney(money(String(row.margin))),
-    fee: formatMoney(money(String(row.fee))),
-    profitLoss: decimal(row.profit_loss),
+    profitLoss: live ? formatMoney(live.profitLoss) : decimal(row.profit_loss),
+    feeAmount: formatMoney(money(String(row.fee))),
     closeReason: row.close_reason,
-    createTime: row.created_at.getTime(),
-    openTime: row.opened_at?.getTime() ?? null,
-    closeTime: row.closed_at?.getTime() ?? null,
+    orderTime: row.created_at.getTime(),
+    transactionTime: row.opened_at?.getTime() ?? null,
+    transactionTimeTs: row.opened_at?.getTime() ?? null,
+    closingTimeTs: row.closed_at?.getTime() ?? null,
   };
 }
 
@@ -399,7 +403,8 @@ export function createTradingService(deps: {
         total += pnl;
         if (order.closed_at && order.closed_at >= dayStart) today += pnl;
       }
-      return { list: rows.map(orderView), pages: Math.ceil(Number(count.count) / query.limit), profitLossToday: formatMoney(today), profitLossTotal: formatMoney(total) };
+      const names = new Map(market.products().map((product) => [product.productCode, product.productName]));
+      return { list: rows.map((row) => orderView(row, names.get(row.symbol) ?? row.symbol)), pages: Math.ceil(Number(count.count) / query.limit), profitLossToday: formatMoney(today), profitLossTotal: formatMoney(total) };
     },
 
     /**

@@ -36,26 +36,41 @@ export const closeOrderMock = contract('/exchange/closeOrderMock', orderIdBody, 
 export const cancelOrder = contract('/exchange/cancelOrder', orderIdBody, z.null());
 export const cancelOrderMock = contract('/exchange/cancelOrderMock', orderIdBody, z.null());
 
+/** A market order as the specification names its fields (open, pending or closed). */
 export const tradeOrder = z.object({
-  orderNo: z.string(),
-  tradePair: z.string(),
+  id: z.number().int(),
+  /** The order number (shown as the order id). */
+  uid: z.string(),
+  /** 0 buy, 1 sell. */
   orderType: z.number().int(),
+  /** 1 pending, 2 market. */
   buyPoint: z.number().int(),
-  positionStatus: z.number().int(),
+  /** 1 pending, 2 position, 3 deal (closed), 4 canceled. */
+  status: z.number().int(),
+  tradePair: z.string(),
+  productName: z.string(),
   orderQuantity: decimalString,
-  multiple: z.number().int(),
-  price: decimalString.nullable(),
+  lever: z.number().int(),
+  /** Margin. */
+  securityDepositInitial: decimalString,
+  openingPrice: decimalString.nullable(),
+  /** The limit price of a pending order. */
   limitPrice: decimalString.nullable(),
-  closePrice: decimalString.nullable(),
+  /** The price a position would close at now (live feed), else null. */
+  currentPrice: decimalString.nullable(),
+  /** The cover price of a closed order. */
+  closingPrice: decimalString.nullable(),
   stopPrice: decimalString.nullable(),
   takeProfitPrice: decimalString.nullable(),
-  margin: decimalString,
-  fee: decimalString,
+  /** Realized (closed) or open profit and loss; for a pending order the expected one at its limit. */
   profitLoss: decimalString.nullable(),
+  /** Opening fee and overnight fees so far. */
+  feeAmount: decimalString,
   closeReason: z.string().nullable(),
-  createTime: z.number().int(),
-  openTime: z.number().int().nullable(),
-  closeTime: z.number().int().nullable(),
+  orderTime: z.number().int(),
+  transactionTime: z.number().int().nullable(),
+  transactionTimeTs: z.number().int().nullable(),
+  closingTimeTs: z.number().int().nullable(),
 });
 export type TradeOrder = z.infer<typeof tradeOrder>;
 
