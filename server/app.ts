@@ -28,6 +28,7 @@ import { createIdentityService } from './modules/identity/identity-service';
 import { registerAccountRoutes } from './modules/account/account-routes';
 import { createAccountService } from './modules/account/account-service';
 import { createLedger } from './modules/ledger/ledger';
+import { createPositionsFeed } from './modules/trading/positions-feed';
 import { registerTradingRoutes } from './modules/trading/trading-routes';
 import { createTradingService, type TradingService } from './modules/trading/trading-service';
 import type { Settings } from './settings';
@@ -71,6 +72,7 @@ const signedInPrefix = '/v1/waa/';
 const checkTokenPath = '/v1/waa/user/checkToken';
 /** The exchange calls are signed in too (bearer token). */
 const exchangePrefix = '/exchange/';
+const positionsSocketPath = '/exchange/ws';
 const apiPrefixes = ['/v1/', '/market/', '/exchange/', '/dev/'];
 
 export const defaultBanners = ['/banners/banner-1.svg', '/banners/banner-2.svg', '/banners/banner-3.svg'];
@@ -133,6 +135,8 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
 
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith(signedInPrefix) && !request.url.startsWith(exchangePrefix)) return;
+    // The positions socket carries its token in the query (browsers cannot set headers there).
+    if (request.url.split('?')[0] === positionsSocketPath) return;
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
     const payload = token ? await tokens.verifyAccessToken(token) : null;
@@ -208,7 +212,9 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
       ? await selectMarketSource({ settings, instruments, resumeAt, log: app.log })
       : dependencies.marketSource;
   app.log.info({ source: source?.name ?? 'none' }, 'market data source');
+  const positionsFeed = createPositionsFeed({ db: database.db, ledger, market, log: (message, error) => app.log.warn({ err: error }, message) });
   const trading = createTradingService({
+    onChange: (uid, book) => positionsFeed.changed(uid, book),
     db: database.db,
     ledger,
     market,
@@ -233,9 +239,30 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   }, 1_000);
   tradingTimer.unref();
   registerTradingRoutes(app, trading);
+  app.get(positionsSocketPath, { websocket: true }, (socket, request) => {
+    const token = (request.query as { token?: string }).token ?? '';
+    const refuse = () => socket.close(4401, 'sign-in required');
+    let detach: (() => void) | null = null;
+    let closed = false;
+    socket.on('close', () => {
+      closed = true;
+      detach?.();
+    });
+    void (async () => {
+      const payload = token ? await tokens.verifyAccessToken(token) : null;
+      if (!payload || !(await identity.sessionAlive(payload))) return refuse();
+      if (closed) return;
+      detach = await positionsFeed.attach(socket, payload.uid, payload.virtualStatus === 0 ? 'real' : 'demo');
+      if (closed) detach();
+    })().catch((error: unknown) => {
+      app.log.error({ err: error }, 'positions socket failed');
+      refuse();
+    });
+  });
   app.decorate('trading', trading);
   app.addHook('onClose', async () => {
     clearInterval(tradingTimer);
+    positionsFeed.stop();
     trading.stop();
     await trading.settled();
   });

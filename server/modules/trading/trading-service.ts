@@ -15,7 +15,7 @@ import { cashKind, marginKind } from '../account/account-service';
 import type { Ledger, Posting } from '../ledger/ledger';
 import { createTriggerIndex, type Crossing, type PriceSide, type TriggerIndex } from './trigger-index';
 
-type OrderRow = Selectable<TradeOrderTable>;
+export type OrderRow = Selectable<TradeOrderTable>;
 type TriggerKind = 'stop_loss' | 'take_profit' | 'fill';
 interface TriggerPayload {
   orderId: number;
@@ -30,11 +30,11 @@ function priceUnits(value: Units, precision: number): number {
   return decimalToUnits(formatMoney(value, 0), precision) ?? 0;
 }
 
-function quotePrice(units: number, precision: number): Units {
+export function quotePrice(units: number, precision: number): Units {
   return money(formatFixed(units, precision));
 }
 
-function orderView(row: OrderRow, productName: string, live: { currentPrice: Units; profitLoss: Units } | null = null): TradeOrder {
+export function orderView(row: OrderRow, productName: string, live: { currentPrice: Units; profitLoss: Units } | null = null): TradeOrder {
   const decimal = (value: string | null) => (value === null ? null : formatMoney(money(String(value))));
   return {
     id: row.id,
@@ -80,8 +80,11 @@ export function createTradingService(deps: {
   stopOutLevelPercent: number;
   nowMs?: () => number;
   log?: (message: string, error?: unknown) => void;
+  /** Told after any change to a user's orders or money in a book (the live positions feed). */
+  onChange?: (uid: number, book: Book) => void;
 }) {
   const { db, ledger, market } = deps;
+  const changed = (uid: number, book: Book) => deps.onChange?.(uid, book);
   const nowMs = deps.nowMs ?? Date.now;
   const indexes = new Map<string, TriggerIndex<TriggerPayload>>();
   /** Trigger executions in flight, so that tests and shutdown can wait for them. */
@@ -174,7 +177,10 @@ export function createTradingService(deps: {
         return true;
       })
       .catch(mapInsufficient);
-    if (closed) disarm(row);
+    if (closed) {
+      disarm(row);
+      changed(row.uid, book);
+    }
     return closed;
   }
 
@@ -209,6 +215,7 @@ export function createTradingService(deps: {
         throw error;
       });
     if (!filled) return;
+    changed(row.uid, book);
     const fresh = await db.selectFrom('trade_order').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
     arm(fresh, product.pricePrecision);
   }
@@ -230,7 +237,10 @@ export function createTradingService(deps: {
       ]);
       return true;
     });
-    if (canceled) disarm(row);
+    if (canceled) {
+      disarm(row);
+      changed(row.uid, book);
+    }
     return canceled;
   }
 
@@ -367,6 +377,7 @@ export function createTradingService(deps: {
         return winner.order_no;
       }
       arm(row, product.pricePrecision);
+      changed(uid, book);
       return row.order_no;
     },
 
@@ -477,7 +488,10 @@ export function createTradingService(deps: {
           await trx.updateTable('trade_order').set({ fee: sql<string>`fee + ${formatMoney(fee, 0)}::numeric` }).where('id', '=', row.id).execute();
           return true;
         });
-        if (done) charged += 1;
+        if (done) {
+          charged += 1;
+          changed(row.uid, row.book);
+        }
       }
       return charged;
     },
@@ -497,6 +511,7 @@ export function createTradingService(deps: {
           .execute();
         disarm(row);
       }
+      changed(uid, 'demo');
     },
 
     /** Waits for trigger executions under way (tests, shutdown). */

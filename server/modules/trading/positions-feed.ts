@@ -1,0 +1,159 @@
+import type { Kysely } from 'kysely';
+import type { TradeOrder } from '../../../src/shared/api/trading';
+import { divideMoney, divideRounded, formatMoney, money, type Units } from '../../../src/shared/money/money';
+import { OrderStatus, profitLossFor, type Direction } from '../../../src/shared/trading/order-rules';
+import type { Book, Database } from '../../db/schema';
+import type { MarketDataService } from '../../market/market-data-service';
+import type { RawTick } from '../../market/sources/market-data-source';
+import { cashKind } from '../account/account-service';
+import type { Ledger } from '../ledger/ledger';
+import { orderView, quotePrice, type OrderRow } from './trading-service';
+
+/** What one socket of the feed needs: send text, and close. */
+export interface FeedSocket {
+  send(text: string): void;
+  close(code: number, reason: string): void;
+}
+
+export interface FeedSummary {
+  orderList: TradeOrder[];
+  profitLossSum: string;
+  /** Equity: cash + locked margin + open profit and loss. */
+  netValue: string;
+  /** Margin level in percent (equity ÷ margin); "0.00" without margin. */
+  securityDepositPrent: string;
+  /** Free margin: equity − locked margin (the available prepayment). */
+  securityDepositAvailableSum: string;
+}
+
+interface AccountFeed {
+  uid: number;
+  book: Book;
+  sockets: Set<FeedSocket>;
+  orders: OrderRow[];
+  cash: Units;
+  symbols: Set<string>;
+  priceMoved: boolean;
+}
+
+/** The most often a moving market pushes one account's feed. */
+export const feedIntervalMs = 250;
+
+/**
+ * `/exchange/ws`: each signed-in socket hears its account's open positions (`holtOrder`)
+ * and pending orders (`pendingOrder`) with live profit and loss and the summary, at once
+ * on any change of its orders or money, and at most every 250 ms while prices move.
+ */
+export function createPositionsFeed(deps: { db: Kysely<Database>; ledger: Ledger; market: MarketDataService; log?: (message: string, error?: unknown) => void }) {
+  const accounts = new Map<string, AccountFeed>();
+  const keyOf = (uid: number, book: Book) => `${uid}|${book}`;
+
+  async function reload(account: AccountFeed) {
+    account.orders = await deps.db
+      .selectFrom('trade_order')
+      .selectAll()
+      .where('uid', '=', account.uid)
+      .where('book', '=', account.book)
+      .where('status', 'in', [OrderStatus.pending, OrderStatus.position])
+      .orderBy('id', 'desc')
+      .execute();
+    account.cash = await deps.ledger.balance({ owner: account.uid, book: account.book, kind: cashKind });
+    account.symbols = new Set(account.orders.map((row) => row.symbol));
+  }
+
+  function live(row: OrderRow): { currentPrice: Units; profitLoss: Units } | null {
+    const quote = deps.market.latestQuote(row.symbol);
+    const product = deps.market.products().find((item) => item.productCode === row.symbol);
+    if (!quote || !product) return null;
+    const buy = row.direction === 0;
+    // A position would close at the bid (buy) or ask (sell); a pending order is valued as if filled at its limit.
+    const currentPrice = quotePrice(buy ? quote.bid : quote.ask, product.pricePrecision);
+    const entry = row.status === OrderStatus.position ? row.open_price : row.limit_price;
+    if (entry === null) return null;
+    const profitLoss = profitLossFor(row.direction as Direction, money(String(entry)), currentPrice, money(String(row.volume)), { contractSize: String(row.contract_size) });
+    return { currentPrice, profitLoss };
+  }
+
+  function summary(account: AccountFeed, status: number): FeedSummary {
+    const names = new Map(deps.market.products().map((product) => [product.productCode, product.productName]));
+    const rows = account.orders.filter((row) => row.status === status);
+    const valued = rows.map((row) => ({ row, live: live(row) }));
+    const positions = account.orders.filter((row) => row.status === OrderStatus.position);
+    const margin = account.orders.reduce((sum, row) => sum + money(String(row.margin)), 0n);
+    const openPnl = positions.reduce((sum, row) => sum + (live(row)?.profitLoss ?? 0n), 0n);
+    const equity = account.cash + margin + openPnl;
+    const listPnl = valued.reduce((sum, each) => sum + (each.live?.profitLoss ?? 0n), 0n);
+    return {
+      orderList: valued.map((each) => orderView(each.row, names.get(each.row.symbol) ?? each.row.symbol, each.live)),
+      profitLossSum: formatMoney(listPnl),
+      netValue: formatMoney(equity),
+      securityDepositPrent: margin > 0n ? formatMoney(divideRounded(divideMoney(equity * 100n, margin), 1_000_000n) * 1_000_000n) : '0.00',
+      securityDepositAvailableSum: formatMoney(equity - margin),
+    };
+  }
+
+  function send(account: AccountFeed) {
+    account.priceMoved = false;
+    const messages = [
+      JSON.stringify({ type: 'holtOrder', data: summary(account, OrderStatus.position) }),
+      JSON.stringify({ type: 'pendingOrder', data: summary(account, OrderStatus.pending) }),
+    ];
+    for (const socket of account.sockets) {
+      try {
+        for (const message of messages) socket.send(message);
+      } catch (error) {
+        deps.log?.('positions feed: send failed', error);
+      }
+    }
+  }
+
+  const timer = setInterval(() => {
+    for (const account of accounts.values()) if (account.priceMoved) send(account);
+  }, feedIntervalMs);
+  timer.unref?.();
+
+  const stopListening = deps.market.onQuote((tick: RawTick) => {
+    for (const account of accounts.values()) if (account.symbols.has(tick.symbol)) account.priceMoved = true;
+  });
+
+  return {
+    /** A socket of (uid, book) joins: it gets the current state at once. */
+    async attach(socket: FeedSocket, uid: number, book: Book): Promise<() => void> {
+      const key = keyOf(uid, book);
+      let account = accounts.get(key);
+      if (!account) {
+        account = { uid, book, sockets: new Set(), orders: [], cash: 0n, symbols: new Set(), priceMoved: false };
+        accounts.set(key, account);
+        await reload(account);
+      }
+      account.sockets.add(socket);
+      send(account);
+      const joined = account;
+      return () => {
+        joined.sockets.delete(socket);
+        if (joined.sockets.size === 0) accounts.delete(key);
+      };
+    },
+    /** Orders or money of (uid, book) changed: push at once. */
+    changed(uid: number, book: Book) {
+      const account = accounts.get(keyOf(uid, book));
+      if (!account) return;
+      reload(account)
+        .then(() => send(account))
+        .catch((error: unknown) => deps.log?.('positions feed: reload failed', error));
+    },
+    connectionCount(): number {
+      let count = 0;
+      for (const account of accounts.values()) count += account.sockets.size;
+      return count;
+    },
+    stop() {
+      clearInterval(timer);
+      stopListening();
+      for (const account of accounts.values()) for (const socket of account.sockets) socket.close(1001, 'server shutting down');
+      accounts.clear();
+    },
+  };
+}
+
+export type PositionsFeed = ReturnType<typeof createPositionsFeed>;

@@ -1,0 +1,87 @@
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MarketDataSource, RawTick } from '../../server/market/sources/market-data-source';
+import { cashKind } from '../../server/modules/account/account-service';
+import { createLedger } from '../../server/modules/ledger/ledger';
+import { money } from '../../src/shared/money/money';
+import { startTestServer, testBackends, type TestServer } from './harness';
+import { call, loginByEmail, registerByEmail } from './identity-support';
+
+interface ClientSocket {
+  on(event: 'message', listener: (data: Buffer) => void): void;
+  on(event: 'close', listener: (code: number) => void): void;
+  close(): void;
+}
+const { WebSocket } = createRequire(import.meta.url)('ws') as { WebSocket: new (url: string) => ClientSocket };
+
+interface FeedMessage {
+  type: 'holtOrder' | 'pendingOrder';
+  data: { orderList: { uid: string; currentPrice: string; profitLoss: string }[]; profitLossSum: string; netValue: string; securityDepositPrent: string; securityDepositAvailableSum: string };
+}
+
+const clock = Date.parse('2026-01-13T12:00:00Z');
+
+describe.each(testBackends())('positions feed on $name', (backend) => {
+  let server: TestServer;
+  let base = '';
+  let emit: ((ticks: RawTick[]) => void) | null = null;
+  const source: MarketDataSource = { name: 'scripted', start: (onTicks) => void (emit = onTicks), stop: () => void (emit = null) };
+  const quote = (bid: number) => emit?.([{ symbol: 'EURUSD', timeMs: clock, bid, ask: bid + 12, volume: 1 }]);
+
+  beforeAll(async () => {
+    server = await startTestServer(backend, { FOREX_MIN_DEPOSIT: '0' }, { marketSource: source, nowMs: () => clock });
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `ws://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+    quote(108500);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('pushes positions with live profit and the summary at once on a change and as prices move; refuses a bad token', async () => {
+    const email = `feed${Date.now().toString(36)}@example.com`;
+    await registerByEmail(server, email);
+    const session = await loginByEmail(server, email);
+    const uid = ((await call(server, '/v1/waa/user/info', {}, session.token)).data as { uid: number }).uid;
+    await createLedger(server.database.db).post({
+      idempotencyKey: `feed-deposit:${uid}`,
+      book: 'real',
+      kind: 'deposit',
+      uid,
+      postings: [
+        { account: { owner: null, book: 'real', kind: 'deposits' }, amount: -money('1000') },
+        { account: { owner: uid, book: 'real', kind: cashKind }, amount: money('1000') },
+      ],
+    });
+
+    const messages: FeedMessage[] = [];
+    const socket = new WebSocket(`${base}/exchange/ws?token=${encodeURIComponent(session.token)}`);
+    socket.on('message', (data) => messages.push(JSON.parse(data.toString()) as FeedMessage));
+    const latest = (type: FeedMessage['type']) => messages.filter((message) => message.type === type).at(-1);
+    const waitFor = async (check: () => boolean) => {
+      const deadline = Date.now() + 3_000;
+      while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(check()).toBe(true);
+    };
+    try {
+      await waitFor(() => latest('holtOrder') !== undefined && latest('pendingOrder') !== undefined);
+      expect(latest('holtOrder')?.data).toMatchObject({ orderList: [], netValue: '1000.00', securityDepositPrent: '0.00' });
+
+      const orderNo = (await call(server, '/exchange/addOrder', { tradePair: 'EURUSD', price: '0', orderQuantity: '0.1', multiple: 100, orderType: 0, buyPoint: 2, clientOrderId: 'feed-1' }, session.token)).data as string;
+      await waitFor(() => latest('holtOrder')?.data.orderList.length === 1);
+      expect(latest('holtOrder')?.data.orderList[0]).toMatchObject({ uid: orderNo, currentPrice: '1.085', profitLoss: '-1.20' });
+
+      quote(108612);
+      await waitFor(() => latest('holtOrder')?.data.profitLossSum === '10.00');
+      // Equity 1000 − 0.217024 fee + 10 profit; margin 108.512; free margin the difference.
+      expect(latest('holtOrder')?.data).toMatchObject({ netValue: '1009.782976', securityDepositAvailableSum: '901.270976', securityDepositPrent: '930.57' });
+
+      const refused = new WebSocket(`${base}/exchange/ws?token=not-a-token`);
+      const code = await new Promise<number>((resolve) => refused.on('close', resolve));
+      expect(code).toBe(4401);
+    } finally {
+      socket.close();
+    }
+  });
+});
