@@ -12,6 +12,9 @@ const server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     DEV_OUTBOX: '1',
     DEV_MARKET_CONTROL: '1',
+    // Every signed-in browser test signs up for real (codes from the dev outbox) from one address.
+    CODES_SENT_PER_10_MIN: '1000',
+    CODE_CHECKS_PER_10_MIN: '1000',
     // A chat url the tests can embed without the internet (the server's own health check).
     CUSTOMER_SERVICE_LINK: `0|${JSON.stringify([`http://localhost:${process.env.PORT}/healthz`, 'https://t.me/tradeweb_support', 'https://wa.me/18005550100', 'support@tradeweb.example'])}`,
   },

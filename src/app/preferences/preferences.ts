@@ -1,4 +1,5 @@
 import { createStore, get, set } from 'idb-keyval';
+import type { ContactType } from '../../shared/api/auth';
 import type { TradeMode } from '../../shared/config/trade-mode';
 
 /**
@@ -12,6 +13,15 @@ export interface Preferences {
   themeColour?: string;
   /** The chart's period, candle type and indicators (validated when read). */
   chart?: { period?: string; candleType?: string; indicators?: { main?: string[]; sub?: string[] } };
+  /** "Remember account": the last contact type and what was typed (phone as typed, with its country). */
+  rememberedAccount?: { type: ContactType; value: string; country?: string };
+  /**
+   * "Remember password": AES-GCM ciphertext and iv (base64) only; the key is a
+   * non-extractable CryptoKey kept apart (`remembered-password.ts`). Never plain text.
+   */
+  rememberedPassword?: { iv: string; ciphertext: string };
+  /** The country last chosen for a phone number (ISO 3166 code). */
+  lastCountry?: string;
 }
 
 const store = createStore('tradeweb-preferences', 'preferences');

@@ -8,7 +8,11 @@ import { sessionSignal } from '../engine/signals';
 import { DesktopLayout } from '../layouts/desktop-layout';
 import { MobileLayout } from '../layouts/mobile-layout';
 import { useIsDesktop } from '../layouts/use-viewport';
+import { ForgotPage } from '../pages/auth/forgot-page';
 import { LoginPage } from '../pages/auth/login-page';
+import { RegisterPage } from '../pages/auth/register-page';
+import { signInReturnSignal } from '../pages/auth/sign-in-return';
+import { TwoFactorPage } from '../pages/auth/two-factor-page';
 import { ChartPage } from '../pages/chart/chart-page';
 import { ExplorePage } from '../pages/explore/explore-page';
 import { FramePage } from '../pages/frame/frame-page';
@@ -25,10 +29,13 @@ const views: Partial<Record<RouteName, ComponentType<{ params: Record<string, st
   home: HomePage,
   explore: ExplorePage,
   login: LoginPage,
+  register: RegisterPage,
+  forgot: ForgotPage,
   quotation: QuotationPage,
   search: SearchPage,
   chart: ChartPage,
   'user-service': ServicePage,
+  'user-two-factor': TwoFactorPage,
 };
 
 /** Where a tab goes when the session ends under it, by the reason it ended. */
@@ -53,11 +60,16 @@ export function AppRoutes() {
   const isDesktop = useIsDesktop();
   useSessionEndNavigation();
   const session = sessionSignal.value;
-  const decision = resolveGuard(location, search, {
+  let decision = resolveGuard(location, search, {
     signedIn: session.signedIn,
     accountMode: session.accountMode,
     switches: switchesSignal.value,
   });
+  // This tab's own sign-in: go where it is heading, not home with "already signed in".
+  const signInReturn = signInReturnSignal.value;
+  if (decision.kind === 'redirect' && decision.notice === 'notice.already_logged_in' && signInReturn) {
+    decision = { kind: 'redirect', to: signInReturn };
+  }
 
   const redirectTo = decision.kind === 'redirect' ? decision.to : null;
   const notice = decision.kind === 'redirect' ? decision.notice : undefined;

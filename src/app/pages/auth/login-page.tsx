@@ -1,28 +1,315 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
-import { LanguagePicker } from '../../components/language-picker';
-import { PageFrame } from '../../components/page-frame';
+import { Link, useLocation, useSearch } from 'wouter';
+import { login, type ContactType, type TokenPair } from '../../../shared/api/auth';
+import { isValidLoginPassword, isValidVerificationCode, trimmed } from '../../../shared/auth/validation';
+import type { BrandConfig } from '../../../shared/config/brand-config';
+import { switchesSignal, useApp } from '../../app-context';
+import { showToast } from '../../components/toasts';
+import { sessionSignal } from '../../engine/signals';
+import { preferences, savePreferences, type Preferences } from '../../preferences/preferences';
+import { forgetPassword, recallPassword, rememberPassword } from '../../preferences/remembered-password';
+import { safeReturnPath } from '../../routing/guards';
+import { AuthShell } from './auth-shell';
+import { CodeInput } from './code-input';
+import { readContact, type ContactDraft } from './contact';
+import { ContactField } from './contact-field';
+import { isCountryCode } from './countries';
+import { PasswordField } from './password-field';
+import { signInReturnSignal } from './sign-in-return';
 
-/** Sign-in frame: back to home, service shortcut, language picker, forgot and register links. */
+interface LoginBody {
+  username: string;
+  password: string;
+  type: ContactType;
+}
+
+type Errors = Partial<Record<'contact' | 'password' | 'code', string>>;
+
+/** The account a remembered password is bound to (its ciphertext decrypts for this one only). */
+function accountKey(type: ContactType, username: string): string {
+  return `${type}:${username.toLowerCase()}`;
+}
+
+/**
+ * The contact to start with: `?account=` (after sign-up; `type=P` and `country=` for a
+ * phone), else the remembered account, else empty with the last or the brand's country.
+ */
+function initialContact(search: URLSearchParams, config: BrandConfig, allowPhone: boolean): ContactDraft {
+  const stored = preferences();
+  const fromQuery = search.get('country');
+  const country = isCountryCode(fromQuery) ? fromQuery : isCountryCode(stored.lastCountry) ? stored.lastCountry : config.phoneRegisterCountry;
+  const empty: ContactDraft = { type: 'E', email: '', phone: '', country };
+  const account = search.get('account');
+  if (account) {
+    return search.get('type') === 'P' && allowPhone ? { ...empty, type: 'P', phone: account } : { ...empty, email: account };
+  }
+  const remembered = stored.rememberedAccount;
+  if (!remembered) return empty;
+  if (remembered.type === 'E') return { ...empty, email: remembered.value };
+  if (!allowPhone) return empty;
+  return { ...empty, type: 'P', phone: remembered.value, country: isCountryCode(remembered.country) ? remembered.country : country };
+}
+
+/**
+ * `/login`: e-mail (or phone) and password, remember account and password, then the
+ * second-factor code when the account has one. On success the engine adopts the session
+ * for every tab and the page goes to `?to=` (a local path) or home.
+ */
 export function LoginPage() {
+  useSignals();
   const { t } = useTranslation();
-  return (
-    <PageFrame
-      back="/"
-      title={t('page.login')}
-      actions={
-        <>
-          <Link href="/user/service" className="icon-button" aria-label={t('common.customer_service')}>
-            ☏
-          </Link>
-          <LanguagePicker compact />
-        </>
+  const { http, engine, config } = useApp();
+  const [, navigate] = useLocation();
+  const search = useSearch();
+  const switches = switchesSignal.value;
+  const allowPhone = switches.PHONE_REGISTER;
+
+  const [contact, setContact] = useState<ContactDraft>(() => initialContact(new URLSearchParams(search), config, allowPhone));
+  const [password, setPassword] = useState('');
+  const [rememberAccount, setRememberAccount] = useState(() => Boolean(preferences().rememberedAccount));
+  const [rememberSecret, setRememberSecret] = useState(() => Boolean(preferences().rememberedPassword));
+  const [step, setStep] = useState<'credentials' | 'second-factor'>('credentials');
+  const [code, setCode] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [submitting, setSubmitting] = useState(false);
+  /** The account whose remembered password filled the field; editing the contact away clears it. */
+  const [recalledFor, setRecalledFor] = useState<string | null>(null);
+
+  const busy = useRef(false);
+  const pending = useRef<LoginBody | null>(null);
+  const contactRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const codeRef = useRef<HTMLInputElement>(null);
+
+  // Fill the remembered password of the remembered account (once, when the page opens).
+  const [initialAccount] = useState(() => {
+    const reading = readContact(contact, 'login');
+    return reading.ok ? accountKey(reading.type, reading.username) : null;
+  });
+  useEffect(() => {
+    if (!switchesSignal.peek().rememberPassword || !initialAccount || !preferences().rememberedPassword) return;
+    let cancelled = false;
+    void recallPassword(initialAccount).then((recalled) => {
+      if (cancelled || recalled === null) return;
+      setPassword((current) => current || recalled);
+      setRecalledFor(initialAccount);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [initialAccount]);
+
+  function changeContact(next: ContactDraft) {
+    setContact(next);
+    setErrors((current) => ({ ...current, contact: undefined }));
+    if (recalledFor) {
+      const reading = readContact(next, 'login');
+      if (!reading.ok || accountKey(reading.type, reading.username) !== recalledFor) {
+        setPassword('');
+        setRecalledFor(null);
       }
-    >
-      <nav className="auth-links">
-        <Link href="/forgot">{t('page.forgot')}</Link>
-        <Link href="/register">{t('page.register')}</Link>
-      </nav>
-    </PageFrame>
+    }
+  }
+
+  async function rememberChoices(body: LoginBody) {
+    try {
+      const change: Partial<Preferences> = {
+        rememberedAccount: rememberAccount
+          ? body.type === 'E'
+            ? { type: 'E', value: contact.email.trim() }
+            : { type: 'P', value: contact.phone.trim(), country: contact.country }
+          : undefined,
+      };
+      if (body.type === 'P') change.lastCountry = contact.country;
+      await savePreferences(change);
+      if (rememberAccount && rememberSecret && switches.rememberPassword) await rememberPassword(accountKey(body.type, body.username), body.password);
+      else await forgetPassword();
+    } catch {
+      // Remembering is a convenience: signing in goes on without it.
+    }
+  }
+
+  async function finish(tokens: TokenPair, body: LoginBody) {
+    await rememberChoices(body);
+    const target = safeReturnPath(new URLSearchParams(search).get('to'));
+    signInReturnSignal.value = target;
+    try {
+      const snapshot = await engine.signIn({ token: tokens.token, refreshToken: tokens.refreshToken });
+      // The engine also tells every tab; adopting its answer here lets the guard see the
+      // session before this tab moves to a page that needs it.
+      if (snapshot.version >= sessionSignal.peek().version) sessionSignal.value = snapshot;
+    } catch {
+      signInReturnSignal.value = null;
+      showToast('error', t('notice.something_wrong'));
+      return;
+    }
+    showToast('success', t('auth.login_success'));
+    navigate(target, { replace: true });
+    signInReturnSignal.value = null;
+  }
+
+  async function submitCredentials(event: FormEvent) {
+    event.preventDefault();
+    if (busy.current) return;
+    const reading = readContact(contact, 'login');
+    const secret = password.trim();
+    const found: Errors = {};
+    if (!reading.ok) found.contact = reading.errorKey;
+    if (!isValidLoginPassword(secret)) found.password = 'auth.p_t_password';
+    setErrors(found);
+    if (!reading.ok) return contactRef.current?.focus();
+    if (found.password) return passwordRef.current?.focus();
+
+    const body: LoginBody = trimmed({ username: reading.username, password: secret, type: reading.type });
+    busy.current = true;
+    setSubmitting(true);
+    try {
+      const answer = await http.call(login, body);
+      if (answer.qrcodeStatus === 0) {
+        pending.current = body;
+        setCode('');
+        setStep('second-factor');
+        return;
+      }
+      await finish(answer, body);
+    } catch {
+      // The request client has shown the server's message.
+    } finally {
+      busy.current = false;
+      setSubmitting(false);
+    }
+  }
+
+  async function submitCode(value: string) {
+    if (busy.current) return;
+    const body = pending.current;
+    if (!body) return setStep('credentials');
+    if (!isValidVerificationCode(value)) {
+      setErrors({ code: 'auth.wrong_verification_code' });
+      return codeRef.current?.focus();
+    }
+    setErrors({});
+    busy.current = true;
+    setSubmitting(true);
+    try {
+      const answer = await http.call(login, trimmed({ ...body, command: 'verification' as const, authCode: value }));
+      if (answer.qrcodeStatus === 0 || !answer.token) throw new Error('second factor not accepted');
+      await finish(answer, body);
+    } catch {
+      // A wrong or expired code: start the code again.
+      setCode('');
+      codeRef.current?.focus();
+    } finally {
+      busy.current = false;
+      setSubmitting(false);
+    }
+  }
+
+  if (step === 'second-factor') {
+    return (
+      <AuthShell title={t('page.login')} back="/">
+        <form
+          className="auth-form"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submitCode(code);
+          }}
+        >
+          <h2 className="auth-step-title">{t('auth.two_factor_title')}</h2>
+          <p className="auth-hint">{t('auth.two_factor_hint')}</p>
+          <CodeInput
+            label={t('auth.auth_code')}
+            value={code}
+            autoFocus
+            inputRef={codeRef}
+            error={errors.code ? t(errors.code) : null}
+            onChange={(value) => {
+              setCode(value);
+              setErrors({});
+            }}
+            onComplete={(value) => void submitCode(value)}
+          />
+          <button type="submit" className="button primary auth-submit" disabled={submitting}>
+            {t('auth.verify')}
+          </button>
+          <button
+            type="button"
+            className="button secondary auth-submit"
+            disabled={submitting}
+            onClick={() => {
+              pending.current = null;
+              setCode('');
+              setErrors({});
+              setStep('credentials');
+            }}
+          >
+            {t('common.back')}
+          </button>
+        </form>
+      </AuthShell>
+    );
+  }
+
+  return (
+    <AuthShell title={t('page.login')} back="/">
+      <form className="auth-form" noValidate onSubmit={(event) => void submitCredentials(event)}>
+        <ContactField
+          purpose="login"
+          allowPhone={allowPhone}
+          value={contact}
+          onChange={changeContact}
+          error={errors.contact ? t(errors.contact) : null}
+          inputRef={contactRef}
+        />
+        <PasswordField
+          label={t('auth.password')}
+          autoComplete="current-password"
+          value={password}
+          inputRef={passwordRef}
+          error={errors.password ? t(errors.password) : null}
+          onChange={(value) => {
+            setPassword(value);
+            setRecalledFor(null);
+            setErrors((current) => ({ ...current, password: undefined }));
+          }}
+        />
+        <div className="auth-options">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={rememberAccount}
+              onChange={(event) => {
+                setRememberAccount(event.target.checked);
+                if (!event.target.checked) setRememberSecret(false);
+              }}
+            />
+            {t('auth.remember_account')}
+          </label>
+          {switches.rememberPassword ? (
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={rememberSecret}
+                onChange={(event) => {
+                  setRememberSecret(event.target.checked);
+                  if (event.target.checked) setRememberAccount(true);
+                }}
+              />
+              {t('auth.remember_password')}
+            </label>
+          ) : null}
+        </div>
+        <button type="submit" className="button primary auth-submit" disabled={submitting}>
+          {t('auth.sign_in')}
+        </button>
+        <nav className="auth-links" aria-label={t('auth.more_options')}>
+          <Link href="/forgot">{t('page.forgot')}</Link>
+          <Link href="/register">{t('page.register')}</Link>
+        </nav>
+      </form>
+    </AuthShell>
   );
 }

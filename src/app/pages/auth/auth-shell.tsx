@@ -1,0 +1,79 @@
+import { useId, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'wouter';
+import { useApp } from '../../app-context';
+import { LanguagePicker } from '../../components/language-picker';
+import { PageFrame } from '../../components/page-frame';
+import { useIsDesktop } from '../../layouts/use-viewport';
+import { WorkspacePage } from '../workspace/workspace-page';
+
+function HeadsetIcon() {
+  return (
+    <svg width={20} height={20} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+      <path d="M4 14v-2a8 8 0 0 1 16 0v2" />
+      <path d="M4 14h3v5H5a1 1 0 0 1-1-1zM20 14h-3v5h2a1 1 0 0 0 1-1z" />
+      <path d="M17 19c0 1.5-2 2-5 2" />
+    </svg>
+  );
+}
+
+/** The header's shortcuts: customer service and the language picker. */
+function AuthActions() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Link href="/user/service" className="icon-button" aria-label={t('common.customer_service')}>
+        <HeadsetIcon />
+      </Link>
+      <LanguagePicker compact />
+    </>
+  );
+}
+
+/**
+ * Sign-in, sign-up and reset: a page on phones; on desktop a panel of the one overlay
+ * card (420 px) over the desktop layout, with the site name and version at its foot.
+ */
+export function AuthShell(props: { title: string; back: string; children: ReactNode }) {
+  const { t } = useTranslation();
+  const { config } = useApp();
+  const [, navigate] = useLocation();
+  const isDesktop = useIsDesktop();
+  const titleId = useId();
+
+  if (!isDesktop) {
+    return (
+      <PageFrame back={props.back} title={props.title} actions={<AuthActions />}>
+        <div className="auth-panel">{props.children}</div>
+      </PageFrame>
+    );
+  }
+  return (
+    <div className="auth-desktop">
+      {/* The trading workspace stays in view behind the card, out of reach until signed in. */}
+      <div className="auth-behind" inert aria-hidden="true">
+        <WorkspacePage />
+      </div>
+      <div className="auth-overlay">
+        <section className="auth-card" aria-labelledby={titleId}>
+          <header className="auth-card-header">
+            <button type="button" className="icon-button" aria-label={t('common.back')} onClick={() => navigate(props.back)}>
+              ‹
+            </button>
+            <h1 id={titleId} className="page-title">
+              {props.title}
+            </h1>
+            <div className="page-actions">
+              <AuthActions />
+            </div>
+          </header>
+          <div className="auth-panel">{props.children}</div>
+          <footer className="auth-card-footer">
+            <span>{config.siteName}</span>
+            <span>{t('common.version', { version: __APP_VERSION__ })}</span>
+          </footer>
+        </section>
+      </div>
+    </div>
+  );
+}
