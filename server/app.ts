@@ -28,7 +28,7 @@ import { createIdentityService } from './modules/identity/identity-service';
 import { registerAccountRoutes } from './modules/account/account-routes';
 import { createAccountService } from './modules/account/account-service';
 import { createLedger } from './modules/ledger/ledger';
-import { createPositionsFeed } from './modules/trading/positions-feed';
+import { createPositionsFeed, type PositionsFeed } from './modules/trading/positions-feed';
 import { registerTradingRoutes } from './modules/trading/trading-routes';
 import { createTradingService, type TradingService } from './modules/trading/trading-service';
 import type { Settings } from './settings';
@@ -59,6 +59,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     market: MarketDataService;
     trading: TradingService;
+    positionsFeed: PositionsFeed;
     topicBus: TopicBus;
     marketStomp: StompEndpoint;
   }
@@ -167,6 +168,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     status: 'ok',
     database: database.kind,
     marketConnections: app.hasDecorator('marketStomp') ? app.marketStomp.connectionCount() : 0,
+    positionsConnections: app.hasDecorator('positionsFeed') ? app.positionsFeed.connectionCount() : 0,
   }));
 
   await siteRepository.seedDefaults({ banners: defaultBanners, customerLink: settings.customerServiceLink });
@@ -260,6 +262,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     });
   });
   app.decorate('trading', trading);
+  app.decorate('positionsFeed', positionsFeed);
   app.addHook('onClose', async () => {
     clearInterval(tradingTimer);
     positionsFeed.stop();

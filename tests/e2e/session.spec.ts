@@ -26,3 +26,25 @@ test('a session ended on the server is signed out at the next start, in every ta
   await next.goto('/position');
   await expect(next).toHaveURL(/\/login\?to=%2Fposition$/);
 });
+
+test('signed-in tabs share one positions socket, opened by the worker, and hear the account feed', async ({ page, context }) => {
+  await page.goto('/');
+  await waitForApp(page);
+  const session = await createSession(page);
+  await page.evaluate(
+    (tokens) => (window as unknown as { __tradeweb: { engine: EngineHandle } }).__tradeweb.engine.signIn(tokens),
+    { token: session.token, refreshToken: session.refreshToken },
+  );
+  const other = await context.newPage();
+  await other.goto('/');
+  await waitForApp(other);
+  const connections = async () => ((await (await page.request.get('/healthz')).json()) as { positionsConnections: number }).positionsConnections;
+  await expect.poll(connections).toBe(1);
+  for (const tab of [page, other]) {
+    await expect
+      .poll(() => tab.evaluate(async () => ((await (window as unknown as { __tradeweb: { engine: { positions(): Promise<{ holt: { netValue: string } | null }> } } }).__tradeweb.engine.positions()).holt?.netValue ?? null)))
+      .toBe('0.00');
+  }
+  await page.evaluate(() => (window as unknown as { __tradeweb: { engine: { signOut(reason: string): Promise<unknown> } } }).__tradeweb.engine.signOut('logout'));
+  await expect.poll(connections).toBe(0);
+});

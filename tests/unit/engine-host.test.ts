@@ -6,6 +6,7 @@ import type { PriceTick } from '../../src/shared/api/market';
 import type { MarketConnectionFactory } from '../../src/worker/engine/market-feed';
 import type { ConnectionState } from '../../src/worker/engine/reconnect-policy';
 import type { SessionApi } from '../../src/worker/engine/session-clock';
+import type { PositionsConnector } from '../../src/worker/engine/positions-channel';
 import { createEngineHost, type EngineHostOptions, type PeerChannel, type PeerMessage } from '../../src/worker/hub/engine-host';
 import { memoryStore, type Clock, type Timers } from '../../src/worker/engine/ports';
 
@@ -399,7 +400,7 @@ describe('engine session clock', () => {
     const next = await accessToken(7, 0, Math.floor((start + minutes(20)) / 1000));
     const fake = fakeSessionApi({ refresh: [{ kind: 'ok', tokens: { token: next, refreshToken: 'r2' } }] });
     const { time, host, only } = await signedInHost(minutes(6) + 30_000, fake.api);
-    await host.api.configureSession({ apiRoot: '', demoAllowed: false });
+    await host.api.configureSession({ apiRoot: '', demoAllowed: false, positionsSocketUrl: '' });
     await flush();
     expect(fake.refreshes).toEqual([]);
     time.advance(minutes(1)); // 5.5 minutes left
@@ -417,7 +418,7 @@ describe('engine session clock', () => {
   it('keeps the session when the server cannot be reached, and tries again the next minute', async () => {
     const fake = fakeSessionApi({ refresh: [{ kind: 'unreachable' }, { kind: 'unreachable' }] });
     const { time, host, only } = await signedInHost(minutes(4), fake.api);
-    await host.api.configureSession({ apiRoot: '', demoAllowed: false });
+    await host.api.configureSession({ apiRoot: '', demoAllowed: false, positionsSocketUrl: '' });
     await flush();
     time.advance(minutes(1));
     await flush();
@@ -428,13 +429,13 @@ describe('engine session clock', () => {
   it('signs out when the refresh is refused (ended server-side) or the token has expired', async () => {
     const refused = fakeSessionApi({ refresh: [{ kind: 'ended' }] });
     const first = await signedInHost(minutes(3), refused.api);
-    await first.host.api.configureSession({ apiRoot: '', demoAllowed: false });
+    await first.host.api.configureSession({ apiRoot: '', demoAllowed: false, positionsSocketUrl: '' });
     await flush();
     expect(first.only.sessions().at(-1)).toMatchObject({ signedIn: false, endReason: 'ended-by-server' });
 
     const unreachable = fakeSessionApi();
     const second = await signedInHost(minutes(7), unreachable.api);
-    await second.host.api.configureSession({ apiRoot: '', demoAllowed: false });
+    await second.host.api.configureSession({ apiRoot: '', demoAllowed: false, positionsSocketUrl: '' });
     for (let minute = 0; minute < 8; minute += 1) {
       second.time.advance(minutes(1));
       await second.host.api.heartbeat('tab'); // a tab that stays
@@ -446,7 +447,7 @@ describe('engine session clock', () => {
   it('signs out at start when the server says the token is invalid (-1)', async () => {
     const fake = fakeSessionApi({ check: 'invalid' });
     const { host, only } = await signedInHost(minutes(15), fake.api);
-    await host.api.configureSession({ apiRoot: '', demoAllowed: false });
+    await host.api.configureSession({ apiRoot: '', demoAllowed: false, positionsSocketUrl: '' });
     await flush();
     expect(only.sessions().at(-1)).toMatchObject({ signedIn: false, endReason: 'invalid' });
   });
@@ -454,11 +455,75 @@ describe('engine session clock', () => {
   it('signs a demo session out while demo trading is off', async () => {
     const fake = fakeSessionApi();
     const { host, only } = await signedInHost(minutes(15), fake.api, 1);
-    await host.api.configureSession({ apiRoot: '', demoAllowed: true });
+    await host.api.configureSession({ apiRoot: '', demoAllowed: true, positionsSocketUrl: '' });
     await flush();
     expect(only.sessions().at(-1)?.signedIn).toBe(true);
-    await host.api.configureSession({ apiRoot: '', demoAllowed: false });
+    await host.api.configureSession({ apiRoot: '', demoAllowed: false, positionsSocketUrl: '' });
     await flush();
     expect(only.sessions().at(-1)).toMatchObject({ signedIn: false, endReason: 'invalid' });
+  });
+});
+
+describe('engine positions feed', () => {
+  function fakePositionsServer() {
+    const opened: string[] = [];
+    const live: { handlers: Parameters<PositionsConnector>[1]; closed: boolean }[] = [];
+    const connect: PositionsConnector = (url, handlers) => {
+      opened.push(url);
+      const entry = { handlers, closed: false };
+      live.push(entry);
+      return { close: () => void (entry.closed = true) };
+    };
+    return { connect, opened, live };
+  }
+  const summary = (count: number) => ({ orderList: [], profitLossSum: String(count), netValue: '0.00', securityDepositPrent: '0.00', securityDepositAvailableSum: '0.00' });
+
+  it('opens one socket for the signed-in account, pushes its messages to every tab, and follows an account switch and sign-out', async () => {
+    const time = fakeClock();
+    const feed = fakePositionsServer();
+    const host = createEngineHost({
+      kind: 'shared', clock: time.clock, timers: time.timers, store: memoryStore(), peers: null,
+      connectMarket: fakeMarket().connect, fetchHistory: async () => [],
+      sessionApi: () => ({ checkToken: async () => 'valid', refresh: async () => ({ kind: 'unreachable' }) }),
+      connectPositions: feed.connect,
+    });
+    const first = tab();
+    const second = tab();
+    await host.api.hello('one', first.listener);
+    await host.api.hello('two', second.listener);
+    await host.api.configureSession({ apiRoot: '', demoAllowed: true, positionsSocketUrl: 'ws://x/exchange/ws' });
+    expect(feed.opened).toEqual([]);
+
+    const real = await accessToken(9, 0);
+    await host.api.signIn({ token: real, refreshToken: 'r' });
+    expect(feed.opened).toEqual([`ws://x/exchange/ws?token=${encodeURIComponent(real)}`]);
+    feed.live[0]!.handlers.onMessage(JSON.stringify({ type: 'holtOrder', data: summary(1) }));
+    feed.live[0]!.handlers.onMessage('not json');
+    feed.live[0]!.handlers.onMessage(JSON.stringify({ type: 'notice', data: { count: 2 } }));
+    const positionsOf = (each: ReturnType<typeof tab>) =>
+      each.batches.flatMap((batch) => batch.events.filter((event) => event.type === 'positions').map((event) => event.payload as { holt: { profitLossSum: string } | null }));
+    for (const each of [first, second]) expect(positionsOf(each).at(-1)?.holt?.profitLossSum).toBe('1');
+    expect((await host.api.positions()).holt?.profitLossSum).toBe('1');
+
+    // A refreshed token for the same account keeps the socket; a switch to demo replaces it.
+    await host.api.signIn({ token: await accessToken(9, 0, 2_000_000_100), refreshToken: 'r2' });
+    expect(feed.opened).toHaveLength(1);
+    const demo = await accessToken(9, 1);
+    await host.api.signIn({ token: demo, refreshToken: 'r3' });
+    expect(feed.opened).toHaveLength(2);
+    expect(feed.live[0]!.closed).toBe(true);
+    expect(positionsOf(first).at(-1)).toEqual({ holt: null, pending: null });
+
+    // A dropped socket reconnects after a second; a refusal (4401) does not retry.
+    feed.live[1]!.handlers.onClose(1006);
+    time.advance(1_000);
+    expect(feed.opened).toHaveLength(3);
+    feed.live[2]!.handlers.onClose(4401);
+    time.advance(60_000);
+    expect(feed.opened).toHaveLength(3);
+
+    await host.api.signOut('logout');
+    expect(feed.live.every((entry) => entry.closed || entry === feed.live[1] || entry === feed.live[2])).toBe(true);
+    expect(positionsOf(first).at(-1)).toEqual({ holt: null, pending: null });
   });
 });

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { TradeOrder } from '../../../src/shared/api/trading';
+import type { PositionsSummary } from '../../../src/shared/api/trading';
 import { divideMoney, divideRounded, formatMoney, money, type Units } from '../../../src/shared/money/money';
 import { OrderStatus, profitLossFor, type Direction } from '../../../src/shared/trading/order-rules';
 import type { Book, Database } from '../../db/schema';
@@ -15,16 +15,8 @@ export interface FeedSocket {
   close(code: number, reason: string): void;
 }
 
-export interface FeedSummary {
-  orderList: TradeOrder[];
-  profitLossSum: string;
-  /** Equity: cash + locked margin + open profit and loss. */
-  netValue: string;
-  /** Margin level in percent (equity ÷ margin); "0.00" without margin. */
-  securityDepositPrent: string;
-  /** Free margin: equity − locked margin (the available prepayment). */
-  securityDepositAvailableSum: string;
-}
+/** The summary as the contract defines it (src/shared/api/trading.ts). */
+type FeedSummary = PositionsSummary;
 
 interface AccountFeed {
   uid: number;

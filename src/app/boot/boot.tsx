@@ -1,7 +1,7 @@
 import { effect } from '@preact/signals-react';
 import type { Root } from 'react-dom/client';
 import { errorMessageKey, formatCodedMessage } from '../../shared/errors/catalogue';
-import { marketSocketUrl, parseBrandConfig, type BrandConfig } from '../../shared/config/brand-config';
+import { marketSocketUrl, parseBrandConfig, positionsSocketUrl, type BrandConfig } from '../../shared/config/brand-config';
 import { enabledLanguages, pickLanguage } from '../../shared/i18n/languages';
 import { createHttpClient, type RequestFailure } from '../api/http-client';
 import { App } from '../app';
@@ -131,7 +131,11 @@ export async function boot(root: Root) {
   await Promise.all([themeLoaded, refreshSwitches(http)]);
   // The session clock runs in the worker; it follows the demo-trading switch as it changes.
   effect(() => {
-    void remote.configureSession({ apiRoot: config.apiRoot, demoAllowed: switchesSignal.value.VIRTUAL_CURRENCY_TRADE });
+    void remote.configureSession({
+      apiRoot: config.apiRoot,
+      demoAllowed: switchesSignal.value.VIRTUAL_CURRENCY_TRADE,
+      positionsSocketUrl: positionsSocketUrl(config, window.location.origin),
+    });
   });
   root.render(<App services={{ config, http, engine: remote, watches, klines }} />);
 }

@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import type { EngineApi, EngineWelcome } from '../../shared/protocol/engine';
-import { applyEngineBatch, engineKindSignal, marketSignal, resetBatchSequence, sessionSignal } from './signals';
+import { applyEngineBatch, engineKindSignal, marketSignal, positionsSignal, resetBatchSequence, sessionSignal } from './signals';
 import type { KlinePeriod, WireBar } from '../../shared/market/kline';
 import { createWatchRegistry, type WatchRegistry } from './watch-registry';
 
@@ -83,6 +83,7 @@ export async function connectEngine(): Promise<{ remote: EngineRemote; welcome: 
     engineKindSignal.value = welcome.kind;
     marketSignal.value = welcome.market;
     if (welcome.session.version >= sessionSignal.peek().version) sessionSignal.value = welcome.session;
+    void remote.positions().then((state) => (positionsSignal.value = state));
     return welcome;
   }
 

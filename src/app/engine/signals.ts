@@ -4,6 +4,7 @@ import {
   initialMarketSnapshot,
   signedOutSession,
   type MarketSnapshot,
+  type PositionsState,
   type PriceRow,
   type EngineBatch,
   type EngineKind,
@@ -14,6 +15,8 @@ import {
 export const sessionSignal = signal<SessionSnapshot>(signedOutSession, { name: 'session' });
 export const engineKindSignal = signal<EngineKind | null>(null, { name: 'engineKind' });
 export const marketSignal = signal<MarketSnapshot>(initialMarketSnapshot, { name: 'market' });
+/** The signed-in account's open positions and pending orders, live from the engine's feed. */
+export const positionsSignal = signal<PositionsState>({ holt: null, pending: null }, { name: 'positions' });
 
 /** Signals made on first use and kept by key, each named for debugging. */
 function keyedSignals<T>(prefix: string) {
@@ -55,6 +58,9 @@ export function applyEngineBatch(engineBatch: EngineBatch) {
           break;
         case 'prices':
           for (const row of event.payload) priceSignal(row[0]).value = row;
+          break;
+        case 'positions':
+          positionsSignal.value = event.payload;
           break;
         case 'kline':
           barSignal(event.payload.symbol, event.payload.period).value = event.payload.bar;

@@ -90,3 +90,23 @@ export const orderHistoryData = z.object({
 
 export const orderHistory = contract('/v1/waa/order/history', historyBody, orderHistoryData);
 export const orderHistoryMock = contract('/v1/waa/order/historyMock', historyBody, orderHistoryData);
+
+/** The summary the positions feed pushes with each list. */
+export const positionsSummary = z.object({
+  orderList: z.array(tradeOrder),
+  profitLossSum: decimalString,
+  /** Equity: cash + locked margin + open profit and loss. */
+  netValue: decimalString,
+  /** Margin level in percent. */
+  securityDepositPrent: decimalString,
+  /** Free margin (the available prepayment). */
+  securityDepositAvailableSum: decimalString,
+});
+export type PositionsSummary = z.infer<typeof positionsSummary>;
+
+/** A message of `/exchange/ws`. */
+export const positionsFeedMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('holtOrder'), data: positionsSummary }),
+  z.object({ type: z.literal('pendingOrder'), data: positionsSummary }),
+]);
+export type PositionsFeedMessage = z.infer<typeof positionsFeedMessage>;

@@ -74,3 +74,9 @@ export function marketSocketUrl(config: Pick<BrandConfig, 'marketSocketUrl' | 'm
   const root = config.marketRoot || pageOrigin;
   return `${root.replace(/^http/, 'ws')}/market/stomp`;
 }
+
+/** The per-user positions socket under the exchange root, else under the page's own origin. */
+export function positionsSocketUrl(config: Pick<BrandConfig, 'exchangeRoot'>, pageOrigin: string): string {
+  const root = config.exchangeRoot || pageOrigin;
+  return `${root.replace(/^http/, 'ws')}/exchange/ws`;
+}

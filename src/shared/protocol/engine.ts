@@ -1,3 +1,4 @@
+import type { PositionsSummary } from '../api/trading';
 import type { KlinePeriod, WireBar } from '../market/kline';
 import type { AccountMode } from '../session/token';
 
@@ -78,6 +79,8 @@ export interface SessionSettings {
   apiRoot: string;
   /** VIRTUAL_CURRENCY_TRADE: while off, a demo session is signed out. */
   demoAllowed: boolean;
+  /** ws(s) URL of the positions socket (`{exchangeRoot}/exchange/ws`). */
+  positionsSocketUrl: string;
 }
 
 export interface MarketSettings {
@@ -95,6 +98,14 @@ export interface EngineEventMap {
   prices: PriceRow[];
   /** The forming bar of a watched (symbol, period), at most once per batch window. */
   kline: { symbol: string; period: KlinePeriod; bar: WireBar };
+  /** The signed-in account's open positions and pending orders with the summaries. */
+  positions: PositionsState;
+}
+
+/** Open positions (holtOrder) and pending orders (pendingOrder); null until the feed speaks. */
+export interface PositionsState {
+  holt: PositionsSummary | null;
+  pending: PositionsSummary | null;
 }
 
 export type EngineEvent = {
@@ -127,6 +138,8 @@ export interface EngineDiagnostics {
 export interface EngineApi {
   /** The ready handshake: registers a tab and its listener, answers the current state. */
   hello(clientId: string, listener: EngineListener): Promise<EngineWelcome>;
+  /** The latest positions (also pushed as `positions` events). */
+  positions(): Promise<PositionsState>;
   /** Keeps a tab registered; false means the engine had evicted it and it must say hello again. */
   heartbeat(clientId: string): Promise<boolean>;
   /** A tab leaving (pagehide). */

@@ -4,6 +4,7 @@ import { systemClock } from '../engine/ports';
 import { leaderElectedConnection, type MarketRelayMessage } from '../engine/leader-election';
 import { fetchMarketHistory } from '../transport/market-history';
 import { createMarketSocket } from '../transport/market-socket';
+import { openPositionsSocket } from '../transport/positions-socket';
 import { fetchSessionApi } from '../transport/session-api';
 import { broadcastPeers, indexedDbStore, workerTimers } from './browser-edges';
 import { createEngineHost } from './engine-host';
@@ -29,6 +30,8 @@ const host = createEngineHost({
   peers: broadcastPeers('tradeweb-engine-peers'),
   fetchHistory: fetchMarketHistory,
   sessionApi: fetchSessionApi,
+  // Each tab's engine in this fallback has its own positions socket (the feed is per user and small).
+  connectPositions: openPositionsSocket,
   ownsSessionClock: () => sessionClockOwner,
   connectMarket: (url) =>
     leaderElectedConnection({

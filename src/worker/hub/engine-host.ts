@@ -10,6 +10,7 @@ import {
 import { createMarketFeed, type MarketConnectionFactory, type MarketFeed } from '../engine/market-feed';
 import type { Clock, KeyValueStore, Timers } from '../engine/ports';
 import type { KlinePeriod, WireBar } from '../../shared/market/kline';
+import { createPositionsChannel, emptyPositions, type PositionsConnector } from '../engine/positions-channel';
 import { createSessionClock, type SessionApi, type SessionClock } from '../engine/session-clock';
 import { createSessionStore } from '../engine/session-store';
 import { createClientRegistry } from './client-registry';
@@ -32,6 +33,8 @@ export interface EngineHostOptions {
   connectMarket: (socketUrl: string) => MarketConnectionFactory;
   /** The session clock's calls under the API root (fetch in the worker, a fake in tests). */
   sessionApi: (apiRoot: string) => SessionApi;
+  /** Opens the positions socket (a WebSocket in the worker, a fake in tests). */
+  connectPositions?: PositionsConnector;
   /** Whether this engine runs the session clock (always, but for the dedicated-worker fallback's leader). */
   ownsSessionClock?: () => boolean;
   /** POSTs `/market/history` under the market root (fetch in the worker, a fake in tests). */
@@ -57,11 +60,22 @@ export function createEngineHost(options: EngineHostOptions) {
   let market: MarketFeed | null = null;
   let sessionClock: SessionClock | null = null;
   let sessionSettings: SessionSettings | null = null;
+  const positions = options.connectPositions
+    ? createPositionsChannel({
+        timers,
+        connect: options.connectPositions,
+        onUpdate: (state) => clients.broadcast([{ type: 'positions', payload: state }]),
+        ...(options.log ? { log: options.log } : {}),
+      })
+    : null;
 
   const session = createSessionStore({
     store,
     clock,
-    onChange: (snapshot) => clients.broadcast([{ type: 'session', payload: snapshot }]),
+    onChange: (snapshot) => {
+      clients.broadcast([{ type: 'session', payload: snapshot }]);
+      if (sessionSettings) positions?.follow(snapshot, sessionSettings.positionsSocketUrl);
+    },
   });
 
   peers?.listen((message) => {
@@ -85,6 +99,9 @@ export function createEngineHost(options: EngineHostOptions) {
         market: market?.snapshot ?? initialMarketSnapshot,
         heartbeatIntervalMs: engineHeartbeatIntervalMs,
       };
+    },
+    async positions() {
+      return positions?.state ?? emptyPositions;
     },
     async heartbeat(clientId) {
       return clients.touch(clientId);
@@ -117,6 +134,7 @@ export function createEngineHost(options: EngineHostOptions) {
     async configureSession(settings) {
       sessionSettings = settings;
       await restored;
+      positions?.follow(session.snapshot, settings.positionsSocketUrl);
       if (!sessionClock) {
         sessionClock = createSessionClock({
           clock,
@@ -169,6 +187,7 @@ export function createEngineHost(options: EngineHostOptions) {
     dispose() {
       timers.clearInterval(evictionTimer);
       sessionClock?.stop();
+      positions?.stop();
       void market?.stop();
     },
   };

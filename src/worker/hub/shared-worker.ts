@@ -3,6 +3,7 @@ import * as Comlink from 'comlink';
 import { systemClock } from '../engine/ports';
 import { fetchMarketHistory } from '../transport/market-history';
 import { createMarketSocket } from '../transport/market-socket';
+import { openPositionsSocket } from '../transport/positions-socket';
 import { fetchSessionApi } from '../transport/session-api';
 import { broadcastPeers, indexedDbStore, workerTimers } from './browser-edges';
 import { createEngineHost } from './engine-host';
@@ -18,6 +19,7 @@ const host = createEngineHost({
   peers: broadcastPeers('tradeweb-engine-peers'),
   fetchHistory: fetchMarketHistory,
   sessionApi: fetchSessionApi,
+  connectPositions: openPositionsSocket,
   connectMarket: (url) => (handlers) => createMarketSocket({ url, ...handlers }),
 });
 

@@ -1,0 +1,111 @@
+import { positionsFeedMessage } from '../../shared/api/trading';
+import type { PositionsState, SessionSnapshot } from '../../shared/protocol/engine';
+import type { Timers } from './ports';
+
+/** The positions socket as the channel sees it: the worker gives it a WebSocket, tests a fake. */
+export interface PositionsConnection {
+  close(): void;
+}
+
+export type PositionsConnector = (
+  url: string,
+  handlers: { onMessage: (text: string) => void; onClose: (code: number) => void },
+) => PositionsConnection;
+
+
+export const emptyPositions: PositionsState = { holt: null, pending: null };
+
+/** The server closes with this when the token is not (or no longer) good: do not retry with it. */
+const refusedCode = 4401;
+
+/**
+ * The browser's one positions socket (`/exchange/ws`): opened for the signed-in account,
+ * reopened for the other one after an account switch, closed at sign-out; reconnects
+ * with a growing delay (1 s × attempt, at most 10 s) using the session's latest token.
+ */
+export function createPositionsChannel(options: {
+  timers: Timers;
+  connect: PositionsConnector;
+  onUpdate: (state: PositionsState) => void;
+  log?: (message: string) => void;
+}) {
+  let socketUrl = '';
+  let session: SessionSnapshot | null = null;
+  let account: string | null = null;
+  let connection: PositionsConnection | null = null;
+  let retry: unknown = null;
+  let attempts = 0;
+  let generation = 0;
+  let state: PositionsState = emptyPositions;
+
+  function publish(next: PositionsState) {
+    state = next;
+    options.onUpdate(state);
+  }
+
+  function drop() {
+    generation += 1;
+    if (retry !== null) options.timers.clearTimeout(retry);
+    retry = null;
+    connection?.close();
+    connection = null;
+  }
+
+  function open() {
+    if (!session?.signedIn || !session.token || !socketUrl) return;
+    const own = (generation += 1);
+    const separator = socketUrl.includes('?') ? '&' : '?';
+    connection = options.connect(`${socketUrl}${separator}token=${encodeURIComponent(session.token)}`, {
+      onMessage(text) {
+        if (own !== generation) return;
+        attempts = 0;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          return;
+        }
+        const message = positionsFeedMessage.safeParse(parsed);
+        if (!message.success) return; // other message types (option, notice) belong elsewhere
+        publish(message.data.type === 'holtOrder' ? { ...state, holt: message.data.data } : { ...state, pending: message.data.data });
+      },
+      onClose(code) {
+        if (own !== generation) return;
+        connection = null;
+        if (code === refusedCode) {
+          options.log?.('positions: the server refused the session');
+          return; // the session clock will end or renew the session; follow() reopens then
+        }
+        attempts += 1;
+        retry = options.timers.setTimeout(() => {
+          retry = null;
+          open();
+        }, Math.min(1_000 * attempts, 10_000));
+      },
+    });
+  }
+
+  return {
+    /** Follows the session: a new account (sign-in, switch) reconnects; sign-out closes. */
+    follow(next: SessionSnapshot, url: string) {
+      const changedUrl = url !== socketUrl;
+      socketUrl = url;
+      session = next;
+      const nextAccount = next.signedIn ? `${next.uid}|${next.accountMode}` : null;
+      if (nextAccount === account && !changedUrl && (connection || retry !== null)) return;
+      account = nextAccount;
+      drop();
+      attempts = 0;
+      publish(emptyPositions);
+      if (nextAccount) open();
+    },
+    get state() {
+      return state;
+    },
+    stop() {
+      drop();
+    },
+  };
+}
+
+export type PositionsChannel = ReturnType<typeof createPositionsChannel>;
