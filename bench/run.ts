@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { runEngineIngestBench } from './engine-ingest';
 import { runTriggerIndexBench } from './trigger-index';
+import { runOrderThroughputBench } from './order-throughput';
 import { runQuoteScrollBench } from './browser/quote-scroll';
 import { runTickFanoutBench } from './browser/tick-fanout';
 import { buildServer } from '../server/app';
@@ -67,6 +68,7 @@ async function main() {
     table(runEngineIngestBench(), ['path', 'throughput', 'cost vs baseline']),
     table(await apiRequestBench(), ['request', 'throughput', 'cost vs baseline']),
     table(runTriggerIndexBench(), ['path', 'throughput', 'vs baseline']),
+    table(await runOrderThroughputBench(), ['path', 'throughput', 'p50', 'p99', 'vs baseline']),
   ];
   // The browser benches need Debian's Chromium; BENCH_BROWSER=0 skips them.
   if (process.env.BENCH_BROWSER !== '0') {

@@ -19,7 +19,7 @@ describe.each(testBackends())('foundation API on $name', (backend) => {
   it('answers /healthz once ready', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/healthz' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'ok', database: backend.name, marketConnections: 0 });
+    expect(response.json()).toEqual({ status: 'ok', database: backend.name, marketConnections: 0, positionsConnections: 0 });
   });
 
   it('lists every switch with the specification defaults', async () => {
