@@ -15,6 +15,8 @@ const server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
     // Every signed-in browser test signs up for real (codes from the dev outbox) from one address.
     CODES_SENT_PER_10_MIN: '1000',
     CODE_CHECKS_PER_10_MIN: '1000',
+    // Demo trading on, so the real/demo switch can be driven.
+    SWITCHES: 'VIRTUAL_CURRENCY_TRADE=1',
     // A chat url the tests can embed without the internet (the server's own health check).
     CUSTOMER_SERVICE_LINK: `0|${JSON.stringify([`http://localhost:${process.env.PORT}/healthz`, 'https://t.me/tradeweb_support', 'https://wa.me/18005550100', 'support@tradeweb.example'])}`,
   },

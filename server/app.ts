@@ -171,7 +171,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     positionsConnections: app.hasDecorator('positionsFeed') ? app.positionsFeed.connectionCount() : 0,
   }));
 
-  await siteRepository.seedDefaults({ banners: defaultBanners, customerLink: settings.customerServiceLink });
+  await siteRepository.seedDefaults({ banners: defaultBanners, customerLink: settings.customerServiceLink, switchOverrides: settings.switchOverrides });
   registerSiteRoutes(app, siteService);
   registerIdentityRoutes(app, identity, { delivery, devOutbox: settings.devOutbox });
   registerAccountRoutes(app, accounts);

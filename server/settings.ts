@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseCustomerLinkSetting } from '../src/shared/config/customer-link';
+import { isSwitchName, type SwitchName } from '../src/shared/config/switches';
 
 /**
  * Every setting of the reference server, read once from the environment through this
@@ -79,11 +80,30 @@ const environmentSchema = z.object({
     .string()
     .refine((value) => parseCustomerLinkSetting(value) !== null, "expected 'mode|[\"chat url\",\"telegram\",\"whatsapp\",\"e-mail\"]'")
     .default('0|["","https://t.me/tradeweb_support","https://wa.me/18005550100","support@tradeweb.example"]'),
+  /**
+   * Feature switches set at every start, e.g. "VIRTUAL_CURRENCY_TRADE=1,PHONE_REGISTER=0"
+   * (names from the switch list); the others keep their stored values.
+   */
+  SWITCHES: z
+    .string()
+    .default('')
+    .refine((value) => parseSwitchOverrides(value) !== null, 'expected NAME=1 or NAME=0 pairs of known switch names, comma-separated'),
   /** Development control of the price feed (POST /dev/market/pause and /resume). Never on by default. */
   DEV_MARKET_CONTROL: flag.default(false),
 });
 
 export type Settings = ReturnType<typeof readSettings>;
+
+/** "A=1,B=0" as switch values; null when a name is unknown or a value is not 0/1/true/false. */
+export function parseSwitchOverrides(value: string): Partial<Record<SwitchName, boolean>> | null {
+  const overrides: Partial<Record<SwitchName, boolean>> = {};
+  for (const part of value.split(',').map((item) => item.trim()).filter(Boolean)) {
+    const match = /^([^=]+)=(1|0|true|false)$/.exec(part);
+    if (!match?.[1] || !isSwitchName(match[1])) return null;
+    overrides[match[1]] = match[2] === '1' || match[2] === 'true';
+  }
+  return overrides;
+}
 
 export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
   const parsed = environmentSchema.safeParse(environment);
@@ -122,6 +142,7 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     marketBinanceUrl: values.MARKET_BINANCE_URL ?? null,
     marketBrokerUrl: values.MARKET_BROKER_URL ?? null,
     customerServiceLink: values.CUSTOMER_SERVICE_LINK,
+    switchOverrides: parseSwitchOverrides(values.SWITCHES) ?? {},
     smtpUrl: values.SMTP_URL ?? null,
     mailFrom: values.MAIL_FROM,
     dataEncryptionKey: values.DATA_ENCRYPTION_KEY ?? null,

@@ -120,3 +120,25 @@ describe('embedded database on disk', () => {
     }
   });
 });
+
+describe('SWITCHES setting', () => {
+  it('reads NAME=1/0 pairs of known switches and refuses anything else', async () => {
+    const { parseSwitchOverrides, readSettings } = await import('../../server/settings');
+    expect(parseSwitchOverrides('VIRTUAL_CURRENCY_TRADE=1, PHONE_REGISTER=false')).toEqual({ VIRTUAL_CURRENCY_TRADE: true, PHONE_REGISTER: false });
+    expect(parseSwitchOverrides('')).toEqual({});
+    expect(parseSwitchOverrides('NOPE=1')).toBeNull();
+    expect(parseSwitchOverrides('PHONE_REGISTER=yes')).toBeNull();
+    expect(() => readSettings({ SWITCHES: 'NOPE=1' })).toThrow(/SWITCHES/);
+  });
+
+  it('applies them at start', async () => {
+    const [pglite] = testBackends();
+    const server = await startTestServer(pglite!, { SWITCHES: 'VIRTUAL_CURRENCY_TRADE=1' });
+    try {
+      const items = (await post(server.app, '/v1/wa-na/system/systemConfig/getAllConfigStatusWeb', {})).json().data.items as { name: string; enable: boolean }[];
+      expect(items.find((item) => item.name === 'VIRTUAL_CURRENCY_TRADE')?.enable).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { switchDefaults, switchNames } from '../../../src/shared/config/switches';
+import { switchDefaults, switchNames, type SwitchName } from '../../../src/shared/config/switches';
 import type { Database } from '../../db/schema';
 
 export const customerLinkSettingKey = 'customer_service_link';
@@ -38,12 +38,15 @@ export function createSiteRepository(db: Kysely<Database>) {
     },
 
     /** First-start data: every switch at the specification's default, banners, service links. */
-    async seedDefaults(defaults: { banners: string[]; customerLink: string }) {
+    async seedDefaults(defaults: { banners: string[]; customerLink: string; switchOverrides?: Partial<Record<SwitchName, boolean>> }) {
       await db
         .insertInto('system_switch')
         .values(switchNames.map((name) => ({ name, enabled: switchDefaults[name] })))
         .onConflict((conflict) => conflict.column('name').doNothing())
         .execute();
+      for (const [name, enabled] of Object.entries(defaults.switchOverrides ?? {})) {
+        await db.updateTable('system_switch').set({ enabled, updated_at: new Date() }).where('name', '=', name).execute();
+      }
       const banners = await db.selectFrom('banner').select('id').limit(1).execute();
       if (banners.length === 0) {
         await db

@@ -3,10 +3,10 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { useApp } from '../app-context';
+import { AccountMenu, AccountModeSwitch } from '../components/account-menu';
 import { LanguagePicker } from '../components/language-picker';
 import { SchemeToggle, ThemeColourControl } from '../components/theme-controls';
 import { DebugTapTarget } from '../debug/debug-console';
-import { sessionSignal } from '../engine/signals';
 import { useTradeMode } from '../market/trade-mode';
 import { quotePanelOpenSignal, searchPanelOpenSignal } from '../market/selection';
 import { CandleTypePicker, IndicatorButton, PeriodSelect } from '../pages/chart/chart-tools';
@@ -30,25 +30,6 @@ function TradeModeButtons() {
         </button>
       ))}
     </div>
-  );
-}
-
-function UserCard() {
-  useSignals();
-  const { t } = useTranslation();
-  const session = sessionSignal.value;
-  if (!session.signedIn) {
-    return (
-      <Link href="/login" className="user-card">
-        {t('desktop.lets_sign_in')}
-      </Link>
-    );
-  }
-  return (
-    <Link href="/user" className="user-card">
-      <span className={`account-badge account-${session.accountMode}`}>{t(`mode.${session.accountMode}`)}</span>
-      <span>{t('desktop.signed_in_as', { uid: session.uid })}</span>
-    </Link>
   );
 }
 
@@ -117,7 +98,8 @@ export function DesktopLayout(props: { children: ReactNode }) {
         <ThemeColourControl folded={width <= swatchesMinWidthPx} />
         <SchemeToggle />
         <LanguagePicker />
-        <UserCard />
+        <AccountModeSwitch />
+        <AccountMenu />
       </header>
       <div className="desktop-body">
         <nav className="side-rail" aria-label={t('nav.main')}>
