@@ -2,8 +2,8 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { forgot, type ContactType } from '../../../shared/api/auth';
-import { isValidNewPassword, isValidVerificationCode, resendCodeAfterSeconds, trimmed } from '../../../shared/auth/validation';
+import { forgot } from '../../../shared/api/auth';
+import { isValidNewPassword, isValidVerificationCode, trimmed } from '../../../shared/auth/validation';
 import { switchesSignal, useApp } from '../../app-context';
 import { showToast } from '../../components/toasts';
 import { preferences, savePreferences } from '../../preferences/preferences';
@@ -13,15 +13,7 @@ import { contactLabel, emptyContact, readContact, type ContactDraft } from './co
 import { ContactField } from './contact-field';
 import { PasswordField } from './password-field';
 import { ResendCode } from './resend-code';
-import { sendCode } from './send-code';
-import { useCountdown } from './use-countdown';
-
-interface Target {
-  type: ContactType;
-  username: string;
-  label: string;
-  draft: ContactDraft;
-}
+import { loginPathFor, useCodeSender, useSubmitLock, type CodeTarget } from './code-step';
 
 type Errors = Partial<Record<'contact' | 'code' | 'password' | 'confirm', string>>;
 
@@ -32,42 +24,26 @@ type Errors = Partial<Record<'contact' | 'code' | 'password' | 'confirm', string
  */
 export function ForgotPage() {
   useSignals();
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { http, config } = useApp();
   const [, navigate] = useLocation();
   const switches = switchesSignal.value;
   const blankContact = () => emptyContact(config.phoneRegisterCountry, preferences().lastCountry);
 
   const [contact, setContact] = useState<ContactDraft>(blankContact);
-  const [target, setTarget] = useState<Target | null>(null);
+  const [target, setTarget] = useState<CodeTarget | null>(null);
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [errors, setErrors] = useState<Errors>({});
-  const [submitting, setSubmitting] = useState(false);
-  const resend = useCountdown();
+  const codes = useCodeSender('2');
+  const resend = codes.resend;
 
-  const busy = useRef(false);
-  /** The contact the running resend countdown belongs to. */
-  const sentTo = useRef<string | null>(null);
+  const { submitting, run } = useSubmitLock();
   const contactRef = useRef<HTMLInputElement>(null);
   const codeRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const confirmRef = useRef<HTMLInputElement>(null);
-
-  async function run(task: () => Promise<void>) {
-    if (busy.current) return;
-    busy.current = true;
-    setSubmitting(true);
-    try {
-      await task();
-    } catch {
-      // The request client has shown the server's message.
-    } finally {
-      busy.current = false;
-      setSubmitting(false);
-    }
-  }
 
   function submitContact(event: FormEvent) {
     event.preventDefault();
@@ -78,31 +54,23 @@ export function ForgotPage() {
       return;
     }
     setErrors({});
-    const next: Target = { type: reading.type, username: reading.username, label: contactLabel(contact), draft: contact };
-    const key = `${reading.type}:${reading.username}`;
+    const next: CodeTarget = { type: reading.type, username: reading.username, label: contactLabel(contact), draft: contact };
     setCode('');
-    if (resend.running && sentTo.current === key) {
+    if (codes.pending(next)) {
       // Back and forth within the resend wait: the code already sent still holds.
       setTarget(next);
       return;
     }
     void run(async () => {
       if (reading.type === 'P') void savePreferences({ lastCountry: contact.country });
-      await sendCode(http, reading, '2', i18n.language);
-      sentTo.current = key;
+      await codes.send(next);
       setTarget(next);
-      resend.start(resendCodeAfterSeconds);
-      showToast('success', t('auth.code_sent', { contact: next.label }));
     });
   }
 
   function resendCode() {
     if (!target) return;
-    void run(async () => {
-      await sendCode(http, target, '2', i18n.language);
-      resend.start(resendCodeAfterSeconds);
-      showToast('success', t('auth.code_sent', { contact: target.label }));
-    });
+    void run(() => codes.send(target));
   }
 
   function submitReset(event: FormEvent) {
@@ -121,9 +89,7 @@ export function ForgotPage() {
     void run(async () => {
       await http.call(forgot, trimmed({ username: target.username, password: secret, type: target.type, code }));
       showToast('success', t('auth.reset_success'));
-      const account = target.type === 'E' ? target.username : target.draft.phone.trim();
-      const phone = target.type === 'P' ? `&type=P&country=${encodeURIComponent(target.draft.country)}` : '';
-      navigate(`/login?account=${encodeURIComponent(account)}${phone}`);
+      navigate(loginPathFor(target));
     });
   }
 

@@ -2,13 +2,12 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { getImageCode, register, type ContactType } from '../../../shared/api/auth';
+import { getImageCode, register } from '../../../shared/api/auth';
 import {
   captchaRefreshCooldownSeconds,
   isValidCaptchaText,
   isValidNewPassword,
   isValidVerificationCode,
-  resendCodeAfterSeconds,
   trimmed,
 } from '../../../shared/auth/validation';
 import { switchesSignal, useApp } from '../../app-context';
@@ -21,20 +20,13 @@ import { contactLabel, emptyContact, readContact, type ContactDraft } from './co
 import { ContactField } from './contact-field';
 import { PasswordField } from './password-field';
 import { ResendCode } from './resend-code';
+import { loginPathFor, useCodeSender, useSubmitLock, type CodeTarget } from './code-step';
 import { sendCode } from './send-code';
 import { TextField } from './text-field';
 import { useCountdown } from './use-countdown';
 
 /** Longest invitation code the server takes. */
 const inviteCodeMaxLength = 32;
-
-interface Target {
-  type: ContactType;
-  username: string;
-  /** As the user typed it, for messages and the sign-in prefill. */
-  label: string;
-  draft: ContactDraft;
-}
 
 type Errors = Partial<Record<'contact' | 'code' | 'captcha' | 'password', string>>;
 
@@ -51,7 +43,7 @@ export function RegisterPage() {
   const switches = switchesSignal.value;
 
   const [contact, setContact] = useState<ContactDraft>(() => emptyContact(config.phoneRegisterCountry, preferences().lastCountry));
-  const [target, setTarget] = useState<Target | null>(null);
+  const [target, setTarget] = useState<CodeTarget | null>(null);
   const [mode, setMode] = useState<'code' | 'captcha'>('code');
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
@@ -60,31 +52,15 @@ export function RegisterPage() {
   const [captchaText, setCaptchaText] = useState('');
   const [refreshRefused, setRefreshRefused] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
-  const [submitting, setSubmitting] = useState(false);
-  const resend = useCountdown();
+  const codes = useCodeSender('1');
+  const resend = codes.resend;
   const captchaCooldown = useCountdown();
 
-  const busy = useRef(false);
-  /** The contact the running resend countdown belongs to. */
-  const sentTo = useRef<string | null>(null);
+  const { submitting, run } = useSubmitLock();
   const contactRef = useRef<HTMLInputElement>(null);
   const codeRef = useRef<HTMLInputElement>(null);
   const captchaRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
-
-  async function run(task: () => Promise<void>) {
-    if (busy.current) return;
-    busy.current = true;
-    setSubmitting(true);
-    try {
-      await task();
-    } catch {
-      // The request client has shown the server's message.
-    } finally {
-      busy.current = false;
-      setSubmitting(false);
-    }
-  }
 
   async function loadCaptcha() {
     setCaptcha(null);
@@ -115,8 +91,8 @@ export function RegisterPage() {
       return;
     }
     setErrors({});
-    const next: Target = { type: reading.type, username: reading.username, label: contactLabel(contact), draft: contact };
-    if (resend.running && sentTo.current === `${reading.type}:${reading.username}`) {
+    const next: CodeTarget = { type: reading.type, username: reading.username, label: contactLabel(contact), draft: contact };
+    if (codes.pending(next)) {
       // Back and forth within the resend wait: the code already sent still holds.
       setMode('code');
       setTarget(next);
@@ -132,23 +108,16 @@ export function RegisterPage() {
         await loadCaptcha();
         return;
       }
-      await sendCode(http, reading, '1', i18n.language);
-      sentTo.current = `${reading.type}:${reading.username}`;
+      await codes.send(next);
       setMode('code');
       setCode('');
       setTarget(next);
-      resend.start(resendCodeAfterSeconds);
-      showToast('success', t('auth.code_sent', { contact: next.label }));
     });
   }
 
   function resendCode() {
     if (!target) return;
-    void run(async () => {
-      await sendCode(http, target, '1', i18n.language);
-      resend.start(resendCodeAfterSeconds);
-      showToast('success', t('auth.code_sent', { contact: target.label }));
-    });
+    void run(() => codes.send(target));
   }
 
   function submitDetails(event: FormEvent) {
@@ -186,9 +155,7 @@ export function RegisterPage() {
         void sendCode(http, target, '4', i18n.language, { silent: true }).catch(() => undefined);
       }
       showToast('success', t('auth.register_success'));
-      const account = target.type === 'E' ? target.username : target.draft.phone.trim();
-      const phone = target.type === 'P' ? `&type=P&country=${encodeURIComponent(target.draft.country)}` : '';
-      navigate(`/login?account=${encodeURIComponent(account)}${phone}`);
+      navigate(loginPathFor(target));
     });
   }
 
