@@ -15,7 +15,7 @@ import { showToast } from './toasts';
 const balanceRefreshMs = 5_000;
 
 /** Total (balance plus locked margin) and available balance of the signed-in account. */
-export function useAccountBalance(active: boolean): AccountBalance | null {
+export function useAccountBalance(active: boolean, refreshMs = balanceRefreshMs): AccountBalance | null {
   const { http } = useApp();
   const [balance, setBalance] = useState<AccountBalance | null>(null);
   useEffect(() => {
@@ -27,12 +27,12 @@ export function useAccountBalance(active: boolean): AccountBalance | null {
         .then((next) => !stopped && setBalance(next))
         .catch(() => undefined);
     void load();
-    const timer = setInterval(load, balanceRefreshMs);
+    const timer = setInterval(load, refreshMs);
     return () => {
       stopped = true;
       clearInterval(timer);
     };
-  }, [http, active]);
+  }, [http, active, refreshMs]);
   return balance;
 }
 

@@ -17,6 +17,7 @@ import { ChartPage } from '../pages/chart/chart-page';
 import { ExplorePage } from '../pages/explore/explore-page';
 import { FramePage } from '../pages/frame/frame-page';
 import { HomePage } from '../pages/home/home-page';
+import { PlacePage } from '../pages/place/place-page';
 import { QuotationPage } from '../pages/quotation/quotation-page';
 import { SearchPage } from '../pages/search/search-page';
 import { ServicePage } from '../pages/service/service-page';
@@ -34,6 +35,7 @@ const views: Partial<Record<RouteName, ComponentType<{ params: Record<string, st
   quotation: QuotationPage,
   search: SearchPage,
   chart: ChartPage,
+  place: PlacePage,
   'user-service': ServicePage,
   'user-two-factor': TwoFactorPage,
 };

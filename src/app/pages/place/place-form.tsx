@@ -1,0 +1,246 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'wouter';
+import type { Product } from '../../../shared/api/market';
+import { addOrder, addOrderMock } from '../../../shared/api/trading';
+import { formatAmount } from '../../../shared/format/amount';
+import { tradeBlock } from '../../../shared/market/chart-rules';
+import type { MarketStatus } from '../../../shared/market/market-hours';
+import { formatMoney, parseMoney } from '../../../shared/money/money';
+import { checkSidedPrice, checkVolume, sanitizeDecimalInput, type FieldVerdict } from '../../../shared/trading/form-rules';
+import { feeFor, marginFor, type Direction } from '../../../shared/trading/order-rules';
+import { useApp } from '../../app-context';
+import { useAccountBalance } from '../../components/account-menu';
+import { Dialog } from '../../components/dialog';
+import { priceSignal, sessionSignal } from '../../engine/signals';
+import { useWatchedPrices } from '../../engine/use-watched-prices';
+
+/** The specification's submit lock. */
+const submitLockMs = 1_000;
+/** Balance refresh while the form is open. */
+const balanceRefreshMs = 1_000;
+
+type PriceType = 1 | 2;
+
+/** The 1 s lock between two submissions (a double tap places one order). */
+function createTimedLock(ms: number) {
+  let until = 0;
+  return {
+    tryAcquire(): boolean {
+      const now = Date.now();
+      if (now < until) return false;
+      until = now + ms;
+      return true;
+    },
+  };
+}
+type Field = 'volume' | 'price' | 'stopLoss' | 'takeProfit';
+
+function DecimalInput(props: { id: string; label: string; value: string; decimals: number; onChange: (value: string) => void; onBlur: () => void; error: string | null; disabled?: boolean }) {
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        className="text-input numeric"
+        inputMode="decimal"
+        autoComplete="off"
+        value={props.value}
+        disabled={props.disabled}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? `${props.id}-error` : undefined}
+        onChange={(event) => props.onChange(sanitizeDecimalInput(event.target.value, props.decimals))}
+        onBlur={props.onBlur}
+      />
+      {props.error ? (
+        <p className="field-error" id={`${props.id}-error`} role="alert">
+          {props.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The market order form: market or pending price, volume in pip steps between the
+ * product's bounds, optional stop loss and take profit on the right side of the price,
+ * the margin and fee it will lock, and the closed reasons. Real sessions place on the
+ * real book, demo sessions through the Mock path.
+ */
+export function PlaceForm(props: { product: Product; status: MarketStatus; direction: Direction; onDirection?: (direction: Direction) => void }) {
+  useSignals();
+  const { t } = useTranslation();
+  const { http, config } = useApp();
+  const [, navigate] = useLocation();
+  const { product, direction } = props;
+  const symbol = product.productCode;
+  useWatchedPrices([symbol]);
+  const row = priceSignal(symbol).value;
+  const session = sessionSignal.value;
+  const balance = useAccountBalance(session.signedIn, balanceRefreshMs);
+
+  const [priceType, setPriceType] = useState<PriceType>(2);
+  const [volume, setVolume] = useState(product.minCount);
+  const [price, setPrice] = useState('');
+  const [stopLossOn, setStopLossOn] = useState(false);
+  const [takeProfitOn, setTakeProfitOn] = useState(false);
+  const [stopLoss, setStopLoss] = useState('');
+  const [takeProfit, setTakeProfit] = useState('');
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [submitting, setSubmitting] = useState(false);
+  const [placed, setPlaced] = useState<string | null>(null);
+  const [submitLock] = useState(() => createTimedLock(submitLockMs));
+  const clientOrderId = useRef<string | null>(null);
+
+  const buy = direction === 0;
+  // A buy fills at the ask, a sell at the bid.
+  const current = row ? parseMoney(buy ? row[3] : row[2]) : null;
+  const blocked = tradeBlock(product, props.status);
+  const decimals = product.pricePrecision;
+
+  function message(verdict: FieldVerdict): string | null {
+    return verdict.ok ? null : t(verdict.messageKey, verdict.params ?? {});
+  }
+
+  function settle(field: Field, verdict: FieldVerdict, set: (value: string) => void): boolean {
+    set(verdict.value);
+    setErrors((previous) => ({ ...previous, [field]: message(verdict) ?? undefined }));
+    return verdict.ok;
+  }
+
+  const checks = {
+    volume: () => settle('volume', checkVolume(volume, product), setVolume),
+    // A buy limit waits at or below the price; a sell limit at or above it.
+    price: () => current !== null && settle('price', checkSidedPrice(price, current, buy ? 'max' : 'min', decimals, 'trade.wrong_price'), setPrice),
+    stopLoss: () => {
+      const reference = priceType === 1 ? parseMoney(price) : current;
+      return reference !== null && settle('stopLoss', checkSidedPrice(stopLoss, reference, buy ? 'max' : 'min', decimals, 'trade.stoploss_empty_rule'), setStopLoss);
+    },
+    takeProfit: () => {
+      const reference = priceType === 1 ? parseMoney(price) : current;
+      return reference !== null && settle('takeProfit', checkSidedPrice(takeProfit, reference, buy ? 'min' : 'max', decimals, 'trade.takeprofit_empty_rule'), setTakeProfit);
+    },
+  };
+
+  const fillPrice = priceType === 1 ? parseMoney(price) : current;
+  const lots = parseMoney(volume);
+  const margin = fillPrice !== null && lots !== null ? marginFor(fillPrice, lots, product) : null;
+  const fee = fillPrice !== null && lots !== null && priceType === 2 ? feeFor(fillPrice, lots, product) : 0n;
+  const amount = (value: bigint) => formatAmount(formatMoney(value), { grouping: config.amountCommaGrouping });
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (submitting || blocked || current === null) return;
+    const ok = [checks.volume(), priceType === 1 ? checks.price() : true, stopLossOn ? checks.stopLoss() : true, takeProfitOn ? checks.takeProfit() : true].every(Boolean);
+    if (!ok || !submitLock.tryAcquire()) return;
+    // One id per order the user means: a retry after a lost answer places it once.
+    clientOrderId.current ??= crypto.randomUUID();
+    setSubmitting(true);
+    try {
+      const contract = session.accountMode === 'demo' ? addOrderMock : addOrder;
+      const orderNo = await http.call(contract, {
+        tradePair: symbol,
+        price: priceType === 1 ? price : '0',
+        ...(stopLossOn ? { stopPrice: stopLoss } : {}),
+        ...(takeProfitOn ? { takeProfitPrice: takeProfit } : {}),
+        orderQuantity: volume,
+        multiple: product.multiple,
+        orderType: direction,
+        buyPoint: priceType,
+        clientOrderId: clientOrderId.current,
+      });
+      clientOrderId.current = null;
+      setPlaced(orderNo);
+    } catch {
+      // The request client has shown the server's message; a new try keeps the same id.
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  if (!session.signedIn) {
+    return (
+      <div className="list-state">
+        <p>{t('trade.sign_in_to_trade')}</p>
+        <Link href={`/login?to=${encodeURIComponent(`/${symbol}/place?direction=${direction}`)}`} className="button primary">
+          {t('page.login')}
+        </Link>
+      </div>
+    );
+  }
+
+  return (
+    <form className="place-form" noValidate onSubmit={(event) => void submit(event)}>
+      {props.onDirection ? (
+        <div className="segmented direction-tabs" role="group" aria-label={t('trade.direction')}>
+          {([0, 1] as const).map((each) => (
+            <button key={each} type="button" aria-pressed={each === direction} onClick={() => props.onDirection?.(each)}>
+              {t(each === 0 ? 'market.buy' : 'market.sell')}
+            </button>
+          ))}
+        </div>
+      ) : null}
+      <div className="segmented price-type-tabs" role="group" aria-label={t('trade.price_type')}>
+        {([2, 1] as const).map((each) => (
+          <button key={each} type="button" aria-pressed={each === priceType} onClick={() => setPriceType(each)}>
+            {t(each === 2 ? 'trade.market_price' : 'trade.pending_order')}
+          </button>
+        ))}
+      </div>
+      <p className="place-current numeric">
+        {t(buy ? 'trade.current_ask' : 'trade.current_bid')}: <strong data-testid="place-current">{current !== null ? formatMoney(current, decimals) : '—'}</strong>
+      </p>
+      {priceType === 1 ? (
+        <DecimalInput id="place-price" label={t('trade.limit_price')} value={price} decimals={decimals} onChange={setPrice} onBlur={() => void checks.price()} error={errors.price ?? null} />
+      ) : null}
+      <DecimalInput id="place-volume" label={t('trade.volume')} value={volume} decimals={product.countNum} onChange={setVolume} onBlur={() => void checks.volume()} error={errors.volume ?? null} />
+      <label className="toggle-row">
+        <input type="checkbox" checked={stopLossOn} onChange={(event) => setStopLossOn(event.target.checked)} />
+        {t('trade.stop_loss')}
+      </label>
+      {stopLossOn ? (
+        <DecimalInput id="place-stop-loss" label={t('trade.stop_loss_price')} value={stopLoss} decimals={decimals} onChange={setStopLoss} onBlur={() => void checks.stopLoss()} error={errors.stopLoss ?? null} />
+      ) : null}
+      <label className="toggle-row">
+        <input type="checkbox" checked={takeProfitOn} onChange={(event) => setTakeProfitOn(event.target.checked)} />
+        {t('trade.take_profit')}
+      </label>
+      {takeProfitOn ? (
+        <DecimalInput id="place-take-profit" label={t('trade.take_profit_price')} value={takeProfit} decimals={decimals} onChange={setTakeProfit} onBlur={() => void checks.takeProfit()} error={errors.takeProfit ?? null} />
+      ) : null}
+      <dl className="place-preview numeric">
+        <div>
+          <dt>{t('trade.margin')}</dt>
+          <dd data-testid="place-margin">{margin !== null ? amount(margin) : '—'}</dd>
+        </div>
+        <div>
+          <dt>{t('trade.fee')}</dt>
+          <dd data-testid="place-fee">{margin !== null ? amount(fee) : '—'}</dd>
+        </div>
+        <div>
+          <dt>{t('desktop.available_balance')}</dt>
+          <dd data-testid="place-available">{balance ? formatAmount(balance.balanceAmount, { grouping: config.amountCommaGrouping }) : '…'}</dd>
+        </div>
+      </dl>
+      <button type="submit" className={`button ${buy ? 'buy' : 'sell'} place-submit`} disabled={Boolean(blocked) || submitting || current === null}>
+        {blocked ? t(blocked === 'closed' ? 'chart.closed' : 'chart.market_closed') : t(buy ? 'market.buy' : 'market.sell')}
+      </button>
+      {placed ? (
+        <Dialog title={t('trade.placed_title')} onClose={() => setPlaced(null)}>
+          <p>
+            {t('trade.order_number')}: <strong className="numeric" data-testid="placed-order">{placed}</strong>
+          </p>
+          <div className="dialog-actions">
+            <button type="button" className="button secondary" onClick={() => setPlaced(null)}>
+              {t('common.close')}
+            </button>
+            <button type="button" className="button primary" onClick={() => navigate('/position')}>
+              {t('trade.view_position')}
+            </button>
+          </div>
+        </Dialog>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,39 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearch } from 'wouter';
+import { PageFrame } from '../../components/page-frame';
+import { productsSignal, useProducts } from '../../market/products';
+import { useMarketStatus } from '../chart/chart-page';
+import { ProductsPending } from '../quotation/quotation-page';
+import { PlaceForm } from './place-form';
+
+/** `/:symbol/place?direction=0|1`: the market order form for one product. */
+export function PlacePage(props: { params: Record<string, string> }) {
+  useSignals();
+  useProducts();
+  const { t } = useTranslation();
+  const symbol = props.params.symbol ?? '';
+  const direction = new URLSearchParams(useSearch()).get('direction') === '1' ? 1 : 0;
+  const state = productsSignal.value;
+  const product = state.list.find((item) => item.productCode === symbol);
+  const status = useMarketStatus(product);
+  if (!product) {
+    return (
+      <PageFrame title={t('page.place')}>
+        {state.list.length === 0 ? (
+          <ProductsPending />
+        ) : (
+          <div className="list-state" role="alert">
+            <p>{t('chart.product_not_found', { symbol })}</p>
+            <Link href="/quotation">{t('market.all_quotes')}</Link>
+          </div>
+        )}
+      </PageFrame>
+    );
+  }
+  return (
+    <PageFrame title={`${t(direction === 0 ? 'market.buy' : 'market.sell')} · ${product.productName}`}>
+      <PlaceForm product={product} status={status} direction={direction} />
+    </PageFrame>
+  );
+}

@@ -1,0 +1,59 @@
+import { formatMoney, parseMoney, type Units } from '../money/money';
+
+/**
+ * The place form's input rules (the specification's section 5): what a typed value
+ * becomes when the field is left, and which message says why. Pure, shared by the forms
+ * and their tests; the server checks again with codes.
+ */
+export type FieldVerdict =
+  | { ok: true; value: string }
+  | { ok: false; value: string; messageKey: string; params?: Record<string, string> };
+
+/** Keeps digits and one decimal point, with at most `decimals` decimals (as typed). */
+export function sanitizeDecimalInput(typed: string, decimals: number): string {
+  let seenPoint = false;
+  let out = '';
+  for (const char of typed) {
+    if (char >= '0' && char <= '9') out += char;
+    else if ((char === '.' || char === ',') && !seenPoint && decimals > 0) {
+      seenPoint = true;
+      out += '.';
+    }
+  }
+  const [whole = '', fraction] = out.split('.');
+  return fraction === undefined ? whole : `${whole}.${fraction.slice(0, decimals)}`;
+}
+
+function fixed(units: Units, decimals: number): string {
+  const text = formatMoney(units, decimals);
+  const [whole, fraction = ''] = text.split('.');
+  return decimals > 0 ? `${whole}.${fraction.slice(0, decimals).padEnd(decimals, '0')}` : (whole ?? '0');
+}
+
+/** Volume: empty → the minimum; above the maximum → the maximum; below the minimum → the minimum; else down to the step. */
+export function checkVolume(typed: string, terms: { minCount: string; maxCount: string; pip: string; countNum: number }): FieldVerdict {
+  const min = parseMoney(terms.minCount) ?? 0n;
+  const max = parseMoney(terms.maxCount) ?? 0n;
+  const step = parseMoney(terms.pip) ?? 0n;
+  const decimals = terms.countNum;
+  const value = parseMoney(typed);
+  if (typed.trim() === '' || value === null) return { ok: false, value: fixed(min, decimals), messageKey: 'trade.volume_empty' };
+  if (value > max) return { ok: false, value: fixed(max, decimals), messageKey: 'trade.volume_max', params: { max: fixed(max, decimals) } };
+  if (value < min) return { ok: false, value: fixed(min, decimals), messageKey: 'trade.volume_min', params: { min: fixed(min, decimals) } };
+  const stepped = step > 0n ? value - (value % step) : value;
+  return { ok: true, value: fixed(stepped < min ? min : stepped, decimals) };
+}
+
+/**
+ * A price that must stay on one side of the current price: at most it (`'max'`) or at
+ * least it (`'min'`). Beyond it, the field is set to the current price with a message.
+ */
+export function checkSidedPrice(typed: string, current: Units, side: 'max' | 'min', decimals: number, emptyKey: string): FieldVerdict {
+  const value = parseMoney(typed);
+  if (typed.trim() === '' || value === null) return { ok: false, value: '', messageKey: emptyKey };
+  if (value < 0n) return { ok: false, value: '', messageKey: 'trade.stoploss_zero_rule' };
+  const limit = fixed(current, decimals);
+  if (side === 'max' && value > current) return { ok: false, value: limit, messageKey: 'trade.max_is', params: { value: limit } };
+  if (side === 'min' && value < current) return { ok: false, value: limit, messageKey: 'trade.min_is', params: { value: limit } };
+  return { ok: true, value: fixed(value, decimals) };
+}
