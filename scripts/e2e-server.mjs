@@ -17,6 +17,8 @@ const server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
     CODE_CHECKS_PER_10_MIN: '1000',
     // Demo trading on, so the real/demo switch can be driven.
     SWITCHES: 'VIRTUAL_CURRENCY_TRADE=1',
+    // Positions can be closed at once in the tests.
+    MIN_HOLD_SECONDS: '0',
     // A chat url the tests can embed without the internet (the server's own health check).
     CUSTOMER_SERVICE_LINK: `0|${JSON.stringify([`http://localhost:${process.env.PORT}/healthz`, 'https://t.me/tradeweb_support', 'https://wa.me/18005550100', 'support@tradeweb.example'])}`,
   },

@@ -18,6 +18,7 @@ import { ExplorePage } from '../pages/explore/explore-page';
 import { FramePage } from '../pages/frame/frame-page';
 import { HomePage } from '../pages/home/home-page';
 import { PlacePage } from '../pages/place/place-page';
+import { PositionPage } from '../pages/position/position-page';
 import { QuotationPage } from '../pages/quotation/quotation-page';
 import { SearchPage } from '../pages/search/search-page';
 import { ServicePage } from '../pages/service/service-page';
@@ -36,6 +37,7 @@ const views: Partial<Record<RouteName, ComponentType<{ params: Record<string, st
   search: SearchPage,
   chart: ChartPage,
   place: PlacePage,
+  position: PositionPage,
   'user-service': ServicePage,
   'user-two-factor': TwoFactorPage,
 };
