@@ -1,22 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { createSession, waitForApp } from './support';
-
-interface EngineHandle {
-  signIn(tokens: { token: string; refreshToken: string }): Promise<unknown>;
-}
-
-/** A real account switched to its demo account (100,000 virtual), signed in through the engine. */
-async function demoSession(page: Page) {
-  const session = await createSession(page);
-  const switched = (await (await page.request.post('/v1/waa/user/switch', { data: {}, headers: { authorization: `Bearer ${session.token}` } })).json()) as { code: number; data: { token: string; refreshToken: string } };
-  expect(switched.code).toBe(0);
-  await page.evaluate((tokens) => (window as unknown as { __tradeweb: { engine: EngineHandle } }).__tradeweb.engine.signIn(tokens), switched.data);
-  return switched.data;
-}
-
-async function api(page: Page, path: string, token: string, data: unknown = {}) {
-  return (await (await page.request.post(path, { data, headers: { authorization: `Bearer ${token}` } })).json()) as { code: number; data: unknown };
-}
+import { expect, test } from '@playwright/test';
+import { callApi as api, demoSession, waitForApp } from './support';
 
 test('a market buy on the demo account: volume bounds, margin preview, the success dialog, and the demo book only', async ({ page }) => {
   await page.goto('/');

@@ -1,20 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { createSession, waitForApp } from './support';
-
-interface EngineHandle {
-  signIn(tokens: { token: string; refreshToken: string }): Promise<unknown>;
-}
-
-async function demoSession(page: Page) {
-  const session = await createSession(page);
-  const switched = (await (await page.request.post('/v1/waa/user/switch', { data: {}, headers: { authorization: `Bearer ${session.token}` } })).json()) as { data: { token: string; refreshToken: string } };
-  await page.evaluate((tokens) => (window as unknown as { __tradeweb: { engine: EngineHandle } }).__tradeweb.engine.signIn(tokens), switched.data);
-  return switched.data;
-}
-
-async function api(page: Page, path: string, token: string, data: unknown) {
-  return (await (await page.request.post(path, { data, headers: { authorization: `Bearer ${token}` } })).json()) as { code: number; data: unknown };
-}
+import { expect, test } from '@playwright/test';
+import { callApi as api, demoSession, waitForApp } from './support';
 
 test('positions: a live position with moving profit, closed from its drawer; a pending order canceled; history has them', async ({ page }) => {
   test.setTimeout(60_000);

@@ -1,18 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { createSession, waitForApp } from './support';
-
-interface EngineHandle {
-  signIn(tokens: { token: string; refreshToken: string }): Promise<unknown>;
-}
+import { adoptTokens, createSession, signOutThroughEngine, waitForApp } from './support';
 
 test('a session ended on the server is signed out at the next start, in every tab', async ({ page, context }) => {
   await page.goto('/');
   await waitForApp(page);
   const session = await createSession(page);
-  await page.evaluate(
-    (tokens) => (window as unknown as { __tradeweb: { engine: EngineHandle } }).__tradeweb.engine.signIn(tokens),
-    { token: session.token, refreshToken: session.refreshToken },
-  );
+  await adoptTokens(page, { token: session.token, refreshToken: session.refreshToken });
   await page.goto('/position');
   await expect(page).toHaveURL('/position');
 
@@ -31,10 +24,7 @@ test('signed-in tabs share one positions socket, opened by the worker, and hear 
   await page.goto('/');
   await waitForApp(page);
   const session = await createSession(page);
-  await page.evaluate(
-    (tokens) => (window as unknown as { __tradeweb: { engine: EngineHandle } }).__tradeweb.engine.signIn(tokens),
-    { token: session.token, refreshToken: session.refreshToken },
-  );
+  await adoptTokens(page, { token: session.token, refreshToken: session.refreshToken });
   const other = await context.newPage();
   await other.goto('/');
   await waitForApp(other);
@@ -45,6 +35,6 @@ test('signed-in tabs share one positions socket, opened by the worker, and hear 
       .poll(() => tab.evaluate(async () => ((await (window as unknown as { __tradeweb: { engine: { positions(): Promise<{ holt: { netValue: string } | null }> } } }).__tradeweb.engine.positions()).holt?.netValue ?? null)))
       .toBe('0.00');
   }
-  await page.evaluate(() => (window as unknown as { __tradeweb: { engine: { signOut(reason: string): Promise<unknown> } } }).__tradeweb.engine.signOut('logout'));
+  await signOutThroughEngine(page);
   await expect.poll(connections).toBe(0);
 });

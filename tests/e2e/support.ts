@@ -61,3 +61,24 @@ export async function waitForApp(page: Page) {
 export function startPagePrice(page: Page) {
   return isDesktop(page) ? page.getByRole('region', { name: 'Bitcoin' }).getByTestId('chart-price') : page.getByTestId('bid-BTCUSDT');
 }
+
+/** Adopts tokens in this tab's engine (every tab follows), as the sign-in screen does. */
+export async function adoptTokens(page: Page, tokens: { token: string; refreshToken: string }) {
+  await page.waitForFunction(() => '__tradeweb' in window);
+  await page.evaluate((given) => (window as unknown as { __tradeweb: { engine: EngineHandle } }).__tradeweb.engine.signIn(given), tokens);
+}
+
+/** A signed-in call through the page's request context, answering the envelope. */
+export async function callApi(page: Page, path: string, token: string, data: unknown = {}) {
+  return (await (await page.request.post(path, { data, headers: { authorization: `Bearer ${token}` } })).json()) as { code: number; data: unknown };
+}
+
+/** A new account switched to its demo account (100,000 virtual), adopted by the engine. */
+export async function demoSession(page: Page): Promise<{ token: string; refreshToken: string }> {
+  const session = await createSession(page);
+  const switched = await callApi(page, '/v1/waa/user/switch', session.token);
+  expect(switched.code).toBe(0);
+  const tokens = switched.data as { token: string; refreshToken: string };
+  await adoptTokens(page, tokens);
+  return tokens;
+}

@@ -17,7 +17,7 @@ import { useWatchedPrices } from '../../engine/use-watched-prices';
 import { changeTone, signedPercent } from '../../market/price-tone';
 import { productsSignal, useProducts } from '../../market/products';
 import { useTradeMode } from '../../market/trade-mode';
-import { ProductsPending } from '../quotation/quotation-page';
+import { ProductMissingPage } from '../quotation/quotation-page';
 import { chartSettingsSignal } from './chart-settings';
 import { CandleTypePicker, ChartTools, PeriodPicker } from './chart-tools';
 import type { KlineChartHandle } from './kline-chart';
@@ -179,7 +179,6 @@ export function ProductSelect(props: { products: readonly Product[]; current: st
 export function ChartPage(props: { params: Record<string, string> }) {
   useSignals();
   useProducts();
-  const { t } = useTranslation();
   const [, navigate] = useLocation();
   const symbol = props.params.symbol ?? '';
   const state = productsSignal.value;
@@ -189,20 +188,7 @@ export function ChartPage(props: { params: Record<string, string> }) {
   const choices = product && !listed.includes(product) ? [product, ...listed] : listed;
   const isDesktop = useIsDesktop();
 
-  if (!product) {
-    return (
-      <PageFrame title={t('page.chart')}>
-        {state.list.length === 0 ? (
-          <ProductsPending />
-        ) : (
-          <div className="list-state" role="alert">
-            <p>{t('chart.product_not_found', { symbol })}</p>
-            <Link href="/quotation">{t('market.all_quotes')}</Link>
-          </div>
-        )}
-      </PageFrame>
-    );
-  }
+  if (!product) return <ProductMissingPage titleKey="page.chart" symbol={symbol} />;
   return (
     <PageFrame title={<ProductSelect products={choices} current={symbol} onChange={(next) => navigate(`/${next}/chart`, { replace: true })} />} fill>
       <ChartQuote product={product} />

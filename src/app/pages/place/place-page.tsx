@@ -1,10 +1,10 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearch } from 'wouter';
+import { useSearch } from 'wouter';
 import { PageFrame } from '../../components/page-frame';
 import { productsSignal, useProducts } from '../../market/products';
 import { useMarketStatus } from '../chart/chart-page';
-import { ProductsPending } from '../quotation/quotation-page';
+import { ProductMissingPage } from '../quotation/quotation-page';
 import { PlaceForm } from './place-form';
 
 /** `/:symbol/place?direction=0|1`: the market order form for one product. */
@@ -17,20 +17,7 @@ export function PlacePage(props: { params: Record<string, string> }) {
   const state = productsSignal.value;
   const product = state.list.find((item) => item.productCode === symbol);
   const status = useMarketStatus(product);
-  if (!product) {
-    return (
-      <PageFrame title={t('page.place')}>
-        {state.list.length === 0 ? (
-          <ProductsPending />
-        ) : (
-          <div className="list-state" role="alert">
-            <p>{t('chart.product_not_found', { symbol })}</p>
-            <Link href="/quotation">{t('market.all_quotes')}</Link>
-          </div>
-        )}
-      </PageFrame>
-    );
-  }
+  if (!product) return <ProductMissingPage titleKey="page.place" symbol={symbol} />;
   return (
     <PageFrame title={`${t(direction === 0 ? 'market.buy' : 'market.sell')} · ${product.productName}`}>
       <PlaceForm product={product} status={status} direction={direction} />

@@ -35,6 +35,24 @@ export function ProductsPending() {
   );
 }
 
+/** A product page whose symbol is not (yet) in the catalogue: loading, or not listed. */
+export function ProductMissingPage(props: { titleKey: string; symbol: string }) {
+  useSignals();
+  const { t } = useTranslation();
+  return (
+    <PageFrame title={t(props.titleKey)}>
+      {productsSignal.value.list.length === 0 ? (
+        <ProductsPending />
+      ) : (
+        <div className="list-state" role="alert">
+          <p>{t('chart.product_not_found', { symbol: props.symbol })}</p>
+          <Link href="/quotation">{t('market.all_quotes')}</Link>
+        </div>
+      )}
+    </PageFrame>
+  );
+}
+
 /**
  * Tabs per product type over a live quote list. `singleTrade` (a product type, with the
  * single-trade template) shows that one type without tabs.
