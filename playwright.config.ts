@@ -23,8 +23,9 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: { baseURL: `http://localhost:${e2ePort}`, locale: 'en-US', trace: 'retain-on-failure', screenshot: 'only-on-failure' },
   projects: [
-    { name: 'mobile', use: { ...chromium, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
-    { name: 'desktop', use: { ...chromium, viewport: { width: 1440, height: 900 } } },
+    // A test tagged @desktop or @mobile is about one layout and runs only in its project.
+    { name: 'mobile', grepInvert: /@desktop/, use: { ...chromium, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
+    { name: 'desktop', grepInvert: /@mobile/, use: { ...chromium, viewport: { width: 1440, height: 900 } } },
   ],
   webServer: {
     command: 'node scripts/e2e-server.mjs',

@@ -1,8 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { isDesktop, signInThroughEngine, waitForApp } from './support';
+import { signInThroughEngine, waitForApp } from './support';
 
-test('the desktop user card shows total and available balance; the demo switch asks, then moves every tab to the demo account', async ({ page, context }) => {
-  test.skip(!isDesktop(page), 'the top bar is desktop only');
+test('the desktop user card shows total and available balance; the demo switch asks, then moves every tab to the demo account @desktop', async ({ page, context }) => {
   await page.goto('/');
   await waitForApp(page);
   const { uid } = await signInThroughEngine(page);

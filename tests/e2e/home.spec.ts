@@ -1,8 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { isDesktop, waitForApp } from './support';
+import { waitForApp } from './support';
 
-test('home: banner carousel with pagination, three hot cards with moving prices and mini charts, the trade-type grid', async ({ page }) => {
-  test.skip(isDesktop(page), 'the desktop start page is the workspace');
+test('home: banner carousel with pagination, three hot cards with moving prices and mini charts, the trade-type grid @mobile', async ({ page }) => {
   test.setTimeout(45_000);
   await page.goto('/');
   await waitForApp(page);

@@ -49,8 +49,7 @@ test('search "USD" from a hot-search button finds forex pairs; an unknown keywor
   await expect(results).toHaveCount(0);
 });
 
-test('home lists the first three products under the hot cards', async ({ page }) => {
-  test.skip(isDesktop(page), 'the desktop start page is the workspace');
+test('home lists the first three products under the hot cards @mobile', async ({ page }) => {
   await page.goto('/');
   await waitForApp(page);
   const quotes = page.getByRole('list', { name: 'Quotes' });

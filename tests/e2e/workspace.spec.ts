@@ -1,8 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { isDesktop, waitForApp } from './support';
+import { waitForApp } from './support';
 
-test('the desktop workspace shows the chart and the quotation list together; quotes and search select the product', async ({ page }) => {
-  test.skip(!isDesktop(page), 'desktop layout only');
+test('the desktop workspace shows the chart and the quotation list together; quotes and search select the product @desktop', async ({ page }) => {
   await page.goto('/');
   await waitForApp(page);
   // Nothing selected: BTCUSDT once prices arrive.
@@ -33,8 +32,7 @@ test('the desktop workspace shows the chart and the quotation list together; quo
   await expect(quotes).toHaveCount(0);
 });
 
-test('a quote row opens the chart page on phones', async ({ page }) => {
-  test.skip(isDesktop(page), 'mobile layout only');
+test('a quote row opens the chart page on phones @mobile', async ({ page }) => {
   await page.goto('/');
   await waitForApp(page);
   await page.getByRole('list', { name: 'Quotes' }).getByRole('button').first().click();

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Product } from '../../../src/shared/api/market';
 import type { PositionsSummary } from '../../../src/shared/api/trading';
 import { divideMoney, divideRounded, formatMoney, money, type Units } from '../../../src/shared/money/money';
 import { OrderStatus, profitLossFor, type Direction } from '../../../src/shared/trading/order-rules';
@@ -38,6 +39,8 @@ export const feedIntervalMs = 250;
  */
 export function createPositionsFeed(deps: { db: Kysely<Database>; ledger: Ledger; market: MarketDataService; log?: (message: string, error?: unknown) => void }) {
   const accounts = new Map<string, AccountFeed>();
+  /** Which accounts hold orders on a symbol: a tick marks only those (ticks are the hot path). */
+  const bySymbol = new Map<string, Set<AccountFeed>>();
   const keyOf = (uid: number, book: Book) => `${uid}|${book}`;
 
   async function reload(account: AccountFeed) {
@@ -50,12 +53,23 @@ export function createPositionsFeed(deps: { db: Kysely<Database>; ledger: Ledger
       .orderBy('id', 'desc')
       .execute();
     account.cash = await deps.ledger.balance({ owner: account.uid, book: account.book, kind: cashKind });
+    for (const symbol of account.symbols) bySymbol.get(symbol)?.delete(account);
     account.symbols = new Set(account.orders.map((row) => row.symbol));
+    for (const symbol of account.symbols) {
+      let holders = bySymbol.get(symbol);
+      if (!holders) bySymbol.set(symbol, (holders = new Set()));
+      holders.add(account);
+    }
   }
 
-  function live(row: OrderRow): { currentPrice: Units; profitLoss: Units } | null {
+  function forget(account: AccountFeed) {
+    for (const symbol of account.symbols) bySymbol.get(symbol)?.delete(account);
+    accounts.delete(keyOf(account.uid, account.book));
+  }
+
+  function live(row: OrderRow, products: ReadonlyMap<string, Product>): { currentPrice: Units; profitLoss: Units } | null {
     const quote = deps.market.latestQuote(row.symbol);
-    const product = deps.market.products().find((item) => item.productCode === row.symbol);
+    const product = products.get(row.symbol);
     if (!quote || !product) return null;
     const buy = row.direction === 0;
     // A position would close at the bid (buy) or ask (sell); a pending order is valued as if filled at its limit.
@@ -66,17 +80,26 @@ export function createPositionsFeed(deps: { db: Kysely<Database>; ledger: Ledger
     return { currentPrice, profitLoss };
   }
 
-  function summary(account: AccountFeed, status: number): FeedSummary {
-    const names = new Map(deps.market.products().map((product) => [product.productCode, product.productName]));
-    const rows = account.orders.filter((row) => row.status === status);
-    const valued = rows.map((row) => ({ row, live: live(row) }));
-    const positions = account.orders.filter((row) => row.status === OrderStatus.position);
+  /** Both lists of an account, each order valued once. */
+  function summaries(account: AccountFeed): { holt: FeedSummary; pending: FeedSummary } {
+    const products = new Map(deps.market.products().map((product) => [product.productCode, product]));
+    const valued = account.orders.map((row) => ({ row, live: live(row, products) }));
     const margin = account.orders.reduce((sum, row) => sum + money(String(row.margin)), 0n);
-    const openPnl = positions.reduce((sum, row) => sum + (live(row)?.profitLoss ?? 0n), 0n);
+    const openPnl = valued.reduce((sum, each) => sum + (each.row.status === OrderStatus.position ? (each.live?.profitLoss ?? 0n) : 0n), 0n);
     const equity = account.cash + margin + openPnl;
+    const of = (status: number) => summary(valued.filter((each) => each.row.status === status), products, equity, margin);
+    return { holt: of(OrderStatus.position), pending: of(OrderStatus.pending) };
+  }
+
+  function summary(
+    valued: { row: OrderRow; live: { currentPrice: Units; profitLoss: Units } | null }[],
+    products: ReadonlyMap<string, Product>,
+    equity: Units,
+    margin: Units,
+  ): FeedSummary {
     const listPnl = valued.reduce((sum, each) => sum + (each.live?.profitLoss ?? 0n), 0n);
     return {
-      orderList: valued.map((each) => orderView(each.row, names.get(each.row.symbol) ?? each.row.symbol, each.live)),
+      orderList: valued.map((each) => orderView(each.row, products.get(each.row.symbol)?.productName ?? each.row.symbol, each.live)),
       profitLossSum: formatMoney(listPnl),
       netValue: formatMoney(equity),
       securityDepositPrent: margin > 0n ? formatMoney(divideRounded(divideMoney(equity * 100n, margin), 1_000_000n) * 1_000_000n) : '0.00',
@@ -86,10 +109,8 @@ export function createPositionsFeed(deps: { db: Kysely<Database>; ledger: Ledger
 
   function send(account: AccountFeed) {
     account.priceMoved = false;
-    const messages = [
-      JSON.stringify({ type: 'holtOrder', data: summary(account, OrderStatus.position) }),
-      JSON.stringify({ type: 'pendingOrder', data: summary(account, OrderStatus.pending) }),
-    ];
+    const { holt, pending } = summaries(account);
+    const messages = [JSON.stringify({ type: 'holtOrder', data: holt }), JSON.stringify({ type: 'pendingOrder', data: pending })];
     for (const socket of account.sockets) {
       try {
         for (const message of messages) socket.send(message);
@@ -105,7 +126,8 @@ export function createPositionsFeed(deps: { db: Kysely<Database>; ledger: Ledger
   timer.unref?.();
 
   const stopListening = deps.market.onQuote((tick: RawTick) => {
-    for (const account of accounts.values()) if (account.symbols.has(tick.symbol)) account.priceMoved = true;
+    const holders = bySymbol.get(tick.symbol);
+    if (holders) for (const account of holders) account.priceMoved = true;
   });
 
   return {
@@ -123,7 +145,7 @@ export function createPositionsFeed(deps: { db: Kysely<Database>; ledger: Ledger
       const joined = account;
       return () => {
         joined.sockets.delete(socket);
-        if (joined.sockets.size === 0) accounts.delete(key);
+        if (joined.sockets.size === 0) forget(joined);
       };
     },
     /** Orders or money of (uid, book) changed: push at once. */
@@ -144,6 +166,7 @@ export function createPositionsFeed(deps: { db: Kysely<Database>; ledger: Ledger
       stopListening();
       for (const account of accounts.values()) for (const socket of account.sockets) socket.close(1001, 'server shutting down');
       accounts.clear();
+      bySymbol.clear();
     },
   };
 }

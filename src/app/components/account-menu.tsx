@@ -7,7 +7,7 @@ import { switchAccount } from '../../shared/api/auth';
 import { formatAmount } from '../../shared/format/amount';
 import { money, formatMoney } from '../../shared/money/money';
 import { switchesSignal, useApp } from '../app-context';
-import { sessionSignal } from '../engine/signals';
+import { adoptSession, sessionSignal } from '../engine/signals';
 import { confirmDialog } from './confirm';
 import { showToast } from './toasts';
 
@@ -119,7 +119,7 @@ export function AccountModeSwitch() {
     setBusy(true);
     try {
       const tokens = await http.call(switchAccount, {});
-      await engine.signIn(tokens);
+      adoptSession(await engine.signIn(tokens));
       showToast('success', t('mode.switched', { mode: t(`mode.${mode}`) }));
     } catch {
       // The request client has told the user why.

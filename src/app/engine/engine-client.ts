@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import type { EngineApi, EngineWelcome } from '../../shared/protocol/engine';
-import { applyEngineBatch, engineKindSignal, marketSignal, positionsSignal, resetBatchSequence, sessionSignal } from './signals';
+import { adoptSession, applyEngineBatch, engineKindSignal, marketSignal, positionsSignal, resetBatchSequence } from './signals';
 import type { KlinePeriod, WireBar } from '../../shared/market/kline';
 import { createWatchRegistry, type WatchRegistry } from './watch-registry';
 
@@ -82,7 +82,7 @@ export async function connectEngine(): Promise<{ remote: EngineRemote; welcome: 
     const welcome = await remote.hello(clientId, listener);
     engineKindSignal.value = welcome.kind;
     marketSignal.value = welcome.market;
-    if (welcome.session.version >= sessionSignal.peek().version) sessionSignal.value = welcome.session;
+    adoptSession(welcome.session);
     void remote.positions().then((state) => (positionsSignal.value = state));
     return welcome;
   }

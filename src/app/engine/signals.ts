@@ -18,6 +18,14 @@ export const marketSignal = signal<MarketSnapshot>(initialMarketSnapshot, { name
 /** The signed-in account's open positions and pending orders, live from the engine's feed. */
 export const positionsSignal = signal<PositionsState>({ holt: null, pending: null }, { name: 'positions' });
 
+/**
+ * Takes a session snapshot unless a newer one is already here (a batch and a call's
+ * answer may arrive in either order).
+ */
+export function adoptSession(snapshot: SessionSnapshot) {
+  if (snapshot.version >= sessionSignal.peek().version) sessionSignal.value = snapshot;
+}
+
 /** Signals made on first use and kept by key, each named for debugging. */
 function keyedSignals<T>(prefix: string) {
   const signals = new Map<string, Signal<T | null>>();
@@ -51,7 +59,7 @@ export function applyEngineBatch(engineBatch: EngineBatch) {
     for (const event of engineBatch.events) {
       switch (event.type) {
         case 'session':
-          if (event.payload.version >= sessionSignal.peek().version) sessionSignal.value = event.payload;
+          adoptSession(event.payload);
           break;
         case 'market':
           marketSignal.value = event.payload;

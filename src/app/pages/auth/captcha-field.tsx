@@ -1,7 +1,7 @@
 import { useId, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { captchaMaxLength } from '../../../shared/auth/validation';
-import { TextField } from './text-field';
+import { TextField } from '../../components/text-field';
 
 function RefreshIcon() {
   return (

@@ -1,6 +1,6 @@
 import { useId, type Ref } from 'react';
 import { verificationCodeLength } from '../../../shared/auth/validation';
-import { FieldError } from './text-field';
+import { FieldError } from '../../components/text-field';
 
 /** Keeps the digits of what was typed or pasted, up to `length` ("123 456" and "123-456" paste whole). */
 export function codeDigits(input: string, length = verificationCodeLength): string {

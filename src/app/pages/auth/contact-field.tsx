@@ -4,7 +4,7 @@ import type { ContactType } from '../../../shared/api/auth';
 import { contactMaxLength } from '../../../shared/auth/validation';
 import type { ContactDraft } from './contact';
 import { countryOptions, isCountryCode } from './countries';
-import { TextField } from './text-field';
+import { TextField } from '../../components/text-field';
 
 /** E-mail or phone tabs (phone only when the brand allows it). */
 function ContactTypeSwitch(props: { value: ContactType; onChange: (type: ContactType) => void; disabled?: boolean }) {

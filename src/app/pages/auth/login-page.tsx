@@ -7,7 +7,7 @@ import { isValidLoginPassword, isValidVerificationCode, trimmed } from '../../..
 import type { BrandConfig } from '../../../shared/config/brand-config';
 import { switchesSignal, useApp } from '../../app-context';
 import { showToast } from '../../components/toasts';
-import { sessionSignal } from '../../engine/signals';
+import { adoptSession } from '../../engine/signals';
 import { preferences, savePreferences, type Preferences } from '../../preferences/preferences';
 import { forgetPassword, recallPassword, rememberPassword } from '../../preferences/remembered-password';
 import { safeReturnPath } from '../../routing/guards';
@@ -139,7 +139,7 @@ export function LoginPage() {
       const snapshot = await engine.signIn({ token: tokens.token, refreshToken: tokens.refreshToken });
       // The engine also tells every tab; adopting its answer here lets the guard see the
       // session before this tab moves to a page that needs it.
-      if (snapshot.version >= sessionSignal.peek().version) sessionSignal.value = snapshot;
+      adoptSession(snapshot);
     } catch {
       signInReturnSignal.value = null;
       showToast('error', t('notice.something_wrong'));

@@ -1,7 +1,7 @@
 import { useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { passwordMaxLength } from '../../../shared/auth/validation';
-import { TextField } from './text-field';
+import { TextField } from '../../components/text-field';
 
 function EyeIcon(props: { crossed: boolean }) {
   return (

@@ -22,7 +22,7 @@ import { PasswordField } from './password-field';
 import { ResendCode } from './resend-code';
 import { loginPathFor, useCodeSender, useSubmitLock, type CodeTarget } from './code-step';
 import { sendCode } from './send-code';
-import { TextField } from './text-field';
+import { TextField } from '../../components/text-field';
 import { useCountdown } from './use-countdown';
 
 /** Longest invitation code the server takes. */

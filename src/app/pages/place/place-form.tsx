@@ -13,6 +13,7 @@ import { feeFor, marginFor, type Direction } from '../../../shared/trading/order
 import { useApp } from '../../app-context';
 import { useAccountBalance } from '../../components/account-menu';
 import { Dialog } from '../../components/dialog';
+import { TextField } from '../../components/text-field';
 import { priceSignal, sessionSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
 
@@ -37,28 +38,19 @@ function createTimedLock(ms: number) {
 }
 type Field = 'volume' | 'price' | 'stopLoss' | 'takeProfit';
 
-function DecimalInput(props: { id: string; label: string; value: string; decimals: number; onChange: (value: string) => void; onBlur: () => void; error: string | null; disabled?: boolean }) {
+/** A price or volume field: digits and one decimal point, with limited decimals. */
+function DecimalInput(props: { label: string; value: string; decimals: number; onChange: (value: string) => void; onBlur: () => void; error: string | null }) {
   return (
-    <div className="field">
-      <label htmlFor={props.id}>{props.label}</label>
-      <input
-        id={props.id}
-        className="text-input numeric"
-        inputMode="decimal"
-        autoComplete="off"
-        value={props.value}
-        disabled={props.disabled}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={props.error ? `${props.id}-error` : undefined}
-        onChange={(event) => props.onChange(sanitizeDecimalInput(event.target.value, props.decimals))}
-        onBlur={props.onBlur}
-      />
-      {props.error ? (
-        <p className="field-error" id={`${props.id}-error`} role="alert">
-          {props.error}
-        </p>
-      ) : null}
-    </div>
+    <TextField
+      label={props.label}
+      value={props.value}
+      inputMode="decimal"
+      autoComplete="off"
+      inputClassName="numeric"
+      error={props.error}
+      onChange={(value) => props.onChange(sanitizeDecimalInput(value, props.decimals))}
+      onBlur={props.onBlur}
+    />
   );
 }
 
@@ -192,22 +184,22 @@ export function PlaceForm(props: { product: Product; status: MarketStatus; direc
         {t(buy ? 'trade.current_ask' : 'trade.current_bid')}: <strong data-testid="place-current">{current !== null ? formatMoney(current, decimals) : '—'}</strong>
       </p>
       {priceType === 1 ? (
-        <DecimalInput id="place-price" label={t('trade.limit_price')} value={price} decimals={decimals} onChange={setPrice} onBlur={() => void checks.price()} error={errors.price ?? null} />
+        <DecimalInput label={t('trade.limit_price')} value={price} decimals={decimals} onChange={setPrice} onBlur={() => void checks.price()} error={errors.price ?? null} />
       ) : null}
-      <DecimalInput id="place-volume" label={t('trade.volume')} value={volume} decimals={product.countNum} onChange={setVolume} onBlur={() => void checks.volume()} error={errors.volume ?? null} />
+      <DecimalInput label={t('trade.volume')} value={volume} decimals={product.countNum} onChange={setVolume} onBlur={() => void checks.volume()} error={errors.volume ?? null} />
       <label className="toggle-row">
         <input type="checkbox" checked={stopLossOn} onChange={(event) => setStopLossOn(event.target.checked)} />
         {t('trade.stop_loss')}
       </label>
       {stopLossOn ? (
-        <DecimalInput id="place-stop-loss" label={t('trade.stop_loss_price')} value={stopLoss} decimals={decimals} onChange={setStopLoss} onBlur={() => void checks.stopLoss()} error={errors.stopLoss ?? null} />
+        <DecimalInput label={t('trade.stop_loss_price')} value={stopLoss} decimals={decimals} onChange={setStopLoss} onBlur={() => void checks.stopLoss()} error={errors.stopLoss ?? null} />
       ) : null}
       <label className="toggle-row">
         <input type="checkbox" checked={takeProfitOn} onChange={(event) => setTakeProfitOn(event.target.checked)} />
         {t('trade.take_profit')}
       </label>
       {takeProfitOn ? (
-        <DecimalInput id="place-take-profit" label={t('trade.take_profit_price')} value={takeProfit} decimals={decimals} onChange={setTakeProfit} onBlur={() => void checks.takeProfit()} error={errors.takeProfit ?? null} />
+        <DecimalInput label={t('trade.take_profit_price')} value={takeProfit} decimals={decimals} onChange={setTakeProfit} onBlur={() => void checks.takeProfit()} error={errors.takeProfit ?? null} />
       ) : null}
       <dl className="place-preview numeric">
         <div>

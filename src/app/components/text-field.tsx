@@ -18,10 +18,13 @@ export function TextField({ inputRef, ...props }: {
   error?: string | null;
   type?: HTMLInputTypeAttribute;
   autoComplete?: string;
-  inputMode?: 'text' | 'email' | 'tel' | 'numeric';
+  inputMode?: 'text' | 'email' | 'tel' | 'numeric' | 'decimal';
   maxLength?: number;
   placeholder?: string;
   disabled?: boolean;
+  onBlur?: () => void;
+  /** Extra class on the input (e.g. tabular figures). */
+  inputClassName?: string;
   inputRef?: Ref<HTMLInputElement>;
   /** Something beside the input, inside its frame (a toggle, a country select). */
   before?: ReactNode;
@@ -39,7 +42,7 @@ export function TextField({ inputRef, ...props }: {
         <input
           ref={inputRef}
           id={id}
-          className="field-input"
+          className={props.inputClassName ? `field-input ${props.inputClassName}` : 'field-input'}
           type={props.type ?? 'text'}
           value={props.value}
           autoComplete={props.autoComplete}
@@ -52,6 +55,7 @@ export function TextField({ inputRef, ...props }: {
           aria-invalid={props.error ? true : undefined}
           aria-describedby={props.error ? errorId : undefined}
           onChange={(event) => props.onChange(event.target.value)}
+          onBlur={props.onBlur}
         />
         {props.after}
       </div>
