@@ -2,7 +2,8 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
-const dataDir = '.tmp/e2e-data';
+// E2E_DATA_DIR (with STATIC_DIR) lets two runs of the browser tests share a machine.
+const dataDir = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
 fs.rmSync(dataDir, { recursive: true, force: true });
 const server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
   stdio: 'inherit',
