@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { callApi as api, demoSession, waitForApp } from './support';
 
-test('positions: a live position with moving profit, closed from its drawer; a pending order canceled; history has them', async ({ page }) => {
+test('positions: a live position with moving profit, closed from its drawer; a pending order canceled; history has them @mobile', async ({ page }) => {
   test.setTimeout(60_000);
   await page.goto('/');
   await waitForApp(page);

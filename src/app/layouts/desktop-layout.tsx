@@ -8,7 +8,7 @@ import { LanguagePicker } from '../components/language-picker';
 import { SchemeToggle, ThemeColourControl } from '../components/theme-controls';
 import { DebugTapTarget } from '../debug/debug-console';
 import { useTradeMode } from '../market/trade-mode';
-import { quotePanelOpenSignal, searchPanelOpenSignal } from '../market/selection';
+import { orderListSignal, placePanelOpenSignal, quotePanelOpenSignal, searchPanelOpenSignal, type OrderListKind } from '../market/selection';
 import { CandleTypePicker, IndicatorButton, PeriodSelect } from '../pages/chart/chart-tools';
 import { quoteListDefaultMinHeightPx } from '../pages/workspace/workspace-page';
 import { swatchesMinWidthPx, useViewport } from './use-viewport';
@@ -33,7 +33,7 @@ function TradeModeButtons() {
   );
 }
 
-/** The search button and the quote-list toggle: they open panels of the start page. */
+/** The place-order toggle, the search button and the quote-list toggle: panels of the start page. */
 function WorkspaceToggles() {
   useSignals();
   const { t } = useTranslation();
@@ -43,6 +43,17 @@ function WorkspaceToggles() {
   const onWorkspace = location === '/';
   return (
     <>
+      <button
+        type="button"
+        className="tool-button"
+        aria-pressed={onWorkspace && placePanelOpenSignal.value}
+        onClick={() => {
+          placePanelOpenSignal.value = onWorkspace ? !placePanelOpenSignal.peek() : true;
+          if (!onWorkspace) navigate('/');
+        }}
+      >
+        {t('desktop.place_order')}
+      </button>
       <button
         type="button"
         className="icon-button"
@@ -70,12 +81,44 @@ function WorkspaceToggles() {
   );
 }
 
-const sideButtons = [
+const sideLinks = [
   { path: '/', labelKey: 'nav.home' },
   { path: '/quotation', labelKey: 'page.quotation' },
-  { path: '/position', labelKey: 'desktop.side_positions' },
-  { path: '/history', labelKey: 'desktop.side_history' },
 ] as const;
+
+const sideLists: readonly { kind: OrderListKind; labelKey: string }[] = [
+  { kind: 'positions', labelKey: 'desktop.side_positions' },
+  { kind: 'history', labelKey: 'desktop.side_history' },
+];
+
+/** The side buttons that toggle the start page's order list between positions and history. */
+function SideListButtons() {
+  useSignals();
+  const { t } = useTranslation();
+  const [location, navigate] = useLocation();
+  const onWorkspace = location === '/';
+  return (
+    <>
+      {sideLists.map((entry) => {
+        const shown = onWorkspace && orderListSignal.value === entry.kind;
+        return (
+          <button
+            key={entry.kind}
+            type="button"
+            className="side-button"
+            aria-pressed={shown}
+            onClick={() => {
+              orderListSignal.value = shown ? null : entry.kind;
+              if (!onWorkspace) navigate('/');
+            }}
+          >
+            {t(entry.labelKey)}
+          </button>
+        );
+      })}
+    </>
+  );
+}
 
 /**
  * Desktop: the top bar, the side buttons and the panel area. Template 1 puts the side
@@ -103,11 +146,12 @@ export function DesktopLayout(props: { children: ReactNode }) {
       </header>
       <div className="desktop-body">
         <nav className="side-rail" aria-label={t('nav.main')}>
-          {sideButtons.map((button) => (
-            <Link key={button.path} href={button.path} className="side-button">
-              {t(button.labelKey)}
+          {sideLinks.map((link) => (
+            <Link key={link.path} href={link.path} className="side-button">
+              {t(link.labelKey)}
             </Link>
           ))}
+          <SideListButtons />
         </nav>
         <main className="desktop-main">{props.children}</main>
       </div>

@@ -9,3 +9,11 @@ export const selectedSymbolSignal = signal<string | null>(null, { name: 'selecte
 /** Whether the workspace shows its search and quotation panels. */
 export const searchPanelOpenSignal = signal(false, { name: 'searchPanelOpen' });
 export const quotePanelOpenSignal = signal<boolean | null>(null, { name: 'quotePanelOpen' });
+
+/** The workspace's order placement panel (the top bar's place-order toggle) and its side. */
+export const placePanelOpenSignal = signal(false, { name: 'placePanelOpen' });
+export const placeDirectionSignal = signal<0 | 1>(0, { name: 'placeDirection' });
+
+/** The workspace's order list: positions or history (the side buttons), or none. */
+export type OrderListKind = 'positions' | 'history';
+export const orderListSignal = signal<OrderListKind | null>('positions', { name: 'orderList' });

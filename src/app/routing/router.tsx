@@ -16,6 +16,7 @@ import { TwoFactorPage } from '../pages/auth/two-factor-page';
 import { ChartPage } from '../pages/chart/chart-page';
 import { ExplorePage } from '../pages/explore/explore-page';
 import { FramePage } from '../pages/frame/frame-page';
+import { HistoryPage } from '../pages/history/history-page';
 import { HomePage } from '../pages/home/home-page';
 import { PlacePage } from '../pages/place/place-page';
 import { PositionPage } from '../pages/position/position-page';
@@ -38,6 +39,7 @@ const views: Partial<Record<RouteName, ComponentType<{ params: Record<string, st
   chart: ChartPage,
   place: PlacePage,
   position: PositionPage,
+  history: HistoryPage,
   'user-service': ServicePage,
   'user-two-factor': TwoFactorPage,
 };

@@ -75,7 +75,7 @@ export function ChartQuote(props: { product: Product }) {
 }
 
 /** Sell (direction 1) and buy (direction 0), or why the product cannot be traded now. */
-export function TradeButtons(props: { product: Product; status: MarketStatus }) {
+export function TradeButtons(props: { product: Product; status: MarketStatus; onTrade?: (direction: 0 | 1) => void }) {
   useSignals();
   const { t } = useTranslation();
   const { mode } = useTradeMode();
@@ -91,6 +91,19 @@ export function TradeButtons(props: { product: Product; status: MarketStatus }) 
   }
   const target = mode === 'option' ? 'placeOption' : 'place';
   const symbol = props.product.productCode;
+  const { onTrade } = props;
+  if (onTrade) {
+    return (
+      <div className="trade-buttons">
+        <button type="button" className="button sell" onClick={() => onTrade(1)}>
+          {t('market.sell')}
+        </button>
+        <button type="button" className="button buy" onClick={() => onTrade(0)}>
+          {t('market.buy')}
+        </button>
+      </div>
+    );
+  }
   return (
     <div className="trade-buttons">
       <Link href={`/${symbol}/${target}?direction=1`} className="button sell">

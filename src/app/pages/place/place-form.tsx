@@ -60,7 +60,15 @@ function DecimalInput(props: { label: string; value: string; decimals: number; o
  * the margin and fee it will lock, and the closed reasons. Real sessions place on the
  * real book, demo sessions through the Mock path.
  */
-export function PlaceForm(props: { product: Product; status: MarketStatus; direction: Direction; onDirection?: (direction: Direction) => void }) {
+export function PlaceForm(props: {
+  product: Product;
+  status: MarketStatus;
+  direction: Direction;
+  /** Desktop: the buy/sell tab. */
+  onDirection?: (direction: Direction) => void;
+  /** Where "view position" goes; the positions page unless the workspace shows its own list. */
+  onViewPosition?: () => void;
+}) {
   useSignals();
   const { t } = useTranslation();
   const { http, config } = useApp();
@@ -227,7 +235,12 @@ export function PlaceForm(props: { product: Product; status: MarketStatus; direc
             <button type="button" className="button secondary" onClick={() => setPlaced(null)}>
               {t('common.close')}
             </button>
-            <button type="button" className="button primary" onClick={() => navigate('/position')}>
+            <button type="button" className="button primary" onClick={() => {
+                setPlaced(null);
+                if (props.onViewPosition) props.onViewPosition();
+                else navigate('/position');
+              }}
+            >
               {t('trade.view_position')}
             </button>
           </div>

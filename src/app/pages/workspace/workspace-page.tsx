@@ -6,7 +6,19 @@ import { useApp } from '../../app-context';
 import { marketSignal } from '../../engine/signals';
 import { useViewport } from '../../layouts/use-viewport';
 import { productsSignal, useProducts } from '../../market/products';
-import { defaultDesktopSymbol, quotePanelOpenSignal, searchPanelOpenSignal, selectedSymbolSignal } from '../../market/selection';
+import {
+  defaultDesktopSymbol,
+  orderListSignal,
+  placeDirectionSignal,
+  placePanelOpenSignal,
+  quotePanelOpenSignal,
+  searchPanelOpenSignal,
+  selectedSymbolSignal,
+} from '../../market/selection';
+import { Link } from 'wouter';
+import { sessionSignal } from '../../engine/signals';
+import { PlaceForm } from '../place/place-form';
+import { PositionsBoard } from '../position/positions-grid';
 import { ChartQuote, ProductChart, ProductSelect, TradeButtons, useMarketStatus } from '../chart/chart-page';
 import { ProductsPending, QuotationBoard } from '../quotation/quotation-page';
 import { SearchBoard } from '../search/search-page';
@@ -45,7 +57,14 @@ function ChartPanel() {
       <div className="panel-body">
         <ChartQuote product={product} />
         <ProductChart product={product} status={status} withControls={false} />
-        <TradeButtons product={product} status={status} />
+        <TradeButtons
+          product={product}
+          status={status}
+          onTrade={(direction) => {
+            placeDirectionSignal.value = direction;
+            placePanelOpenSignal.value = true;
+          }}
+        />
       </div>
     </section>
   );
@@ -86,10 +105,72 @@ function QuotationPanel() {
   );
 }
 
+/** The order placement panel: the market form for the selected product, with its buy/sell tab. */
+function PlacePanel() {
+  useSignals();
+  const { t } = useTranslation();
+  const state = productsSignal.value;
+  const symbol = selectedSymbolSignal.value;
+  const product = symbol ? state.list.find((item) => item.productCode === symbol) : undefined;
+  const status = useMarketStatus(product);
+  return (
+    <section className="panel place-panel" aria-labelledby="place-panel-title">
+      <header className="panel-header">
+        <h2 id="place-panel-title">{product ? `${t('page.place')} · ${product.productName}` : t('page.place')}</h2>
+        <button type="button" className="icon-button" aria-label={t('common.close')} onClick={() => (placePanelOpenSignal.value = false)}>
+          ×
+        </button>
+      </header>
+      <div className="panel-body scroll-body">
+        {product ? (
+          <PlaceForm
+            key={product.productCode}
+            product={product}
+            status={status}
+            direction={placeDirectionSignal.value}
+            onDirection={(direction) => (placeDirectionSignal.value = direction)}
+            onViewPosition={() => (orderListSignal.value = 'positions')}
+          />
+        ) : (
+          <ProductsPending />
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** The order list panel: the account's positions (live) or history, as the side buttons choose. */
+function OrderListPanel(props: { kind: 'positions' | 'history' }) {
+  useSignals();
+  const { t } = useTranslation();
+  const signedIn = sessionSignal.value.signedIn;
+  const titleKey = props.kind === 'positions' ? 'desktop.side_positions' : 'desktop.side_history';
+  return (
+    <section className="panel order-list-panel" aria-labelledby="order-list-title">
+      <header className="panel-header">
+        <h2 id="order-list-title">{t(titleKey)}</h2>
+        <button type="button" className="icon-button" aria-label={t('common.close')} onClick={() => (orderListSignal.value = null)}>
+          ×
+        </button>
+      </header>
+      <div className="panel-body">
+        {!signedIn ? (
+          <p className="list-state">
+            <Link href="/login">{t('desktop.sign_in_for_orders')}</Link>
+          </p>
+        ) : (
+          <PositionsBoard />
+        )}
+      </div>
+    </section>
+  );
+}
+
 /**
- * The desktop start page: the selected product's chart beside the quotation list (shown
- * by default on windows taller than 790 px) and the search panel. BTCUSDT is selected
- * once prices arrive when nothing is.
+ * The desktop start page: the selected product's chart above the order list (positions or
+ * history), the order placement panel, the quotation list (shown by default on windows
+ * taller than 790 px) and the search panel. BTCUSDT is selected once prices arrive when
+ * nothing is.
  */
 export function WorkspacePage() {
   useSignals();
@@ -102,10 +183,17 @@ export function WorkspacePage() {
   }, [ready]);
   const quotesOpen = quotePanelOpenSignal.value ?? height > quoteListDefaultMinHeightPx;
   const searchOpen = searchPanelOpenSignal.value;
+  const orderList = orderListSignal.value;
   return (
     <div className="workspace">
       <h1 className="visually-hidden">{config.siteName}</h1>
-      <ChartPanel />
+      <div className="workspace-main">
+        <div className="workspace-top">
+          <ChartPanel />
+          {placePanelOpenSignal.value ? <PlacePanel /> : null}
+        </div>
+        {orderList ? <OrderListPanel kind={orderList} /> : null}
+      </div>
       {quotesOpen || searchOpen ? (
         <div className="workspace-side">
           {searchOpen ? <SearchPanel /> : null}

@@ -1,0 +1,87 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TradeOrder } from '../../../shared/api/trading';
+import { formatAmount } from '../../../shared/format/amount';
+import { formatDateTime } from '../../../shared/format/date-time';
+import { useApp } from '../../app-context';
+import { VirtualGrid, type GridColumn } from '../../components/virtual-grid';
+import { changeTone } from '../../market/price-tone';
+import { PagedListFooter, ProfitLossSummary } from './history-parts';
+import { MarketHistoryDrawer } from './market-history-drawer';
+import { useMarketHistory } from './market-history';
+
+/** The specification's desktop columns for market history. */
+function useHistoryColumns(): GridColumn<TradeOrder>[] {
+  const { t } = useTranslation();
+  const { config } = useApp();
+  return useMemo(() => {
+    const time = (ms: number | null) => (ms === null ? '—' : formatDateTime(ms, config.timeZone));
+    const amount = (value: string) => formatAmount(value, { grouping: config.amountCommaGrouping });
+    return [
+      { key: 'symbol', label: t('history.symbol'), width: 'minmax(90px, 1.2fr)', cell: (order) => <strong>{order.productName}</strong> },
+      { key: 'uid', label: t('position.order_id'), width: 'minmax(130px, 1.3fr)', numeric: true, cell: (order) => order.uid },
+      {
+        key: 'direction',
+        label: t('position.direction'),
+        width: 'minmax(44px, 0.5fr)',
+        cell: (order) => <span className={order.orderType === 0 ? 'up' : 'down'}>{t(order.orderType === 0 ? 'market.buy' : 'market.sell')}</span>,
+      },
+      { key: 'priceType', label: t('trade.price_type'), width: 'minmax(70px, 0.8fr)', cell: (order) => t(order.buyPoint === 1 ? 'trade.pending_order' : 'trade.market_price') },
+      { key: 'volume', label: t('position.volume'), width: 'minmax(50px, 0.6fr)', numeric: true, cell: (order) => order.orderQuantity },
+      { key: 'placePrice', label: t('position.open_price'), width: 'minmax(76px, 1fr)', numeric: true, cell: (order) => order.openingPrice ?? '—' },
+      { key: 'coverPrice', label: t('history.close_price'), width: 'minmax(76px, 1fr)', numeric: true, cell: (order) => order.closingPrice ?? '—' },
+      { key: 'stop', label: t('trade.stop_loss'), width: 'minmax(64px, 0.8fr)', numeric: true, cell: (order) => order.stopPrice ?? '—' },
+      { key: 'take', label: t('trade.take_profit'), width: 'minmax(64px, 0.8fr)', numeric: true, cell: (order) => order.takeProfitPrice ?? '—' },
+      {
+        key: 'pnl',
+        label: t('position.profit_loss'),
+        width: 'minmax(76px, 1fr)',
+        numeric: true,
+        cell: (order) => (
+          <span className={changeTone(order.profitLoss ?? '0')} data-testid={`history-pnl-${order.uid}`}>
+            {amount(order.profitLoss ?? '0')}
+          </span>
+        ),
+      },
+      { key: 'fee', label: t('position.fee'), width: 'minmax(50px, 0.6fr)', numeric: true, cell: (order) => amount(order.feeAmount) },
+      { key: 'placeTime', label: t('position.order_time'), width: 'minmax(136px, 1.3fr)', numeric: true, cell: (order) => time(order.orderTime) },
+      { key: 'coverTime', label: t('history.close_time'), width: 'minmax(136px, 1.3fr)', numeric: true, cell: (order) => time(order.closingTimeTs) },
+    ] satisfies GridColumn<TradeOrder>[];
+  }, [t, config.timeZone, config.amountCommaGrouping]);
+}
+
+/**
+ * Desktop market history: the profit and loss, the closed orders as a virtualized grid
+ * that loads the next page as its end comes into view, and the details drawer. The
+ * `/history` page on desktop and the workspace's order-list panel both show it.
+ */
+export function HistoryGrid() {
+  useSignals();
+  const { t } = useTranslation();
+  const columns = useHistoryColumns();
+  const { state, list } = useMarketHistory();
+  const [open, setOpen] = useState<TradeOrder | null>(null);
+  const { items, status } = state;
+  const footer = <PagedListFooter status={status} count={items.length} emptyText={t('history.empty')} endText={t('history.end')} onRetry={list.retry} />;
+  return (
+    <div className="history-board">
+      <ProfitLossSummary today={state.lastPage?.profitLossToday ?? null} total={state.lastPage?.profitLossTotal ?? null} />
+      {items.length === 0 ? (
+        footer
+      ) : (
+        <VirtualGrid
+          label={t('history.closed_orders')}
+          columns={columns}
+          items={items}
+          rowKey={(order) => order.uid}
+          rowLabel={(order) => `${order.productName} ${order.uid}`}
+          onOpen={setOpen}
+          onEndReached={list.loadMore}
+          footer={footer}
+        />
+      )}
+      {open ? <MarketHistoryDrawer order={open} onClose={() => setOpen(null)} /> : null}
+    </div>
+  );
+}

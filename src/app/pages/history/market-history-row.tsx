@@ -1,0 +1,41 @@
+import { memo, type CSSProperties } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TradeOrder } from '../../../shared/api/trading';
+import { formatAmount } from '../../../shared/format/amount';
+import { formatDateTime } from '../../../shared/format/date-time';
+import { useApp } from '../../app-context';
+import { changeTone } from '../../market/price-tone';
+
+/** Row height in px; the virtualizer positions rows by it and the stylesheet sizes them to it. */
+export const marketHistoryRowHeight = 72;
+
+/** One closed market order in the phone list: product, direction, volume, open → close, profit and loss, close time. */
+export const MarketHistoryRow = memo(function MarketHistoryRow(props: { order: TradeOrder; onOpen: (order: TradeOrder) => void; style: CSSProperties }) {
+  const { t } = useTranslation();
+  const { config } = useApp();
+  const { order } = props;
+  const buy = order.orderType === 0;
+  const pnl = order.profitLoss ?? '0';
+  return (
+    <li className="history-row" style={props.style}>
+      <button type="button" className="history-row-button" onClick={() => props.onOpen(order)} aria-label={`${order.productName} ${order.uid}`}>
+        <span className="history-row-main">
+          <span className="order-name">
+            <strong>{order.productName}</strong>
+            <span className={`order-direction ${buy ? 'up' : 'down'}`}>{t(buy ? 'market.buy' : 'market.sell')}</span>
+            <span className="numeric">{order.orderQuantity}</span>
+          </span>
+          <span className="history-row-prices numeric">
+            {order.openingPrice ?? '—'} → {order.closingPrice ?? '—'}
+          </span>
+        </span>
+        <span className="history-row-side">
+          <span className={`order-pnl numeric ${changeTone(pnl)}`} data-testid={`history-pnl-${order.uid}`}>
+            {formatAmount(pnl, { grouping: config.amountCommaGrouping })}
+          </span>
+          <span className="history-row-time numeric">{order.closingTimeTs === null ? '—' : formatDateTime(order.closingTimeTs, config.timeZone)}</span>
+        </span>
+      </button>
+    </li>
+  );
+});
