@@ -11,6 +11,9 @@ import { adoptSession, sessionSignal } from '../engine/signals';
 import { confirmDialog } from './confirm';
 import { showToast } from './toasts';
 
+/** The specification's mobile height of the account switch warning. */
+const switchWarningHeightPx = 270;
+
 /** How often the open balance popover refreshes. */
 const balanceRefreshMs = 5_000;
 
@@ -114,6 +117,7 @@ export function AccountModeSwitch() {
     const confirmed = await confirmDialog({
       title: t('mode.switch_title'),
       message: t(mode === 'demo' ? 'mode.switch_to_demo' : 'mode.switch_to_real'),
+      heightPx: switchWarningHeightPx,
     });
     if (!confirmed) return;
     setBusy(true);

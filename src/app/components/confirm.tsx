@@ -7,6 +7,8 @@ interface ConfirmRequest {
   title: string;
   message: string;
   confirmLabel?: string;
+  /** Mobile drawer height, where the specification fixes one. */
+  heightPx?: number;
   resolve: (confirmed: boolean) => void;
 }
 
@@ -32,6 +34,7 @@ export function ConfirmHost() {
   return (
     <Dialog
       title={request.title}
+      heightPx={request.heightPx}
       onClose={() => answer(false)}
       footer={
         <>

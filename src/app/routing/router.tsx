@@ -23,6 +23,7 @@ import { PositionPage } from '../pages/position/position-page';
 import { QuotationPage } from '../pages/quotation/quotation-page';
 import { SearchPage } from '../pages/search/search-page';
 import { ServicePage } from '../pages/service/service-page';
+import { UserHubPage } from '../pages/user/user-hub-page';
 import { WorkspacePage } from '../pages/workspace/workspace-page';
 import { loginPathFor, resolveGuard } from './guards';
 import type { RouteName } from './routes';
@@ -40,6 +41,7 @@ const views: Partial<Record<RouteName, ComponentType<{ params: Record<string, st
   place: PlacePage,
   position: PositionPage,
   history: HistoryPage,
+  user: UserHubPage,
   'user-service': ServicePage,
   'user-two-factor': TwoFactorPage,
 };

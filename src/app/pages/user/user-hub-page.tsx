@@ -1,0 +1,148 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'wouter';
+import { userInfo, type UserInfo } from '../../../shared/api/account';
+import { logout } from '../../../shared/api/auth';
+import { formatAmount } from '../../../shared/format/amount';
+import { formatMoney, money } from '../../../shared/money/money';
+import { switchesSignal, useApp } from '../../app-context';
+import { AccountModeSwitch, useAccountBalance } from '../../components/account-menu';
+import { confirmDialog } from '../../components/confirm';
+import { PageFrame } from '../../components/page-frame';
+import { showToast } from '../../components/toasts';
+import { adoptSession, sessionSignal } from '../../engine/signals';
+import { resolveGuard } from '../../routing/guards';
+import { routes, type RouteName } from '../../routing/routes';
+
+/** The hub's menu, in order; each entry shows only where its route would open. */
+const menuRoutes: readonly RouteName[] = [
+  'user-account',
+  'user-notification',
+  'user-my-wallet',
+  'user-wallet',
+  'user-deposit',
+  'user-withdraw',
+  'user-wallet-transactions',
+  'user-verified',
+  'user-junior-verified',
+  'user-loan',
+  'user-change-password',
+  'user-two-factor',
+  'user-standards',
+  'user-privacy',
+  'user-service',
+];
+
+/** Wallet pages a demo account does not see, beyond the routes that refuse demo sessions. */
+const demoHidden: ReadonlySet<RouteName> = new Set(['user-wallet']);
+
+/**
+ * `/user`: the profile hub. Who is signed in (nick, uid, invite code), the balances of
+ * the account in use, the real/demo switch, the account pages this brand and this
+ * account may open, and sign-out.
+ */
+export function UserHubPage() {
+  useSignals();
+  const { t } = useTranslation();
+  const { http, engine, config } = useApp();
+  const [, navigate] = useLocation();
+  const session = sessionSignal.value;
+  const [info, setInfo] = useState<UserInfo | null>(null);
+  const balance = useAccountBalance(session.signedIn);
+
+  // Reloaded when the account changes (the switch gives the other account's token).
+  useEffect(() => {
+    let stopped = false;
+    http
+      .call(userInfo, {})
+      .then((next) => !stopped && setInfo(next))
+      .catch(() => undefined);
+    return () => {
+      stopped = true;
+    };
+  }, [http, session.version]);
+
+  const context = { signedIn: true, accountMode: session.accountMode, switches: switchesSignal.value };
+  const entries = routes.filter(
+    (route) =>
+      menuRoutes.includes(route.name) &&
+      resolveGuard(route.pattern, '', context).kind === 'render' &&
+      !(session.accountMode === 'demo' && demoHidden.has(route.name)),
+  );
+  entries.sort((a, b) => menuRoutes.indexOf(a.name) - menuRoutes.indexOf(b.name));
+
+  const amount = (value: string) => formatAmount(value, { grouping: config.amountCommaGrouping });
+  const total = balance ? formatMoney(money(balance.balanceAmount) + money(balance.lockMargin)) : null;
+
+  async function copyInvite(code: string) {
+    try {
+      await navigator.clipboard.writeText(code);
+      showToast('success', t('user.copied'));
+    } catch {
+      showToast('error', t('user.copy_failed'));
+    }
+  }
+
+  async function signOut() {
+    if (!(await confirmDialog({ title: t('user.logout'), message: t('user.logout_confirm') }))) return;
+    // The server ends the session family; the engine clears every tab either way.
+    await http.call(logout, {}, { silent: true }).catch(() => undefined);
+    adoptSession(await engine.signOut('logout'));
+    navigate('/login', { replace: true });
+  }
+
+  return (
+    <PageFrame back={false} title={t('page.user')}>
+      <section className="user-hub-card" aria-label={t('user.profile')}>
+        <span className="user-avatar" aria-hidden="true">
+          {info?.avator ? <img src={info.avator} alt="" /> : (info?.nick ?? '?').slice(0, 1).toUpperCase()}
+        </span>
+        <div className="user-hub-who">
+          <strong>{info ? info.nick || t('desktop.signed_in_as', { uid: info.uid }) : t('common.loading')}</strong>
+          <span className="numeric">{t('user.uid', { uid: info?.uid ?? session.uid ?? '' })}</span>
+          {info?.inviteCode ? (
+            <span>
+              {t('user.invite_code')}: <span className="numeric">{info.inviteCode}</span>{' '}
+              <button type="button" className="link-button" onClick={() => void copyInvite(info.inviteCode)}>
+                {t('common.copy')}
+              </button>
+            </span>
+          ) : null}
+        </div>
+        <span className={`account-badge account-${session.accountMode}`}>{t(`mode.${session.accountMode ?? 'real'}`)}</span>
+      </section>
+
+      <section className="user-hub-balances" aria-label={t('desktop.balances')}>
+        <dl className="balance-lines numeric">
+          <div>
+            <dt>{t('desktop.total_balance')}</dt>
+            <dd data-testid="hub-total-balance">{total ? amount(total) : '…'}</dd>
+          </div>
+          <div>
+            <dt>{t('desktop.available_balance')}</dt>
+            <dd data-testid="hub-available-balance">{balance ? amount(balance.balanceAmount) : '…'}</dd>
+          </div>
+          <div>
+            <dt>{t('user.locked_margin')}</dt>
+            <dd>{balance ? amount(balance.lockMargin) : '…'}</dd>
+          </div>
+        </dl>
+        <AccountModeSwitch />
+      </section>
+
+      <nav aria-label={t('user.menu')}>
+        <ul className="user-hub-menu">
+          {entries.map((route) => (
+            <li key={route.name}>
+              <Link href={route.pattern}>{t(route.titleKey)}</Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <button type="button" className="button secondary user-hub-logout" onClick={() => void signOut()}>
+        {t('user.logout')}
+      </button>
+    </PageFrame>
+  );
+}

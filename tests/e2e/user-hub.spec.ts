@@ -1,0 +1,42 @@
+import { expect, test } from '@playwright/test';
+import { adoptTokens, createSession, waitForApp } from './support';
+
+test('the user hub: who is signed in, balances, the real/demo switch with its confirmation, the menu per account, log out', async ({ page }) => {
+  await page.goto('/');
+  await waitForApp(page);
+  const session = await createSession(page);
+  await adoptTokens(page, session);
+  await page.goto('/user');
+
+  const profile = page.getByRole('region', { name: 'Profile' });
+  await expect(profile).toContainText(/UID \d+/);
+  await expect(profile).toContainText('Real');
+  await expect(page.getByTestId('hub-total-balance')).toHaveText('0.00');
+  const menu = page.getByRole('navigation', { name: 'Account menu' });
+  await expect(menu.getByRole('link', { name: 'Deposit' })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Wallet', exact: true })).toBeVisible();
+
+  // Cancelling the warning changes nothing.
+  const switcher = page.getByRole('region', { name: 'Balances' }).getByRole('group', { name: 'Account' });
+  await switcher.getByRole('button', { name: 'Demo' }).click();
+  await page.getByRole('dialog', { name: 'Switch account' }).getByRole('button', { name: 'Cancel' }).click();
+  await expect(switcher.getByRole('button', { name: 'Real' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(profile).toContainText('Real');
+
+  await switcher.getByRole('button', { name: 'Demo' }).click();
+  await page.getByRole('dialog', { name: 'Switch account' }).getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByText('Switched to the Demo account')).toBeVisible();
+  await expect(profile).toContainText('Demo');
+  await expect(page.getByTestId('hub-total-balance')).toHaveText('100,000.00');
+  // Money pages are not for demo accounts.
+  await expect(menu.getByRole('link', { name: 'Deposit' })).toHaveCount(0);
+  await expect(menu.getByRole('link', { name: 'Wallet', exact: true })).toHaveCount(0);
+  await expect(menu.getByRole('link', { name: 'Profile' })).toBeVisible();
+  await page.screenshot({ path: `test-results/screens/user-hub-${page.viewportSize()?.width}.png` });
+
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('dialog', { name: 'Log out' }).getByRole('button', { name: 'Confirm' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  const check = await page.request.post('/v1/waa/user/checkToken', { data: {}, headers: { authorization: `Bearer ${session.token}` } });
+  expect(((await check.json()) as { code: number }).code).not.toBe(0);
+});
