@@ -1,6 +1,7 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
-import { engineClientTimeoutMs, type EngineBatch, type SessionSnapshot } from '../../src/shared/protocol/engine';
+import type { OptionOrder } from '../../src/shared/api/options';
+import { engineClientTimeoutMs, type EngineBatch, type OptionsState, type SessionSnapshot } from '../../src/shared/protocol/engine';
 import { readAccessToken } from '../../src/shared/session/token';
 import type { PriceTick } from '../../src/shared/api/market';
 import type { MarketConnectionFactory } from '../../src/worker/engine/market-feed';
@@ -525,5 +526,84 @@ describe('engine positions feed', () => {
     await host.api.signOut('logout');
     expect(feed.live.every((entry) => entry.closed || entry === feed.live[1] || entry === feed.live[2])).toBe(true);
     expect(positionsOf(first).at(-1)).toEqual({ holt: null, pending: null });
+  });
+});
+
+describe('engine option countdowns', () => {
+  const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+  const optionAt = (uid: string, beginTime: number, timeLong: number, status: 0 | 1 = 0): OptionOrder => ({
+    id: Number(uid.slice(-3)), uid, orderType: 0, tradePair: 'BTCUSDT', productName: 'Bitcoin', optionsProductId: 1,
+    price: '67000.00', priceTime: beginTime, priceEnd: status === 1 ? '67010.00' : null, priceEndTime: status === 1 ? beginTime + timeLong * 1000 : null,
+    feeAmount: '1.00', timeLong, beginTime, endTime: beginTime + timeLong * 1000, completeTime: status === 1 ? beginTime + timeLong * 1000 + 50 : null,
+    amount: '100.00', rate: '0.80', winLost: status === 1 ? '80.00' : null, status, result: status === 1 ? 'win' : null, voidReason: null,
+  });
+
+  it('loads the running list for the account, counts each option down from its end time every 200 ms, drops it at zero, and keeps the settlement push', async () => {
+    const time = fakeClock();
+    const sockets: Parameters<PositionsConnector>[1][] = [];
+    const loads: string[] = [];
+    const start = time.clock.nowMs();
+    // The server's clock runs 5 s behind this browser's; the placement push shows it.
+    const serverNow = () => time.clock.nowMs() - 5_000;
+    let running: OptionOrder[] = [optionAt('1000000000000001', start - 5_000 - 10_000, 60)];
+    const host = createEngineHost({
+      kind: 'shared', clock: time.clock, timers: time.timers, store: memoryStore(), peers: null,
+      connectMarket: fakeMarket().connect, fetchHistory: async () => [],
+      sessionApi: () => ({ checkToken: async () => 'valid', refresh: async () => ({ kind: 'unreachable' }) }),
+      connectPositions: (_url, handlers) => {
+        sockets.push(handlers);
+        return { close: () => undefined };
+      },
+      fetchRunningOptions: async (apiRoot, token) => {
+        loads.push(`${apiRoot}|${token.length > 0}`);
+        return running;
+      },
+    });
+    const screen = tab();
+    await host.api.hello('one', screen.listener);
+    await host.api.configureSession({ apiRoot: '/api', demoAllowed: true, positionsSocketUrl: 'ws://x/exchange/ws' });
+    await host.api.signIn({ token: await accessToken(9, 0), refreshToken: 'r' });
+    await flush();
+    expect(loads).toEqual(['/api|true']);
+    const latest = () => screen.batches.flatMap((batch) => batch.events.filter((event) => event.type === 'options')).at(-1)?.payload as OptionsState;
+    expect(latest().loaded).toBe(true);
+    // Without a placement seen, the local clock is taken as the server's: 45 s of 60 left → 75 %.
+    expect(latest().running.map((entry) => entry.progress)).toEqual([75]);
+
+    // A 30 s option placed now: the push teaches the 5 s offset, so it starts at 100 %.
+    const placed = optionAt('1000000000000002', serverNow(), 30);
+    sockets[0]!.onMessage(JSON.stringify({ type: 'option', data: placed }));
+    // The connection's first message also reloads the list (pushes may have been missed before it).
+    await flush();
+    expect(loads).toHaveLength(2);
+    expect(latest().running.find((entry) => entry.order.uid === placed.uid)).toMatchObject({ progress: 100, remainingMs: 30_000 });
+    const pushesBefore = screen.batches.length;
+    time.advance(1_000);
+    // About every 200 ms: five updates in a second.
+    expect(screen.batches.length - pushesBefore).toBe(5);
+    // 29 s of 30 left: ceil(96.67) = 97.
+    expect(latest().running.find((entry) => entry.order.uid === placed.uid)?.progress).toBe(97);
+    expect((await host.api.options()).running).toHaveLength(2);
+
+    // At zero the option leaves the running list; the settlement push lands in `settled`.
+    time.advance(29_000);
+    expect(latest().running.map((entry) => entry.order.uid)).toEqual(['1000000000000001']);
+    sockets[0]!.onMessage(JSON.stringify({ type: 'option', data: optionAt(placed.uid, placed.beginTime, 30, 1) }));
+    expect(latest().settled.map((order) => [order.uid, order.result])).toEqual([[placed.uid, 'win']]);
+
+    // The last running option ends: the ticker stops.
+    time.advance(20_000);
+    expect(latest().running).toEqual([]);
+    const quiet = screen.batches.length;
+    time.advance(5_000);
+    expect(screen.batches.length).toBe(quiet);
+
+    // A switch to demo starts over with that account's list.
+    running = [];
+    const loadsBefore = loads.length;
+    await host.api.signIn({ token: await accessToken(9, 1), refreshToken: 'r2' });
+    await flush();
+    expect(loads).toHaveLength(loadsBefore + 1);
+    expect(latest()).toEqual({ loaded: true, running: [], settled: [] });
   });
 });

@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import type { EngineApi, EngineWelcome } from '../../shared/protocol/engine';
-import { adoptSession, applyEngineBatch, engineKindSignal, marketSignal, positionsSignal, resetBatchSequence } from './signals';
+import { adoptSession, applyEngineBatch, engineKindSignal, marketSignal, optionsSignal, positionsSignal, resetBatchSequence } from './signals';
 import type { KlinePeriod, WireBar } from '../../shared/market/kline';
 import { createWatchRegistry, type WatchRegistry } from './watch-registry';
 
@@ -84,6 +84,7 @@ export async function connectEngine(): Promise<{ remote: EngineRemote; welcome: 
     marketSignal.value = welcome.market;
     adoptSession(welcome.session);
     void remote.positions().then((state) => (positionsSignal.value = state));
+    void remote.options().then((state) => (optionsSignal.value = state));
     return welcome;
   }
 

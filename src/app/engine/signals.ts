@@ -4,6 +4,7 @@ import {
   initialMarketSnapshot,
   signedOutSession,
   type MarketSnapshot,
+  type OptionsState,
   type PositionsState,
   type PriceRow,
   type EngineBatch,
@@ -17,6 +18,9 @@ export const engineKindSignal = signal<EngineKind | null>(null, { name: 'engineK
 export const marketSignal = signal<MarketSnapshot>(initialMarketSnapshot, { name: 'market' });
 /** The signed-in account's open positions and pending orders, live from the engine's feed. */
 export const positionsSignal = signal<PositionsState>({ holt: null, pending: null }, { name: 'positions' });
+
+/** The signed-in account's running options with their countdowns (about every 200 ms), and recent settlements. */
+export const optionsSignal = signal<OptionsState>({ loaded: false, running: [], settled: [] }, { name: 'options' });
 
 /**
  * Takes a session snapshot unless a newer one is already here (a batch and a call's
@@ -69,6 +73,9 @@ export function applyEngineBatch(engineBatch: EngineBatch) {
           break;
         case 'positions':
           positionsSignal.value = event.payload;
+          break;
+        case 'options':
+          optionsSignal.value = event.payload;
           break;
         case 'kline':
           barSignal(event.payload.symbol, event.payload.period).value = event.payload.bar;

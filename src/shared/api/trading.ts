@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ApiContract } from './anonymous';
 import { decimalString } from './envelope';
+import { optionOrder } from './options';
 
 function contract<TBody extends z.ZodType, TData extends z.ZodType>(path: string, body: TBody, data: TData): ApiContract<TBody, TData> {
   return { path, body, data };
@@ -91,6 +92,22 @@ export const orderHistoryData = z.object({
 export const orderHistory = contract('/v1/waa/order/history', historyBody, orderHistoryData);
 export const orderHistoryMock = contract('/v1/waa/order/historyMock', historyBody, orderHistoryData);
 
+/** The transaction list: the book's orders newest first, of any status unless one is asked for. */
+export const orderListBody = z.strictObject({
+  page: z.number().int().min(1).default(1),
+  limit: z.number().int().min(1).max(100).default(10),
+  positionStatus: z.number().int().min(1).max(4).optional(),
+  columns: z.string().max(200).optional(),
+});
+
+export const orderListData = z.object({
+  list: z.array(tradeOrder),
+  pages: z.number().int(),
+});
+
+export const orderList = contract('/v1/waa/order/list', orderListBody, orderListData);
+export const orderListMock = contract('/v1/waa/order/listMock', orderListBody, orderListData);
+
 /** The summary the positions feed pushes with each list. */
 export const positionsSummary = z.object({
   orderList: z.array(tradeOrder),
@@ -110,3 +127,14 @@ export const positionsFeedMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pendingOrder'), data: positionsSummary }),
 ]);
 export type PositionsFeedMessage = z.infer<typeof positionsFeedMessage>;
+
+/** An option placed or settled, pushed on `/exchange/ws` to the option's account. */
+export const optionFeedMessage = z.object({ type: z.literal('option'), data: optionOrder });
+export type OptionFeedMessage = z.infer<typeof optionFeedMessage>;
+
+/**
+ * Every message of `/exchange/ws`. The positions lists alone stay `positionsFeedMessage`,
+ * so that a reader of the positions does not take an option for a list.
+ */
+export const exchangeFeedMessage = z.discriminatedUnion('type', [...positionsFeedMessage.options, optionFeedMessage]);
+export type ExchangeFeedMessage = z.infer<typeof exchangeFeedMessage>;

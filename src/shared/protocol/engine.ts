@@ -1,3 +1,4 @@
+import type { OptionOrder } from '../api/options';
 import type { PositionsSummary } from '../api/trading';
 import type { KlinePeriod, WireBar } from '../market/kline';
 import type { AccountMode } from '../session/token';
@@ -100,6 +101,23 @@ export interface EngineEventMap {
   kline: { symbol: string; period: KlinePeriod; bar: WireBar };
   /** The signed-in account's open positions and pending orders with the summaries. */
   positions: PositionsState;
+  /** The signed-in account's running options with their countdowns, about every 200 ms while any run. */
+  options: OptionsState;
+}
+
+/** A running option and its countdown: progress = ceil(remaining / timeLong × 100). */
+export interface RunningOption {
+  order: OptionOrder;
+  remainingMs: number;
+  progress: number;
+}
+
+/** Running options (time left) and the latest settled ones (from the server's pushes). */
+export interface OptionsState {
+  /** False until the running list has been loaded for this account. */
+  loaded: boolean;
+  running: RunningOption[];
+  settled: OptionOrder[];
 }
 
 /** Open positions (holtOrder) and pending orders (pendingOrder); null until the feed speaks. */
@@ -140,6 +158,8 @@ export interface EngineApi {
   hello(clientId: string, listener: EngineListener): Promise<EngineWelcome>;
   /** The latest positions (also pushed as `positions` events). */
   positions(): Promise<PositionsState>;
+  /** The running options and recent settlements (also pushed as `options` events). */
+  options(): Promise<OptionsState>;
   /** Keeps a tab registered; false means the engine had evicted it and it must say hello again. */
   heartbeat(clientId: string): Promise<boolean>;
   /** A tab leaving (pagehide). */

@@ -1,4 +1,5 @@
-import { positionsFeedMessage } from '../../shared/api/trading';
+import type { OptionOrder } from '../../shared/api/options';
+import { exchangeFeedMessage } from '../../shared/api/trading';
 import type { PositionsState, SessionSnapshot } from '../../shared/protocol/engine';
 import type { Timers } from './ports';
 
@@ -19,7 +20,8 @@ export const emptyPositions: PositionsState = { holt: null, pending: null };
 const refusedCode = 4401;
 
 /**
- * The browser's one positions socket (`/exchange/ws`): opened for the signed-in account,
+ * The browser's one exchange socket (`/exchange/ws`): positions, pending orders and option
+ * pushes. Opened for the signed-in account,
  * reopened for the other one after an account switch, closed at sign-out; reconnects
  * with a growing delay (1 s × attempt, at most 10 s) using the session's latest token.
  */
@@ -27,6 +29,10 @@ export function createPositionsChannel(options: {
   timers: Timers;
   connect: PositionsConnector;
   onUpdate: (state: PositionsState) => void;
+  /** An option placed or settled (the same socket carries them). */
+  onOption?: (order: OptionOrder) => void;
+  /** The first message of each connection: pushes may have been missed while it was down. */
+  onConnected?: () => void;
   log?: (message: string) => void;
 }) {
   let socketUrl = '';
@@ -54,10 +60,13 @@ export function createPositionsChannel(options: {
   function open() {
     if (!session?.signedIn || !session.token || !socketUrl) return;
     const own = (generation += 1);
+    let heard = false;
     const separator = socketUrl.includes('?') ? '&' : '?';
     connection = options.connect(`${socketUrl}${separator}token=${encodeURIComponent(session.token)}`, {
       onMessage(text) {
         if (own !== generation) return;
+        if (!heard) options.onConnected?.();
+        heard = true;
         attempts = 0;
         let parsed: unknown;
         try {
@@ -65,8 +74,12 @@ export function createPositionsChannel(options: {
         } catch {
           return;
         }
-        const message = positionsFeedMessage.safeParse(parsed);
-        if (!message.success) return; // other message types (option, notice) belong elsewhere
+        const message = exchangeFeedMessage.safeParse(parsed);
+        if (!message.success) return; // other message types (notice) belong elsewhere
+        if (message.data.type === 'option') {
+          options.onOption?.(message.data.data);
+          return;
+        }
         publish(message.data.type === 'holtOrder' ? { ...state, holt: message.data.data } : { ...state, pending: message.data.data });
       },
       onClose(code) {

@@ -5,7 +5,7 @@ import { leaderElectedConnection, type MarketRelayMessage } from '../engine/lead
 import { fetchMarketHistory } from '../transport/market-history';
 import { createMarketSocket } from '../transport/market-socket';
 import { openPositionsSocket } from '../transport/positions-socket';
-import { fetchSessionApi } from '../transport/session-api';
+import { fetchRunningOptions, fetchSessionApi } from '../transport/session-api';
 import { broadcastPeers, indexedDbStore, workerTimers } from './browser-edges';
 import { createEngineHost } from './engine-host';
 
@@ -32,6 +32,7 @@ const host = createEngineHost({
   sessionApi: fetchSessionApi,
   // Each tab's engine in this fallback has its own positions socket (the feed is per user and small).
   connectPositions: openPositionsSocket,
+  fetchRunningOptions,
   ownsSessionClock: () => sessionClockOwner,
   connectMarket: (url) =>
     leaderElectedConnection({

@@ -10,6 +10,8 @@ import {
 import { createMarketFeed, type MarketConnectionFactory, type MarketFeed } from '../engine/market-feed';
 import type { Clock, KeyValueStore, Timers } from '../engine/ports';
 import type { KlinePeriod, WireBar } from '../../shared/market/kline';
+import type { OptionOrder } from '../../shared/api/options';
+import { createOptionCountdowns, emptyOptions } from '../engine/option-countdowns';
 import { createPositionsChannel, emptyPositions, type PositionsConnector } from '../engine/positions-channel';
 import { createSessionClock, type SessionApi, type SessionClock } from '../engine/session-clock';
 import { createSessionStore } from '../engine/session-store';
@@ -35,6 +37,8 @@ export interface EngineHostOptions {
   sessionApi: (apiRoot: string) => SessionApi;
   /** Opens the positions socket (a WebSocket in the worker, a fake in tests). */
   connectPositions?: PositionsConnector;
+  /** The account's running options (`option/orderList` status 0) under the API root; null when unreachable. */
+  fetchRunningOptions?: (apiRoot: string, token: string) => Promise<OptionOrder[] | null>;
   /** Whether this engine runs the session clock (always, but for the dedicated-worker fallback's leader). */
   ownsSessionClock?: () => boolean;
   /** POSTs `/market/history` under the market root (fetch in the worker, a fake in tests). */
@@ -60,21 +64,46 @@ export function createEngineHost(options: EngineHostOptions) {
   let market: MarketFeed | null = null;
   let sessionClock: SessionClock | null = null;
   let sessionSettings: SessionSettings | null = null;
+  const fetchRunningOptions = options.fetchRunningOptions;
+  const optionCountdowns = fetchRunningOptions
+    ? createOptionCountdowns({
+        clock,
+        timers,
+        loadRunning: async () => {
+          const token = session.snapshot.token;
+          return sessionSettings && token ? fetchRunningOptions(sessionSettings.apiRoot, token) : null;
+        },
+        onUpdate: (state) => clients.broadcast([{ type: 'options', payload: state }]),
+      })
+    : null;
   const positions = options.connectPositions
     ? createPositionsChannel({
         timers,
         connect: options.connectPositions,
         onUpdate: (state) => clients.broadcast([{ type: 'positions', payload: state }]),
+        onOption: (order) => optionCountdowns?.apply(order),
+        onConnected: () => void optionCountdowns?.reload(),
         ...(options.log ? { log: options.log } : {}),
       })
     : null;
+  /** The account the option countdowns belong to. */
+  let optionsAccount: string | null = null;
+
+  /** Points the exchange socket and the option countdowns at the session's account. */
+  function followAccount(snapshot: SessionSnapshot, settings: SessionSettings) {
+    positions?.follow(snapshot, settings.positionsSocketUrl);
+    const account = snapshot.signedIn ? `${snapshot.uid}|${snapshot.accountMode}` : null;
+    if (account === optionsAccount) return;
+    optionsAccount = account;
+    optionCountdowns?.follow(account !== null);
+  }
 
   const session = createSessionStore({
     store,
     clock,
     onChange: (snapshot) => {
       clients.broadcast([{ type: 'session', payload: snapshot }]);
-      if (sessionSettings) positions?.follow(snapshot, sessionSettings.positionsSocketUrl);
+      if (sessionSettings) followAccount(snapshot, sessionSettings);
     },
   });
 
@@ -102,6 +131,9 @@ export function createEngineHost(options: EngineHostOptions) {
     },
     async positions() {
       return positions?.state ?? emptyPositions;
+    },
+    async options() {
+      return optionCountdowns?.state ?? emptyOptions;
     },
     async heartbeat(clientId) {
       return clients.touch(clientId);
@@ -134,7 +166,7 @@ export function createEngineHost(options: EngineHostOptions) {
     async configureSession(settings) {
       sessionSettings = settings;
       await restored;
-      positions?.follow(session.snapshot, settings.positionsSocketUrl);
+      followAccount(session.snapshot, settings);
       if (!sessionClock) {
         sessionClock = createSessionClock({
           clock,
@@ -188,6 +220,7 @@ export function createEngineHost(options: EngineHostOptions) {
       timers.clearInterval(evictionTimer);
       sessionClock?.stop();
       positions?.stop();
+      optionCountdowns?.stop();
       void market?.stop();
     },
   };

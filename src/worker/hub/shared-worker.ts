@@ -4,7 +4,7 @@ import { systemClock } from '../engine/ports';
 import { fetchMarketHistory } from '../transport/market-history';
 import { createMarketSocket } from '../transport/market-socket';
 import { openPositionsSocket } from '../transport/positions-socket';
-import { fetchSessionApi } from '../transport/session-api';
+import { fetchRunningOptions, fetchSessionApi } from '../transport/session-api';
 import { broadcastPeers, indexedDbStore, workerTimers } from './browser-edges';
 import { createEngineHost } from './engine-host';
 
@@ -20,6 +20,7 @@ const host = createEngineHost({
   fetchHistory: fetchMarketHistory,
   sessionApi: fetchSessionApi,
   connectPositions: openPositionsSocket,
+  fetchRunningOptions,
   connectMarket: (url) => (handlers) => createMarketSocket({ url, ...handlers }),
 });
 

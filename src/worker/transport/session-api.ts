@@ -1,4 +1,5 @@
 import { tokenPair } from '../../shared/api/auth';
+import { optionOrderList, optionRunningLimitMax, type OptionOrder } from '../../shared/api/options';
 import type { SessionApi } from '../engine/session-clock';
 
 async function postEnvelope(url: string, body: unknown, token?: string): Promise<{ status: number; code: number | null; data: unknown }> {
@@ -35,4 +36,16 @@ export function fetchSessionApi(apiRoot: string): SessionApi {
       }
     },
   };
+}
+
+/** The account's running options, for the countdowns; null when the server cannot answer. */
+export async function fetchRunningOptions(apiRoot: string, token: string): Promise<OptionOrder[] | null> {
+  try {
+    const answer = await postEnvelope(`${apiRoot}${optionOrderList.path}`, { page: 1, limit: optionRunningLimitMax, positionStatus: 0 }, token);
+    if (answer.code !== 0) return null;
+    const parsed = optionOrderList.data.safeParse(answer.data);
+    return parsed.success ? parsed.data.items : null;
+  } catch {
+    return null;
+  }
 }
