@@ -10,6 +10,8 @@ test('the desktop workspace shows the chart and the quotation list together; quo
   const quotes = page.getByRole('region', { name: 'Quotation' });
   await expect(quotes.getByRole('list', { name: 'Forex' })).toContainText('EUR/USD');
   await expect(page.getByRole('button', { name: 'Quotes list' })).toHaveAttribute('aria-pressed', 'true');
+  // The order list panel shares the screen with the chart and the quotes (a visitor is asked to sign in).
+  await expect(page.getByRole('region', { name: 'Positions' })).toBeVisible();
   await page.screenshot({ path: 'test-results/screens/workspace-1440.png' });
 
   await quotes.getByRole('tab', { name: 'Commodities' }).click();

@@ -75,6 +75,16 @@ describe('request client', () => {
     expect(unauthorized.lost).toEqual(['unauthorized']);
   });
 
+  it('ends the session when the user info call answers 1002 (no such user), and only that call', async () => {
+    const signedIn = { ...getCustomerLink, path: '/v1/waa/user/info' };
+    const gone = client(json({ code: 1002, msg: 'no user', data: null }));
+    await expect(gone.http.call(signedIn, {})).rejects.toThrow('code 1002');
+    expect(gone.lost).toEqual(['invalid']);
+    const elsewhere = client(json({ code: 1002, msg: 'no user', data: null }));
+    await expect(elsewhere.http.call(getCustomerLink, {})).rejects.toThrow('code 1002');
+    expect(elsewhere.lost).toEqual([]);
+  });
+
   it('tells a malformed answer, an HTTP fault and a network failure apart', async () => {
     const malformed = client(json({ code: 0, data: { url: 5 } }));
     await expect(malformed.http.call(getCustomerLink, {})).rejects.toThrow();

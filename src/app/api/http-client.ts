@@ -39,6 +39,9 @@ export interface HttpClientOptions {
 
 const timeoutGraceMs = 700;
 
+/** The call whose 1002 (no such user) ends the session. */
+const userInfoPath = '/v1/waa/user/info';
+
 /**
  * The one request client: base URL, bearer token, language header, the response
  * envelope, timeouts and error reporting. Views never call fetch themselves.
@@ -102,6 +105,11 @@ export function createHttpClient(options: HttpClientOptions) {
     const { code, msg, message } = envelope.data;
     if (code === ErrorCode.SESSION_ENDED) {
       options.onSessionLost('ended-by-server');
+      return fail({ kind: 'code', code, serverMessage: msg ?? message ?? '' });
+    }
+    // The account behind the token is gone: the user info call says so, and the session ends.
+    if (code === ErrorCode.USER_NOT_FOUND && contract.path === userInfoPath) {
+      options.onSessionLost('invalid');
       return fail({ kind: 'code', code, serverMessage: msg ?? message ?? '' });
     }
     if (code !== ErrorCode.SUCCESS) return fail({ kind: 'code', code, serverMessage: msg ?? message ?? '' });
