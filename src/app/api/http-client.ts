@@ -33,7 +33,7 @@ export interface HttpClientOptions {
   /** Tells the user; the client has already decided that the failure is worth telling. */
   report: (failure: RequestFailure) => void;
   /** HTTP 401 on a signed-in path, or code 23519: the session is over. */
-  onSessionLost: (reason: 'unauthorized' | 'ended-by-server') => void;
+  onSessionLost: (reason: 'unauthorized' | 'ended-by-server' | 'invalid') => void;
   fetchImpl?: typeof fetch;
 }
 
