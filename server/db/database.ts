@@ -53,7 +53,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
 
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // The bookkeeping tables live in the target schema: otherwise the migrator, seeing them
+  // in any schema of the database (another run's), would skip creating this one's.
+  const migrationTableSchema = target.kind === 'postgres' ? target.schema : undefined;
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {

@@ -231,3 +231,117 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
     await setSwitch(server, 'VIRTUAL_CURRENCY_TRADE', false);
   });
 });
+
+describe.each(testBackends())('the transaction list (order/list) on $name', (backend) => {
+  let server: TestServer;
+  let ledger: Ledger;
+  const script = scriptedSource();
+  const quote = (bid: number, ask = bid + 12) => script.push([{ symbol: 'EURUSD', timeMs: clock, bid, ask, volume: 1 }]);
+  type Listed = { uid: string; status: number; closingPrice: string | null; productName: string };
+  type ListData = { list: Listed[]; pages: number };
+
+  async function trader() {
+    const email = `lister${Date.now().toString(36)}${(mailbox += 1)}@example.com`;
+    await registerByEmail(server, email);
+    const session = await loginByEmail(server, email);
+    const info = (await call(server, '/v1/waa/user/info', {}, session.token)).data as { uid: number };
+    await ledger.post({
+      idempotencyKey: `list-deposit:${info.uid}`,
+      book: 'real',
+      kind: 'deposit',
+      uid: info.uid,
+      postings: [
+        { account: { owner: null, book: 'real', kind: 'deposits' }, amount: -money('1000') },
+        { account: { owner: info.uid, book: 'real', kind: cashKind }, amount: money('1000') },
+      ],
+    });
+    return { ...session, uid: info.uid };
+  }
+  /** Places an order a second after the last one, so that order times differ. */
+  async function place(token: string, change: Record<string, unknown> = {}, path = '/exchange/addOrder') {
+    clock += 1_000;
+    quote(108500, 108512);
+    const body = { tradePair: 'EURUSD', price: '0', orderQuantity: '0.1', multiple: 100, orderType: 0, buyPoint: 2, clientOrderId: `l${(orderIds += 1)}`, ...change };
+    const answer = await call(server, path, body, token);
+    expect(answer.code, answer.msg).toBe(0);
+    return answer.data as string;
+  }
+  const list = async (token: string, body: Record<string, unknown> = {}, path = '/v1/waa/order/list') => {
+    const answer = await call(server, path, body, token);
+    expect(answer.code, answer.msg).toBe(0);
+    return answer.data as ListData;
+  };
+  const uids = (data: ListData) => data.list.map((order) => order.uid);
+
+  beforeAll(async () => {
+    server = await startTestServer(backend, { MIN_HOLD_SECONDS: '0', STALE_PRICE_MS: '10000', FOREX_MIN_DEPOSIT: '0', CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500' }, { marketSource: script.source, nowMs: () => clock });
+    ledger = createLedger(server.database.db);
+    quote(108500);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers the account\'s orders newest first by order time, page by page, of every status or of one', async () => {
+    const user = await trader();
+    const closed = await place(user.token);
+    const open = await place(user.token);
+    const pending = await place(user.token, { buyPoint: 1, price: '1.08' });
+    const canceled = await place(user.token, { buyPoint: 1, price: '1.07' });
+    expect((await call(server, '/exchange/cancelOrder', { orderId: canceled }, user.token)).code).toBe(0);
+    clock += 1_000;
+    quote(108612, 108624);
+    // Closed last, but placed first: the list is by order time, not by close time.
+    expect((await call(server, '/exchange/closeOrder', { orderId: closed }, user.token)).code).toBe(0);
+
+    const first = await list(user.token, { page: 1, limit: 3, columns: 'closingTime' });
+    expect(uids(first)).toEqual([canceled, pending, open]);
+    expect(first.pages).toBe(2);
+    expect(first.list.map((order) => order.status)).toEqual([4, 1, 2]);
+    expect(first.list[0]).toMatchObject({ productName: 'EUR/USD', closingPrice: null });
+    const second = await list(user.token, { page: 2, limit: 3 });
+    expect(uids(second)).toEqual([closed]);
+    expect(second.list[0]).toMatchObject({ status: 3, closingPrice: '1.08612' });
+    expect(await list(user.token, { page: 3, limit: 3 })).toEqual({ list: [], pages: 2 });
+    // The defaults: page 1, 10 a page.
+    expect(uids(await list(user.token))).toEqual([canceled, pending, open, closed]);
+
+    for (const [status, uid] of [[1, pending], [2, open], [3, closed], [4, canceled]] as const) {
+      const filtered = await list(user.token, { positionStatus: status });
+      expect(uids(filtered), `status ${status}`).toEqual([uid]);
+      expect(filtered.pages).toBe(1);
+    }
+    // Someone else's list holds none of them.
+    const other = await trader();
+    expect(await list(other.token)).toEqual({ list: [], pages: 0 });
+  });
+
+  it('keeps the demo book\'s list apart from the real one: real tokens on order/list, demo tokens on order/listMock', async () => {
+    const user = await trader();
+    const real = await place(user.token);
+    await setSwitch(server, 'VIRTUAL_CURRENCY_TRADE', true);
+    const demo = (await call(server, '/v1/waa/user/switch', {}, user.token)).data as { token: string };
+    const demoOrder = await place(demo.token, {}, '/exchange/addOrderMock');
+    expect(uids(await list(user.token))).toEqual([real]);
+    expect(uids(await list(demo.token, {}, '/v1/waa/order/listMock'))).toEqual([demoOrder]);
+    expect((await call(server, '/v1/waa/order/list', {}, demo.token)).code).toBe(1001);
+    expect((await call(server, '/v1/waa/order/listMock', {}, user.token)).code).toBe(1001);
+    expect((await call(server, '/v1/waa/order/list', {})).status).toBe(401);
+    await setSwitch(server, 'VIRTUAL_CURRENCY_TRADE', false);
+  });
+
+  it('refuses bad input with 1001 and changes nothing', async () => {
+    const user = await trader();
+    const only = await place(user.token);
+    const before = { list: await list(user.token), balance: (await call(server, '/v1/waa/user/balance', {}, user.token)).data };
+    for (const bad of [{ limit: 0 }, { page: -1 }, { page: 0 }, { page: 1.5 }, { limit: 101 }, { positionStatus: 5 }, { positionStatus: 0 }, { orderBy: 'id' }, { page: '1' }]) {
+      const answer = await call(server, '/v1/waa/order/list', bad, user.token);
+      expect(answer.code, JSON.stringify(bad)).toBe(1001);
+      expect(answer.data, JSON.stringify(bad)).toMatchObject({ problems: [expect.any(String)] });
+    }
+    expect(await list(user.token)).toEqual(before.list);
+    expect(uids(before.list)).toEqual([only]);
+    expect((await call(server, '/v1/waa/user/balance', {}, user.token)).data).toEqual(before.balance);
+    expect(await ledger.check()).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { addOrder, addOrderMock, cancelOrder, cancelOrderMock, closeOrder, closeOrderMock, orderHistory, orderHistoryMock } from '../../../src/shared/api/trading';
+import { addOrder, addOrderMock, cancelOrder, cancelOrderMock, closeOrder, closeOrderMock, orderHistory, orderHistoryMock, orderList, orderListMock } from '../../../src/shared/api/trading';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import type { Book } from '../../db/schema';
 import { AppError } from '../../http/app-error';
@@ -16,13 +16,14 @@ function trader(request: FastifyRequest, book: Book): number {
 }
 
 export function registerTradingRoutes(app: FastifyInstance, trading: TradingService) {
-  for (const [book, add, close, cancel, history] of [
-    ['real', addOrder, closeOrder, cancelOrder, orderHistory],
-    ['demo', addOrderMock, closeOrderMock, cancelOrderMock, orderHistoryMock],
+  for (const [book, add, close, cancel, history, list] of [
+    ['real', addOrder, closeOrder, cancelOrder, orderHistory, orderList],
+    ['demo', addOrderMock, closeOrderMock, cancelOrderMock, orderHistoryMock, orderListMock],
   ] as const) {
     defineRoute(app, add, async (body, request) => trading.addOrder(trader(request, book), book, body));
     defineRoute(app, close, async (body, request) => trading.closeOrder(trader(request, book), book, body.orderId).then(() => null));
     defineRoute(app, cancel, async (body, request) => trading.cancelOrder(trader(request, book), book, body.orderId).then(() => null));
     defineRoute(app, history, async (body, request) => trading.history(trader(request, book), book, body));
+    defineRoute(app, list, async (body, request) => trading.list(trader(request, book), book, body));
   }
 }

@@ -419,6 +419,22 @@ export function createTradingService(deps: {
     },
 
     /**
+     * The transaction list: the book's orders newest first (by order time, then id so that
+     * orders of one millisecond keep a stable order across pages), any status unless one is
+     * asked for.
+     */
+    async list(uid: number, book: Book, query: { page: number; limit: number; positionStatus?: number | undefined }) {
+      let base = db.selectFrom('trade_order').where('uid', '=', uid).where('book', '=', book);
+      if (query.positionStatus !== undefined) base = base.where('status', '=', query.positionStatus);
+      const [rows, count] = await Promise.all([
+        base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).offset((query.page - 1) * query.limit).execute(),
+        base.select(({ fn }) => fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
+      ]);
+      const names = new Map(market.products().map((product) => [product.productCode, product.productName]));
+      return { list: rows.map((row) => orderView(row, names.get(row.symbol) ?? row.symbol)), pages: Math.ceil(Number(count.count) / query.limit) };
+    },
+
+    /**
      * Stop-out: a book whose margin level (equity ÷ locked margin, equity = cash + margin
      * + open profit and loss at the server's quotes) is below the configured level has
      * its worst positions closed until the level is restored.

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TradeOrder } from '../../../shared/api/trading';
 import { formatAmount } from '../../../shared/format/amount';
@@ -19,34 +19,38 @@ function useHistoryColumns(): GridColumn<TradeOrder>[] {
     const time = (ms: number | null) => (ms === null ? '—' : formatDateTime(ms, config.timeZone));
     const amount = (value: string) => formatAmount(value, { grouping: config.amountCommaGrouping });
     return [
-      { key: 'symbol', label: t('history.symbol'), width: 'minmax(90px, 1.2fr)', cell: (order) => <strong>{order.productName}</strong> },
-      { key: 'uid', label: t('position.order_id'), width: 'minmax(130px, 1.3fr)', numeric: true, cell: (order) => order.uid },
+      { key: 'symbol', label: t('history.symbol'), width: 'minmax(70px, 1.2fr)', cell: (order) => <strong>{order.productName}</strong> },
+      { key: 'uid', label: t('position.order_id'), width: 'minmax(134px, 1fr)', numeric: true, cell: (order) => order.uid },
       {
         key: 'direction',
         label: t('position.direction'),
-        width: 'minmax(44px, 0.5fr)',
+        width: 'minmax(72px, 0.5fr)',
         cell: (order) => <span className={order.orderType === 0 ? 'up' : 'down'}>{t(order.orderType === 0 ? 'market.buy' : 'market.sell')}</span>,
       },
-      { key: 'priceType', label: t('trade.price_type'), width: 'minmax(70px, 0.8fr)', cell: (order) => t(order.buyPoint === 1 ? 'trade.pending_order' : 'trade.market_price') },
-      { key: 'volume', label: t('position.volume'), width: 'minmax(50px, 0.6fr)', numeric: true, cell: (order) => order.orderQuantity },
-      { key: 'placePrice', label: t('position.open_price'), width: 'minmax(76px, 1fr)', numeric: true, cell: (order) => order.openingPrice ?? '—' },
-      { key: 'coverPrice', label: t('history.close_price'), width: 'minmax(76px, 1fr)', numeric: true, cell: (order) => order.closingPrice ?? '—' },
+      { key: 'priceType', label: t('trade.price_type'), width: 'minmax(84px, 0.8fr)', cell: (order) => t(order.buyPoint === 1 ? 'trade.pending_order' : 'trade.market_price') },
+      { key: 'volume', label: t('position.volume'), width: 'minmax(56px, 0.6fr)', numeric: true, cell: (order) => order.orderQuantity },
+      { key: 'placePrice', label: t('position.open_price'), width: 'minmax(70px, 1fr)', numeric: true, cell: (order) => order.openingPrice ?? '—' },
+      { key: 'coverPrice', label: t('history.close_price'), width: 'minmax(70px, 1fr)', numeric: true, cell: (order) => order.closingPrice ?? '—' },
       { key: 'stop', label: t('trade.stop_loss'), width: 'minmax(64px, 0.8fr)', numeric: true, cell: (order) => order.stopPrice ?? '—' },
       { key: 'take', label: t('trade.take_profit'), width: 'minmax(64px, 0.8fr)', numeric: true, cell: (order) => order.takeProfitPrice ?? '—' },
       {
         key: 'pnl',
         label: t('position.profit_loss'),
-        width: 'minmax(76px, 1fr)',
+        width: 'minmax(72px, 1fr)',
         numeric: true,
-        cell: (order) => (
-          <span className={changeTone(order.profitLoss ?? '0')} data-testid={`history-pnl-${order.uid}`}>
-            {amount(order.profitLoss ?? '0')}
-          </span>
-        ),
+        cell: (order) => {
+          // Toned by the amount shown: a loss that rounds to 0.00 is not red.
+          const shown = amount(order.profitLoss ?? '0');
+          return (
+            <span className={changeTone(shown)} data-testid={`history-pnl-${order.uid}`}>
+              {shown}
+            </span>
+          );
+        },
       },
-      { key: 'fee', label: t('position.fee'), width: 'minmax(50px, 0.6fr)', numeric: true, cell: (order) => amount(order.feeAmount) },
-      { key: 'placeTime', label: t('position.order_time'), width: 'minmax(136px, 1.3fr)', numeric: true, cell: (order) => time(order.orderTime) },
-      { key: 'coverTime', label: t('history.close_time'), width: 'minmax(136px, 1.3fr)', numeric: true, cell: (order) => time(order.closingTimeTs) },
+      { key: 'fee', label: t('position.fee'), width: 'minmax(48px, 0.6fr)', numeric: true, cell: (order) => amount(order.feeAmount) },
+      { key: 'placeTime', label: t('position.order_time'), width: 'minmax(142px, 1fr)', numeric: true, cell: (order) => time(order.orderTime) },
+      { key: 'coverTime', label: t('history.close_time'), width: 'minmax(142px, 1fr)', numeric: true, cell: (order) => time(order.closingTimeTs) },
     ] satisfies GridColumn<TradeOrder>[];
   }, [t, config.timeZone, config.amountCommaGrouping]);
 }
@@ -61,8 +65,11 @@ export function HistoryGrid() {
   const { t } = useTranslation();
   const columns = useHistoryColumns();
   const { state, list } = useMarketHistory();
-  const [open, setOpen] = useState<TradeOrder | null>(null);
+  const [openId, setOpenId] = useState<string | null>(null);
   const { items, status } = state;
+  const openOrder = useCallback((order: TradeOrder) => setOpenId(order.uid), []);
+  // Looked up in the list, so the drawer closes when the list starts over for another account.
+  const open = openId === null ? undefined : items.find((order) => order.uid === openId);
   const footer = <PagedListFooter status={status} count={items.length} emptyText={t('history.empty')} endText={t('history.end')} onRetry={list.retry} />;
   return (
     <div className="history-board">
@@ -76,12 +83,12 @@ export function HistoryGrid() {
           items={items}
           rowKey={(order) => order.uid}
           rowLabel={(order) => `${order.productName} ${order.uid}`}
-          onOpen={setOpen}
+          onOpen={openOrder}
           onEndReached={list.loadMore}
           footer={footer}
         />
       )}
-      {open ? <MarketHistoryDrawer order={open} onClose={() => setOpen(null)} /> : null}
+      {open ? <MarketHistoryDrawer order={open} onClose={() => setOpenId(null)} /> : null}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TradeOrder } from '../../../shared/api/trading';
 import { ProfitLossSummary, PagedListFooter } from './history-parts';
@@ -19,9 +19,12 @@ export function MarketHistoryList() {
   useSignals();
   const { t } = useTranslation();
   const { state, list } = useMarketHistory();
-  const [open, setOpen] = useState<TradeOrder | null>(null);
+  const [openId, setOpenId] = useState<string | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const { items, status } = state;
+  const openOrder = useCallback((order: TradeOrder) => setOpenId(order.uid), []);
+  // Looked up in the list, so the drawer closes when the list starts over for another account.
+  const open = openId === null ? undefined : items.find((order) => order.uid === openId);
   // The app does not use the React Compiler, so the unmemoizable API is fine here.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
@@ -33,6 +36,7 @@ export function MarketHistoryList() {
   });
   const rows = virtualizer.getVirtualItems();
   const lastIndex = rows.at(-1)?.index ?? -1;
+  // Also after each load (status): a short page may leave the end in view, so the next one follows.
   useEffect(() => {
     if (items.length > 0 && lastIndex >= items.length - 1) list.loadMore();
   }, [lastIndex, items.length, status, list]);
@@ -50,7 +54,7 @@ export function MarketHistoryList() {
                 <MarketHistoryRow
                   key={row.key}
                   order={order}
-                  onOpen={setOpen}
+                  onOpen={openOrder}
                   style={{ position: 'absolute', top: 0, left: 0, right: 0, height: marketHistoryRowHeight, transform: `translateY(${row.start}px)` }}
                 />
               );
@@ -59,7 +63,7 @@ export function MarketHistoryList() {
         ) : null}
         <PagedListFooter status={status} count={items.length} emptyText={t('history.empty')} endText={t('history.end')} onRetry={list.retry} />
       </div>
-      {open ? <MarketHistoryDrawer order={open} onClose={() => setOpen(null)} /> : null}
+      {open ? <MarketHistoryDrawer order={open} onClose={() => setOpenId(null)} /> : null}
     </>
   );
 }

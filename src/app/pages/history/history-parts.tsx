@@ -15,7 +15,8 @@ export function ProfitLossSummary(props: { today: string | null; total: string |
   const { t } = useTranslation();
   const { config } = useApp();
   const [range, setRange] = useState<Range>(config.showTodayWinLoss ? 'today' : 'total');
-  const shown = range === 'today' && config.showTodayWinLoss ? props.today : props.total;
+  const value = range === 'today' && config.showTodayWinLoss ? props.today : props.total;
+  const shown = value === null ? null : formatAmount(value, { grouping: config.amountCommaGrouping });
   return (
     <div className="history-summary">
       <div className="history-summary-figure">
@@ -23,7 +24,7 @@ export function ProfitLossSummary(props: { today: string | null; total: string |
           {t(range === 'today' && config.showTodayWinLoss ? 'history.profit_loss_today' : 'history.profit_loss_total')}
         </span>
         <strong className={`history-summary-amount numeric ${shown ? changeTone(shown) : ''}`} data-testid="history-pnl">
-          {shown === null ? '—' : formatAmount(shown, { grouping: config.amountCommaGrouping })}
+          {shown ?? '—'}
         </strong>
       </div>
       {config.showTodayWinLoss ? (

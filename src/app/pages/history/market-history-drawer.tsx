@@ -33,7 +33,7 @@ export function MarketHistoryDrawer(props: { order: TradeOrder; onClose: () => v
   const amount = (value: string) => formatAmount(value, { grouping: config.amountCommaGrouping });
   const time = (ms: number | null) => (ms === null ? null : formatDateTime(ms, config.timeZone));
   const buy = order.orderType === 0;
-  const pnl = order.profitLoss;
+  const pnl = order.profitLoss === null ? null : amount(order.profitLoss);
   const rows: { label: string; value: string | null; tone?: string }[] = [
     { label: t('position.order_id'), value: order.uid },
     { label: t('position.direction'), value: t(buy ? 'market.buy' : 'market.sell'), tone: buy ? 'up' : 'down' },
@@ -46,7 +46,7 @@ export function MarketHistoryDrawer(props: { order: TradeOrder; onClose: () => v
     { label: t('trade.stop_loss'), value: order.stopPrice },
     { label: t('trade.take_profit'), value: order.takeProfitPrice },
     { label: t('history.fee_with_overnight'), value: amount(order.feeAmount) },
-    { label: t('position.profit_loss'), value: pnl === null ? null : amount(pnl), tone: pnl === null ? '' : changeTone(pnl) },
+    { label: t('position.profit_loss'), value: pnl, tone: pnl === null ? '' : changeTone(pnl) },
     { label: t('position.order_time'), value: time(order.orderTime) },
     { label: t('history.open_time'), value: time(order.transactionTimeTs) },
     { label: t('history.close_time'), value: time(order.closingTimeTs) },
@@ -54,7 +54,7 @@ export function MarketHistoryDrawer(props: { order: TradeOrder; onClose: () => v
   ];
   return (
     <Dialog title={`${order.productName} · ${t('position.details')}`} onClose={props.onClose} heightPx={historyDrawerHeightPx}>
-      <dl className="order-details numeric">
+      <dl className="order-details history-details numeric">
         {rows.map((row) => (
           <div key={row.label}>
             <dt>{row.label}</dt>

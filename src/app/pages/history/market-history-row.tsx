@@ -15,7 +15,8 @@ export const MarketHistoryRow = memo(function MarketHistoryRow(props: { order: T
   const { config } = useApp();
   const { order } = props;
   const buy = order.orderType === 0;
-  const pnl = order.profitLoss ?? '0';
+  // Toned by the amount shown: a loss that rounds to 0.00 is not red.
+  const pnl = formatAmount(order.profitLoss ?? '0', { grouping: config.amountCommaGrouping });
   return (
     <li className="history-row" style={props.style}>
       <button type="button" className="history-row-button" onClick={() => props.onOpen(order)} aria-label={`${order.productName} ${order.uid}`}>
@@ -31,7 +32,7 @@ export const MarketHistoryRow = memo(function MarketHistoryRow(props: { order: T
         </span>
         <span className="history-row-side">
           <span className={`order-pnl numeric ${changeTone(pnl)}`} data-testid={`history-pnl-${order.uid}`}>
-            {formatAmount(pnl, { grouping: config.amountCommaGrouping })}
+            {pnl}
           </span>
           <span className="history-row-time numeric">{order.closingTimeTs === null ? '—' : formatDateTime(order.closingTimeTs, config.timeZone)}</span>
         </span>

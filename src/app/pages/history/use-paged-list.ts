@@ -66,11 +66,14 @@ export function createPagedList<Item, Page extends PageOf<Item>>(initial: PagedL
       const page = await options.fetchPage(state.loadedPages + 1, controller.signal);
       if (mine !== generation) return;
       const seen = new Set(state.items.map(options.keyOf));
-      const items = [...state.items, ...page.items.filter((item) => !seen.has(options.keyOf(item)))];
+      const added = page.items.filter((item) => !seen.has(options.keyOf(item)));
       const loadedPages = state.loadedPages + 1;
       // An empty page also ends the list: the total shrank under us.
       const end = loadedPages >= page.pages || page.items.length === 0;
-      set({ items, lastPage: page, loadedPages, failures: 0, status: end ? 'end' : 'idle' });
+      set({ items: [...state.items, ...added], lastPage: page, loadedPages, failures: 0, status: end ? 'end' : 'idle' });
+      // A page of items already listed (pages shifted under the list) changes nothing on
+      // screen, so nothing would ask for more: go on to the next page at once.
+      if (!end && added.length === 0) void load();
     } catch {
       if (mine !== generation) return;
       const failures = state.failures + 1;
