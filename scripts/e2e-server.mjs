@@ -16,8 +16,8 @@ const server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
     // Every signed-in browser test signs up for real (codes from the dev outbox) from one address.
     CODES_SENT_PER_10_MIN: '1000',
     CODE_CHECKS_PER_10_MIN: '1000',
-    // Demo trading on, so the real/demo switch can be driven.
-    SWITCHES: 'VIRTUAL_CURRENCY_TRADE=1',
+    // Demo trading on, so the real/demo switch can be driven; both trade modes offered (market first, the brand's order).
+    SWITCHES: 'VIRTUAL_CURRENCY_TRADE=1,Contract=1,OptionMock=1',
     // Positions can be closed at once in the tests.
     MIN_HOLD_SECONDS: '0',
     // A chat url the tests can embed without the internet (the server's own health check).

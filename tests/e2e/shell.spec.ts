@@ -7,7 +7,11 @@ test('the app loads with its navigation', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1, name: 'TradeWeb' })).toBeVisible();
   if (isDesktop(page)) {
     await expect(page.getByRole('link', { name: "Let's sign in" })).toBeVisible();
-    await expect(page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Positions' })).toBeVisible();
+    const side = page.getByRole('navigation', { name: 'Main navigation' });
+    await expect(side.getByRole('link', { name: 'Home' })).toBeVisible();
+    // Positions and History toggle the start page's order list.
+    await expect(side.getByRole('button', { name: 'Positions' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(side.getByRole('button', { name: 'History' })).toHaveAttribute('aria-pressed', 'false');
   } else {
     const tabs = page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link');
     await expect(tabs).toHaveText(['⌂Home', '◧Position', '◷History', '◉User']);

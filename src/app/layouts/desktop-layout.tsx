@@ -140,7 +140,7 @@ export function DesktopLayout(props: { children: ReactNode }) {
         <span className="top-bar-spacer" />
         <ThemeColourControl folded={width <= swatchesMinWidthPx} />
         <SchemeToggle />
-        <LanguagePicker />
+        <LanguagePicker compact={width <= swatchesMinWidthPx} />
         <AccountModeSwitch />
         <AccountMenu />
       </header>

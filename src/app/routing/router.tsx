@@ -18,6 +18,7 @@ import { ExplorePage } from '../pages/explore/explore-page';
 import { FramePage } from '../pages/frame/frame-page';
 import { HistoryPage } from '../pages/history/history-page';
 import { HomePage } from '../pages/home/home-page';
+import { OptionPlacePage } from '../pages/option/option-place-page';
 import { PlacePage } from '../pages/place/place-page';
 import { PositionPage } from '../pages/position/position-page';
 import { QuotationPage } from '../pages/quotation/quotation-page';
@@ -39,6 +40,7 @@ const views: Partial<Record<RouteName, ComponentType<{ params: Record<string, st
   search: SearchPage,
   chart: ChartPage,
   place: PlacePage,
+  'place-option': OptionPlacePage,
   position: PositionPage,
   history: HistoryPage,
   user: UserHubPage,

@@ -90,16 +90,19 @@ export function TradeButtons(props: { product: Product; status: MarketStatus; on
     );
   }
   const target = mode === 'option' ? 'placeOption' : 'place';
+  // In option mode the same two buttons buy up or buy down.
+  const sellLabel = t(mode === 'option' ? 'option.buy_down' : 'market.sell');
+  const buyLabel = t(mode === 'option' ? 'option.buy_up' : 'market.buy');
   const symbol = props.product.productCode;
   const { onTrade } = props;
   if (onTrade) {
     return (
       <div className="trade-buttons">
         <button type="button" className="button sell" onClick={() => onTrade(1)}>
-          {t('market.sell')}
+          {sellLabel}
         </button>
         <button type="button" className="button buy" onClick={() => onTrade(0)}>
-          {t('market.buy')}
+          {buyLabel}
         </button>
       </div>
     );
@@ -107,10 +110,10 @@ export function TradeButtons(props: { product: Product; status: MarketStatus; on
   return (
     <div className="trade-buttons">
       <Link href={`/${symbol}/${target}?direction=1`} className="button sell">
-        {t('market.sell')}
+        {sellLabel}
       </Link>
       <Link href={`/${symbol}/${target}?direction=0`} className="button buy">
-        {t('market.buy')}
+        {buyLabel}
       </Link>
     </div>
   );

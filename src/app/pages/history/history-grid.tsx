@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TradeOrder } from '../../../shared/api/trading';
 import { formatAmount } from '../../../shared/format/amount';
@@ -7,9 +7,11 @@ import { formatDateTime } from '../../../shared/format/date-time';
 import { useApp } from '../../app-context';
 import { VirtualGrid, type GridColumn } from '../../components/virtual-grid';
 import { changeTone } from '../../market/price-tone';
+import type { HistorySource } from './history-list';
 import { PagedListFooter, ProfitLossSummary } from './history-parts';
 import { MarketHistoryDrawer } from './market-history-drawer';
 import { useMarketHistory } from './market-history';
+import type { PageOf } from './use-paged-list';
 
 /** The specification's desktop columns for market history. */
 function useHistoryColumns(): GridColumn<TradeOrder>[] {
@@ -56,39 +58,62 @@ function useHistoryColumns(): GridColumn<TradeOrder>[] {
 }
 
 /**
- * Desktop market history: the profit and loss, the closed orders as a virtualized grid
- * that loads the next page as its end comes into view, and the details drawer. The
- * `/history` page on desktop and the workspace's order-list panel both show it.
+ * Desktop history: the period's result, the items as a virtualized grid that loads the
+ * next page as its end comes into view, and the details drawer of the clicked row.
  */
-export function HistoryGrid() {
-  useSignals();
-  const { t } = useTranslation();
-  const columns = useHistoryColumns();
-  const { state, list } = useMarketHistory();
-  const [openId, setOpenId] = useState<string | null>(null);
+export function PagedHistoryGrid<Item, Page extends PageOf<Item>>(props: {
+  source: HistorySource<Item, Page>;
+  columns: readonly GridColumn<Item>[];
+  rowLabel: (item: Item) => string;
+  drawer: (item: Item, onClose: () => void) => ReactNode;
+}) {
+  const { source } = props;
+  const { state, list } = source.paged;
+  const [openKey, setOpenKey] = useState<string | null>(null);
   const { items, status } = state;
-  const openOrder = useCallback((order: TradeOrder) => setOpenId(order.uid), []);
+  const { keyOf } = source;
+  const openItem = useCallback((item: Item) => setOpenKey(keyOf(item)), [keyOf]);
   // Looked up in the list, so the drawer closes when the list starts over for another account.
-  const open = openId === null ? undefined : items.find((order) => order.uid === openId);
-  const footer = <PagedListFooter status={status} count={items.length} emptyText={t('history.empty')} endText={t('history.end')} onRetry={list.retry} />;
+  const open = openKey === null ? undefined : items.find((item) => keyOf(item) === openKey);
+  const footer = <PagedListFooter status={status} count={items.length} emptyText={source.emptyText} endText={source.endText} onRetry={list.retry} />;
   return (
     <div className="history-board">
-      <ProfitLossSummary today={state.lastPage?.profitLossToday ?? null} total={state.lastPage?.profitLossTotal ?? null} />
+      <ProfitLossSummary today={source.today} total={source.total} />
       {items.length === 0 ? (
         footer
       ) : (
-        <VirtualGrid
-          label={t('history.closed_orders')}
-          columns={columns}
-          items={items}
-          rowKey={(order) => order.uid}
-          rowLabel={(order) => `${order.productName} ${order.uid}`}
-          onOpen={openOrder}
-          onEndReached={list.loadMore}
-          footer={footer}
-        />
+        <VirtualGrid label={source.label} columns={props.columns} items={items} rowKey={keyOf} rowLabel={props.rowLabel} onOpen={openItem} onEndReached={list.loadMore} footer={footer} />
       )}
-      {open ? <MarketHistoryDrawer order={open} onClose={() => setOpenId(null)} /> : null}
+      {open !== undefined ? props.drawer(open, () => setOpenKey(null)) : null}
     </div>
   );
+}
+
+/** Desktop market history: closed orders with the specification's columns. */
+export function MarketHistoryGrid() {
+  useSignals();
+  const { t } = useTranslation();
+  const columns = useHistoryColumns();
+  const paged = useMarketHistory();
+  const source: HistorySource<TradeOrder, NonNullable<typeof paged.state.lastPage>> = {
+    paged,
+    today: paged.state.lastPage?.profitLossToday ?? null,
+    total: paged.state.lastPage?.profitLossTotal ?? null,
+    label: t('history.closed_orders'),
+    emptyText: t('history.empty'),
+    endText: t('history.end'),
+    keyOf: orderKey,
+  };
+  return (
+    <PagedHistoryGrid
+      source={source}
+      columns={columns}
+      rowLabel={(order) => `${order.productName} ${order.uid}`}
+      drawer={(order, onClose) => <MarketHistoryDrawer order={order} onClose={onClose} />}
+    />
+  );
+}
+
+function orderKey(order: TradeOrder): string {
+  return order.uid;
 }

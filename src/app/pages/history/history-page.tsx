@@ -1,20 +1,32 @@
+import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { PageFrame } from '../../components/page-frame';
 import { useIsDesktop } from '../../layouts/use-viewport';
-import { HistoryGrid } from './history-grid';
+import { useTradeMode } from '../../market/trade-mode';
+import { MarketHistoryGrid } from './history-grid';
 import { MarketHistoryList } from './history-list';
+import { OptionHistoryGrid, OptionHistoryList } from './option-history';
+
+/** Desktop history of the current trade mode: closed market orders or settled options. */
+export function HistoryBoard() {
+  useSignals();
+  const { mode } = useTradeMode();
+  return mode === 'option' ? <OptionHistoryGrid /> : <MarketHistoryGrid />;
+}
 
 /**
- * `/history`: the account's closed market orders with the realized profit and loss, as a
- * list on phones and a grid on desktop. (Settled options will join as another list with
- * their own rows and drawer on the same paged-list hook.)
+ * `/history`: in market mode the account's closed market orders with the realized profit
+ * and loss, in option mode its settled options with the win/loss; a list on phones and a
+ * grid on desktop.
  */
 export function HistoryPage() {
+  useSignals();
   const { t } = useTranslation();
   const isDesktop = useIsDesktop();
+  const { mode } = useTradeMode();
   return (
     <PageFrame back={false} title={t('page.history')} fill>
-      {isDesktop ? <HistoryGrid /> : <MarketHistoryList />}
+      {isDesktop ? <HistoryBoard /> : mode === 'option' ? <OptionHistoryList /> : <MarketHistoryList />}
     </PageFrame>
   );
 }

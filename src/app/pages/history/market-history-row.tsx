@@ -1,4 +1,4 @@
-import { memo, type CSSProperties } from 'react';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TradeOrder } from '../../../shared/api/trading';
 import { formatAmount } from '../../../shared/format/amount';
@@ -10,7 +10,7 @@ import { changeTone } from '../../market/price-tone';
 export const marketHistoryRowHeight = 72;
 
 /** One closed market order in the phone list: product, direction, volume, open → close, profit and loss, close time. */
-export const MarketHistoryRow = memo(function MarketHistoryRow(props: { order: TradeOrder; onOpen: (order: TradeOrder) => void; style: CSSProperties }) {
+export const MarketHistoryRow = memo(function MarketHistoryRow(props: { order: TradeOrder; onOpen: (order: TradeOrder) => void }) {
   const { t } = useTranslation();
   const { config } = useApp();
   const { order } = props;
@@ -18,25 +18,23 @@ export const MarketHistoryRow = memo(function MarketHistoryRow(props: { order: T
   // Toned by the amount shown: a loss that rounds to 0.00 is not red.
   const pnl = formatAmount(order.profitLoss ?? '0', { grouping: config.amountCommaGrouping });
   return (
-    <li className="history-row" style={props.style}>
-      <button type="button" className="history-row-button" onClick={() => props.onOpen(order)} aria-label={`${order.productName} ${order.uid}`}>
-        <span className="history-row-main">
-          <span className="order-name">
-            <strong>{order.productName}</strong>
-            <span className={`order-direction ${buy ? 'up' : 'down'}`}>{t(buy ? 'market.buy' : 'market.sell')}</span>
-            <span className="numeric">{order.orderQuantity}</span>
-          </span>
-          <span className="history-row-prices numeric">
-            {order.openingPrice ?? '—'} → {order.closingPrice ?? '—'}
-          </span>
+    <button type="button" className="history-row-button" onClick={() => props.onOpen(order)} aria-label={`${order.productName} ${order.uid}`}>
+      <span className="history-row-main">
+        <span className="order-name">
+          <strong>{order.productName}</strong>
+          <span className={`order-direction ${buy ? 'up' : 'down'}`}>{t(buy ? 'market.buy' : 'market.sell')}</span>
+          <span className="numeric">{order.orderQuantity}</span>
         </span>
-        <span className="history-row-side">
-          <span className={`order-pnl numeric ${changeTone(pnl)}`} data-testid={`history-pnl-${order.uid}`}>
-            {pnl}
-          </span>
-          <span className="history-row-time numeric">{order.closingTimeTs === null ? '—' : formatDateTime(order.closingTimeTs, config.timeZone)}</span>
+        <span className="history-row-prices numeric">
+          {order.openingPrice ?? '—'} → {order.closingPrice ?? '—'}
         </span>
-      </button>
-    </li>
+      </span>
+      <span className="history-row-side">
+        <span className={`order-pnl numeric ${changeTone(pnl)}`} data-testid={`history-pnl-${order.uid}`}>
+          {pnl}
+        </span>
+        <span className="history-row-time numeric">{order.closingTimeTs === null ? '—' : formatDateTime(order.closingTimeTs, config.timeZone)}</span>
+      </span>
+    </button>
   );
 });

@@ -6,6 +6,8 @@ import { PageFrame } from '../../components/page-frame';
 import { positionsSignal } from '../../engine/signals';
 import { useIsDesktop } from '../../layouts/use-viewport';
 import { changeTone } from '../../market/price-tone';
+import { useTradeMode } from '../../market/trade-mode';
+import { OptionPositionList, TradeModeSwitch } from '../option/option-positions';
 import { OrderDrawer, PositionTabs, PositionsSummaryBar, ResetDemoButton, type PositionTab } from './position-parts';
 import { PositionsBoard } from './positions-grid';
 
@@ -70,14 +72,27 @@ function PositionList() {
 /**
  * `/position`: open positions and pending orders of the signed-in account, live from the
  * engine's positions feed (profit and loss as prices move), with the summary, a details
- * drawer to close or cancel, and the demo reset. Desktop shows the grid.
+ * drawer to close or cancel, and the demo reset; in option mode the running options with
+ * their countdowns. Desktop shows the grid. Phones switch the trade mode at the top of
+ * the page (the desktop top bar has the switch).
  */
 export function PositionPage() {
+  useSignals();
   const { t } = useTranslation();
   const isDesktop = useIsDesktop();
+  const { mode } = useTradeMode();
+  if (isDesktop) {
+    return (
+      <PageFrame back={false} title={t('page.position')}>
+        <PositionsBoard />
+      </PageFrame>
+    );
+  }
   return (
-    <PageFrame back={false} title={t('page.position')} actions={isDesktop ? null : <ResetDemoButton />}>
-      {isDesktop ? <PositionsBoard /> : <PositionList />}
+    <PageFrame back={false} title={t('page.position')} actions={<ResetDemoButton />}>
+      {/* Under the header: beside the title and the demo reset it would squeeze the title away. */}
+      <TradeModeSwitch />
+      {mode === 'option' ? <OptionPositionList /> : <PositionList />}
     </PageFrame>
   );
 }

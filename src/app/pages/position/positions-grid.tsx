@@ -7,6 +7,8 @@ import { useApp } from '../../app-context';
 import { VirtualGrid, type GridColumn } from '../../components/virtual-grid';
 import { positionsSignal } from '../../engine/signals';
 import { changeTone } from '../../market/price-tone';
+import { useTradeMode } from '../../market/trade-mode';
+import { OptionPositionsBoard } from '../option/option-positions';
 import { OrderDrawer, PositionTabs, PositionsSummaryBar, ResetDemoButton, type PositionTab } from './position-parts';
 
 /** The specification's desktop columns for open positions and pending orders. */
@@ -48,11 +50,20 @@ function usePositionColumns(tab: PositionTab): GridColumn<TradeOrder>[] {
 }
 
 /**
- * Desktop positions: the opening/pending tabs, the summary (profit and loss, net worth,
- * available prepayment), the live grid and the demo reset. The `/position` page on
- * desktop and the workspace's order-list panel.
+ * Desktop positions by trade mode: the market board, or the running options with the
+ * option columns. The `/position` page on desktop and the workspace's order-list panel.
  */
 export function PositionsBoard() {
+  useSignals();
+  const { mode } = useTradeMode();
+  return mode === 'option' ? <OptionPositionsBoard /> : <MarketPositionsBoard />;
+}
+
+/**
+ * Desktop market positions: the opening/pending tabs, the summary (profit and loss, net
+ * worth, available prepayment), the live grid and the demo reset.
+ */
+function MarketPositionsBoard() {
   useSignals();
   const { t } = useTranslation();
   const [tab, setTab] = useState<PositionTab>('opening');

@@ -17,7 +17,10 @@ import {
 } from '../../market/selection';
 import { Link } from 'wouter';
 import { sessionSignal } from '../../engine/signals';
+import { useTradeMode } from '../../market/trade-mode';
+import { OptionPlaceBody } from '../option/option-place-page';
 import { PlaceForm } from '../place/place-form';
+import { HistoryBoard } from '../history/history-page';
 import { PositionsBoard } from '../position/positions-grid';
 import { ChartQuote, ProductChart, ProductSelect, TradeButtons, useMarketStatus } from '../chart/chart-page';
 import { ProductsPending, QuotationBoard } from '../quotation/quotation-page';
@@ -105,24 +108,34 @@ function QuotationPanel() {
   );
 }
 
-/** The order placement panel: the market form for the selected product, with its buy/sell tab. */
+/** The order placement panel: the market or option form (by trade mode) for the selected product, with its direction tab. */
 function PlacePanel() {
   useSignals();
   const { t } = useTranslation();
+  const { mode } = useTradeMode();
   const state = productsSignal.value;
   const symbol = selectedSymbolSignal.value;
   const product = symbol ? state.list.find((item) => item.productCode === symbol) : undefined;
   const status = useMarketStatus(product);
+  const titleKey = mode === 'option' ? 'page.place_option' : 'page.place';
   return (
     <section className="panel place-panel" aria-labelledby="place-panel-title">
       <header className="panel-header">
-        <h2 id="place-panel-title">{product ? `${t('page.place')} · ${product.productName}` : t('page.place')}</h2>
+        <h2 id="place-panel-title">{product ? `${t(titleKey)} · ${product.productName}` : t(titleKey)}</h2>
         <button type="button" className="icon-button" aria-label={t('common.close')} onClick={() => (placePanelOpenSignal.value = false)}>
           ×
         </button>
       </header>
       <div className="panel-body scroll-body">
-        {product ? (
+        {product && mode === 'option' ? (
+          <OptionPlaceBody
+            key={product.productCode}
+            product={product}
+            status={status}
+            direction={placeDirectionSignal.value}
+            onDirection={(direction) => (placeDirectionSignal.value = direction)}
+          />
+        ) : product ? (
           <PlaceForm
             key={product.productCode}
             product={product}
@@ -158,8 +171,10 @@ function OrderListPanel(props: { kind: 'positions' | 'history' }) {
           <p className="list-state">
             <Link href="/login">{t('desktop.sign_in_for_orders')}</Link>
           </p>
-        ) : (
+        ) : props.kind === 'positions' ? (
           <PositionsBoard />
+        ) : (
+          <HistoryBoard />
         )}
       </div>
     </section>
