@@ -1,12 +1,14 @@
 /**
  * `npm run bench`: every benchmark, each reporting ratios against a baseline measured in
  * the same run, as markdown tables (also written to bench/results/latest.md).
+ * BENCH_ONLY=option-settlement,order-throughput runs only the parts named.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { runEngineIngestBench } from './engine-ingest';
 import { runTriggerIndexBench } from './trigger-index';
 import { runOrderThroughputBench } from './order-throughput';
+import { runOptionSettlementBench } from './option-settlement';
 import { runQuoteScrollBench } from './browser/quote-scroll';
 import { runTickFanoutBench } from './browser/tick-fanout';
 import { buildServer } from '../server/app';
@@ -64,17 +66,26 @@ async function apiRequestBench(): Promise<BenchResult> {
 }
 
 async function main() {
-  const sections = [
-    table(runEngineIngestBench(), ['path', 'throughput', 'cost vs baseline']),
-    table(await apiRequestBench(), ['request', 'throughput', 'cost vs baseline']),
-    table(runTriggerIndexBench(), ['path', 'throughput', 'vs baseline']),
-    table(await runOrderThroughputBench(), ['path', 'throughput', 'p50', 'p99', 'vs baseline']),
+  const parts: { name: string; run: () => Promise<string[]> }[] = [
+    { name: 'engine-ingest', run: async () => [table(runEngineIngestBench(), ['path', 'throughput', 'cost vs baseline'])] },
+    { name: 'api-request', run: async () => [table(await apiRequestBench(), ['request', 'throughput', 'cost vs baseline'])] },
+    { name: 'trigger-index', run: async () => [table(runTriggerIndexBench(), ['path', 'throughput', 'vs baseline'])] },
+    { name: 'order-throughput', run: async () => [table(await runOrderThroughputBench(), ['path', 'throughput', 'p50', 'p99', 'vs baseline'])] },
+    {
+      name: 'option-settlement',
+      run: async () => [table(await runOptionSettlementBench(), ['path', 'settlement run', 'close of the second → last settlement', 'settlements/s', 'vs baseline'])],
+    },
   ];
   // The browser benches need Debian's Chromium; BENCH_BROWSER=0 skips them.
   if (process.env.BENCH_BROWSER !== '0') {
-    for (const section of await runTickFanoutBench()) sections.push(table(section, section.header));
-    for (const section of await runQuoteScrollBench()) sections.push(table(section, section.header));
+    parts.push({
+      name: 'browser',
+      run: async () => [...(await runTickFanoutBench()), ...(await runQuoteScrollBench())].map((section) => table(section, section.header)),
+    });
   }
+  const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim()).filter(Boolean);
+  const sections: string[] = [];
+  for (const part of parts) if (!only || only.includes(part.name)) sections.push(...(await part.run()));
   const report = [`## Bench ${new Date().toISOString()} (node ${process.version})`, '', ...sections].join('\n');
   process.stdout.write(`${report}\n`);
   fs.mkdirSync('bench/results', { recursive: true });

@@ -28,6 +28,8 @@ import { createIdentityService } from './modules/identity/identity-service';
 import { registerAccountRoutes } from './modules/account/account-routes';
 import { createAccountService } from './modules/account/account-service';
 import { createLedger } from './modules/ledger/ledger';
+import { registerOptionsRoutes } from './modules/options/options-routes';
+import { createOptionsService, type OptionsService } from './modules/options/options-service';
 import { createPositionsFeed, type PositionsFeed } from './modules/trading/positions-feed';
 import { registerTradingRoutes } from './modules/trading/trading-routes';
 import { createTradingService, type TradingService } from './modules/trading/trading-service';
@@ -59,6 +61,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     market: MarketDataService;
     trading: TradingService;
+    /** Timed options (not `options`: Fastify has that route method). */
+    timedOptions: OptionsService;
     positionsFeed: PositionsFeed;
     topicBus: TopicBus;
     marketStomp: StompEndpoint;
@@ -228,7 +232,30 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     log: (message, error) => app.log.error({ err: error }, message),
   });
   await trading.restore();
-  closeDemoOrders = (uid) => trading.closeDemoOrders(uid);
+  const options = createOptionsService({
+    db: database.db,
+    ledger,
+    market,
+    settings: {
+      stalePriceMs: settings.stalePriceMs,
+      settlementGraceMs: settings.optionSettlementGraceMs,
+      settlementBatch: settings.optionSettlementBatch,
+      settlementSweepMs: settings.optionSettlementSweepMs,
+      tickFlushMs: settings.optionTickFlushMs,
+      tickBufferMax: settings.optionTickBufferMax,
+      tickRetentionHours: settings.optionTickRetentionHours,
+    },
+    onOrder: (uid, book, order) => positionsFeed.sendTo(uid, book, { type: 'option', data: order }),
+    onChange: (uid, book) => positionsFeed.changed(uid, book),
+    ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}),
+    log: (message, error) => app.log.error({ err: error }, message),
+  });
+  // Before the price source starts: options that ended while the server was down settle on the ticks recorded then.
+  await options.start();
+  closeDemoOrders = async (uid) => {
+    await trading.closeDemoOrders(uid);
+    await options.closeDemoOrders(uid);
+  };
   // Stop-out every second; the overnight fee once per UTC day (keys make reruns harmless).
   let lastRollover = new Date(dependencies.nowMs?.() ?? Date.now()).toISOString().slice(0, 10);
   const tradingTimer = setInterval(() => {
@@ -241,6 +268,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   }, 1_000);
   tradingTimer.unref();
   registerTradingRoutes(app, trading);
+  registerOptionsRoutes(app, options);
   app.get(positionsSocketPath, { websocket: true }, (socket, request) => {
     const token = (request.query as { token?: string }).token ?? '';
     const refuse = () => socket.close(4401, 'sign-in required');
@@ -262,9 +290,11 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     });
   });
   app.decorate('trading', trading);
+  app.decorate('timedOptions', options);
   app.decorate('positionsFeed', positionsFeed);
   app.addHook('onClose', async () => {
     clearInterval(tradingTimer);
+    await options.stop();
     positionsFeed.stop();
     trading.stop();
     await trading.settled();

@@ -36,8 +36,26 @@ const environmentSchema = z.object({
   FOREX_MIN_DEPOSIT: z.string().regex(/^\d+(\.\d+)?$/).default('100000'),
   /** A margin level (equity ÷ margin) below this percentage closes positions (stop-out). */
   STOP_OUT_LEVEL_PERCENT: z.coerce.number().min(0).max(1000).default(50),
-  /** A tick older than this cannot fill an order or start an option. */
+  /**
+   * A tick older than this cannot fill an order or start an option (601); an option whose
+   * latest recorded tick at its end time is older than this is void and refunded.
+   */
   STALE_PRICE_MS: z.coerce.number().int().min(100).default(10_000),
+  /**
+   * Options settle on the recorded tick at their end time: a run starts this long after
+   * the second an option ends in, and settles this many options per transaction. The
+   * grace must exceed OPTION_TICK_FLUSH_MS, so that the tick at the end time is written
+   * (by whichever instance recorded it) before any instance settles on it.
+   */
+  OPTION_SETTLEMENT_GRACE_MS: z.coerce.number().int().min(0).max(10_000).default(300),
+  OPTION_SETTLEMENT_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** A settlement sweep this often catches options no timer covers (another instance placed them). */
+  OPTION_SETTLEMENT_SWEEP_MS: z.coerce.number().int().min(100).default(5_000),
+  /** Ticks of symbols with running options are written this often, at most this many held in memory. */
+  OPTION_TICK_FLUSH_MS: z.coerce.number().int().min(10).max(1_000).default(100),
+  OPTION_TICK_BUFFER_MAX: z.coerce.number().int().min(100).default(10_000),
+  /** Recorded ticks older than this are deleted (never one a running option may still settle on). */
+  OPTION_TICK_RETENTION_HOURS: z.coerce.number().int().min(1).default(24),
   /** SMTP server for e-mail (smtp://user:pass@host:587); without it mail goes to the outbox under DATA_DIR. */
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default('TradeWeb <no-reply@tradeweb.example>'),
@@ -112,6 +130,9 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     throw new Error(`Invalid environment:\n${problems.join('\n')}`);
   }
   const values = parsed.data;
+  if (values.OPTION_SETTLEMENT_GRACE_MS <= values.OPTION_TICK_FLUSH_MS) {
+    throw new Error('Invalid environment:\nOPTION_SETTLEMENT_GRACE_MS: must exceed OPTION_TICK_FLUSH_MS (the end tick must be written before settlement)');
+  }
   if (values.MARKET_SOURCE === 'csv' && !values.MARKET_CSV_PATH) {
     throw new Error('Invalid environment:\nMARKET_CSV_PATH: required when MARKET_SOURCE=csv');
   }
@@ -131,6 +152,12 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     demoBalance: values.DEMO_BALANCE,
     stalePriceMs: values.STALE_PRICE_MS,
     forexMinDeposit: values.FOREX_MIN_DEPOSIT,
+    optionSettlementGraceMs: values.OPTION_SETTLEMENT_GRACE_MS,
+    optionSettlementBatch: values.OPTION_SETTLEMENT_BATCH,
+    optionSettlementSweepMs: values.OPTION_SETTLEMENT_SWEEP_MS,
+    optionTickFlushMs: values.OPTION_TICK_FLUSH_MS,
+    optionTickBufferMax: values.OPTION_TICK_BUFFER_MAX,
+    optionTickRetentionHours: values.OPTION_TICK_RETENTION_HOURS,
     stopOutLevelPercent: values.STOP_OUT_LEVEL_PERCENT,
     devOutbox: values.DEV_OUTBOX,
     devMarketControl: values.DEV_MARKET_CONTROL,

@@ -16,6 +16,56 @@ export interface Database {
   ledger_journal: LedgerJournalTable;
   ledger_entry: LedgerEntryTable;
   trade_order: TradeOrderTable;
+  option_product: OptionProductTable;
+  option_order: OptionOrderTable;
+  option_tick: OptionTickTable;
+}
+
+/** BIGINT arrives as a string from PostgreSQL and as a number from PGlite. */
+type BigintColumn = ColumnType<string | number, string | number, string | number>;
+type NullableBigintColumn = ColumnType<string | number | null, string | number | null | undefined, string | number | null>;
+
+export interface OptionProductTable {
+  id: Generated<number>;
+  product_code: string;
+  trade_status: number;
+  fee_rate: string;
+  /** Key → 'timeLong;profitRate;chips;max;min[;name]'; written as JSON text. */
+  time_rate_payload: ColumnType<Record<string, string>, string, string>;
+  sort: number;
+}
+
+export interface OptionOrderTable {
+  id: Generated<number>;
+  order_no: string;
+  uid: number;
+  book: Book;
+  client_order_id: string;
+  option_product_id: number;
+  symbol: string;
+  direction: number;
+  time_long: number;
+  profit_rate: string;
+  amount: string;
+  fee: string;
+  start_price: string;
+  start_tick_ms: BigintColumn;
+  begin_ms: BigintColumn;
+  end_ms: BigintColumn;
+  status: Generated<number>;
+  end_price: string | null;
+  end_tick_ms: NullableBigintColumn;
+  outcome: string | null;
+  void_reason: string | null;
+  win_lost: string | null;
+  settled_ms: NullableBigintColumn;
+}
+
+export interface OptionTickTable {
+  id: ColumnType<string | number, never, never>;
+  symbol: string;
+  time_ms: BigintColumn;
+  price: string;
 }
 
 export interface TradeOrderTable {

@@ -142,6 +142,21 @@ test('a 30 s option on the demo account: the form rules, chips and stepper, the 
   expect(mine).toEqual(expect.objectContaining({ status: 1, amount: expect.stringMatching(/^50(\.0+)?$/), priceEnd: expect.stringMatching(/^\d/) }));
   expect(['win', 'loss', 'equal']).toContain(mine?.result);
   await expect(page.getByTestId('option-available')).not.toHaveText('100,000.00');
+
+  // History in option mode: the settled option with its result, the win/loss total, the drawer.
+  const resultText = (await outcome.textContent()) ?? '';
+  const winLost = expectedWinLost(resultText, 50, 80);
+  await page.goto('/history');
+  await chooseOptionMode(page);
+  const shownResult = page.getByTestId(`option-history-result-${uid}`);
+  await expect(shownResult).toContainText(winLost.replace(/^\+/, ''));
+  await expect(page.getByTestId('history-pnl')).toHaveText(winLost.replace(/^\+/, ''));
+  await page.getByRole(isDesktop(page) ? 'row' : 'button', { name: new RegExp(`Bitcoin ${uid}`) }).click();
+  const details = page.getByRole('dialog', { name: 'Bitcoin · Order details' });
+  await expect(details).toContainText('Settlement price');
+  await expect(details).toContainText('80.00%');
+  await expect(details).toContainText('30 s');
+  await screen(page, 'history');
 });
 
 test('on a real account with no money the form says the balance is insufficient and places nothing', async ({ page }) => {

@@ -5,6 +5,7 @@ import * as identity from './0003-identity';
 import * as ledger from './0004-ledger';
 import * as orders from './0005-orders';
 import * as tradingRules from './0006-trading-rules';
+import * as options from './0007-options';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-ledger': ledger,
   '0005-orders': orders,
   '0006-trading-rules': tradingRules,
+  '0007-options': options,
 };

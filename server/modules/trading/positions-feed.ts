@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Product } from '../../../src/shared/api/market';
-import type { PositionsSummary } from '../../../src/shared/api/trading';
+import type { OptionFeedMessage, PositionsSummary } from '../../../src/shared/api/trading';
 import { divideMoney, divideRounded, formatMoney, money, type Units } from '../../../src/shared/money/money';
 import { OrderStatus, profitLossFor, type Direction } from '../../../src/shared/trading/order-rules';
 import type { Book, Database } from '../../db/schema';
@@ -155,6 +155,19 @@ export function createPositionsFeed(deps: { db: Kysely<Database>; ledger: Ledger
       reload(account)
         .then(() => send(account))
         .catch((error: unknown) => deps.log?.('positions feed: reload failed', error));
+    },
+    /** One message to the open sockets of (uid, book), if any (an option placed or settled). */
+    sendTo(uid: number, book: Book, message: OptionFeedMessage) {
+      const account = accounts.get(keyOf(uid, book));
+      if (!account) return;
+      const text = JSON.stringify(message);
+      for (const socket of account.sockets) {
+        try {
+          socket.send(text);
+        } catch (error) {
+          deps.log?.('positions feed: send failed', error);
+        }
+      }
     },
     connectionCount(): number {
       let count = 0;

@@ -5,33 +5,14 @@ import { Link, useLocation } from 'wouter';
 import { useApp } from '../app-context';
 import { AccountMenu, AccountModeSwitch } from '../components/account-menu';
 import { LanguagePicker } from '../components/language-picker';
+import { TradeModeSwitch } from '../components/trade-mode-switch';
 import { SchemeToggle, ThemeColourControl } from '../components/theme-controls';
 import { DebugTapTarget } from '../debug/debug-console';
-import { useTradeMode } from '../market/trade-mode';
 import { orderListSignal, placePanelOpenSignal, quotePanelOpenSignal, searchPanelOpenSignal, type OrderListKind } from '../market/selection';
 import { CandleTypePicker, IndicatorButton, PeriodSelect } from '../pages/chart/chart-tools';
 import { quoteListDefaultMinHeightPx } from '../pages/workspace/workspace-page';
 import { swatchesMinWidthPx, useViewport } from './use-viewport';
 
-function TradeModeButtons() {
-  useSignals();
-  const { t } = useTranslation();
-  const { mode, modes, choose } = useTradeMode();
-  return (
-    <div className="segmented" role="group" aria-label={t('mode.trade_mode')}>
-      {modes.map((candidate) => (
-        <button
-          key={candidate}
-          type="button"
-          aria-pressed={candidate === mode}
-          onClick={() => choose(candidate)}
-        >
-          {t(`mode.${candidate}`)}
-        </button>
-      ))}
-    </div>
-  );
-}
 
 /** The place-order toggle, the search button and the quote-list toggle: panels of the start page. */
 function WorkspaceToggles() {
@@ -132,7 +113,7 @@ export function DesktopLayout(props: { children: ReactNode }) {
     <div className={`desktop-layout template-${config.desktopTemplate}`}>
       <header className="top-bar">
         <DebugTapTarget className="brand">{config.siteName}</DebugTapTarget>
-        <TradeModeButtons />
+        <TradeModeSwitch />
         <WorkspaceToggles />
         <PeriodSelect />
         <CandleTypePicker />

@@ -1,6 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { PageFrame } from '../../components/page-frame';
+import { TradeModeSwitch } from '../../components/trade-mode-switch';
 import { useIsDesktop } from '../../layouts/use-viewport';
 import { useTradeMode } from '../../market/trade-mode';
 import { MarketHistoryGrid } from './history-grid';
@@ -26,7 +27,8 @@ export function HistoryPage() {
   const { mode } = useTradeMode();
   return (
     <PageFrame back={false} title={t('page.history')} fill>
-      {isDesktop ? <HistoryBoard /> : mode === 'option' ? <OptionHistoryList /> : <MarketHistoryList />}
+      {isDesktop ? <HistoryBoard /> : <TradeModeSwitch className="trade-mode-switch" />}
+      {isDesktop ? null : mode === 'option' ? <OptionHistoryList /> : <MarketHistoryList />}
     </PageFrame>
   );
 }

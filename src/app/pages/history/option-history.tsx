@@ -168,7 +168,7 @@ function useOptionColumns(): GridColumn<OptionOrder>[] {
     const amount = (value: string) => formatAmount(value, { grouping: config.amountCommaGrouping });
     return [
       { key: 'symbol', label: t('history.symbol'), width: 'minmax(70px, 1.2fr)', cell: (order) => <strong>{order.productName}</strong> },
-      { key: 'uid', label: t('position.order_id'), width: 'minmax(134px, 1fr)', numeric: true, cell: (order) => order.uid },
+      { key: 'uid', label: t('position.order_id'), width: 'minmax(170px, 1fr)', numeric: true, cell: (order) => order.uid },
       { key: 'direction', label: t('position.direction'), width: 'minmax(80px, 0.6fr)', cell: (order) => <span className={order.orderType === 0 ? 'up' : 'down'}>{directionLabel(order, t)}</span> },
       { key: 'delivery', label: t('option.delivery_time'), width: 'minmax(64px, 0.6fr)', numeric: true, cell: (order) => t('option.seconds', { seconds: order.timeLong }) },
       { key: 'start', label: t('option.place_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: (order) => order.price },

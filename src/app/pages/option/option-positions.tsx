@@ -7,7 +7,6 @@ import type { RunningOption } from '../../../shared/protocol/engine';
 import { useApp } from '../../app-context';
 import { VirtualGrid, type GridColumn } from '../../components/virtual-grid';
 import { optionsSignal } from '../../engine/signals';
-import { useTradeMode } from '../../market/trade-mode';
 import { ResetDemoButton } from '../position/position-parts';
 import { completionTriesFromList } from './option-completion';
 import { CountdownBar, LivePrice, OptionOrderFlow, type OptionFlowOrder } from './option-order-flow';
@@ -141,19 +140,3 @@ export function OptionPositionsBoard() {
   );
 }
 
-/** Phones: the market/option switch (the desktop has it in the top bar); nothing when the brand offers one mode. */
-export function TradeModeSwitch() {
-  useSignals();
-  const { t } = useTranslation();
-  const { mode, modes, choose } = useTradeMode();
-  if (modes.length < 2) return null;
-  return (
-    <div className="segmented trade-mode-switch" role="group" aria-label={t('mode.trade_mode')}>
-      {modes.map((candidate) => (
-        <button key={candidate} type="button" aria-pressed={candidate === mode} onClick={() => choose(candidate)}>
-          {t(`mode.${candidate}`)}
-        </button>
-      ))}
-    </div>
-  );
-}

@@ -7,7 +7,8 @@ import { positionsSignal } from '../../engine/signals';
 import { useIsDesktop } from '../../layouts/use-viewport';
 import { changeTone } from '../../market/price-tone';
 import { useTradeMode } from '../../market/trade-mode';
-import { OptionPositionList, TradeModeSwitch } from '../option/option-positions';
+import { TradeModeSwitch } from '../../components/trade-mode-switch';
+import { OptionPositionList } from '../option/option-positions';
 import { OrderDrawer, PositionTabs, PositionsSummaryBar, ResetDemoButton, type PositionTab } from './position-parts';
 import { PositionsBoard } from './positions-grid';
 
@@ -91,7 +92,7 @@ export function PositionPage() {
   return (
     <PageFrame back={false} title={t('page.position')} actions={<ResetDemoButton />}>
       {/* Under the header: beside the title and the demo reset it would squeeze the title away. */}
-      <TradeModeSwitch />
+      <TradeModeSwitch className="trade-mode-switch" />
       {mode === 'option' ? <OptionPositionList /> : <PositionList />}
     </PageFrame>
   );
