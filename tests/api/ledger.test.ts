@@ -201,6 +201,36 @@ describe.each(testBackends())('accounts and ledger on $name', (backend) => {
     expect(formatMoney(model.get(key(users[0]!.uid, 'demo', cashKind))!)).toMatch(/^\d+\.\d{2,8}$/);
   });
 
+  it('posts a batch of journals in one transaction: balances move, a replayed key posts nothing, a bad journal or a negative balance changes nothing', async () => {
+    const user = await newUser(server);
+    const demoCash = { owner: user.uid, book: 'demo' as const, kind: cashKind };
+    const house = { owner: null, book: 'demo' as const, kind: 'batch-test-house' };
+    const journal = (n: number, amount: string) => ({
+      idempotencyKey: `batch-test:${user.uid}:${n}`,
+      book: 'demo' as const,
+      kind: 'batch-test',
+      uid: user.uid,
+      postings: [
+        { account: demoCash, amount: -money(amount) },
+        { account: house, amount: money(amount) },
+      ],
+    });
+    const db = server.database.db;
+    const before = await ledger.balance(demoCash);
+    expect(await db.transaction().execute((trx) => ledger.postManyInTransaction(trx, [journal(1, '10'), journal(2, '2.5'), journal(3, '0.00000001')]))).toBe(3);
+    expect(await ledger.balance(demoCash)).toBe(before - money('12.50000001'));
+    // A retried batch: only the new key posts.
+    expect(await db.transaction().execute((trx) => ledger.postManyInTransaction(trx, [journal(1, '10'), journal(4, '1')]))).toBe(1);
+    expect(await ledger.balance(demoCash)).toBe(before - money('13.50000001'));
+
+    const unbalanced = { ...journal(5, '1'), postings: [{ account: demoCash, amount: -money('1') }] };
+    await expect(db.transaction().execute((trx) => ledger.postManyInTransaction(trx, [journal(6, '1'), unbalanced]))).rejects.toThrow(/unbalanced/);
+    // More than the account holds: the database refuses, and the whole batch with it.
+    await expect(db.transaction().execute((trx) => ledger.postManyInTransaction(trx, [journal(7, '1'), journal(8, '1000000')]))).rejects.toThrow();
+    expect(await ledger.balance(demoCash)).toBe(before - money('13.50000001'));
+    expect(await ledger.check()).toEqual([]);
+  });
+
   it('the ledger check finds a tampered balance', async () => {
     const user = await newUser(server);
     await server.database.db.updateTable('ledger_account').set({ balance: '5' }).where('owner_uid', '=', user.uid).where('book', '=', 'real').where('kind', '=', cashKind).execute();

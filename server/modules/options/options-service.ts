@@ -18,7 +18,6 @@ import { AppError } from '../../http/app-error';
 import type { MarketDataService } from '../../market/market-data-service';
 import { cashKind } from '../account/account-service';
 import type { AccountRef, JournalInput, Ledger } from '../ledger/ledger';
-import { postJournals } from './batch-journals';
 import { createOptionsRepository, type OptionOrderRow, type SettledValues, type SettlementTick } from './options-repository';
 import { createSettlementScheduler } from './settlement-scheduler';
 import { createTickRecorder } from './tick-recorder';
@@ -203,7 +202,7 @@ export function createOptionsService(deps: {
           await repository.lockAccounts(trx, [...accounts].sort((a, b) => a - b));
           const flipped = await repository.markSettled(trx, mine.map((each) => each.values), settledMs);
           const settled = mine.filter((each) => flipped.has(each.row.id));
-          await postJournals(trx, settled.map((each) => each.journal), accountIdOf, new Date(settledMs));
+          await ledger.postManyInTransaction(trx, settled.map((each) => each.journal), accountIdOf);
           return settled;
         });
         return done.map(({ row, values }) => ({
