@@ -1,4 +1,7 @@
 import { expect } from 'vitest';
+import { cashKind } from '../../server/modules/account/account-service';
+import type { Ledger } from '../../server/modules/ledger/ledger';
+import { money } from '../../src/shared/money/money';
 import { post, type TestServer } from './harness';
 
 export const password = 'correct horse 7';
@@ -41,4 +44,30 @@ export async function setSwitch(server: TestServer, name: string, enabled: boole
   await server.database.db.updateTable('system_switch').set({ enabled }).where('name', '=', name).execute();
   // The site service caches switches for 2 s.
   await new Promise((resolve) => setTimeout(resolve, 2_100));
+}
+
+let traders = 0;
+
+/**
+ * A signed-in user whose real cash holds `deposit` (booked from the house's deposits
+ * account, as a deposit will be), for trading tests.
+ */
+export async function fundedTrader(server: Pick<TestServer, 'app' | 'delivery'>, ledger: Ledger, deposit = '1000', prefix = 'trader') {
+  const email = `${prefix}${Date.now().toString(36)}${(traders += 1)}@example.com`;
+  await registerByEmail(server as TestServer, email);
+  const session = await loginByEmail(server as TestServer, email);
+  const info = (await call(server as TestServer, '/v1/waa/user/info', {}, session.token)).data as { uid: number };
+  if (deposit !== '0') {
+    await ledger.post({
+      idempotencyKey: `test-deposit:${info.uid}`,
+      book: 'real',
+      kind: 'deposit',
+      uid: info.uid,
+      postings: [
+        { account: { owner: null, book: 'real', kind: 'deposits' }, amount: -money(deposit) },
+        { account: { owner: info.uid, book: 'real', kind: cashKind }, amount: money(deposit) },
+      ],
+    });
+  }
+  return { ...session, uid: info.uid };
 }

@@ -16,7 +16,7 @@ import { exchangeFeedMessage } from '../../src/shared/api/trading';
 import { formatMoney, money, type Units } from '../../src/shared/money/money';
 import { optionFee, settleOption } from '../../src/shared/options/option-rules';
 import { startTestServer, testBackends, type TestServer } from './harness';
-import { call, loginByEmail, registerByEmail } from './identity-support';
+import { call, fundedTrader } from './identity-support';
 
 // A Tuesday noon: forex, indices and crypto are open; Hong Kong 50 (01:15–08:30 UTC) is closed.
 const tuesdayNoon = Date.parse('2026-01-13T12:00:00Z');
@@ -32,7 +32,6 @@ const environment = {
   CODES_SENT_PER_10_MIN: '1000',
   CODE_CHECKS_PER_10_MIN: '1000',
 };
-let mailbox = 0;
 let clientIds = 0;
 /** Tests that start several server instances (each prepares the market at start). */
 const restartTimeoutMs = 120_000;
@@ -46,24 +45,8 @@ function scriptedSource() {
 type Call = Awaited<ReturnType<typeof call>>;
 type Server = Pick<TestServer, 'app' | 'delivery'>;
 
-async function newTrader(server: Server, ledger: Ledger, deposit = '1000') {
-  const email = `option${Date.now().toString(36)}${(mailbox += 1)}@example.com`;
-  await registerByEmail(server as TestServer, email);
-  const session = await loginByEmail(server as TestServer, email);
-  const info = (await call(server as TestServer, '/v1/waa/user/info', {}, session.token)).data as { uid: number };
-  if (deposit !== '0') {
-    await ledger.post({
-      idempotencyKey: `test-deposit:${info.uid}`,
-      book: 'real',
-      kind: 'deposit',
-      uid: info.uid,
-      postings: [
-        { account: { owner: null, book: 'real', kind: 'deposits' }, amount: -money(deposit) },
-        { account: { owner: info.uid, book: 'real', kind: cashKind }, amount: money(deposit) },
-      ],
-    });
-  }
-  return { ...session, uid: info.uid };
+function newTrader(server: Server, ledger: Ledger, deposit = '1000') {
+  return fundedTrader(server, ledger, deposit, 'option');
 }
 
 describe.each(testBackends())('timed options on $name', (backend) => {

@@ -4,7 +4,7 @@ import { cashKind } from '../../server/modules/account/account-service';
 import { createLedger, type Ledger } from '../../server/modules/ledger/ledger';
 import { money } from '../../src/shared/money/money';
 import { startTestServer, testBackends, type TestServer } from './harness';
-import { call, loginByEmail, registerByEmail, setSwitch } from './identity-support';
+import { call, fundedTrader, loginByEmail, registerByEmail, setSwitch } from './identity-support';
 
 // A Tuesday noon: forex is open.
 let clock = Date.parse('2026-01-13T12:00:00Z');
@@ -24,25 +24,7 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
   /** EUR/USD quotes in units of 0.00001. */
   const quote = (bid: number, ask = bid + 12) => script.push([{ symbol: 'EURUSD', timeMs: clock, bid, ask, volume: 1 }]);
 
-  async function trader(deposit = '1000') {
-    const email = `trader${Date.now().toString(36)}${(mailbox += 1)}@example.com`;
-    await registerByEmail(server, email);
-    const session = await loginByEmail(server, email);
-    const info = (await call(server, '/v1/waa/user/info', {}, session.token)).data as { uid: number };
-    if (deposit !== '0') {
-      await ledger.post({
-        idempotencyKey: `test-deposit:${info.uid}`,
-        book: 'real',
-        kind: 'deposit',
-        uid: info.uid,
-        postings: [
-          { account: { owner: null, book: 'real', kind: 'deposits' }, amount: -money(deposit) },
-          { account: { owner: info.uid, book: 'real', kind: cashKind }, amount: money(deposit) },
-        ],
-      });
-    }
-    return { ...session, uid: info.uid };
-  }
+  const trader = (deposit = '1000') => fundedTrader(server, ledger, deposit);
 
   const order = (change: Record<string, unknown> = {}) => ({
     tradePair: 'EURUSD',

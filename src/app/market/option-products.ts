@@ -1,9 +1,8 @@
 import { signal } from '@preact/signals-react';
-import { useEffect } from 'react';
 import { findOptionsProduct, type OptionProduct } from '../../shared/api/options';
 import { parseTimeRatePayload, type OptionTimeRate } from '../../shared/options/option-rules';
 import type { HttpClient } from '../api/http-client';
-import { useApp } from '../app-context';
+import { createSharedRefresh } from './shared-refresh';
 import { productRefreshMs } from './products';
 
 /** An option product with its delivery-time entries parsed once (malformed entries left out). */
@@ -25,11 +24,6 @@ const pageLimit = 100;
 /** A bound on the pages read (10,000 products), so a misbehaving server cannot loop us. */
 const pagesMax = 100;
 
-let inFlight: Promise<void> | null = null;
-let loadedAtMs = 0;
-let users = 0;
-let refreshTimer: ReturnType<typeof setInterval> | null = null;
-
 async function fetchAll(http: HttpClient, silent: boolean): Promise<Map<string, LoadedOptionProduct>> {
   const byCode = new Map<string, LoadedOptionProduct>();
   for (let page = 1; page <= pagesMax; page += 1) {
@@ -40,37 +34,24 @@ async function fetchAll(http: HttpClient, silent: boolean): Promise<Map<string, 
   return byCode;
 }
 
-/** Loads the option products (anonymous call); concurrent callers share one request. */
-export function loadOptionProducts(http: HttpClient): Promise<void> {
-  inFlight ??= fetchAll(http, optionProductsSignal.peek().status === 'ready')
-    .then((byCode) => {
-      loadedAtMs = Date.now();
-      optionProductsSignal.value = { status: 'ready', byCode };
-    })
-    .catch(() => {
-      // Keep what we had: a refresh failing must not take the form away.
-      const previous = optionProductsSignal.peek();
-      optionProductsSignal.value = { status: previous.byCode.size > 0 ? 'ready' : 'failed', byCode: previous.byCode };
-    })
-    .finally(() => {
-      inFlight = null;
-    });
-  return inFlight;
-}
+const optionCatalogue = createSharedRefresh(
+  (http) =>
+    fetchAll(http, optionProductsSignal.peek().status === 'ready')
+      .then((byCode) => {
+        optionProductsSignal.value = { status: 'ready', byCode };
+        return true;
+      })
+      .catch(() => {
+        // Keep what we had: a refresh failing must not take the form away.
+        const previous = optionProductsSignal.peek();
+        optionProductsSignal.value = { status: previous.byCode.size > 0 ? 'ready' : 'failed', byCode: previous.byCode };
+        return false;
+      }),
+  { refreshMs: productRefreshMs, isReady: () => optionProductsSignal.peek().status === 'ready' },
+);
+
+/** Loads the option products now (anonymous call; concurrent callers share one request). */
+export const loadOptionProducts: (http: HttpClient) => Promise<void> = optionCatalogue.refresh;
 
 /** Loads the option products when a view needs them and refreshes them every 60 s (one timer) while any such view is shown. */
-export function useOptionProducts(): void {
-  const { http } = useApp();
-  useEffect(() => {
-    users += 1;
-    if (Date.now() - loadedAtMs >= productRefreshMs || optionProductsSignal.peek().status !== 'ready') void loadOptionProducts(http);
-    refreshTimer ??= setInterval(() => void loadOptionProducts(http), productRefreshMs);
-    return () => {
-      users -= 1;
-      if (users === 0 && refreshTimer) {
-        clearInterval(refreshTimer);
-        refreshTimer = null;
-      }
-    };
-  }, [http]);
-}
+export const useOptionProducts: () => void = optionCatalogue.useRefreshed;

@@ -10,7 +10,7 @@ import { changeTone } from '../../market/price-tone';
 import type { HistorySource } from './history-list';
 import { PagedListFooter, ProfitLossSummary } from './history-parts';
 import { MarketHistoryDrawer } from './market-history-drawer';
-import { useMarketHistory } from './market-history';
+import { useMarketHistorySource } from './market-history';
 import type { PageOf } from './use-paged-list';
 
 /** The specification's desktop columns for market history. */
@@ -92,18 +92,8 @@ export function PagedHistoryGrid<Item, Page extends PageOf<Item>>(props: {
 /** Desktop market history: closed orders with the specification's columns. */
 export function MarketHistoryGrid() {
   useSignals();
-  const { t } = useTranslation();
   const columns = useHistoryColumns();
-  const paged = useMarketHistory();
-  const source: HistorySource<TradeOrder, NonNullable<typeof paged.state.lastPage>> = {
-    paged,
-    today: paged.state.lastPage?.profitLossToday ?? null,
-    total: paged.state.lastPage?.profitLossTotal ?? null,
-    label: t('history.closed_orders'),
-    emptyText: t('history.empty'),
-    endText: t('history.end'),
-    keyOf: orderKey,
-  };
+  const source = useMarketHistorySource();
   return (
     <PagedHistoryGrid
       source={source}
@@ -112,8 +102,4 @@ export function MarketHistoryGrid() {
       drawer={(order, onClose) => <MarketHistoryDrawer order={order} onClose={onClose} />}
     />
   );
-}
-
-function orderKey(order: TradeOrder): string {
-  return order.uid;
 }

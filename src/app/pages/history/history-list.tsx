@@ -1,12 +1,10 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { TradeOrder } from '../../../shared/api/trading';
-import { useTranslation } from 'react-i18next';
 import { ProfitLossSummary, PagedListFooter } from './history-parts';
 import { MarketHistoryDrawer } from './market-history-drawer';
 import { MarketHistoryRow, marketHistoryRowHeight } from './market-history-row';
-import { useMarketHistory } from './market-history';
+import { useMarketHistorySource } from './market-history';
 import type { PagedList, PagedListState, PageOf } from './use-paged-list';
 
 /** Rows rendered beyond the screen on each side; the next page loads once the last of them exists. */
@@ -88,17 +86,7 @@ export function PagedHistoryList<Item, Page extends PageOf<Item>>(props: {
 /** Phones: closed market orders. */
 export function MarketHistoryList() {
   useSignals();
-  const { t } = useTranslation();
-  const paged = useMarketHistory();
-  const source: HistorySource<TradeOrder, NonNullable<typeof paged.state.lastPage>> = {
-    paged,
-    today: paged.state.lastPage?.profitLossToday ?? null,
-    total: paged.state.lastPage?.profitLossTotal ?? null,
-    label: t('history.closed_orders'),
-    emptyText: t('history.empty'),
-    endText: t('history.end'),
-    keyOf: marketOrderKey,
-  };
+  const source = useMarketHistorySource();
   return (
     <PagedHistoryList
       source={source}
@@ -107,8 +95,4 @@ export function MarketHistoryList() {
       drawer={(order, onClose) => <MarketHistoryDrawer order={order} onClose={onClose} />}
     />
   );
-}
-
-function marketOrderKey(order: TradeOrder): string {
-  return order.uid;
 }

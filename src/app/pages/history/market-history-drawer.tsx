@@ -4,6 +4,7 @@ import type { TradeOrder } from '../../../shared/api/trading';
 import { formatAmount } from '../../../shared/format/amount';
 import { formatDateTime } from '../../../shared/format/date-time';
 import { useApp } from '../../app-context';
+import { DetailList, type DetailRow } from '../../components/detail-list';
 import { Dialog } from '../../components/dialog';
 import { changeTone } from '../../market/price-tone';
 
@@ -34,7 +35,7 @@ export function MarketHistoryDrawer(props: { order: TradeOrder; onClose: () => v
   const time = (ms: number | null) => (ms === null ? null : formatDateTime(ms, config.timeZone));
   const buy = order.orderType === 0;
   const pnl = order.profitLoss === null ? null : amount(order.profitLoss);
-  const rows: { label: string; value: string | null; tone?: string }[] = [
+  const rows: DetailRow[] = [
     { label: t('position.order_id'), value: order.uid },
     { label: t('position.direction'), value: t(buy ? 'market.buy' : 'market.sell'), tone: buy ? 'up' : 'down' },
     { label: t('trade.price_type'), value: t(order.buyPoint === 1 ? 'trade.pending_order' : 'trade.market_price') },
@@ -54,14 +55,7 @@ export function MarketHistoryDrawer(props: { order: TradeOrder; onClose: () => v
   ];
   return (
     <Dialog title={`${order.productName} · ${t('position.details')}`} onClose={props.onClose} heightPx={historyDrawerHeightPx}>
-      <dl className="order-details history-details numeric">
-        {rows.map((row) => (
-          <div key={row.label}>
-            <dt>{row.label}</dt>
-            <dd className={row.tone}>{row.value ?? '—'}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailList rows={rows} className="history-details" />
     </Dialog>
   );
 }

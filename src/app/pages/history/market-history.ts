@@ -2,6 +2,8 @@ import { orderHistory, orderHistoryMock, type TradeOrder } from '../../../shared
 import { OrderStatus } from '../../../shared/trading/order-rules';
 import { useApp } from '../../app-context';
 import { sessionSignal } from '../../engine/signals';
+import { useTranslation } from 'react-i18next';
+import type { HistorySource } from './history-list';
 import { usePagedList, type PageOf } from './use-paged-list';
 
 /** The specification's page size for history lists. */
@@ -39,8 +41,27 @@ export function useMarketHistory() {
       );
       return { items: data.list, pages: data.pages, profitLossToday: data.profitLossToday, profitLossTotal: data.profitLossTotal };
     },
-    keyOf: (order) => order.uid,
+    keyOf: orderKey,
     failureCap: historyFailureCap,
     retryDelayMs: (failures) => Math.min(retryDelayStepMs * failures, retryDelayMaxMs),
   });
+}
+
+function orderKey(order: TradeOrder): string {
+  return order.uid;
+}
+
+/** Closed market orders as the history list and grid show them. */
+export function useMarketHistorySource(): HistorySource<TradeOrder, MarketHistoryPage> {
+  const { t } = useTranslation();
+  const paged = useMarketHistory();
+  return {
+    paged,
+    today: paged.state.lastPage?.profitLossToday ?? null,
+    total: paged.state.lastPage?.profitLossTotal ?? null,
+    label: t('history.closed_orders'),
+    emptyText: t('history.empty'),
+    endText: t('history.end'),
+    keyOf: orderKey,
+  };
 }

@@ -7,6 +7,7 @@ import { formatAmount } from '../../../shared/format/amount';
 import { formatDateTime } from '../../../shared/format/date-time';
 import { formatMoney, parseMoney } from '../../../shared/money/money';
 import { useApp } from '../../app-context';
+import { DetailList, type DetailRow } from '../../components/detail-list';
 import { Dialog } from '../../components/dialog';
 import type { GridColumn } from '../../components/virtual-grid';
 import { sessionSignal } from '../../engine/signals';
@@ -117,7 +118,7 @@ function OptionHistoryDrawer(props: { order: OptionOrder; onClose: () => void })
   const amount = (value: string) => formatAmount(value, { grouping: config.amountCommaGrouping });
   const time = (ms: number | null) => (ms === null ? null : formatDateTime(ms, config.timeZone));
   const winLost = order.winLost === null ? null : amount(order.winLost);
-  const rows: { label: string; value: string | null; tone?: string }[] = [
+  const rows: DetailRow[] = [
     { label: t('position.order_id'), value: order.uid },
     { label: t('position.direction'), value: directionLabel(order, t), tone: order.orderType === 0 ? 'up' : 'down' },
     { label: t('option.delivery_time'), value: t('option.seconds', { seconds: order.timeLong }) },
@@ -133,14 +134,7 @@ function OptionHistoryDrawer(props: { order: OptionOrder; onClose: () => void })
   ];
   return (
     <Dialog title={`${order.productName} · ${t('position.details')}`} onClose={props.onClose} heightPx={historyDrawerHeightPx}>
-      <dl className="order-details history-details numeric">
-        {rows.map((row) => (
-          <div key={row.label}>
-            <dt>{row.label}</dt>
-            <dd className={row.tone}>{row.value ?? '—'}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailList rows={rows} className="history-details" />
     </Dialog>
   );
 }

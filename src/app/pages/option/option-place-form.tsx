@@ -1,7 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
 import type { Product } from '../../../shared/api/market';
 import { addOptionOrder, addOptionOrderMock } from '../../../shared/api/options';
 import { formatAmount } from '../../../shared/format/amount';
@@ -19,9 +18,9 @@ import type { LoadedOptionProduct } from '../../market/option-products';
 import { stepOptionAmount } from './option-amount';
 import { completionTriesFromForm } from './option-completion';
 import { OptionOrderFlow, type OptionFlowOrder } from './option-order-flow';
+import { SignInToTrade, useOrderSubmission } from '../place/order-submission';
 
-/** The specification's submit lock and balance refresh. */
-const submitLockMs = 1_000;
+/** The specification's balance refresh while the form is open. */
 const balanceRefreshMs = 1_000;
 /** Typed amounts keep at most this many decimals (the whole-number rule then names the mistake). */
 const amountInputDecimals = 2;
@@ -42,19 +41,6 @@ const ruleField: Partial<Record<OptionRule, Field>> = {
 /** The profit rate as the fraction the server expects ("80" % → "0.8"); exact, a rate has at most 2 decimals. */
 function rateFraction(profitRatePercent: string): string {
   return formatMoney(money(profitRatePercent) / 100n, 0);
-}
-
-/** The 1 s lock between two submissions (a double tap places one option). */
-function createTimedLock(ms: number) {
-  let until = 0;
-  return {
-    tryAcquire(): boolean {
-      const now = Date.now();
-      if (now < until) return false;
-      until = now + ms;
-      return true;
-    },
-  };
 }
 
 /** The client's clock at submission, in unix seconds (informational; the server's clock rules). */
@@ -103,10 +89,8 @@ export function OptionPlaceForm(props: {
   const [timeLong, setTimeLong] = useState<number | null>(null);
   const [amount, setAmount] = useState('');
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [submitting, setSubmitting] = useState(false);
   const [flow, setFlow] = useState<{ start: OptionFlowOrder; localOffsetMs: number } | null>(null);
-  const [submitLock] = useState(() => createTimedLock(submitLockMs));
-  const clientOrderId = useRef<string | null>(null);
+  const { submitting, submit: send } = useOrderSubmission();
 
   const entries = optionProduct.entries;
   // A refresh may drop the chosen entry: then nothing is chosen.
@@ -152,14 +136,11 @@ export function OptionPlaceForm(props: {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (submitting || blocked || livePrice === null || !validate() || !entry || !submitLock.tryAcquire()) return;
-    // One id per option the user means: a retry after a lost answer places it once.
-    clientOrderId.current ??= crypto.randomUUID();
-    setSubmitting(true);
-    try {
-      const contract = session.accountMode === 'demo' ? addOptionOrderMock : addOptionOrder;
-      const placedAmount = formatMoney(money(amount), 0);
-      const placed = await http.call(contract, {
+    if (submitting || blocked || livePrice === null || !validate() || !entry) return;
+    const contract = session.accountMode === 'demo' ? addOptionOrderMock : addOptionOrder;
+    const placedAmount = formatMoney(money(amount), 0);
+    const placed = await send((clientOrderId) =>
+      http.call(contract, {
         tradePair: symbol,
         optionsProductId: optionProduct.id,
         price: livePrice,
@@ -168,39 +149,26 @@ export function OptionPlaceForm(props: {
         rate: rateFraction(entry.profitRate),
         amount: placedAmount,
         orderType: direction,
-        clientOrderId: clientOrderId.current,
-      });
-      clientOrderId.current = null;
-      setFlow({
-        start: {
-          uid: placed.uid,
-          tradePair: symbol,
-          productName: product.productName,
-          orderType: direction,
-          amount: placedAmount,
-          timeLong: entry.timeLong,
-          endTime: placed.beginTime + entry.timeLong * 1000,
-          price: null,
-        },
-        localOffsetMs: clockLeadMs(placed.beginTime),
-      });
-    } catch {
-      // The request client has shown the server's message; a new try keeps the same id.
-    } finally {
-      setSubmitting(false);
-    }
+        clientOrderId,
+      }),
+    );
+    if (placed === null) return;
+    setFlow({
+      start: {
+        uid: placed.uid,
+        tradePair: symbol,
+        productName: product.productName,
+        orderType: direction,
+        amount: placedAmount,
+        timeLong: entry.timeLong,
+        endTime: placed.beginTime + entry.timeLong * 1000,
+        price: null,
+      },
+      localOffsetMs: clockLeadMs(placed.beginTime),
+    });
   }
 
-  if (!session.signedIn) {
-    return (
-      <div className="list-state">
-        <p>{t('trade.sign_in_to_trade')}</p>
-        <Link href={`/login?to=${encodeURIComponent(`/${symbol}/placeOption?direction=${direction}`)}`} className="button primary">
-          {t('page.login')}
-        </Link>
-      </div>
-    );
-  }
+  if (!session.signedIn) return <SignInToTrade returnPath={`/${symbol}/placeOption?direction=${direction}`} />;
 
   const bounds = entry ?? entries[0] ?? null;
   return (

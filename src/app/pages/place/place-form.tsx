@@ -1,7 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'wouter';
+import { useLocation } from 'wouter';
 import type { Product } from '../../../shared/api/market';
 import { addOrder, addOrderMock } from '../../../shared/api/trading';
 import { formatAmount } from '../../../shared/format/amount';
@@ -13,29 +13,16 @@ import { feeFor, marginFor, type Direction } from '../../../shared/trading/order
 import { useApp } from '../../app-context';
 import { useAccountBalance } from '../../components/account-menu';
 import { Dialog } from '../../components/dialog';
+import { SignInToTrade, useOrderSubmission } from './order-submission';
 import { TextField } from '../../components/text-field';
 import { priceSignal, sessionSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
 
-/** The specification's submit lock. */
-const submitLockMs = 1_000;
 /** Balance refresh while the form is open. */
 const balanceRefreshMs = 1_000;
 
 type PriceType = 1 | 2;
 
-/** The 1 s lock between two submissions (a double tap places one order). */
-function createTimedLock(ms: number) {
-  let until = 0;
-  return {
-    tryAcquire(): boolean {
-      const now = Date.now();
-      if (now < until) return false;
-      until = now + ms;
-      return true;
-    },
-  };
-}
 type Field = 'volume' | 'price' | 'stopLoss' | 'takeProfit';
 
 /** A price or volume field: digits and one decimal point, with limited decimals. */
@@ -88,10 +75,8 @@ export function PlaceForm(props: {
   const [stopLoss, setStopLoss] = useState('');
   const [takeProfit, setTakeProfit] = useState('');
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [submitting, setSubmitting] = useState(false);
   const [placed, setPlaced] = useState<string | null>(null);
-  const [submitLock] = useState(() => createTimedLock(submitLockMs));
-  const clientOrderId = useRef<string | null>(null);
+  const { submitting, submit: send } = useOrderSubmission();
 
   const buy = direction === 0;
   // A buy fills at the ask, a sell at the bid.
@@ -133,13 +118,10 @@ export function PlaceForm(props: {
     event.preventDefault();
     if (submitting || blocked || current === null) return;
     const ok = [checks.volume(), priceType === 1 ? checks.price() : true, stopLossOn ? checks.stopLoss() : true, takeProfitOn ? checks.takeProfit() : true].every(Boolean);
-    if (!ok || !submitLock.tryAcquire()) return;
-    // One id per order the user means: a retry after a lost answer places it once.
-    clientOrderId.current ??= crypto.randomUUID();
-    setSubmitting(true);
-    try {
-      const contract = session.accountMode === 'demo' ? addOrderMock : addOrder;
-      const orderNo = await http.call(contract, {
+    if (!ok) return;
+    const contract = session.accountMode === 'demo' ? addOrderMock : addOrder;
+    const orderNo = await send((clientOrderId) =>
+      http.call(contract, {
         tradePair: symbol,
         price: priceType === 1 ? price : '0',
         ...(stopLossOn ? { stopPrice: stopLoss } : {}),
@@ -148,27 +130,13 @@ export function PlaceForm(props: {
         multiple: product.multiple,
         orderType: direction,
         buyPoint: priceType,
-        clientOrderId: clientOrderId.current,
-      });
-      clientOrderId.current = null;
-      setPlaced(orderNo);
-    } catch {
-      // The request client has shown the server's message; a new try keeps the same id.
-    } finally {
-      setSubmitting(false);
-    }
+        clientOrderId,
+      }),
+    );
+    if (orderNo !== null) setPlaced(orderNo);
   }
 
-  if (!session.signedIn) {
-    return (
-      <div className="list-state">
-        <p>{t('trade.sign_in_to_trade')}</p>
-        <Link href={`/login?to=${encodeURIComponent(`/${symbol}/place?direction=${direction}`)}`} className="button primary">
-          {t('page.login')}
-        </Link>
-      </div>
-    );
-  }
+  if (!session.signedIn) return <SignInToTrade returnPath={`/${symbol}/place?direction=${direction}`} />;
 
   return (
     <form className="place-form" noValidate onSubmit={(event) => void submit(event)}>

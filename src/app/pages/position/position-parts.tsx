@@ -7,6 +7,7 @@ import { formatAmount } from '../../../shared/format/amount';
 import { formatDateTime } from '../../../shared/format/date-time';
 import { useApp } from '../../app-context';
 import { confirmDialog } from '../../components/confirm';
+import { DetailList } from '../../components/detail-list';
 import { Dialog } from '../../components/dialog';
 import { showToast } from '../../components/toasts';
 import { sessionSignal } from '../../engine/signals';
@@ -80,14 +81,7 @@ export function OrderDrawer(props: { order: TradeOrder; tab: PositionTab; onClos
   ];
   return (
     <Dialog title={`${order.productName} · ${t('position.details')}`} onClose={props.onClose} heightPx={orderInfoDrawerHeightPx}>
-      <dl className="order-details numeric">
-        {rows.map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>{value ?? '—'}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailList rows={rows.map(([label, value]) => ({ label, value }))} />
       <button type="button" className="button primary order-action" disabled={busy} onClick={() => void act()}>
         {t(props.tab === 'opening' ? 'position.cover' : 'position.cancel_order')}
       </button>
