@@ -20,6 +20,8 @@ const server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
     SWITCHES: 'VIRTUAL_CURRENCY_TRADE=1,Contract=1,OptionMock=1',
     // Positions can be closed at once in the tests.
     MIN_HOLD_SECONDS: '0',
+    // Real accounts can be funded (no deposit flow yet), so real-money trading is driven too.
+    DEV_FUNDING: '1',
     // A chat url the tests can embed without the internet (the server's own health check).
     CUSTOMER_SERVICE_LINK: `0|${JSON.stringify([`http://localhost:${process.env.PORT}/healthz`, 'https://t.me/tradeweb_support', 'https://wa.me/18005550100', 'support@tradeweb.example'])}`,
   },

@@ -1,3 +1,6 @@
+import crypto from 'node:crypto';
+import { z } from 'zod';
+import { formatMoney, money } from '../src/shared/money/money';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AccessTokenPayload } from '../src/shared/session/token';
 import { ErrorCode } from '../src/shared/errors/catalogue';
@@ -26,7 +29,7 @@ import { createIdentityRepository } from './modules/identity/identity-repository
 import { registerIdentityRoutes } from './modules/identity/identity-routes';
 import { createIdentityService } from './modules/identity/identity-service';
 import { registerAccountRoutes } from './modules/account/account-routes';
-import { createAccountService } from './modules/account/account-service';
+import { cashKind, createAccountService } from './modules/account/account-service';
 import { createLedger } from './modules/ledger/ledger';
 import { registerOptionsRoutes } from './modules/options/options-routes';
 import { createOptionsService, type OptionsService } from './modules/options/options-service';
@@ -313,6 +316,29 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     app.post('/dev/market/resume', async () => {
       source.start((ticks) => market.ingest(ticks));
       return { paused: false };
+    });
+  }
+  if (settings.devFunding) {
+    // Browser tests of real-account trading need money, and no deposit flow exists yet:
+    // credit real cash exactly as a deposit will (a 'deposit' journal from the house).
+    const fundBody = z.strictObject({ uid: z.number().int().positive(), amount: z.string().regex(/^\d{1,12}(\.\d{1,8})?$/) });
+    app.post('/dev/fund', async (request, reply) => {
+      const body = fundBody.safeParse(request.body);
+      const amount = body.success ? money(body.data.amount) : 0n;
+      if (!body.success || amount <= 0n) return reply.code(400).send({ error: 'expected { uid, amount > 0 }' });
+      const user = await database.db.selectFrom('app_user').select('uid').where('uid', '=', body.data.uid).executeTakeFirst();
+      if (!user) return reply.code(404).send({ error: 'no such user' });
+      await ledger.post({
+        idempotencyKey: `dev-fund:${crypto.randomUUID()}`,
+        book: 'real',
+        kind: 'deposit',
+        uid: user.uid,
+        postings: [
+          { account: { owner: null, book: 'real', kind: 'deposits' }, amount: -amount },
+          { account: { owner: user.uid, book: 'real', kind: cashKind }, amount },
+        ],
+      });
+      return { funded: formatMoney(amount) };
     });
   }
   app.addHook('onClose', async () => {

@@ -108,6 +108,8 @@ const environmentSchema = z.object({
     .refine((value) => parseSwitchOverrides(value) !== null, 'expected NAME=1 or NAME=0 pairs of known switch names, comma-separated'),
   /** Development control of the price feed (POST /dev/market/pause and /resume). Never on by default. */
   DEV_MARKET_CONTROL: flag.default(false),
+  /** Development funding of real accounts (POST /dev/fund) until the deposit flow exists. Never on by default. */
+  DEV_FUNDING: flag.default(false),
 });
 
 export type Settings = ReturnType<typeof readSettings>;
@@ -161,6 +163,7 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     stopOutLevelPercent: values.STOP_OUT_LEVEL_PERCENT,
     devOutbox: values.DEV_OUTBOX,
     devMarketControl: values.DEV_MARKET_CONTROL,
+    devFunding: values.DEV_FUNDING,
     marketSource: values.MARKET_SOURCE,
     marketCsvPath: values.MARKET_CSV_PATH ? path.resolve(values.MARKET_CSV_PATH) : null,
     marketCsvSpeed: values.MARKET_CSV_SPEED,
