@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { formatAmount } from '../../src/shared/format/amount';
-import { adoptTokens, callApi as api, createSession, demoSession, isDesktop, waitForApp } from './support';
+import { adoptTokens, callApi as api, createSession, demoSession, expectMovingProfitThenClose, isDesktop, waitForApp } from './support';
 
 interface Closed {
   uid: string;
@@ -59,14 +59,7 @@ test('a demo market order placed through the form, live in positions, closed, is
   await expect(page).toHaveURL(/\/position$/);
 
   // Live in positions: its profit moves with the price (crypto quotes round the clock).
-  const pnl = page.getByTestId(new RegExp(`^(grid-)?pnl-${orderNo}$`));
-  await expect(pnl).toHaveText(/^-?[\d,]+\.\d{2,8}$/);
-  const first = await pnl.textContent();
-  await expect(pnl).not.toHaveText(first ?? '', { timeout: 20_000 });
-  await page.getByRole(isDesktop(page) ? 'row' : 'button', { name: new RegExp(orderNo) }).click();
-  await page.getByRole('dialog', { name: /Order details/ }).getByRole('button', { name: 'Close position' }).click();
-  await page.getByRole('dialog', { name: 'Close position' }).getByRole('button', { name: 'Confirm' }).click();
-  await expect(page.getByText('Position closed')).toBeVisible();
+  await expectMovingProfitThenClose(page, orderNo);
 
   const history = await historyMock(page, demo.token);
   const closed = history.list.find((order) => order.uid === orderNo);

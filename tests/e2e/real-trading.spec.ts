@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { money } from '../../src/shared/money/money';
-import { adoptTokens, callApi as api, createSession, isDesktop, waitForApp } from './support';
+import { adoptTokens, callApi as api, createSession, expectMovingProfitThenClose, isDesktop, waitForApp } from './support';
 
 /** A signed-in real account funded with `amount` (the e2e server's dev funding, as a deposit books it). */
 async function fundedRealSession(page: Page, amount: string) {
@@ -33,14 +33,7 @@ test('real money: a market order placed, live in positions, closed, found in his
   expect(money(locked.lockMargin)).toBeGreaterThan(0n);
   await placed.getByRole('button', { name: 'View position' }).click();
 
-  const pnl = page.getByTestId(new RegExp(`^(grid-)?pnl-${orderNo}$`));
-  await expect(pnl).toHaveText(/^-?[\d,]+\.\d{2,8}$/);
-  const first = await pnl.textContent();
-  await expect(pnl).not.toHaveText(first ?? '', { timeout: 20_000 });
-  await page.getByRole(isDesktop(page) ? 'row' : 'button', { name: new RegExp(orderNo) }).click();
-  await page.getByRole('dialog', { name: /Order details/ }).getByRole('button', { name: 'Close position' }).click();
-  await page.getByRole('dialog', { name: 'Close position' }).getByRole('button', { name: 'Confirm' }).click();
-  await expect(page.getByText('Position closed')).toBeVisible();
+  await expectMovingProfitThenClose(page, orderNo);
 
   const history = (await api(page, '/v1/waa/order/history', real.token, { positionStatus: 3 })).data as { list: { uid: string; profitLoss: string; feeAmount: string }[] };
   const closed = history.list.find((order) => order.uid === orderNo);

@@ -82,3 +82,18 @@ export async function demoSession(page: Page): Promise<{ token: string; refreshT
   await adoptTokens(page, tokens);
   return tokens;
 }
+
+/**
+ * On /position: the order's profit shows and moves with the price (crypto quotes round the
+ * clock), then the order is closed from its drawer with the confirmation.
+ */
+export async function expectMovingProfitThenClose(page: Page, orderNo: string) {
+  const pnl = page.getByTestId(new RegExp(`^(grid-)?pnl-${orderNo}$`));
+  await expect(pnl).toHaveText(/^-?[\d,]+\.\d{2,8}$/);
+  const first = await pnl.textContent();
+  await expect(pnl).not.toHaveText(first ?? '', { timeout: 20_000 });
+  await page.getByRole(isDesktop(page) ? 'row' : 'button', { name: new RegExp(orderNo) }).click();
+  await page.getByRole('dialog', { name: /Order details/ }).getByRole('button', { name: 'Close position' }).click();
+  await page.getByRole('dialog', { name: 'Close position' }).getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByText('Position closed')).toBeVisible();
+}

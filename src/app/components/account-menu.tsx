@@ -2,9 +2,9 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { useBrandFormat } from '../format/use-brand-format';
 import { userBalance, type AccountBalance } from '../../shared/api/account';
 import { switchAccount } from '../../shared/api/auth';
-import { formatAmount } from '../../shared/format/amount';
 import { money, formatMoney } from '../../shared/money/money';
 import { switchesSignal, useApp } from '../app-context';
 import { adoptSession, sessionSignal } from '../engine/signals';
@@ -43,7 +43,7 @@ export function useAccountBalance(active: boolean, refreshMs = balanceRefreshMs)
 export function AccountMenu() {
   useSignals();
   const { t } = useTranslation();
-  const { config } = useApp();
+  const format = useBrandFormat();
   const session = sessionSignal.value;
   const [open, setOpen] = useState(false);
   const panelId = useId();
@@ -70,7 +70,7 @@ export function AccountMenu() {
       </Link>
     );
   }
-  const amount = (value: string) => formatAmount(value, { grouping: config.amountCommaGrouping });
+  const amount = format.amount;
   const total = balance ? formatMoney(money(balance.balanceAmount) + money(balance.lockMargin)) : null;
   return (
     <div className="menu account-menu" ref={root}>

@@ -2,9 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TradeOrder } from '../../../shared/api/trading';
-import { formatAmount } from '../../../shared/format/amount';
-import { formatDateTime } from '../../../shared/format/date-time';
-import { useApp } from '../../app-context';
+import { useBrandFormat } from '../../format/use-brand-format';
 import { VirtualGrid, type GridColumn } from '../../components/virtual-grid';
 import { changeTone } from '../../market/price-tone';
 import type { HistorySource } from './history-list';
@@ -16,10 +14,10 @@ import type { PageOf } from './use-paged-list';
 /** The specification's desktop columns for market history. */
 function useHistoryColumns(): GridColumn<TradeOrder>[] {
   const { t } = useTranslation();
-  const { config } = useApp();
+  const format = useBrandFormat();
   return useMemo(() => {
-    const time = (ms: number | null) => (ms === null ? '—' : formatDateTime(ms, config.timeZone));
-    const amount = (value: string) => formatAmount(value, { grouping: config.amountCommaGrouping });
+    const time = format.time;
+    const amount = format.amount;
     return [
       { key: 'symbol', label: t('history.symbol'), width: 'minmax(70px, 1.2fr)', cell: (order) => <strong>{order.productName}</strong> },
       { key: 'uid', label: t('position.order_id'), width: 'minmax(134px, 1fr)', numeric: true, cell: (order) => order.uid },
@@ -54,7 +52,7 @@ function useHistoryColumns(): GridColumn<TradeOrder>[] {
       { key: 'placeTime', label: t('position.order_time'), width: 'minmax(142px, 1fr)', numeric: true, cell: (order) => time(order.orderTime) },
       { key: 'coverTime', label: t('history.close_time'), width: 'minmax(142px, 1fr)', numeric: true, cell: (order) => time(order.closingTimeTs) },
     ] satisfies GridColumn<TradeOrder>[];
-  }, [t, config.timeZone, config.amountCommaGrouping]);
+  }, [t, format]);
 }
 
 /**

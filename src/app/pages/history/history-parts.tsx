@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatAmount } from '../../../shared/format/amount';
+import { useBrandFormat } from '../../format/use-brand-format';
 import { useApp } from '../../app-context';
 import { changeTone } from '../../market/price-tone';
 import type { PagedListStatus } from './use-paged-list';
@@ -14,9 +14,10 @@ type Range = 'today' | 'total';
 export function ProfitLossSummary(props: { today: string | null; total: string | null }) {
   const { t } = useTranslation();
   const { config } = useApp();
+  const format = useBrandFormat();
   const [range, setRange] = useState<Range>(config.showTodayWinLoss ? 'today' : 'total');
   const value = range === 'today' && config.showTodayWinLoss ? props.today : props.total;
-  const shown = value === null ? null : formatAmount(value, { grouping: config.amountCommaGrouping });
+  const shown = value === null ? null : format.amount(value);
   return (
     <div className="history-summary">
       <div className="history-summary-figure">

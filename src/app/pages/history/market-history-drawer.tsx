@@ -1,9 +1,7 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { TradeOrder } from '../../../shared/api/trading';
-import { formatAmount } from '../../../shared/format/amount';
-import { formatDateTime } from '../../../shared/format/date-time';
-import { useApp } from '../../app-context';
+import { useBrandFormat } from '../../format/use-brand-format';
 import { DetailList, type DetailRow } from '../../components/detail-list';
 import { Dialog } from '../../components/dialog';
 import { changeTone } from '../../market/price-tone';
@@ -29,10 +27,10 @@ export function closeReasonText(reason: string | null, t: TFunction): string | n
 /** Every field of a closed market order (the overnight fees are inside the fee: the order keeps one total). */
 export function MarketHistoryDrawer(props: { order: TradeOrder; onClose: () => void }) {
   const { t } = useTranslation();
-  const { config } = useApp();
+  const format = useBrandFormat();
   const { order } = props;
-  const amount = (value: string) => formatAmount(value, { grouping: config.amountCommaGrouping });
-  const time = (ms: number | null) => (ms === null ? null : formatDateTime(ms, config.timeZone));
+  const amount = format.amount;
+  const time = format.time;
   const buy = order.orderType === 0;
   const pnl = order.profitLoss === null ? null : amount(order.profitLoss);
   const rows: DetailRow[] = [

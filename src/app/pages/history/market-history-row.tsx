@@ -1,9 +1,7 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TradeOrder } from '../../../shared/api/trading';
-import { formatAmount } from '../../../shared/format/amount';
-import { formatDateTime } from '../../../shared/format/date-time';
-import { useApp } from '../../app-context';
+import { useBrandFormat } from '../../format/use-brand-format';
 import { changeTone } from '../../market/price-tone';
 
 /** Row height in px; the virtualizer positions rows by it and the stylesheet sizes them to it. */
@@ -12,11 +10,11 @@ export const marketHistoryRowHeight = 72;
 /** One closed market order in the phone list: product, direction, volume, open → close, profit and loss, close time. */
 export const MarketHistoryRow = memo(function MarketHistoryRow(props: { order: TradeOrder; onOpen: (order: TradeOrder) => void }) {
   const { t } = useTranslation();
-  const { config } = useApp();
+  const format = useBrandFormat();
   const { order } = props;
   const buy = order.orderType === 0;
   // Toned by the amount shown: a loss that rounds to 0.00 is not red.
-  const pnl = formatAmount(order.profitLoss ?? '0', { grouping: config.amountCommaGrouping });
+  const pnl = format.amount(order.profitLoss ?? '0');
   return (
     <button type="button" className="history-row-button" onClick={() => props.onOpen(order)} aria-label={`${order.productName} ${order.uid}`}>
       <span className="history-row-main">
@@ -33,7 +31,7 @@ export const MarketHistoryRow = memo(function MarketHistoryRow(props: { order: T
         <span className={`order-pnl numeric ${changeTone(pnl)}`} data-testid={`history-pnl-${order.uid}`}>
           {pnl}
         </span>
-        <span className="history-row-time numeric">{order.closingTimeTs === null ? '—' : formatDateTime(order.closingTimeTs, config.timeZone)}</span>
+        <span className="history-row-time numeric">{order.closingTimeTs === null ? '—' : format.time(order.closingTimeTs)}</span>
       </span>
     </button>
   );

@@ -3,9 +3,8 @@ import { memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { OptionStatus, optionOrderList, type OptionOrder } from '../../../shared/api/options';
-import { formatAmount } from '../../../shared/format/amount';
-import { formatDateTime } from '../../../shared/format/date-time';
 import { formatMoney, parseMoney } from '../../../shared/money/money';
+import { useBrandFormat } from '../../format/use-brand-format';
 import { useApp } from '../../app-context';
 import { DetailList, type DetailRow } from '../../components/detail-list';
 import { Dialog } from '../../components/dialog';
@@ -84,10 +83,10 @@ function useOptionSource(): HistorySource<OptionOrder, OptionHistoryPage> {
 /** One settled option in the phone list: product, direction, delivery time, start → end price, win/loss, settlement time. */
 const OptionHistoryRow = memo(function OptionHistoryRow(props: { order: OptionOrder; onOpen: (order: OptionOrder) => void }) {
   const { t } = useTranslation();
-  const { config } = useApp();
+  const format = useBrandFormat();
   const { order } = props;
   // Toned by the amount shown: a result that rounds to 0.00 is not coloured.
-  const winLost = formatAmount(order.winLost ?? '0', { grouping: config.amountCommaGrouping });
+  const winLost = format.amount(order.winLost ?? '0');
   return (
     <button type="button" className="history-row-button" onClick={() => props.onOpen(order)} aria-label={`${order.productName} ${order.uid}`}>
       <span className="history-row-main">
@@ -104,7 +103,7 @@ const OptionHistoryRow = memo(function OptionHistoryRow(props: { order: OptionOr
         <span className={`order-pnl numeric ${changeTone(winLost)}`} data-testid={`option-history-result-${order.uid}`}>
           {resultLabel(order, t)} {winLost}
         </span>
-        <span className="history-row-time numeric">{order.completeTime === null ? '—' : formatDateTime(order.completeTime, config.timeZone)}</span>
+        <span className="history-row-time numeric">{order.completeTime === null ? '—' : format.time(order.completeTime)}</span>
       </span>
     </button>
   );
@@ -113,10 +112,10 @@ const OptionHistoryRow = memo(function OptionHistoryRow(props: { order: OptionOr
 /** Every field of a settled option. */
 function OptionHistoryDrawer(props: { order: OptionOrder; onClose: () => void }) {
   const { t } = useTranslation();
-  const { config } = useApp();
+  const format = useBrandFormat();
   const { order } = props;
-  const amount = (value: string) => formatAmount(value, { grouping: config.amountCommaGrouping });
-  const time = (ms: number | null) => (ms === null ? null : formatDateTime(ms, config.timeZone));
+  const amount = format.amount;
+  const time = format.time;
   const winLost = order.winLost === null ? null : amount(order.winLost);
   const rows: DetailRow[] = [
     { label: t('position.order_id'), value: order.uid },
@@ -156,10 +155,10 @@ export function OptionHistoryList() {
 /** The specification's desktop columns for option history. */
 function useOptionColumns(): GridColumn<OptionOrder>[] {
   const { t } = useTranslation();
-  const { config } = useApp();
+  const format = useBrandFormat();
   return useMemo(() => {
-    const time = (ms: number | null) => (ms === null ? '—' : formatDateTime(ms, config.timeZone));
-    const amount = (value: string) => formatAmount(value, { grouping: config.amountCommaGrouping });
+    const time = format.time;
+    const amount = format.amount;
     return [
       { key: 'symbol', label: t('history.symbol'), width: 'minmax(70px, 1.2fr)', cell: (order) => <strong>{order.productName}</strong> },
       { key: 'uid', label: t('position.order_id'), width: 'minmax(170px, 1fr)', numeric: true, cell: (order) => order.uid },
@@ -186,7 +185,7 @@ function useOptionColumns(): GridColumn<OptionOrder>[] {
       { key: 'begin', label: t('history.execution_time'), width: 'minmax(142px, 1fr)', numeric: true, cell: (order) => time(order.beginTime) },
       { key: 'settled', label: t('option.settlement_time'), width: 'minmax(142px, 1fr)', numeric: true, cell: (order) => time(order.completeTime) },
     ] satisfies GridColumn<OptionOrder>[];
-  }, [t, config.timeZone, config.amountCommaGrouping]);
+  }, [t, format]);
 }
 
 /** Desktop: settled options with the specification's option columns. */

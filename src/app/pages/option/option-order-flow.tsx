@@ -3,9 +3,8 @@ import { useEffect, useEffectEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { optionCompleted, optionOrderByUid, type OptionOrder } from '../../../shared/api/options';
-import { formatAmount } from '../../../shared/format/amount';
-import { formatDateTime } from '../../../shared/format/date-time';
 import { progressPercent } from '../../../shared/options/option-rules';
+import { useBrandFormat } from '../../format/use-brand-format';
 import { useApp } from '../../app-context';
 import { Dialog } from '../../components/dialog';
 import { showToast } from '../../components/toasts';
@@ -165,7 +164,7 @@ export function OptionOrderFlow(props: {
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const { config } = useApp();
+  const format = useBrandFormat();
   const [, navigate] = useLocation();
   const { onClose } = props;
   const { order, phase } = useOptionLifecycle({
@@ -178,7 +177,7 @@ export function OptionOrderFlow(props: {
       navigate('/history');
     },
   });
-  const amount = (value: string) => formatAmount(value, { grouping: config.amountCommaGrouping });
+  const amount = format.amount;
   const up = order.orderType === 0;
   const direction = <Detail label={t('position.direction')} value={t(up ? 'option.buy_up' : 'option.buy_down')} tone={up ? 'up' : 'down'} />;
 
@@ -204,7 +203,7 @@ export function OptionOrderFlow(props: {
           <Detail label={t('option.end_price')} value={settled.priceEnd ?? '—'} testId="option-end-price" />
           <Detail label={t('option.amount')} value={amount(settled.amount)} />
           <Detail label={t('option.fee')} value={amount(settled.feeAmount)} />
-          <Detail label={t('option.settlement_time')} value={settled.completeTime ? formatDateTime(settled.completeTime, config.timeZone) : '—'} />
+          <Detail label={t('option.settlement_time')} value={format.time(settled.completeTime)} />
         </dl>
       </Dialog>
     );

@@ -3,12 +3,12 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Product } from '../../../shared/api/market';
 import { addOptionOrder, addOptionOrderMock } from '../../../shared/api/options';
-import { formatAmount } from '../../../shared/format/amount';
 import { tradeBlock } from '../../../shared/market/chart-rules';
 import type { MarketStatus } from '../../../shared/market/market-hours';
 import { formatMoney, money, parseMoney } from '../../../shared/money/money';
 import { optionFee, optionPlacementViolation, optionProfit, type OptionRule, type OptionTimeRate } from '../../../shared/options/option-rules';
 import { sanitizeDecimalInput } from '../../../shared/trading/form-rules';
+import { useBrandFormat } from '../../format/use-brand-format';
 import { useApp } from '../../app-context';
 import { useAccountBalance } from '../../components/account-menu';
 import { FieldError, TextField } from '../../components/text-field';
@@ -76,7 +76,8 @@ export function OptionPlaceForm(props: {
 }) {
   useSignals();
   const { t } = useTranslation();
-  const { http, config } = useApp();
+  const { http } = useApp();
+  const format = useBrandFormat();
   const deliveryLabel = useDeliveryLabel();
   const { product, optionProduct, direction } = props;
   const symbol = product.productCode;
@@ -102,7 +103,7 @@ export function OptionPlaceForm(props: {
   const units = parseMoney(amount);
   const fee = units !== null && units > 0n ? optionFee(units, optionProduct.feeRate) : null;
   const profit = units !== null && units > 0n && entry ? optionProfit(units, entry.profitRate) : null;
-  const shown = (value: bigint | null) => (value === null ? '—' : formatAmount(formatMoney(value), { grouping: config.amountCommaGrouping }));
+  const shown = (value: bigint | null) => (value === null ? '—' : format.amount(formatMoney(value)));
 
   function ruleMessage(rule: OptionRule, bounds: OptionTimeRate | null): string {
     if (rule === 'delivery_time_rule') return t('option.delivery_empty_rule');
@@ -273,7 +274,7 @@ export function OptionPlaceForm(props: {
         </div>
         <div>
           <dt>{t('desktop.available_balance')}</dt>
-          <dd data-testid="option-available">{balance ? formatAmount(balance.balanceAmount, { grouping: config.amountCommaGrouping }) : '…'}</dd>
+          <dd data-testid="option-available">{balance ? format.amount(balance.balanceAmount) : '…'}</dd>
         </div>
       </dl>
       <button type="submit" className={`button ${up ? 'buy' : 'sell'} place-submit`} disabled={Boolean(blocked) || submitting || livePrice === null}>

@@ -1,10 +1,8 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatAmount } from '../../../shared/format/amount';
-import { formatDateTime } from '../../../shared/format/date-time';
 import type { RunningOption } from '../../../shared/protocol/engine';
-import { useApp } from '../../app-context';
+import { useBrandFormat } from '../../format/use-brand-format';
 import { VirtualGrid, type GridColumn } from '../../components/virtual-grid';
 import { optionsSignal } from '../../engine/signals';
 import { ResetDemoButton } from '../position/position-parts';
@@ -37,7 +35,7 @@ function RunningState(props: { loaded: boolean; empty: boolean }) {
 
 function OptionRow(props: { running: RunningOption; onOpen: () => void }) {
   const { t } = useTranslation();
-  const { config } = useApp();
+  const format = useBrandFormat();
   const { order, progress, remainingMs } = props.running;
   const up = order.orderType === 0;
   return (
@@ -46,7 +44,7 @@ function OptionRow(props: { running: RunningOption; onOpen: () => void }) {
         <span className="order-name">
           <strong>{order.productName}</strong>
           <span className={`order-direction ${up ? 'up' : 'down'}`}>{t(up ? 'option.buy_up' : 'option.buy_down')}</span>
-          <span className="numeric">{formatAmount(order.amount, { grouping: config.amountCommaGrouping })}</span>
+          <span className="numeric">{format.amount(order.amount)}</span>
         </span>
         <span className="order-prices numeric">
           <span>{order.price}</span>
@@ -84,9 +82,9 @@ export function OptionPositionList() {
 /** The specification's desktop columns in option mode. */
 function useOptionColumns(): GridColumn<RunningOption>[] {
   const { t } = useTranslation();
-  const { config } = useApp();
+  const format = useBrandFormat();
   return useMemo(() => {
-    const amount = (value: string) => formatAmount(value, { grouping: config.amountCommaGrouping });
+    const amount = format.amount;
     return [
       { key: 'symbol', label: t('position.symbol'), width: 'minmax(90px, 1.1fr)', cell: ({ order }) => <strong>{order.productName}</strong> },
       { key: 'uid', label: t('position.order_id'), width: 'minmax(150px, 1.3fr)', numeric: true, cell: ({ order }) => order.uid },
@@ -101,7 +99,7 @@ function useOptionColumns(): GridColumn<RunningOption>[] {
       { key: 'current', label: t('position.current_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: ({ order }) => <LivePrice symbol={order.tradePair} /> },
       { key: 'amount', label: t('option.order_amount'), width: 'minmax(70px, 0.8fr)', numeric: true, cell: ({ order }) => amount(order.amount) },
       { key: 'fee', label: t('position.fee'), width: 'minmax(56px, 0.6fr)', numeric: true, cell: ({ order }) => amount(order.feeAmount) },
-      { key: 'time', label: t('option.place_time'), width: 'minmax(130px, 1.2fr)', numeric: true, cell: ({ order }) => formatDateTime(order.beginTime, config.timeZone) },
+      { key: 'time', label: t('option.place_time'), width: 'minmax(130px, 1.2fr)', numeric: true, cell: ({ order }) => format.time(order.beginTime) },
       {
         key: 'progress',
         label: t('option.progress'),
@@ -109,7 +107,7 @@ function useOptionColumns(): GridColumn<RunningOption>[] {
         cell: ({ progress, remainingMs }) => <CountdownBar progress={progress} remainingMs={remainingMs} label={t('option.time_left')} />,
       },
     ] satisfies GridColumn<RunningOption>[];
-  }, [t, config.amountCommaGrouping, config.timeZone]);
+  }, [t, format]);
 }
 
 /** Desktop: the running options as a grid with the option columns (the `/position` page and the workspace's order list). */

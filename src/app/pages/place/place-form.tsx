@@ -4,12 +4,12 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import type { Product } from '../../../shared/api/market';
 import { addOrder, addOrderMock } from '../../../shared/api/trading';
-import { formatAmount } from '../../../shared/format/amount';
 import { tradeBlock } from '../../../shared/market/chart-rules';
 import type { MarketStatus } from '../../../shared/market/market-hours';
 import { formatMoney, parseMoney } from '../../../shared/money/money';
 import { checkSidedPrice, checkVolume, sanitizeDecimalInput, type FieldVerdict } from '../../../shared/trading/form-rules';
 import { feeFor, marginFor, type Direction } from '../../../shared/trading/order-rules';
+import { useBrandFormat } from '../../format/use-brand-format';
 import { useApp } from '../../app-context';
 import { useAccountBalance } from '../../components/account-menu';
 import { Dialog } from '../../components/dialog';
@@ -58,7 +58,8 @@ export function PlaceForm(props: {
 }) {
   useSignals();
   const { t } = useTranslation();
-  const { http, config } = useApp();
+  const { http } = useApp();
+  const format = useBrandFormat();
   const [, navigate] = useLocation();
   const { product, direction } = props;
   const symbol = product.productCode;
@@ -112,7 +113,7 @@ export function PlaceForm(props: {
   const lots = parseMoney(volume);
   const margin = fillPrice !== null && lots !== null ? marginFor(fillPrice, lots, product) : null;
   const fee = fillPrice !== null && lots !== null && priceType === 2 ? feeFor(fillPrice, lots, product) : 0n;
-  const amount = (value: bigint) => formatAmount(formatMoney(value), { grouping: config.amountCommaGrouping });
+  const amount = format.units;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -188,7 +189,7 @@ export function PlaceForm(props: {
         </div>
         <div>
           <dt>{t('desktop.available_balance')}</dt>
-          <dd data-testid="place-available">{balance ? formatAmount(balance.balanceAmount, { grouping: config.amountCommaGrouping }) : '…'}</dd>
+          <dd data-testid="place-available">{balance ? format.amount(balance.balanceAmount) : '…'}</dd>
         </div>
       </dl>
       <button type="submit" className={`button ${buy ? 'buy' : 'sell'} place-submit`} disabled={Boolean(blocked) || submitting || current === null}>

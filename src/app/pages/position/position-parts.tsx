@@ -3,8 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { resetMock } from '../../../shared/api/account';
 import { cancelOrder, cancelOrderMock, closeOrder, closeOrderMock, type PositionsSummary, type TradeOrder } from '../../../shared/api/trading';
-import { formatAmount } from '../../../shared/format/amount';
-import { formatDateTime } from '../../../shared/format/date-time';
+import { useBrandFormat } from '../../format/use-brand-format';
 import { useApp } from '../../app-context';
 import { confirmDialog } from '../../components/confirm';
 import { DetailList } from '../../components/detail-list';
@@ -19,8 +18,8 @@ export type PositionTab = 'opening' | 'pending';
 
 export function PositionsSummaryBar(props: { summary: PositionsSummary | null; tab: PositionTab }) {
   const { t } = useTranslation();
-  const { config } = useApp();
-  const amount = (value: string | undefined) => (value === undefined ? '—' : formatAmount(value, { grouping: config.amountCommaGrouping }));
+  const format = useBrandFormat();
+  const amount = (value: string | undefined) => (value === undefined ? '—' : format.amount(value));
   const pnl = props.summary?.profitLossSum;
   return (
     <dl className="position-summary numeric">
@@ -45,7 +44,8 @@ export function PositionsSummaryBar(props: { summary: PositionsSummary | null; t
 /** The details of an open position or pending order, with cover or cancel after a confirmation. */
 export function OrderDrawer(props: { order: TradeOrder; tab: PositionTab; onClose: () => void }) {
   const { t } = useTranslation();
-  const { http, config } = useApp();
+  const { http } = useApp();
+  const format = useBrandFormat();
   const [busy, setBusy] = useState(false);
   const { order } = props;
   const demo = sessionSignal.value.accountMode === 'demo';
@@ -77,7 +77,7 @@ export function OrderDrawer(props: { order: TradeOrder; tab: PositionTab; onClos
     [t('position.margin'), order.securityDepositInitial],
     [t('position.fee'), order.feeAmount],
     [props.tab === 'opening' ? t('position.profit_loss') : t('position.expected_profit_loss'), order.profitLoss],
-    [t('position.order_time'), formatDateTime(order.orderTime, config.timeZone)],
+    [t('position.order_time'), format.time(order.orderTime)],
   ];
   return (
     <Dialog title={`${order.productName} · ${t('position.details')}`} onClose={props.onClose} heightPx={orderInfoDrawerHeightPx}>

@@ -2,8 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TradeOrder } from '../../../shared/api/trading';
-import { formatDateTime } from '../../../shared/format/date-time';
-import { useApp } from '../../app-context';
+import { useBrandFormat } from '../../format/use-brand-format';
 import { VirtualGrid, type GridColumn } from '../../components/virtual-grid';
 import { positionsSignal } from '../../engine/signals';
 import { changeTone } from '../../market/price-tone';
@@ -14,7 +13,7 @@ import { OrderDrawer, PositionTabs, PositionsSummaryBar, ResetDemoButton, type P
 /** The specification's desktop columns for open positions and pending orders. */
 function usePositionColumns(tab: PositionTab): GridColumn<TradeOrder>[] {
   const { t } = useTranslation();
-  const { config } = useApp();
+  const format = useBrandFormat();
   return useMemo(
     () => [
       { key: 'symbol', label: t('position.symbol'), width: 'minmax(90px, 1.2fr)', cell: (order) => <strong>{order.productName}</strong> },
@@ -43,9 +42,9 @@ function usePositionColumns(tab: PositionTab): GridColumn<TradeOrder>[] {
         ),
       },
       { key: 'fee', label: t('position.fee'), width: 'minmax(60px, 0.7fr)', numeric: true, cell: (order) => order.feeAmount },
-      { key: 'time', label: t('position.order_time'), width: 'minmax(130px, 1.3fr)', numeric: true, cell: (order) => formatDateTime(order.orderTime, config.timeZone) },
+      { key: 'time', label: t('position.order_time'), width: 'minmax(130px, 1.3fr)', numeric: true, cell: (order) => format.time(order.orderTime) },
     ],
-    [t, tab, config.timeZone],
+    [t, tab, format],
   );
 }
 

@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { userInfo, type UserInfo } from '../../../shared/api/account';
 import { logout } from '../../../shared/api/auth';
-import { formatAmount } from '../../../shared/format/amount';
 import { formatMoney, money } from '../../../shared/money/money';
+import { useBrandFormat } from '../../format/use-brand-format';
 import { switchesSignal, useApp } from '../../app-context';
 import { AccountModeSwitch, useAccountBalance } from '../../components/account-menu';
 import { confirmDialog } from '../../components/confirm';
@@ -45,7 +45,8 @@ const demoHidden: ReadonlySet<RouteName> = new Set(['user-wallet']);
 export function UserHubPage() {
   useSignals();
   const { t } = useTranslation();
-  const { http, engine, config } = useApp();
+  const { http, engine } = useApp();
+  const format = useBrandFormat();
   const [, navigate] = useLocation();
   const session = sessionSignal.value;
   const [info, setInfo] = useState<UserInfo | null>(null);
@@ -72,7 +73,7 @@ export function UserHubPage() {
   );
   entries.sort((a, b) => menuRoutes.indexOf(a.name) - menuRoutes.indexOf(b.name));
 
-  const amount = (value: string) => formatAmount(value, { grouping: config.amountCommaGrouping });
+  const amount = format.amount;
   const total = balance ? formatMoney(money(balance.balanceAmount) + money(balance.lockMargin)) : null;
 
   async function copyInvite(code: string) {
