@@ -29,7 +29,7 @@ import { createIdentityRepository } from './modules/identity/identity-repository
 import { registerIdentityRoutes } from './modules/identity/identity-routes';
 import { createIdentityService } from './modules/identity/identity-service';
 import { registerAccountRoutes } from './modules/account/account-routes';
-import { cashKind, createAccountService } from './modules/account/account-service';
+import { cashKind, createAccountService, type DemoHoldings } from './modules/account/account-service';
 import { createLedger } from './modules/ledger/ledger';
 import { registerOptionsRoutes } from './modules/options/options-routes';
 import { createOptionsService, type OptionsService } from './modules/options/options-service';
@@ -116,12 +116,13 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const identityRepository = createIdentityRepository(database.db);
   const ledger = createLedger(database.db, dependencies.nowMs);
   // The trading engine starts with the market further down; the demo reset reaches it late-bound.
-  let closeDemoOrders: ((uid: number) => Promise<void>) | null = null;
+  let demoHoldings: DemoHoldings | null = null;
   const accounts = createAccountService({
+    db: database.db,
     ledger,
     users: identityRepository,
     demoBalance: settings.demoBalance,
-    closeDemoOrders: (uid) => closeDemoOrders?.(uid) ?? Promise.resolve(),
+    demoHoldings: () => demoHoldings,
     ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}),
   });
   const identity = createIdentityService({
@@ -231,6 +232,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     minHoldSeconds: settings.minHoldSeconds,
     forexMinDeposit: settings.forexMinDeposit,
     stopOutLevelPercent: settings.stopOutLevelPercent,
+    maxPendingOrders: settings.maxPendingOrders,
     ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}),
     log: (message, error) => app.log.error({ err: error }, message),
   });
@@ -255,10 +257,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   });
   // Before the price source starts: options that ended while the server was down settle on the ticks recorded then.
   await options.start();
-  closeDemoOrders = async (uid) => {
-    await trading.closeDemoOrders(uid);
-    await options.closeDemoOrders(uid);
-  };
+  demoHoldings = { endOptionsIn: (trx, uid) => options.endDemoOptionsIn(trx, uid), endOrdersIn: (trx, uid) => trading.endDemoOrdersIn(trx, uid) };
   // Stop-out every second; the overnight fee once per UTC day (keys make reruns harmless).
   let lastRollover = new Date(dependencies.nowMs?.() ?? Date.now()).toISOString().slice(0, 10);
   const tradingTimer = setInterval(() => {

@@ -34,6 +34,8 @@ const environmentSchema = z.object({
   DEMO_BALANCE: z.string().regex(/^\d+(\.\d+)?$/).default('100000'),
   /** Forex trading on the real account needs at least this much in total deposits (320); 0 turns the rule off. */
   FOREX_MIN_DEPOSIT: z.string().regex(/^\d+(\.\d+)?$/).default('100000'),
+  /** Pending orders one account may have waiting at once (more: 1010). */
+  MAX_PENDING_ORDERS: z.coerce.number().int().min(1).max(10_000).default(50),
   /** A margin level (equity ÷ margin) below this percentage closes positions (stop-out). */
   STOP_OUT_LEVEL_PERCENT: z.coerce.number().min(0).max(1000).default(50),
   /**
@@ -161,6 +163,7 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     optionTickBufferMax: values.OPTION_TICK_BUFFER_MAX,
     optionTickRetentionHours: values.OPTION_TICK_RETENTION_HOURS,
     stopOutLevelPercent: values.STOP_OUT_LEVEL_PERCENT,
+    maxPendingOrders: values.MAX_PENDING_ORDERS,
     devOutbox: values.DEV_OUTBOX,
     devMarketControl: values.DEV_MARKET_CONTROL,
     devFunding: values.DEV_FUNDING,

@@ -26,3 +26,8 @@ export function rateLimitedError(retryAfterSeconds: number): AppError {
     params: { seconds: retryAfterSeconds },
   });
 }
+
+/** A clientOrderId already placed a different order: refused (1016), never answered with the first order. */
+export function clientOrderReusedError(): AppError {
+  return new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'clientOrderId reused for another order', 200, null, { key: 'trade.client_order_reused', params: {} });
+}

@@ -179,6 +179,20 @@ describe.each(testBackends())('timed options on $name', (backend) => {
     expect(running.items).toHaveLength(1);
   });
 
+  it('refuses a clientOrderId reused for a different option (1016) and moves no more money', async () => {
+    const user = await trader();
+    quote('BTCUSDT', 6_700_000);
+    expect((await place(user.token, { clientOrderId: 'used-option' })).code).toBe(0);
+    for (const change of [{ amount: '200' }, { orderType: 1 }, { timeLong: 60, rate: '0.85' }]) {
+      const reused = await place(user.token, { clientOrderId: 'used-option', ...change });
+      expect(reused).toMatchObject({ code: 1016, msg: 'This order reference was already used for a different order. (1016)' });
+    }
+    // Two different options racing under one new id: one placed, the other refused.
+    const raced = await Promise.all([place(user.token, { clientOrderId: 'raced-option' }), place(user.token, { clientOrderId: 'raced-option', orderType: 1 })]);
+    expect(raced.map((answer) => answer.code).sort()).toEqual([0, 1016]);
+    expect(await cashOf(user.uid)).toBe(money('798'));
+  });
+
   it('refuses with the codes of the rules (601–607, 203, 405, 1016) and moves no money', async () => {
     const user = await trader('50');
     quote('BTCUSDT', 6_700_000);
@@ -271,8 +285,11 @@ describe.each(testBackends())('timed options on $name', (backend) => {
     expect((await call(server, '/v1/waa/option/order', { uid }, user.token)).code).toBe(402);
     expect((await call(server, '/v1/waa/option/order', { uid }, demo.token)).code).toBe(0);
     const other = await trader();
-    expect((await call(server, '/v1/waa/option/order', { uid: (real.data as { uid: string }).uid }, other.token)).code).toBe(403);
-    expect((await call(server, '/v1/waa/option/completed', { uid: '123' }, other.token)).code).toBe(402);
+    // Another user's option answers exactly as a missing one.
+    const missing = await call(server, '/v1/waa/option/completed', { uid: '123' }, other.token);
+    expect(missing.code).toBe(402);
+    expect(await call(server, '/v1/waa/option/completed', { uid: (real.data as { uid: string }).uid }, other.token)).toEqual(missing);
+    expect((await call(server, '/v1/waa/option/order', { uid: (real.data as { uid: string }).uid }, other.token)).code).toBe(402);
 
     // The demo reset voids running demo options before it restores the balance.
     expect((await call(server, '/v1/waa/user/resetMock', {}, demo.token)).code).toBe(0);

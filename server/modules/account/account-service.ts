@@ -1,11 +1,22 @@
 import crypto from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
 import type { AccountBalance, UserInfo } from '../../../src/shared/api/account';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { formatMoney, money } from '../../../src/shared/money/money';
-import type { Book } from '../../db/schema';
+import type { Book, Database } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import type { IdentityRepository } from '../identity/identity-repository';
-import type { Ledger } from '../ledger/ledger';
+import type { Ledger, Posting } from '../ledger/ledger';
+
+/**
+ * What the demo reset ends inside its transaction, in the order the lock order asks:
+ * options first (their rows before the accounts, as settlement locks them), then orders
+ * (after the accounts). Each answers what to tell once the reset has committed.
+ */
+export interface DemoHoldings {
+  endOptionsIn(trx: Transaction<Database>, uid: number): Promise<() => void>;
+  endOrdersIn(trx: Transaction<Database>, uid: number): Promise<() => void>;
+}
 
 /** A user's trading accounts: available cash and locked margin, in each book. */
 export const cashKind = 'cash';
@@ -25,8 +36,9 @@ export function createAccountService(deps: {
   ledger: Ledger;
   users: IdentityRepository;
   demoBalance: string;
-  /** Closes the user's open demo orders before the demo money is reset. */
-  closeDemoOrders?: (uid: number) => Promise<void>;
+  db: Kysely<Database>;
+  /** The open demo orders and options the reset ends (trading and options). */
+  demoHoldings?: () => DemoHoldings | null;
   nowMs?: () => number;
 }) {
   const { ledger } = deps;
@@ -80,24 +92,36 @@ export function createAccountService(deps: {
       };
     },
 
-    /** Demo only: cash back to the virtual balance and no locked margin, in one journal. */
+    /**
+     * Demo only, in one transaction: open orders and running options end, then every demo
+     * account of the user is read under its lock and one journal sets the cash to the
+     * virtual balance and empties the rest (margin, escrow). Parallel resets and orders
+     * placed meanwhile serialize on the lock; none can leave money or orders behind.
+     */
     async resetDemo(uid: number, virtualStatus: number) {
       if (virtualStatus === 0) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'not a demo session');
       await open(uid);
-      await deps.closeDemoOrders?.(uid);
-      const cash = await ledger.balance({ owner: uid, book: 'demo', kind: cashKind });
-      const margin = await ledger.balance({ owner: uid, book: 'demo', kind: marginKind });
-      await ledger.post({
-        idempotencyKey: `demo-reset:${uid}:${nowMs()}:${crypto.randomUUID()}`,
-        book: 'demo',
-        kind: 'demo-reset',
-        uid,
-        postings: [
-          { account: { owner: uid, book: 'demo', kind: cashKind }, amount: demoBalance - cash },
-          { account: { owner: uid, book: 'demo', kind: marginKind }, amount: -margin },
-          { account: { owner: null, book: 'demo', kind: demoFundingKind }, amount: cash + margin - demoBalance },
-        ],
+      const holdings = deps.demoHoldings?.() ?? null;
+      const tell = await deps.db.transaction().execute(async (trx) => {
+        const afterOptions = (await holdings?.endOptionsIn(trx, uid)) ?? (() => undefined);
+        await ledger.lockOwnerAccounts(trx, uid, 'demo');
+        const afterOrders = (await holdings?.endOrdersIn(trx, uid)) ?? (() => undefined);
+        const balances = await ledger.ownerBalances(trx, uid, 'demo');
+        const postings: Posting[] = [];
+        let fromHouse = 0n;
+        for (const [kind, held] of balances) {
+          const target = kind === cashKind ? demoBalance : 0n;
+          postings.push({ account: { owner: uid, book: 'demo', kind }, amount: target - held });
+          fromHouse += target - held;
+        }
+        postings.push({ account: { owner: null, book: 'demo', kind: demoFundingKind }, amount: -fromHouse });
+        await ledger.postInTransaction(trx, { idempotencyKey: `demo-reset:${uid}:${nowMs()}:${crypto.randomUUID()}`, book: 'demo', kind: 'demo-reset', uid, postings });
+        return () => {
+          afterOptions();
+          afterOrders();
+        };
       });
+      tell();
     },
   };
 }

@@ -75,9 +75,10 @@ export function createLedger(db: Kysely<Database>, nowMs: () => number = Date.no
       const existing = await executor.selectFrom('ledger_journal').select('id').where('idempotency_key', '=', input.idempotencyKey).executeTakeFirstOrThrow();
       return { journalId: existing.id, replayed: true };
     }
-    const resolved = await Promise.all(input.postings.map(async (posting) => ({ id: await accountId(executor, posting.account), posting })));
-    // One order of row locks for every journal, so that concurrent ones cannot deadlock.
-    resolved.sort((a, b) => a.id - b.id);
+    const resolved = await Promise.all(input.postings.map(async (posting) => ({ id: await accountId(executor, posting.account), house: posting.account.owner === null, posting })));
+    // One order of row locks for every money transaction, so that concurrent ones cannot
+    // deadlock: user accounts first (id order), then the house's (id order).
+    resolved.sort((a, b) => Number(a.house) - Number(b.house) || a.id - b.id);
     for (const { id, posting } of resolved) {
       if (posting.amount === 0n) continue;
       const amount = formatMoney(posting.amount, 0);
@@ -165,6 +166,20 @@ export function createLedger(db: Kysely<Database>, nowMs: () => number = Date.no
     /** Posts a batch of journals within the caller's transaction (settlement). */
     postManyInTransaction: postManyWith,
     accountId: (ref: AccountRef) => accountId(db, ref),
+    /**
+     * Locks every account a user holds in a book (id order) for the caller's transaction.
+     * Every transaction that moves a user's money calls this first, before it touches
+     * orders, options or the house's accounts: one lock order for all of them (no
+     * deadlocks), and what it reads afterwards cannot change under it (no lost updates).
+     */
+    async lockOwnerAccounts(executor: Transaction<Database>, uid: number, book: Book): Promise<void> {
+      await executor.selectFrom('ledger_account').select('id').where('owner_uid', '=', uid).where('book', '=', book).orderBy('id').forUpdate().execute();
+    },
+    /** Every account a user holds in a book, by kind (read inside the caller's lock to be exact). */
+    async ownerBalances(executor: Executor, uid: number, book: Book): Promise<Map<string, Units>> {
+      const rows = await executor.selectFrom('ledger_account').select(['kind', 'balance']).where('owner_uid', '=', uid).where('book', '=', book).execute();
+      return new Map(rows.map((row) => [row.kind, money(String(row.balance))]));
+    },
     async balance(ref: AccountRef, executor: Executor = db): Promise<Units> {
       const query = executor.selectFrom('ledger_account').select('balance').where('book', '=', ref.book).where('kind', '=', ref.kind);
       const row = await (ref.owner === null ? query.where('owner_uid', 'is', null) : query.where('owner_uid', '=', ref.owner)).executeTakeFirst();

@@ -109,7 +109,8 @@ export function createOptionsRepository(db: Kysely<Database>) {
     /** Locks ledger accounts in id order before a batch posts to them (same reason). */
     async lockAccounts(trx: Transaction<Database>, accountIds: readonly number[]) {
       if (accountIds.length === 0) return;
-      await trx.selectFrom('ledger_account').select('id').where('id', 'in', [...accountIds]).orderBy('id').forUpdate().execute();
+      // The ledger's one lock order: user accounts first, then the house's, each by id.
+      await trx.selectFrom('ledger_account').select('id').where('id', 'in', [...accountIds]).orderBy(sql`owner_uid is null`).orderBy('id').forUpdate().execute();
     },
 
     /**
@@ -140,8 +141,9 @@ export function createOptionsRepository(db: Kysely<Database>) {
       return new Set(result.rows.map((row) => Number(row.id)));
     },
 
-    async runningOf(uid: number, book: Book): Promise<OptionOrderRow[]> {
-      return db.selectFrom('option_order').selectAll().where('uid', '=', uid).where('book', '=', book).where('status', '=', 0).orderBy('id').execute();
+    /** A user's running options in a book, locked in id order for the caller's transaction. */
+    async lockRunningOf(trx: Transaction<Database>, uid: number, book: Book): Promise<OptionOrderRow[]> {
+      return trx.selectFrom('option_order').selectAll().where('uid', '=', uid).where('book', '=', book).where('status', '=', 0).orderBy('id').forUpdate().execute();
     },
 
     /** Every running option's symbol and end time (at start: what to record and when to settle). */

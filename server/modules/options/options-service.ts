@@ -1,5 +1,4 @@
-import crypto from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import {
   OptionStatus,
   optionSettledLimitMax,
@@ -11,12 +10,13 @@ import {
   type OptionProduct,
 } from '../../../src/shared/api/options';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
-import { divideRounded, formatMoney, money } from '../../../src/shared/money/money';
+import { divideRounded, formatMoney, money, parseMoney } from '../../../src/shared/money/money';
 import { optionFee, optionPlacementViolation, parseTimeRatePayload, settleOption, type OptionDirection } from '../../../src/shared/options/option-rules';
 import type { Book, Database } from '../../db/schema';
-import { AppError } from '../../http/app-error';
+import { AppError, clientOrderReusedError } from '../../http/app-error';
 import type { MarketDataService } from '../../market/market-data-service';
 import { cashKind } from '../account/account-service';
+import { nextOrderNumber } from '../trading/order-number';
 import type { AccountRef, JournalInput, Ledger } from '../ledger/ledger';
 import { createOptionsRepository, type OptionOrderRow, type SettledValues, type SettlementTick } from './options-repository';
 import { createSettlementScheduler } from './settlement-scheduler';
@@ -33,8 +33,6 @@ const checkViolation = '23514';
 /** PostgreSQL's deadlock and serialization failures: the transaction may simply be run again. */
 const retryableCodes = new Set(['40P01', '40001']);
 const settlementAttempts = 3;
-/** Order numbers are the millisecond and 6 random digits: a collision draws again. */
-const orderNumberAttempts = 5;
 const hourMs = 3_600_000;
 
 export interface OptionSettings {
@@ -281,12 +279,26 @@ export function createOptionsService(deps: {
 
   async function ownOrder(uid: number, book: Book, orderNo: string): Promise<OptionOrderRow> {
     const row = await repository.findByOrderNo(orderNo);
-    if (!row || row.book !== book) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
-    if (row.uid !== uid) throw new AppError(ErrorCode.NOT_YOUR_ORDER);
+    // Another user's option answers as a missing one: order numbers reveal nothing.
+    if (!row || row.book !== book || row.uid !== uid) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
     return row;
   }
 
   const placed = (row: OptionOrderRow): AddOptionOrderData => ({ uid: row.order_no, beginTime: Number(row.begin_ms) });
+
+  /** A retry under a used clientOrderId answers its option only when it asks for the same option. */
+  function samePlacement(row: OptionOrderRow, body: AddOptionOrderBody): AddOptionOrderData {
+    const amount = parseMoney(body.amount);
+    const same =
+      row.symbol === body.tradePair &&
+      row.direction === body.orderType &&
+      row.option_product_id === body.optionsProductId &&
+      row.time_long === body.timeLong &&
+      amount !== null &&
+      money(String(row.amount)) === amount;
+    if (!same) throw clientOrderReusedError();
+    return placed(row);
+  }
 
   return {
     /** Records and schedules every running option, then settles those that ended while the server was down. */
@@ -315,7 +327,7 @@ export function createOptionsService(deps: {
 
     async place(uid: number, book: Book, body: AddOptionOrderBody): Promise<AddOptionOrderData> {
       const existing = await repository.findByClientOrderId(uid, book, body.clientOrderId);
-      if (existing) return placed(existing);
+      if (existing) return samePlacement(existing, body);
       const user = await db.selectFrom('app_user').select('trade_prohibited').where('uid', '=', uid).executeTakeFirst();
       if (!user || user.trade_prohibited) throw new AppError(ErrorCode.USER_PROHIBITED_FROM_TRADING);
 
@@ -350,8 +362,10 @@ export function createOptionsService(deps: {
       const amount = money(body.amount);
       const fee = optionFee(amount, String(product.fee_rate));
       const endMs = now + entry.timeLong * 1000;
-      const insert = (orderNo: string) =>
+      const insert = () =>
         db.transaction().execute(async (trx) => {
+          await ledger.lockOwnerAccounts(trx, uid, book);
+          const orderNo = await nextOrderNumber(trx, 19);
           const inserted = await repository.insertOrder(trx, {
             order_no: orderNo,
             uid,
@@ -386,26 +400,17 @@ export function createOptionsService(deps: {
           return inserted;
         });
 
-      let row: OptionOrderRow | null = null;
-      for (let attempt = 1; row === null; attempt += 1) {
-        try {
-          row = await insert(`${now}${crypto.randomInt(100_000, 1_000_000)}`);
-        } catch (error) {
-          const code = (error as { code?: string }).code;
-          if (code === checkViolation) throw new AppError(ErrorCode.INSUFFICIENT_BALANCE);
-          if (code !== uniqueViolation) {
-            deps.log?.('option placement failed', error);
-            throw new AppError(ErrorCode.OPTION_ORDER_SUBMISSION_FAILED);
-          }
-          // A concurrent retry with the same clientOrderId won: answer its option.
-          const winner = await repository.findByClientOrderId(uid, book, body.clientOrderId);
-          if (winner) return placed(winner);
-          // Otherwise the order number was taken (same millisecond, same random part): draw another.
-          if (attempt >= orderNumberAttempts) {
-            deps.log?.('option placement: no free order number', error);
-            throw new AppError(ErrorCode.OPTION_ORDER_SUBMISSION_FAILED);
-          }
-        }
+      let row: OptionOrderRow;
+      try {
+        row = await insert();
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code === checkViolation) throw new AppError(ErrorCode.INSUFFICIENT_BALANCE);
+        // A concurrent retry with the same clientOrderId won (order numbers come from a sequence and never collide).
+        const winner = code === uniqueViolation ? await repository.findByClientOrderId(uid, book, body.clientOrderId) : undefined;
+        if (winner) return samePlacement(winner, body);
+        deps.log?.('option placement failed', error);
+        throw new AppError(ErrorCode.OPTION_ORDER_SUBMISSION_FAILED);
       }
       recorder.watch(symbol, endMs);
       scheduler.schedule(endMs);
@@ -444,13 +449,18 @@ export function createOptionsService(deps: {
     settleDue: () => scheduler.run(),
 
     /**
-     * Demo reset: running demo options end void, amount and fee back to cash, before the
-     * reset sets the demo balance (their money must not land after it).
+     * Demo reset, first inside the reset's transaction (before it locks the accounts: the
+     * settlement's lock order): running demo options end void without money moving; the
+     * reset's one journal then empties their escrow. Answers what to tell after the commit.
      */
-    async closeDemoOrders(uid: number) {
-      const running = await repository.runningOf(uid, 'demo');
-      const settled = await settleBatch(running.map((row) => compute(row, null, 'demo-reset')));
-      told(settled);
+    async endDemoOptionsIn(trx: Transaction<Database>, uid: number): Promise<() => void> {
+      const running = await repository.lockRunningOf(trx, uid, 'demo');
+      if (running.length === 0) return () => undefined;
+      const settledMs = nowMs();
+      const values = running.map((row) => ({ id: row.id, endPrice: null, endTickMs: null, outcome: 'void' as const, voidReason: 'demo-reset', winLost: '0' }));
+      await repository.markSettled(trx, values, settledMs);
+      const ended = running.map((row) => ({ ...row, status: OptionStatus.settled, outcome: 'void', void_reason: 'demo-reset', win_lost: '0', settled_ms: settledMs }));
+      return () => told(ended);
     },
 
     /** Writes the recorded ticks held in memory now (another instance may settle on them). */

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Product } from '../../../src/shared/api/market';
 import type { OptionFeedMessage, PositionsSummary } from '../../../src/shared/api/trading';
-import { divideMoney, divideRounded, formatMoney, money, type Units } from '../../../src/shared/money/money';
+import { formatMoney, money, type Units } from '../../../src/shared/money/money';
+import { accountEquity, lockedMargin, marginLevelPercent } from '../../../src/shared/trading/account-risk';
 import { OrderStatus, profitLossFor, type Direction } from '../../../src/shared/trading/order-rules';
 import type { Book, Database } from '../../db/schema';
 import type { MarketDataService } from '../../market/market-data-service';
@@ -84,9 +85,10 @@ export function createPositionsFeed(deps: { db: Kysely<Database>; ledger: Ledger
   function summaries(account: AccountFeed): { holt: FeedSummary; pending: FeedSummary } {
     const products = new Map(deps.market.products().map((product) => [product.productCode, product]));
     const valued = account.orders.map((row) => ({ row, live: live(row, products) }));
-    const margin = account.orders.reduce((sum, row) => sum + money(String(row.margin)), 0n);
-    const openPnl = valued.reduce((sum, each) => sum + (each.row.status === OrderStatus.position ? (each.live?.profitLoss ?? 0n) : 0n), 0n);
-    const equity = account.cash + margin + openPnl;
+    // The shared formula: the same equity that stop-out and negative-balance protection use.
+    const holdings = valued.map((each) => ({ status: each.row.status, margin: money(String(each.row.margin)), profitLoss: each.row.status === OrderStatus.position ? (each.live?.profitLoss ?? 0n) : null }));
+    const margin = lockedMargin(holdings);
+    const equity = accountEquity(account.cash, holdings);
     const of = (status: number) => summary(valued.filter((each) => each.row.status === status), products, equity, margin);
     return { holt: of(OrderStatus.position), pending: of(OrderStatus.pending) };
   }
@@ -102,7 +104,7 @@ export function createPositionsFeed(deps: { db: Kysely<Database>; ledger: Ledger
       orderList: valued.map((each) => orderView(each.row, products.get(each.row.symbol)?.productName ?? each.row.symbol, each.live)),
       profitLossSum: formatMoney(listPnl),
       netValue: formatMoney(equity),
-      securityDepositPrent: margin > 0n ? formatMoney(divideRounded(divideMoney(equity * 100n, margin), 1_000_000n) * 1_000_000n) : '0.00',
+      securityDepositPrent: formatMoney(marginLevelPercent(equity, margin) ?? 0n),
       securityDepositAvailableSum: formatMoney(equity - margin),
     };
   }

@@ -1,18 +1,19 @@
-import crypto from 'node:crypto';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Product } from '../../../src/shared/api/market';
 import type { AddOrderBody, TradeOrder } from '../../../src/shared/api/trading';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { formatFixed } from '../../../src/shared/market/kline';
 import { decimalToUnits } from '../../../src/shared/market/decimal';
 import { formatMoney, minMoney, money, multiplyMoney, parseMoney, type Units } from '../../../src/shared/money/money';
-import { feeFor, marginFor, OrderStatus, orderRuleViolation, profitLossFor, type Direction } from '../../../src/shared/trading/order-rules';
+import { accountEquity, belowStopOut, closeShortfall, lockedMargin, type Holding } from '../../../src/shared/trading/account-risk';
+import { feeFor, marginFor, OrderStatus, orderRuleViolation, pendingPriceBandPercent, pendingPriceOutsideBand, profitLossFor, type Direction } from '../../../src/shared/trading/order-rules';
 import type { Book, Database, TradeOrderTable } from '../../db/schema';
-import { AppError } from '../../http/app-error';
+import { AppError, clientOrderReusedError } from '../../http/app-error';
 import type { MarketDataService } from '../../market/market-data-service';
 import type { RawTick } from '../../market/sources/market-data-source';
 import { cashKind, marginKind } from '../account/account-service';
-import type { Ledger, Posting } from '../ledger/ledger';
+import type { JournalInput, Ledger, Posting } from '../ledger/ledger';
+import { nextOrderNumber } from './order-number';
 import { createTriggerIndex, type Crossing, type PriceSide, type TriggerIndex } from './trigger-index';
 
 export type OrderRow = Selectable<TradeOrderTable>;
@@ -23,6 +24,7 @@ interface TriggerPayload {
 }
 
 const checkViolation = '23514';
+const uniqueViolation = '23505';
 const pnlKind = 'trading-pnl';
 const feesKind = 'fees';
 
@@ -78,6 +80,8 @@ export function createTradingService(deps: {
   forexMinDeposit: string;
   /** Stop-out below this margin level, in percent. */
   stopOutLevelPercent: number;
+  /** Pending orders one account may have waiting at once. */
+  maxPendingOrders: number;
   nowMs?: () => number;
   log?: (message: string, error?: unknown) => void;
   /** Told after any change to a user's orders or money in a book (the live positions feed). */
@@ -132,8 +136,8 @@ export function createTradingService(deps: {
     for (const kind of ['fill', 'stop_loss', 'take_profit'] as const) index?.remove(`${row.id}:${kind}`);
   }
 
-  async function postIn(trx: Parameters<Ledger['postInTransaction']>[0], key: string, book: Book, kind: string, uid: number, postings: Posting[]) {
-    await ledger.postInTransaction(trx, { idempotencyKey: key, book, kind, uid, postings });
+  async function postIn(trx: Transaction<Database>, key: string, book: Book, kind: string, uid: number, reference: string, postings: Posting[]) {
+    await ledger.postInTransaction(trx, { idempotencyKey: key, book, kind, uid, reference, postings });
   }
 
   function mapInsufficient(error: unknown): never {
@@ -141,47 +145,119 @@ export function createTradingService(deps: {
     throw error;
   }
 
-  /** Closes a position at `price` (the tick `tickMs`), with negative-balance protection. */
-  async function executeClose(row: OrderRow, price: Units, tickMs: number, reason: 'manual' | 'stop_loss' | 'take_profit' | 'stop_out') {
-    const terms = { contractSize: String(row.contract_size) };
-    const volume = money(String(row.volume));
+  /** The open orders (pending and positions) of an account, locked, inside a transaction that holds its accounts. */
+  function openOrdersIn(trx: Transaction<Database>, uid: number, book: Book) {
+    return trx.selectFrom('trade_order').selectAll().where('uid', '=', uid).where('book', '=', book).where('status', 'in', [OrderStatus.pending, OrderStatus.position]).orderBy('id').forUpdate().execute();
+  }
+
+  /** A position's close price and profit at the server's latest quote (a buy closes at the bid, a sell at the ask). */
+  function valueAtMarket(row: OrderRow): { price: Units; pnl: Units; tickMs: number } | null {
+    const quote = market.latestQuote(row.symbol);
+    const product = market.products().find((item) => item.productCode === row.symbol);
+    if (!quote || !product) return null;
+    const price = quotePrice(row.direction === 0 ? quote.bid : quote.ask, product.pricePrecision);
+    return { price, pnl: profitLossFor(row.direction as Direction, money(String(row.open_price)), price, money(String(row.volume)), { contractSize: String(row.contract_size) }), tickMs: quote.timeMs };
+  }
+
+  function closeJournal(row: OrderRow, pnl: Units): JournalInput {
     const margin = money(String(row.margin));
-    const book = row.book;
-    const closed = await db
-      .transaction()
-      .execute(async (trx) => {
-        const cashRow = await trx
-          .selectFrom('ledger_account')
-          .select('balance')
-          .where('owner_uid', '=', row.uid)
-          .where('book', '=', book)
-          .where('kind', '=', cashKind)
-          .forUpdate()
-          .executeTakeFirst();
-        const cash = cashRow ? money(String(cashRow.balance)) : 0n;
-        let pnl = profitLossFor(row.direction as Direction, money(String(row.open_price)), price, volume, terms);
-        // A loss never takes the balance below zero: the house absorbs the rest.
-        if (pnl < 0n) pnl = -minMoney(-pnl, cash + margin);
-        const updated = await trx
+    return {
+      idempotencyKey: `order-close:${row.order_no}`,
+      book: row.book,
+      kind: 'order-close',
+      uid: row.uid,
+      reference: row.order_no,
+      postings: [
+        { account: { owner: row.uid, book: row.book, kind: marginKind }, amount: -margin },
+        { account: { owner: row.uid, book: row.book, kind: cashKind }, amount: margin + pnl },
+        { account: { owner: null, book: row.book, kind: pnlKind }, amount: -pnl },
+      ],
+    };
+  }
+
+  function cancelJournal(row: OrderRow): JournalInput {
+    const margin = money(String(row.margin));
+    return {
+      idempotencyKey: `order-cancel:${row.order_no}`,
+      book: row.book,
+      kind: 'order-cancel',
+      uid: row.uid,
+      reference: row.order_no,
+      postings: [
+        { account: { owner: row.uid, book: row.book, kind: marginKind }, amount: -margin },
+        { account: { owner: row.uid, book: row.book, kind: cashKind }, amount: margin },
+      ],
+    };
+  }
+
+  /**
+   * Closes a position at `price` (the tick `tickMs`), with negative-balance protection
+   * at the level of the account: a loss that the cash and the position's own margin
+   * cannot cover is covered by everything else the account holds, so the account's other
+   * positions close with it at the server's latest quotes (their reason 'stop_out') and its
+   * pending orders are canceled; the house absorbs only what is still missing once nothing
+   * is open, and the account ends at exactly 0. Every order of the account is read after
+   * its accounts are locked, so two closes of a hedged pair cannot both pass the test.
+   * Answers whether this position closed (false when it was no longer open).
+   */
+  async function executeClose(row: OrderRow, price: Units, tickMs: number, reason: 'manual' | 'stop_loss' | 'take_profit' | 'stop_out') {
+    const { uid, book } = row;
+    const ended = await db.transaction().execute(async (trx) => {
+      await ledger.lockOwnerAccounts(trx, uid, book);
+      const open = await openOrdersIn(trx, uid, book);
+      const self = open.find((each) => each.id === row.id && each.status === OrderStatus.position);
+      if (!self) return null;
+      const cash = await ledger.balance({ owner: uid, book, kind: cashKind }, trx);
+      const pnl = profitLossFor(self.direction as Direction, money(String(self.open_price)), price, money(String(self.volume)), { contractSize: String(self.contract_size) });
+      const closedAt = new Date(nowMs());
+      const close = (order: OrderRow, at: { price: Units; pnl: Units; tickMs: number }, why: string) =>
+        trx
           .updateTable('trade_order')
-          .set({ status: OrderStatus.deal, close_price: formatMoney(price, 0), close_tick_ms: String(tickMs), profit_loss: formatMoney(pnl, 0), close_reason: reason, closed_at: new Date(nowMs()) })
-          .where('id', '=', row.id)
+          .set({ status: OrderStatus.deal, close_price: formatMoney(at.price, 0), close_tick_ms: String(at.tickMs), profit_loss: formatMoney(at.pnl, 0), close_reason: why, closed_at: closedAt })
+          .where('id', '=', order.id)
           .where('status', '=', OrderStatus.position)
-          .executeTakeFirst();
-        if (Number(updated.numUpdatedRows) !== 1) return false;
-        await postIn(trx, `order-close:${row.order_no}`, book, 'order-close', row.uid, [
-          { account: { owner: row.uid, book, kind: marginKind }, amount: -margin },
-          { account: { owner: row.uid, book, kind: cashKind }, amount: margin + pnl },
-          { account: { owner: null, book, kind: pnlKind }, amount: -pnl },
-        ]);
-        return true;
-      })
-      .catch(mapInsufficient);
-    if (closed) {
-      disarm(row);
-      changed(row.uid, book);
-    }
-    return closed;
+          .execute();
+      if (closeShortfall(cash, money(String(self.margin)), pnl) === 0n) {
+        await close(self, { price, pnl, tickMs }, reason);
+        await ledger.postInTransaction(trx, closeJournal(self, pnl));
+        return [self];
+      }
+      // The account cannot carry this loss on its cash: everything it holds covers it.
+      const others = open.filter((each) => each.id !== self.id);
+      const valued = others.map((each) => {
+        if (each.status !== OrderStatus.position) return { row: each, at: null };
+        // A symbol without any quote (not in today's catalogue) closes at its open price.
+        const at = valueAtMarket(each) ?? { price: money(String(each.open_price)), pnl: 0n, tickMs };
+        return { row: each, at };
+      });
+      const holdings: Holding[] = open.map((each) => ({
+        status: each.status,
+        margin: money(String(each.margin)),
+        profitLoss: each.id === self.id ? pnl : (valued.find((item) => item.row.id === each.id)?.at?.pnl ?? null),
+      }));
+      const equity = accountEquity(cash, holdings);
+      const absorbed = equity < 0n ? -equity : 0n;
+      // What the house absorbs is recorded on the close that caused it: its profit and loss is what the user lost.
+      const selfPnl = pnl + absorbed;
+      await close(self, { price, pnl: selfPnl, tickMs }, reason);
+      const journals = [closeJournal(self, selfPnl)];
+      for (const { row: other, at } of valued) {
+        if (at === null) {
+          await trx.updateTable('trade_order').set({ status: OrderStatus.canceled, close_reason: 'stop_out', closed_at: closedAt }).where('id', '=', other.id).where('status', '=', OrderStatus.pending).execute();
+          journals.push(cancelJournal(other));
+        } else {
+          await close(other, at, 'stop_out');
+          journals.push(closeJournal(other, at.pnl));
+        }
+      }
+      // One balance update per account for the whole set: the cash never passes through a negative value.
+      await ledger.postManyInTransaction(trx, journals);
+      return open;
+    });
+    if (ended === null) return false;
+    for (const each of ended) disarm(each);
+    changed(uid, book);
+    return true;
   }
 
   /** Fills a pending order at `price` (the tick `tickMs`): its fee is charged now. */
@@ -193,6 +269,7 @@ export function createTradingService(deps: {
     const filled = await db
       .transaction()
       .execute(async (trx) => {
+        await ledger.lockOwnerAccounts(trx, row.uid, book);
         const updated = await trx
           .updateTable('trade_order')
           .set({ status: OrderStatus.position, open_price: formatMoney(price, 0), open_tick_ms: String(tickMs), fee: formatMoney(fee, 0), opened_at: new Date(nowMs()) })
@@ -200,7 +277,7 @@ export function createTradingService(deps: {
           .where('status', '=', OrderStatus.pending)
           .executeTakeFirst();
         if (Number(updated.numUpdatedRows) !== 1) return false;
-        await postIn(trx, `order-fill-fee:${row.order_no}`, book, 'order-fee', row.uid, [
+        await postIn(trx, `order-fill-fee:${row.order_no}`, book, 'order-fee', row.uid, row.order_no, [
           { account: { owner: row.uid, book, kind: cashKind }, amount: -fee },
           { account: { owner: null, book, kind: feesKind }, amount: fee },
         ]);
@@ -222,8 +299,8 @@ export function createTradingService(deps: {
 
   async function cancelRow(row: OrderRow, reason: string) {
     const book = row.book;
-    const margin = money(String(row.margin));
     const canceled = await db.transaction().execute(async (trx) => {
+      await ledger.lockOwnerAccounts(trx, row.uid, book);
       const updated = await trx
         .updateTable('trade_order')
         .set({ status: OrderStatus.canceled, close_reason: reason, closed_at: new Date(nowMs()) })
@@ -231,10 +308,7 @@ export function createTradingService(deps: {
         .where('status', '=', OrderStatus.pending)
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) !== 1) return false;
-      await postIn(trx, `order-cancel:${row.order_no}`, book, 'order-cancel', row.uid, [
-        { account: { owner: row.uid, book, kind: marginKind }, amount: -margin },
-        { account: { owner: row.uid, book, kind: cashKind }, amount: margin },
-      ]);
+      await ledger.postInTransaction(trx, cancelJournal(row));
       return true;
     });
     if (canceled) {
@@ -246,8 +320,8 @@ export function createTradingService(deps: {
 
   async function ownOrder(uid: number, book: Book, orderNo: string): Promise<OrderRow> {
     const row = await db.selectFrom('trade_order').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
-    if (!row || row.book !== book) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
-    if (row.uid !== uid) throw new AppError(ErrorCode.NOT_YOUR_ORDER);
+    // Another user's order answers as a missing one: order numbers reveal nothing.
+    if (!row || row.book !== book || row.uid !== uid) throw new AppError(ErrorCode.ORDER_NOT_FOUND);
     return row;
   }
 
@@ -263,6 +337,34 @@ export function createTradingService(deps: {
       .where('ledger_account.owner_uid', '=', uid)
       .executeTakeFirst();
     return row?.total ? (parseMoney(String(row.total)) ?? 0n) : 0n;
+  }
+
+  function orderOfClient(uid: number, book: Book, clientOrderId: string) {
+    return db.selectFrom('trade_order').selectAll().where('uid', '=', uid).where('book', '=', book).where('client_order_id', '=', clientOrderId).executeTakeFirst();
+  }
+
+  /**
+   * A retry with a clientOrderId already used answers the order it placed, but only when it
+   * asks for the same order: another order under a used id is refused (the client's bug,
+   * or a replay with a changed body), never answered with the first one's success.
+   */
+  function sameOrder(row: OrderRow, body: AddOrderBody): string {
+    const equal = (stored: string | null, sent: string | undefined) => {
+      const wanted = sent === undefined ? null : parseMoney(sent);
+      const given = wanted !== null && wanted > 0n ? wanted : null;
+      return (stored === null ? null : money(String(stored))) === given;
+    };
+    const same =
+      row.symbol === body.tradePair &&
+      row.direction === body.orderType &&
+      row.price_type === body.buyPoint &&
+      row.leverage === body.multiple &&
+      money(String(row.volume)) === parseMoney(body.orderQuantity) &&
+      (body.buyPoint === 2 || equal(row.limit_price, body.price)) &&
+      equal(row.stop_loss, body.stopPrice) &&
+      equal(row.take_profit, body.takeProfitPrice);
+    if (!same) throw clientOrderReusedError();
+    return row.order_no;
   }
 
   function onQuote(tick: RawTick) {
@@ -299,8 +401,8 @@ export function createTradingService(deps: {
     },
 
     async addOrder(uid: number, book: Book, body: AddOrderBody): Promise<string> {
-      const existing = await db.selectFrom('trade_order').select('order_no').where('uid', '=', uid).where('book', '=', book).where('client_order_id', '=', body.clientOrderId).executeTakeFirst();
-      if (existing) return existing.order_no;
+      const placedBefore = await orderOfClient(uid, book, body.clientOrderId);
+      if (placedBefore) return sameOrder(placedBefore, body);
       const product = productOf(body.tradePair);
       const user = await db.selectFrom('app_user').select(['trade_prohibited']).where('uid', '=', uid).executeTakeFirst();
       if (!user || user.trade_prohibited) throw new AppError(ErrorCode.USER_PROHIBITED_FROM_TRADING);
@@ -326,14 +428,27 @@ export function createTradingService(deps: {
       };
       const violation = orderRuleViolation(request, product, current);
       if (violation !== null) throw new AppError(violation as ErrorCode);
+      if (limitPrice !== null && pendingPriceOutsideBand(direction, limitPrice, current)) {
+        throw new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'pending price band', 200, null, { key: 'trade.pending_price_band', params: { percent: pendingPriceBandPercent } });
+      }
       const fillPrice = limitPrice ?? current;
       const margin = marginFor(fillPrice, volume, product);
+      // An order that locks nothing could be placed without limit (a buy limit at 0.00000001).
+      if (margin <= 0n) throw new AppError(ErrorCode.LOT_SIZE_BELOW_LIMIT);
       const fee = body.buyPoint === 2 ? feeFor(fillPrice, volume, product) : 0n;
-      const orderNo = `${nowMs()}${crypto.randomInt(100, 1000)}`;
       const at = new Date(nowMs());
       const row = await db
         .transaction()
         .execute(async (trx) => {
+          await ledger.lockOwnerAccounts(trx, uid, book);
+          if (body.buyPoint === 1) {
+            // Counted under the account's lock: two parallel placements cannot both pass it.
+            const pending = await trx.selectFrom('trade_order').select(({ fn }) => fn.countAll<string>().as('count')).where('uid', '=', uid).where('book', '=', book).where('status', '=', OrderStatus.pending).executeTakeFirstOrThrow();
+            if (Number(pending.count) >= deps.maxPendingOrders) {
+              throw new AppError(ErrorCode.MAXIMUM_TARGET_VALUE_REACHED, 'pending orders', 200, null, { key: 'trade.pending_orders_limit', params: { count: deps.maxPendingOrders } });
+            }
+          }
+          const orderNo = await nextOrderNumber(trx);
           const inserted = await trx
             .insertInto('trade_order')
             .values({
@@ -360,7 +475,7 @@ export function createTradingService(deps: {
             })
             .returningAll()
             .executeTakeFirstOrThrow();
-          await postIn(trx, `order-open:${orderNo}`, book, 'order-open', uid, [
+          await postIn(trx, `order-open:${orderNo}`, book, 'order-open', uid, orderNo, [
             { account: { owner: uid, book, kind: cashKind }, amount: -(margin + fee) },
             { account: { owner: uid, book, kind: marginKind }, amount: margin },
             { account: { owner: null, book, kind: feesKind }, amount: fee },
@@ -368,13 +483,14 @@ export function createTradingService(deps: {
           return inserted;
         })
         .catch((error: unknown) => {
-          // A concurrent retry with the same clientOrderId won: answer its order.
-          if ((error as { code?: string }).code === '23505') return null;
+          // A concurrent retry with the same clientOrderId won (the order number comes from a sequence and never collides).
+          if ((error as { code?: string }).code === uniqueViolation) return null;
           return mapInsufficient(error);
         });
       if (!row) {
-        const winner = await db.selectFrom('trade_order').select('order_no').where('uid', '=', uid).where('book', '=', book).where('client_order_id', '=', body.clientOrderId).executeTakeFirstOrThrow();
-        return winner.order_no;
+        const winner = await orderOfClient(uid, book, body.clientOrderId);
+        if (!winner) throw new AppError(ErrorCode.ORDER_SUBMISSION_FAILED);
+        return sameOrder(winner, body);
       }
       arm(row, product.pricePrecision);
       changed(uid, book);
@@ -435,38 +551,28 @@ export function createTradingService(deps: {
     },
 
     /**
-     * Stop-out: a book whose margin level (equity ÷ locked margin, equity = cash + margin
-     * + open profit and loss at the server's quotes) is below the configured level has
-     * its worst positions closed until the level is restored.
+     * Stop-out: an account whose margin level (the shared formula: equity ÷ the margin of
+     * every open order, at the server's quotes; the number the feed shows) is below the
+     * configured level has its worst position closed, then is looked at again, until the
+     * level is restored or nothing is open.
      */
     async checkStopOuts(): Promise<number> {
-      const open = await db.selectFrom('trade_order').selectAll().where('status', '=', OrderStatus.position).execute();
-      const byAccount = new Map<string, OrderRow[]>();
-      for (const row of open) {
-        const key = `${row.uid}|${row.book}`;
-        byAccount.set(key, [...(byAccount.get(key) ?? []), row]);
-      }
+      const open = await db.selectFrom('trade_order').select(['uid', 'book']).distinct().where('status', '=', OrderStatus.position).execute();
       let closed = 0;
-      for (const positions of byAccount.values()) {
-        const first = positions[0]!;
-        const priced = positions.flatMap((row) => {
-          const quote = market.latestQuote(row.symbol);
-          const product = market.products().find((item) => item.productCode === row.symbol);
-          if (!quote || !product) return [];
-          const price = quotePrice(row.direction === 0 ? quote.bid : quote.ask, product.pricePrecision);
-          const pnl = profitLossFor(row.direction as Direction, money(String(row.open_price)), price, money(String(row.volume)), { contractSize: String(row.contract_size) });
-          return [{ row, price, pnl, tickMs: quote.timeMs }];
-        });
-        const level = BigInt(Math.round(deps.stopOutLevelPercent * 100));
-        // Worst first: the largest loss frees the most margin per unit of harm.
-        const remaining = [...priced].sort((a, b) => (a.pnl < b.pnl ? -1 : a.pnl > b.pnl ? 1 : 0));
-        while (remaining.length > 0) {
-          const cash = await ledger.balance({ owner: first.uid, book: first.book, kind: cashKind });
-          const margin = remaining.reduce((sum, each) => sum + money(String(each.row.margin)), 0n);
-          const equity = cash + margin + remaining.reduce((sum, each) => sum + each.pnl, 0n);
-          if (margin <= 0n || equity * 10_000n >= margin * level) break;
-          const worst = remaining.shift()!;
-          if (await executeClose(worst.row, worst.price, worst.tickMs, 'stop_out')) closed += 1;
+      for (const { uid, book } of open) {
+        for (;;) {
+          const orders = await db.selectFrom('trade_order').selectAll().where('uid', '=', uid).where('book', '=', book).where('status', 'in', [OrderStatus.pending, OrderStatus.position]).execute();
+          const valued = orders.map((row) => ({ row, at: row.status === OrderStatus.position ? valueAtMarket(row) : null }));
+          const holdings: Holding[] = valued.map(({ row, at }) => ({ status: row.status, margin: money(String(row.margin)), profitLoss: at?.pnl ?? null }));
+          const cash = await ledger.balance({ owner: uid, book, kind: cashKind });
+          if (!belowStopOut(accountEquity(cash, holdings), lockedMargin(holdings), deps.stopOutLevelPercent)) break;
+          // Worst first: the largest loss frees the most margin per unit of harm.
+          const worst = valued
+            .flatMap(({ row, at }) => (at === null ? [] : [{ row, at }]))
+            .sort((a, b) => (a.at.pnl < b.at.pnl ? -1 : a.at.pnl > b.at.pnl ? 1 : 0))[0];
+          if (!worst) break;
+          if (!(await executeClose(worst.row, worst.at.price, worst.at.tickMs, 'stop_out'))) break;
+          closed += 1;
         }
       }
       return closed;
@@ -486,8 +592,8 @@ export function createTradingService(deps: {
         const due = multiplyMoney(notional, parseMoney(product.overnightRate) ?? 0n);
         if (due <= 0n) continue;
         const done = await db.transaction().execute(async (trx) => {
-          const cashRow = await trx.selectFrom('ledger_account').select('balance').where('owner_uid', '=', row.uid).where('book', '=', row.book).where('kind', '=', cashKind).forUpdate().executeTakeFirst();
-          const fee = minMoney(due, cashRow ? money(String(cashRow.balance)) : 0n);
+          await ledger.lockOwnerAccounts(trx, row.uid, row.book);
+          const fee = minMoney(due, await ledger.balance({ owner: row.uid, book: row.book, kind: cashKind }, trx));
           if (fee <= 0n) return false;
           const journal = await ledger.postInTransaction(trx, {
             idempotencyKey: `overnight:${row.order_no}:${day}`,
@@ -513,21 +619,24 @@ export function createTradingService(deps: {
     },
 
     /**
-     * Demo reset: open demo orders end without any money moving (the reset that follows
-     * sets the demo balance and clears its margin in one journal).
+     * Demo reset, inside the reset's transaction (which holds the demo accounts): open demo
+     * orders end without money moving; the reset's one journal then sets the demo balance
+     * and clears the margin they held. Answers what to do once the reset has committed.
      */
-    async closeDemoOrders(uid: number) {
-      const open = await db.selectFrom('trade_order').selectAll().where('uid', '=', uid).where('book', '=', 'demo').where('status', 'in', [OrderStatus.pending, OrderStatus.position]).execute();
+    async endDemoOrdersIn(trx: Transaction<Database>, uid: number): Promise<() => void> {
+      const open = await openOrdersIn(trx, uid, 'demo');
+      const closedAt = new Date(nowMs());
       for (const row of open) {
-        await db
+        await trx
           .updateTable('trade_order')
-          .set({ status: row.status === OrderStatus.pending ? OrderStatus.canceled : OrderStatus.deal, profit_loss: '0', close_reason: 'demo-reset', closed_at: new Date(nowMs()) })
+          .set({ status: row.status === OrderStatus.pending ? OrderStatus.canceled : OrderStatus.deal, profit_loss: '0', close_reason: 'demo-reset', closed_at: closedAt })
           .where('id', '=', row.id)
-          .where('status', '=', row.status)
           .execute();
-        disarm(row);
       }
-      changed(uid, 'demo');
+      return () => {
+        for (const row of open) disarm(row);
+        changed(uid, 'demo');
+      };
     },
 
     /** Waits for trigger executions under way (tests, shutdown). */

@@ -1,4 +1,5 @@
-import { formatMoney, parseMoney, type Units } from '../money/money';
+import { formatMoney, moneyScale, parseMoney, type Units } from '../money/money';
+import { pendingPriceBandPercent, pendingPriceOutsideBand } from './order-rules';
 
 /**
  * The place form's input rules (the specification's section 5): what a typed value
@@ -56,4 +57,21 @@ export function checkSidedPrice(typed: string, current: Units, side: 'max' | 'mi
   if (side === 'max' && value > current) return { ok: false, value: limit, messageKey: 'trade.max_is', params: { value: limit } };
   if (side === 'min' && value < current) return { ok: false, value: limit, messageKey: 'trade.min_is', params: { value: limit } };
   return { ok: true, value: fixed(value, decimals) };
+}
+
+/**
+ * A pending price: on its side of the current price (a buy limit at or below it, a sell
+ * limit at or above it) and within the band around it; beyond the band the field is set
+ * to the band's edge, with the server's message.
+ */
+export function checkPendingPrice(typed: string, current: Units, buy: boolean, decimals: number): FieldVerdict {
+  const sided = checkSidedPrice(typed, current, buy ? 'max' : 'min', decimals, 'trade.wrong_price');
+  const value = sided.ok ? parseMoney(sided.value) : null;
+  if (value === null || !pendingPriceOutsideBand(buy ? 0 : 1, value, current)) return sided;
+  // The edge on the price grid, rounded into the band (up for a buy, down for a sell).
+  const band = BigInt(pendingPriceBandPercent);
+  const step = 10n ** BigInt(moneyScale - Math.min(decimals, moneyScale));
+  const exact = current * (100n + (buy ? -band : band));
+  const edge = buy ? (((exact + 99n) / 100n + step - 1n) / step) * step : (exact / 100n / step) * step;
+  return { ok: false, value: fixed(edge, decimals), messageKey: 'trade.pending_price_band', params: { percent: String(pendingPriceBandPercent) } };
 }

@@ -30,6 +30,19 @@ export interface OrderRequest {
   takeProfit: Units | null;
 }
 
+/**
+ * A pending price must lie within this percentage of the market: a buy limit no lower than
+ * (1 − band) × price, a sell limit no higher than (1 + band) × price. Far-away limits lock
+ * next to no margin and would never fill.
+ */
+export const pendingPriceBandPercent = 50;
+
+/** Whether a pending order's limit price lies outside the band around the current price. */
+export function pendingPriceOutsideBand(direction: Direction, limitPrice: Units, currentPrice: Units): boolean {
+  const band = BigInt(pendingPriceBandPercent);
+  return direction === 0 ? limitPrice * 100n < currentPrice * (100n - band) : limitPrice * 100n > currentPrice * (100n + band);
+}
+
 /** Margin = price × volume × contract size ÷ leverage. */
 export function marginFor(price: Units, volume: Units, terms: Pick<ProductTerms, 'contractSize' | 'multiple'>): Units {
   const notional = multiplyMoney(multiplyMoney(price, volume), parseMoney(terms.contractSize) ?? 0n);

@@ -7,7 +7,7 @@ import { addOrder, addOrderMock } from '../../../shared/api/trading';
 import { tradeBlock } from '../../../shared/market/chart-rules';
 import type { MarketStatus } from '../../../shared/market/market-hours';
 import { formatMoney, parseMoney } from '../../../shared/money/money';
-import { checkSidedPrice, checkVolume, sanitizeDecimalInput, type FieldVerdict } from '../../../shared/trading/form-rules';
+import { checkPendingPrice, checkSidedPrice, checkVolume, sanitizeDecimalInput, type FieldVerdict } from '../../../shared/trading/form-rules';
 import { feeFor, marginFor, type Direction } from '../../../shared/trading/order-rules';
 import { useBrandFormat } from '../../format/use-brand-format';
 import { useApp } from '../../app-context';
@@ -97,8 +97,8 @@ export function PlaceForm(props: {
 
   const checks = {
     volume: () => settle('volume', checkVolume(volume, product), setVolume),
-    // A buy limit waits at or below the price; a sell limit at or above it.
-    price: () => current !== null && settle('price', checkSidedPrice(price, current, buy ? 'max' : 'min', decimals, 'trade.wrong_price'), setPrice),
+    // A buy limit waits at or below the price, a sell limit at or above it, both within the band.
+    price: () => current !== null && settle('price', checkPendingPrice(price, current, buy, decimals), setPrice),
     stopLoss: () => {
       const reference = priceType === 1 ? parseMoney(price) : current;
       return reference !== null && settle('stopLoss', checkSidedPrice(stopLoss, reference, buy ? 'max' : 'min', decimals, 'trade.stoploss_empty_rule'), setStopLoss);

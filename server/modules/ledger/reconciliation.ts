@@ -1,0 +1,87 @@
+import { sql, type Kysely } from 'kysely';
+import { formatMoney, money } from '../../../src/shared/money/money';
+import type { Database } from '../../db/schema';
+
+/** Numeric text as the app writes amounts ("108.51200000" → "108.512"). */
+const amount = (text: string) => formatMoney(money(text));
+
+/**
+ * The ledger against the books it pays for (behind `npm run ledger:check`, beside the
+ * ledger's own audit): balanced journals are not enough when the money sits in the wrong
+ * place. Each finding is one line; none means the books and the ledger agree:
+ * - each user's margin account holds exactly the margin of its open orders (pending and
+ *   positions), and each option escrow exactly the amounts of its running options;
+ * - every order and option has the journals its life implies (opened, filled, closed,
+ *   canceled, settled); only the demo reset ends them without one, by design;
+ * - the house's accounts reconcile with the books: trading profit and loss is the sum of
+ *   closed orders' results, option results the sum of settled options', and fees
+ *   (with the overnight fees) what the orders and options charged.
+ */
+export async function reconcileBooks(db: Kysely<Database>): Promise<string[]> {
+  const problems: string[] = [];
+
+  const holdings = await sql<{ uid: number; book: string; kind: string; held: string; expected: string }>`
+    with expected as (
+      select uid, book, 'margin' as kind, sum(margin) as amount from trade_order where status in (1, 2) group by uid, book
+      union all
+      select uid, book, 'option-escrow' as kind, sum(amount) as amount from option_order where status = 0 group by uid, book
+    ), held as (
+      select owner_uid as uid, book, kind, balance as amount from ledger_account
+      where owner_uid is not null and kind in ('margin', 'option-escrow')
+    )
+    select coalesce(h.uid, e.uid) as uid, coalesce(h.book, e.book) as book, coalesce(h.kind, e.kind) as kind,
+      coalesce(h.amount, 0)::text as held, coalesce(e.amount, 0)::text as expected
+    from held h full outer join expected e on e.uid = h.uid and e.book = h.book and e.kind = h.kind
+    where coalesce(h.amount, 0) <> coalesce(e.amount, 0)
+    order by 1, 2, 3`.execute(db);
+  for (const row of holdings.rows) {
+    const what = row.kind === 'margin' ? 'its open orders lock' : 'its running options hold';
+    problems.push(`user ${row.uid} ${row.book} ${row.kind} holds ${amount(row.held)} but ${what} ${amount(row.expected)}`);
+  }
+
+  const missing = await sql<{ what: string; order_no: string; journal: string }>`
+    with wanted as (
+      select 'order' as what, order_no, 'order-open:' || order_no as journal from trade_order
+      union all
+      select 'order', order_no, 'order-fill-fee:' || order_no from trade_order where price_type = 1 and opened_at is not null
+      union all
+      select 'order', order_no, 'order-close:' || order_no from trade_order where status = 3 and close_reason is distinct from 'demo-reset'
+      union all
+      select 'order', order_no, 'order-cancel:' || order_no from trade_order where status = 4 and close_reason is distinct from 'demo-reset'
+      union all
+      select 'option', order_no, 'option-open:' || order_no from option_order
+      union all
+      select 'option', order_no, 'option-settle:' || order_no from option_order where status = 1 and void_reason is distinct from 'demo-reset'
+    )
+    select w.what, w.order_no, w.journal from wanted w
+    where not exists (select 1 from ledger_journal j where j.idempotency_key = w.journal)
+    order by 2, 3`.execute(db);
+  for (const row of missing.rows) problems.push(`${row.what} ${row.order_no} has no journal ${row.journal}`);
+
+  const house = await sql<{ book: string; account: string; held: string; expected: string }>`
+    with books as (select 'real' as book union all select 'demo'),
+    balances as (
+      select book, kind, balance from ledger_account where owner_uid is null
+    ),
+    expected as (
+      select b.book,
+        -coalesce((select sum(profit_loss) from trade_order t where t.book = b.book and t.status = 3), 0) as trading_pnl,
+        -coalesce((select sum(win_lost) from option_order o where o.book = b.book and o.status = 1 and o.outcome <> 'void'), 0) as option_pnl,
+        coalesce((select sum(fee) from trade_order t where t.book = b.book), 0)
+          + coalesce((select sum(fee) from option_order o where o.book = b.book
+              and not (o.status = 1 and o.outcome = 'void' and o.void_reason is distinct from 'demo-reset')), 0) as fees
+      from books b
+    )
+    select e.book, x.account, x.held::text as held, x.expected::text as expected
+    from expected e
+    cross join lateral (values
+      ('trading-pnl', coalesce((select balance from balances where book = e.book and kind = 'trading-pnl'), 0), e.trading_pnl),
+      ('option-pnl', coalesce((select balance from balances where book = e.book and kind = 'option-pnl'), 0), e.option_pnl),
+      ('fees and overnight', coalesce((select sum(balance) from balances where book = e.book and kind in ('fees', 'overnight')), 0), e.fees)
+    ) as x(account, held, expected)
+    where x.held <> x.expected
+    order by 1, 2`.execute(db);
+  for (const row of house.rows) problems.push(`house ${row.book} ${row.account} holds ${amount(row.held)} but the books say ${amount(row.expected)}`);
+
+  return problems;
+}

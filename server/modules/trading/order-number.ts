@@ -1,0 +1,14 @@
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../../db/schema';
+
+/**
+ * Order numbers come from one database sequence, so they cannot collide however many
+ * orders one millisecond sees or how many server processes place them. Market orders
+ * carry 16 digits and options 19, as the app shows them.
+ */
+export async function nextOrderNumber(trx: Transaction<Database>, digits: 16 | 19 = 16): Promise<string> {
+  const { rows } = await sql<{ n: string }>`select nextval('order_number')::text as n`.execute(trx);
+  const next = BigInt(rows[0]?.n ?? '0');
+  if (next <= 0n) throw new Error('order_number sequence answered nothing');
+  return String(10n ** BigInt(digits - 1) + next);
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { money } from '../../src/shared/money/money';
+import { accountEquity, belowStopOut, closeShortfall, lockedMargin, marginLevelPercent } from '../../src/shared/trading/account-risk';
+import { OrderStatus } from '../../src/shared/trading/order-rules';
+
+const position = (margin: string, profitLoss: string) => ({ status: OrderStatus.position, margin: money(margin), profitLoss: money(profitLoss) });
+const pending = (margin: string) => ({ status: OrderStatus.pending, margin: money(margin), profitLoss: null });
+
+describe('the account risk formula (feed, stop-out and negative-balance protection)', () => {
+  it('counts cash, every open order\'s margin and only the positions\' profit and loss in equity', () => {
+    const holdings = [position('1085.12', '-16287'), position('1085', '16263'), pending('110')];
+    expect(accountEquity(money('2.70976'), holdings)).toBe(money('2258.82976'));
+    expect(lockedMargin(holdings)).toBe(money('2280.12'));
+  });
+
+  it('gives the margin level in percent to two decimals, none without margin', () => {
+    expect(marginLevelPercent(money('53.582976'), money('108.512'))).toBe(money('49.38'));
+    expect(marginLevelPercent(money('100'), 0n)).toBeNull();
+  });
+
+  it('stops out strictly below the level, never an account without margin', () => {
+    expect(belowStopOut(money('54.256'), money('108.512'), 50)).toBe(false);
+    expect(belowStopOut(money('54.255'), money('108.512'), 50)).toBe(true);
+    expect(belowStopOut(money('-5'), 0n, 50)).toBe(false);
+  });
+
+  it('leaves a shortfall only when cash and the position\'s own margin cannot carry its loss', () => {
+    expect(closeShortfall(money('25.53976'), money('1085.12'), money('-16287'))).toBe(money('15176.34024'));
+    expect(closeShortfall(money('25.53976'), money('1085.12'), money('-1110.65976'))).toBe(0n);
+    expect(closeShortfall(0n, money('100'), money('5'))).toBe(0n);
+  });
+});
