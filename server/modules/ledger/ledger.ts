@@ -180,6 +180,12 @@ export function createLedger(db: Kysely<Database>, nowMs: () => number = Date.no
       const rows = await executor.selectFrom('ledger_account').select(['kind', 'balance']).where('owner_uid', '=', uid).where('book', '=', book).execute();
       return new Map(rows.map((row) => [row.kind, money(String(row.balance))]));
     },
+    /** One kind of account of many users in a book, in one read (users without one are absent). */
+    async balancesOf(uids: readonly number[], book: Book, kind: string): Promise<Map<number, Units>> {
+      if (uids.length === 0) return new Map();
+      const rows = await db.selectFrom('ledger_account').select(['owner_uid', 'balance']).where(sql<boolean>`owner_uid = any(${[...uids]}::integer[])`).where('book', '=', book).where('kind', '=', kind).execute();
+      return new Map(rows.map((row) => [Number(row.owner_uid), money(String(row.balance))]));
+    },
     async balance(ref: AccountRef, executor: Executor = db): Promise<Units> {
       const query = executor.selectFrom('ledger_account').select('balance').where('book', '=', ref.book).where('kind', '=', ref.kind);
       const row = await (ref.owner === null ? query.where('owner_uid', 'is', null) : query.where('owner_uid', '=', ref.owner)).executeTakeFirst();

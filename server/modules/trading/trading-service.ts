@@ -557,22 +557,36 @@ export function createTradingService(deps: {
      * level is restored or nothing is open.
      */
     async checkStopOuts(): Promise<number> {
-      const open = await db.selectFrom('trade_order').select(['uid', 'book']).distinct().where('status', '=', OrderStatus.position).execute();
+      // One read of every open order and one of the cash behind them; only accounts below the level read again.
+      const open = await db.selectFrom('trade_order').selectAll().where('status', 'in', [OrderStatus.pending, OrderStatus.position]).execute();
+      const byAccount = new Map<string, OrderRow[]>();
+      for (const row of open) {
+        const key = `${row.uid}|${row.book}`;
+        const list = byAccount.get(key);
+        if (list) list.push(row);
+        else byAccount.set(key, [row]);
+      }
+      const cashOf = new Map<string, Units>();
+      for (const book of ['real', 'demo'] as const) {
+        const uids = [...new Set(open.filter((row) => row.book === book).map((row) => row.uid))];
+        for (const [uid, cash] of await ledger.balancesOf(uids, book, cashKind)) cashOf.set(`${uid}|${book}`, cash);
+      }
+      const below = (orders: readonly OrderRow[], cash: Units) => {
+        const valued = orders.map((row) => ({ row, at: row.status === OrderStatus.position ? valueAtMarket(row) : null }));
+        const holdings: Holding[] = valued.map(({ row, at }) => ({ status: row.status, margin: money(String(row.margin)), profitLoss: at?.pnl ?? null }));
+        if (!belowStopOut(accountEquity(cash, holdings), lockedMargin(holdings), deps.stopOutLevelPercent)) return null;
+        // Worst first: the largest loss frees the most margin per unit of harm.
+        return valued.flatMap(({ row, at }) => (at === null ? [] : [{ row, at }])).sort((a, b) => (a.at.pnl < b.at.pnl ? -1 : a.at.pnl > b.at.pnl ? 1 : 0))[0] ?? null;
+      };
       let closed = 0;
-      for (const { uid, book } of open) {
-        for (;;) {
-          const orders = await db.selectFrom('trade_order').selectAll().where('uid', '=', uid).where('book', '=', book).where('status', 'in', [OrderStatus.pending, OrderStatus.position]).execute();
-          const valued = orders.map((row) => ({ row, at: row.status === OrderStatus.position ? valueAtMarket(row) : null }));
-          const holdings: Holding[] = valued.map(({ row, at }) => ({ status: row.status, margin: money(String(row.margin)), profitLoss: at?.pnl ?? null }));
-          const cash = await ledger.balance({ owner: uid, book, kind: cashKind });
-          if (!belowStopOut(accountEquity(cash, holdings), lockedMargin(holdings), deps.stopOutLevelPercent)) break;
-          // Worst first: the largest loss frees the most margin per unit of harm.
-          const worst = valued
-            .flatMap(({ row, at }) => (at === null ? [] : [{ row, at }]))
-            .sort((a, b) => (a.at.pnl < b.at.pnl ? -1 : a.at.pnl > b.at.pnl ? 1 : 0))[0];
-          if (!worst) break;
+      for (const [key, orders] of byAccount) {
+        let worst = below(orders, cashOf.get(key) ?? 0n);
+        while (worst) {
           if (!(await executeClose(worst.row, worst.at.price, worst.at.tickMs, 'stop_out'))) break;
           closed += 1;
+          const { uid, book } = worst.row;
+          const now = await db.selectFrom('trade_order').selectAll().where('uid', '=', uid).where('book', '=', book).where('status', 'in', [OrderStatus.pending, OrderStatus.position]).execute();
+          worst = below(now, await ledger.balance({ owner: uid, book, kind: cashKind }));
         }
       }
       return closed;
