@@ -252,12 +252,18 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     },
     onOrder: (uid, book, order) => positionsFeed.sendTo(uid, book, { type: 'option', data: order }),
     onChange: (uid, book) => positionsFeed.changed(uid, book),
+    freeMarginIn: (trx, uid, book) => trading.freeMarginIn(trx, uid, book),
     ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}),
     log: (message, error) => app.log.error({ err: error }, message),
   });
+  trading.coverWithOptions({ lockRunningIn: (trx, uid, book) => options.lockRunningIn(trx, uid, book) });
   // Before the price source starts: options that ended while the server was down settle on the ticks recorded then.
   await options.start();
-  demoHoldings = { endOptionsIn: (trx, uid) => options.endDemoOptionsIn(trx, uid), endOrdersIn: (trx, uid) => trading.endDemoOrdersIn(trx, uid) };
+  demoHoldings = {
+    endOptionsIn: (trx, uid) => options.endDemoOptionsIn(trx, uid),
+    endOrdersIn: (trx, uid) => trading.endDemoOrdersIn(trx, uid),
+    heldIn: (trx, uid) => options.heldIn(trx, uid, 'demo'),
+  };
   // Stop-out every second; the overnight fee once per UTC day (keys make reruns harmless).
   let lastRollover = new Date(dependencies.nowMs?.() ?? Date.now()).toISOString().slice(0, 10);
   const tradingTimer = setInterval(() => {

@@ -267,18 +267,19 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
     });
 
     it('an account whose equity is below zero ends at exactly 0.00, its pending orders canceled, the house absorbing the rest', async () => {
-      const user = await trader('1200');
+      const user = await trader('1215');
       quote(108500, 108512);
       const buy = (await call(server, '/exchange/addOrder', order({ orderQuantity: '1' }), user.token)).data as string;
+      // The buy is 12.00 under water at once (the spread): free margin 1215 − 1087.29024 − 12 = 115.70976 carries a 110.00 pending sell.
       const pending = (await call(server, '/exchange/addOrder', order({ orderType: 1, buyPoint: 1, price: '1.1' }), user.token)).data as string;
-      expect(await balance(user.token)).toEqual({ balanceAmount: '2.70976', lockMargin: '1195.12' });
+      expect(await balance(user.token)).toEqual({ balanceAmount: '17.70976', lockMargin: '1195.12' });
       clock += 181_000;
       gap();
       await server.app.trading.settled();
       expect((await call(server, '/exchange/closeOrder', { orderId: buy }, user.token)).code).toBe(0);
       expect(await balance(user.token)).toEqual({ balanceAmount: '0.00', lockMargin: '0.00' });
-      // The user lost everything held (1200 less the fee); the history says so, not the 16287 the market moved.
-      expect(await closeReasons(user.token)).toEqual({ [buy]: 'manual -1197.82976', [pending]: 'stop_out null' });
+      // The user lost everything held (1215 less the fee); the history says so, not the 16287 the market moved.
+      expect(await closeReasons(user.token)).toEqual({ [buy]: 'manual -1212.82976', [pending]: 'stop_out null' });
       expect(await audit()).toEqual([]);
       quote(108500);
     });

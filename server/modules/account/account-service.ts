@@ -16,6 +16,8 @@ import type { Ledger, Posting } from '../ledger/ledger';
 export interface DemoHoldings {
   endOptionsIn(trx: Transaction<Database>, uid: number): Promise<() => void>;
   endOrdersIn(trx: Transaction<Database>, uid: number): Promise<() => void>;
+  /** What the user's accounts must still hold after the reset, by account kind (escrow of options still running). */
+  heldIn(trx: Transaction<Database>, uid: number): Promise<Map<string, bigint>>;
 }
 
 /** A user's trading accounts: available cash and locked margin, in each book. */
@@ -106,11 +108,14 @@ export function createAccountService(deps: {
         const afterOptions = (await holdings?.endOptionsIn(trx, uid)) ?? (() => undefined);
         await ledger.lockOwnerAccounts(trx, uid, 'demo');
         const afterOrders = (await holdings?.endOrdersIn(trx, uid)) ?? (() => undefined);
+        // An option placed after the options were ended but before the accounts were locked
+        // is still running: its escrow stays (nothing can be placed now, under the lock).
+        const stillHeld = (await holdings?.heldIn(trx, uid)) ?? new Map<string, bigint>();
         const balances = await ledger.ownerBalances(trx, uid, 'demo');
         const postings: Posting[] = [];
         let fromHouse = 0n;
         for (const [kind, held] of balances) {
-          const target = kind === cashKind ? demoBalance : 0n;
+          const target = kind === cashKind ? demoBalance : (stillHeld.get(kind) ?? 0n);
           postings.push({ account: { owner: uid, book: 'demo', kind }, amount: target - held });
           fromHouse += target - held;
         }

@@ -12,7 +12,9 @@ const amount = (text: string) => formatMoney(money(text));
  * - each user's margin account holds exactly the margin of its open orders (pending and
  *   positions), and each option escrow exactly the amounts of its running options;
  * - every order and option has the journals its life implies (opened, filled, closed,
- *   canceled, settled); only the demo reset ends them without one, by design;
+ *   canceled, settled); only the demo reset ends them without one, by design; a close
+ *   journal pays the user exactly the order's margin and result, and no overnight fee is
+ *   charged after a close;
  * - the house's accounts reconcile with the books: trading profit and loss is the sum of
  *   closed orders' results, option results the sum of settled options', and fees
  *   (with the overnight fees) what the orders and options charged.
@@ -58,6 +60,26 @@ export async function reconcileBooks(db: Kysely<Database>): Promise<string[]> {
     order by 2, 3`.execute(db);
   for (const row of missing.rows) problems.push(`${row.what} ${row.order_no} has no journal ${row.journal}`);
 
+  const closes = await sql<{ order_no: string; expected: string; posted: string }>`
+    select t.order_no, (t.margin + t.profit_loss)::text as expected, sum(e.amount)::text as posted
+    from trade_order t
+    join ledger_journal j on j.idempotency_key = 'order-close:' || t.order_no
+    join ledger_entry e on e.journal_id = j.id
+    join ledger_account a on a.id = e.account_id and a.owner_uid = t.uid and a.kind = 'cash'
+    where t.status = 3
+    group by t.order_no, t.margin, t.profit_loss
+    having sum(e.amount) <> t.margin + t.profit_loss
+    order by 1`.execute(db);
+  for (const row of closes.rows) problems.push(`order ${row.order_no} closed for ${amount(row.expected)} but its close journal paid ${amount(row.posted)}`);
+
+  const lateFees = await sql<{ order_no: string; journal: string }>`
+    select t.order_no, f.idempotency_key as journal
+    from trade_order t
+    join ledger_journal c on c.idempotency_key = 'order-close:' || t.order_no
+    join ledger_journal f on f.kind = 'overnight-fee' and f.reference = t.order_no and f.id > c.id
+    order by 1, 2`.execute(db);
+  for (const row of lateFees.rows) problems.push(`order ${row.order_no} was charged ${row.journal} after it closed`);
+
   const house = await sql<{ book: string; account: string; held: string; expected: string }>`
     with books as (select 'real' as book union all select 'demo'),
     balances as (
@@ -69,7 +91,7 @@ export async function reconcileBooks(db: Kysely<Database>): Promise<string[]> {
         -coalesce((select sum(win_lost) from option_order o where o.book = b.book and o.status = 1 and o.outcome <> 'void'), 0) as option_pnl,
         coalesce((select sum(fee) from trade_order t where t.book = b.book), 0)
           + coalesce((select sum(fee) from option_order o where o.book = b.book
-              and not (o.status = 1 and o.outcome = 'void' and o.void_reason is distinct from 'demo-reset')), 0) as fees
+              and not (o.status = 1 and o.outcome = 'void' and coalesce(o.void_reason, '') not in ('demo-reset', 'stop_out'))), 0) as fees
       from books b
     )
     select e.book, x.account, x.held::text as held, x.expected::text as expected

@@ -10,7 +10,7 @@ import {
   type OptionProduct,
 } from '../../../src/shared/api/options';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
-import { divideRounded, formatMoney, money, parseMoney } from '../../../src/shared/money/money';
+import { divideRounded, formatMoney, money, parseMoney, type Units } from '../../../src/shared/money/money';
 import { optionFee, optionPlacementViolation, parseTimeRatePayload, settleOption, type OptionDirection } from '../../../src/shared/options/option-rules';
 import type { Book, Database } from '../../db/schema';
 import { AppError, clientOrderReusedError } from '../../http/app-error';
@@ -97,6 +97,8 @@ export function createOptionsService(deps: {
   onOrder?: (uid: number, book: Book, order: OptionOrder) => void;
   /** The money of (uid, book) changed (the positions feed's summary). */
   onChange?: (uid: number, book: Book) => void;
+  /** The account's free margin (equity − locked margin) inside a transaction that holds its accounts. */
+  freeMarginIn?: (trx: Transaction<Database>, uid: number, book: Book) => Promise<Units>;
 }) {
   const { db, ledger, market, settings } = deps;
   const nowMs = deps.nowMs ?? Date.now;
@@ -289,11 +291,14 @@ export function createOptionsService(deps: {
   /** A retry under a used clientOrderId answers its option only when it asks for the same option. */
   function samePlacement(row: OptionOrderRow, body: AddOptionOrderBody): AddOptionOrderData {
     const amount = parseMoney(body.amount);
+    const rate = parseMoney(body.rate);
     const same =
       row.symbol === body.tradePair &&
       row.direction === body.orderType &&
       row.option_product_id === body.optionsProductId &&
       row.time_long === body.timeLong &&
+      rate !== null &&
+      rate * 100n === money(String(row.profit_rate)) &&
       amount !== null &&
       money(String(row.amount)) === amount;
     if (!same) throw clientOrderReusedError();
@@ -365,6 +370,8 @@ export function createOptionsService(deps: {
       const insert = () =>
         db.transaction().execute(async (trx) => {
           await ledger.lockOwnerAccounts(trx, uid, book);
+          // Free margin, not only cash: money an account's open losses need cannot go into options.
+          if (deps.freeMarginIn && (await deps.freeMarginIn(trx, uid, book)) < amount + fee) throw new AppError(ErrorCode.INSUFFICIENT_BALANCE);
           const orderNo = await nextOrderNumber(trx, 19);
           const inserted = await repository.insertOrder(trx, {
             order_no: orderNo,
@@ -404,6 +411,7 @@ export function createOptionsService(deps: {
       try {
         row = await insert();
       } catch (error) {
+        if (error instanceof AppError) throw error;
         const code = (error as { code?: string }).code;
         if (code === checkViolation) throw new AppError(ErrorCode.INSUFFICIENT_BALANCE);
         // A concurrent retry with the same clientOrderId won (order numbers come from a sequence and never collide).
@@ -461,6 +469,42 @@ export function createOptionsService(deps: {
       await repository.markSettled(trx, values, settledMs);
       const ended = running.map((row) => ({ ...row, status: OptionStatus.settled, outcome: 'void', void_reason: 'demo-reset', win_lost: '0', settled_ms: settledMs }));
       return () => told(ended);
+    },
+
+    /** What the user's escrow must hold for its options still running (read under the account's lock). */
+    async heldIn(trx: Transaction<Database>, uid: number, book: Book): Promise<Map<string, bigint>> {
+      const rows = await trx.selectFrom('option_order').select('amount').where('uid', '=', uid).where('book', '=', book).where('status', '=', OptionStatus.running).execute();
+      return new Map([[optionEscrowKind, rows.reduce((sum, row) => sum + money(String(row.amount)), 0n)]]);
+    },
+
+    /**
+     * Negative-balance protection (trading): the account's running options, locked before
+     * its ledger accounts; when the account is closed out they end void with their amount
+     * back to cash (the fee is kept), in the closing transaction.
+     */
+    async lockRunningIn(trx: Transaction<Database>, uid: number, book: Book) {
+      const running = await repository.lockRunningOf(trx, uid, book);
+      if (running.length === 0) return null;
+      return {
+        async voidIn(reason: string) {
+          const settledMs = nowMs();
+          await repository.markSettled(trx, running.map((row) => ({ id: row.id, endPrice: null, endTickMs: null, outcome: 'void' as const, voidReason: reason, winLost: '0' })), settledMs);
+          const journals: JournalInput[] = running.map((row) => ({
+            idempotencyKey: `option-settle:${row.order_no}`,
+            book,
+            kind: 'option-void',
+            uid,
+            reference: row.order_no,
+            postings: [
+              { account: escrow(uid, book), amount: -money(String(row.amount)) },
+              { account: cash(uid, book), amount: money(String(row.amount)) },
+            ],
+          }));
+          const amount = running.reduce((sum, row) => sum + money(String(row.amount)), 0n);
+          const ended = running.map((row) => ({ ...row, status: OptionStatus.settled, outcome: 'void', void_reason: reason, win_lost: '0', settled_ms: settledMs }));
+          return { amount, journals, after: () => told(ended) };
+        },
+      };
     },
 
     /** Writes the recorded ticks held in memory now (another instance may settle on them). */

@@ -17,6 +17,14 @@ import { nextOrderNumber } from './order-number';
 import { createTriggerIndex, type Crossing, type PriceSide, type TriggerIndex } from './trigger-index';
 
 export type OrderRow = Selectable<TradeOrderTable>;
+
+/**
+ * What negative-balance protection needs of timed options: their rows locked first (the
+ * lock order), and, when the account is closed out, their amounts back to cash.
+ */
+export interface OptionCover {
+  lockRunningIn(trx: Transaction<Database>, uid: number, book: Book): Promise<{ voidIn(reason: string): Promise<{ amount: Units; journals: JournalInput[]; after: () => void }> } | null>;
+}
 type TriggerKind = 'stop_loss' | 'take_profit' | 'fill';
 interface TriggerPayload {
   orderId: number;
@@ -25,6 +33,8 @@ interface TriggerPayload {
 
 const checkViolation = '23514';
 const uniqueViolation = '23505';
+/** Thrown to roll back an overnight charge whose day was charged already. */
+const alreadyCharged = new Error('overnight fee already charged today');
 const pnlKind = 'trading-pnl';
 const feesKind = 'fees';
 
@@ -91,6 +101,8 @@ export function createTradingService(deps: {
   const changed = (uid: number, book: Book) => deps.onChange?.(uid, book);
   const nowMs = deps.nowMs ?? Date.now;
   const indexes = new Map<string, TriggerIndex<TriggerPayload>>();
+  /** The account's running options, which negative-balance protection ends to cover a loss (set once options start). */
+  let optionCover: OptionCover | null = null;
   /** Trigger executions in flight, so that tests and shutdown can wait for them. */
   const inFlight = new Set<Promise<void>>();
 
@@ -190,25 +202,56 @@ export function createTradingService(deps: {
     };
   }
 
+  /** Whether a quote is recent enough to trade on (the same threshold as every fill). */
+  function fresh(tickMs: number) {
+    return nowMs() - tickMs <= deps.stalePriceMs;
+  }
+
+  /** The account's free margin inside a transaction that holds its accounts: equity − the margin its orders lock. */
+  async function freeMarginIn(trx: Transaction<Database>, uid: number, book: Book): Promise<Units> {
+    const orders = await trx.selectFrom('trade_order').selectAll().where('uid', '=', uid).where('book', '=', book).where('status', 'in', [OrderStatus.pending, OrderStatus.position]).execute();
+    const holdings: Holding[] = orders.map((row) => ({ status: row.status, margin: money(String(row.margin)), profitLoss: row.status === OrderStatus.position ? (valueAtMarket(row)?.pnl ?? 0n) : null }));
+    const cash = await ledger.balance({ owner: uid, book, kind: cashKind }, trx);
+    return accountEquity(cash, holdings) - lockedMargin(holdings);
+  }
+
   /**
    * Closes a position at `price` (the tick `tickMs`), with negative-balance protection
    * at the level of the account: a loss that the cash and the position's own margin
-   * cannot cover is covered by everything else the account holds, so the account's other
-   * positions close with it at the server's latest quotes (their reason 'stop_out') and its
-   * pending orders are canceled; the house absorbs only what is still missing once nothing
-   * is open, and the account ends at exactly 0. Every order of the account is read after
-   * its accounts are locked, so two closes of a hedged pair cannot both pass the test.
-   * Answers whether this position closed (false when it was no longer open).
+   * cannot carry is covered by everything else the account holds, so its running options
+   * end void (their amount back to cash, the fee kept), its other positions close with it
+   * at the server's latest quotes (their reason 'stop_out') and its pending orders are
+   * canceled; the house absorbs only what is still missing once nothing is open, and the
+   * account ends at exactly 0. Everything is read after the account's locks (options
+   * first, then its ledger accounts), so two closes of a hedged pair cannot both pass.
+   * A position elsewhere without a fresh quote is never closed at an old one: the whole
+   * close waits (a manual close answers 202; a trigger fires again on the next tick).
+   * `onlyBelowStopOut` (the stop-out) closes only if the account is still below the level.
    */
-  async function executeClose(row: OrderRow, price: Units, tickMs: number, reason: 'manual' | 'stop_loss' | 'take_profit' | 'stop_out') {
+  async function executeClose(
+    row: OrderRow,
+    price: Units,
+    tickMs: number,
+    reason: 'manual' | 'stop_loss' | 'take_profit' | 'stop_out',
+    onlyBelowStopOut = false,
+  ): Promise<'closed' | 'not-open' | 'no-fresh-price'> {
     const { uid, book } = row;
-    const ended = await db.transaction().execute(async (trx) => {
+    const outcome = await db.transaction().execute(async (trx) => {
+      const options = (await optionCover?.lockRunningIn(trx, uid, book)) ?? null;
       await ledger.lockOwnerAccounts(trx, uid, book);
       const open = await openOrdersIn(trx, uid, book);
       const self = open.find((each) => each.id === row.id && each.status === OrderStatus.position);
-      if (!self) return null;
+      if (!self) return { result: 'not-open' as const };
       const cash = await ledger.balance({ owner: uid, book, kind: cashKind }, trx);
       const pnl = profitLossFor(self.direction as Direction, money(String(self.open_price)), price, money(String(self.volume)), { contractSize: String(self.contract_size) });
+      const valued = open.map((each) => {
+        if (each.id === self.id) return { row: each, at: { price, pnl, tickMs } };
+        return { row: each, at: each.status === OrderStatus.position ? valueAtMarket(each) : null };
+      });
+      if (onlyBelowStopOut) {
+        const holdings: Holding[] = valued.map(({ row: each, at }) => ({ status: each.status, margin: money(String(each.margin)), profitLoss: at?.pnl ?? null }));
+        if (!belowStopOut(accountEquity(cash, holdings), lockedMargin(holdings), deps.stopOutLevelPercent)) return { result: 'not-open' as const };
+      }
       const closedAt = new Date(nowMs());
       const close = (order: OrderRow, at: { price: Units; pnl: Units; tickMs: number }, why: string) =>
         trx
@@ -220,28 +263,20 @@ export function createTradingService(deps: {
       if (closeShortfall(cash, money(String(self.margin)), pnl) === 0n) {
         await close(self, { price, pnl, tickMs }, reason);
         await ledger.postInTransaction(trx, closeJournal(self, pnl));
-        return [self];
+        return { result: 'closed' as const, ended: [self], after: null };
       }
       // The account cannot carry this loss on its cash: everything it holds covers it.
-      const others = open.filter((each) => each.id !== self.id);
-      const valued = others.map((each) => {
-        if (each.status !== OrderStatus.position) return { row: each, at: null };
-        // A symbol without any quote (not in today's catalogue) closes at its open price.
-        const at = valueAtMarket(each) ?? { price: money(String(each.open_price)), pnl: 0n, tickMs };
-        return { row: each, at };
-      });
-      const holdings: Holding[] = open.map((each) => ({
-        status: each.status,
-        margin: money(String(each.margin)),
-        profitLoss: each.id === self.id ? pnl : (valued.find((item) => item.row.id === each.id)?.at?.pnl ?? null),
-      }));
-      const equity = accountEquity(cash, holdings);
+      const others = valued.filter((each) => each.row.id !== self.id);
+      if (others.some(({ row: each, at }) => each.status === OrderStatus.position && (at === null || !fresh(at.tickMs)))) return { result: 'no-fresh-price' as const };
+      const voided = options ? await options.voidIn('stop_out') : { amount: 0n, journals: [], after: () => undefined };
+      const holdings: Holding[] = valued.map(({ row: each, at }) => ({ status: each.status, margin: money(String(each.margin)), profitLoss: at?.pnl ?? null }));
+      const equity = accountEquity(cash + voided.amount, holdings);
       const absorbed = equity < 0n ? -equity : 0n;
       // What the house absorbs is recorded on the close that caused it: its profit and loss is what the user lost.
       const selfPnl = pnl + absorbed;
       await close(self, { price, pnl: selfPnl, tickMs }, reason);
-      const journals = [closeJournal(self, selfPnl)];
-      for (const { row: other, at } of valued) {
+      const journals = [...voided.journals, closeJournal(self, selfPnl)];
+      for (const { row: other, at } of others) {
         if (at === null) {
           await trx.updateTable('trade_order').set({ status: OrderStatus.canceled, close_reason: 'stop_out', closed_at: closedAt }).where('id', '=', other.id).where('status', '=', OrderStatus.pending).execute();
           journals.push(cancelJournal(other));
@@ -252,12 +287,13 @@ export function createTradingService(deps: {
       }
       // One balance update per account for the whole set: the cash never passes through a negative value.
       await ledger.postManyInTransaction(trx, journals);
-      return open;
+      return { result: 'closed' as const, ended: open, after: voided.after };
     });
-    if (ended === null) return false;
-    for (const each of ended) disarm(each);
+    if (outcome.result !== 'closed') return outcome.result;
+    for (const each of outcome.ended) disarm(each);
+    outcome.after?.();
     changed(uid, book);
-    return true;
+    return 'closed';
   }
 
   /** Fills a pending order at `price` (the tick `tickMs`): its fee is charged now. */
@@ -379,7 +415,9 @@ export function createTradingService(deps: {
         if (trigger.payload.kind === 'fill') {
           await executeFill(row, quotePrice(buy ? tick.ask : tick.bid, precision), tick.timeMs);
         } else {
-          await executeClose(row, quotePrice(buy ? tick.bid : tick.ask, precision), tick.timeMs, trigger.payload.kind);
+          const closed = await executeClose(row, quotePrice(buy ? tick.bid : tick.ask, precision), tick.timeMs, trigger.payload.kind);
+          // The account's other positions had no fresh price to close at: the trigger waits for the next tick.
+          if (closed === 'no-fresh-price') arm(row, precision);
         }
       })()
         .catch((error: unknown) => deps.log?.('trigger execution failed', error))
@@ -391,6 +429,13 @@ export function createTradingService(deps: {
   const stopListening = market.onQuote(onQuote);
 
   return {
+    /** Timed options join negative-balance protection (they start after trading). */
+    coverWithOptions(cover: OptionCover) {
+      optionCover = cover;
+    },
+
+    freeMarginIn,
+
     /** Arms the triggers of every open order (at start). */
     async restore() {
       const open = await db.selectFrom('trade_order').selectAll().where('status', 'in', [OrderStatus.pending, OrderStatus.position]).execute();
@@ -448,6 +493,8 @@ export function createTradingService(deps: {
               throw new AppError(ErrorCode.MAXIMUM_TARGET_VALUE_REACHED, 'pending orders', 200, null, { key: 'trade.pending_orders_limit', params: { count: deps.maxPendingOrders } });
             }
           }
+          // Free margin, not only cash: an account whose open losses eat its equity opens nothing new.
+          if ((await freeMarginIn(trx, uid, book)) < margin + fee) throw new AppError(ErrorCode.INSUFFICIENT_BALANCE);
           const orderNo = await nextOrderNumber(trx);
           const inserted = await trx
             .insertInto('trade_order')
@@ -504,7 +551,9 @@ export function createTradingService(deps: {
       const product = productOf(row.symbol);
       const quote = freshQuote(row.symbol);
       const price = quotePrice(row.direction === 0 ? quote.bid : quote.ask, product.pricePrecision);
-      if (!(await executeClose(row, price, quote.timeMs, 'manual'))) throw new AppError(ErrorCode.ORDER_STATUS_NOT_CLOSABLE);
+      const closed = await executeClose(row, price, quote.timeMs, 'manual');
+      if (closed === 'no-fresh-price') throw new AppError(ErrorCode.GET_CURRENT_PRICE_ERROR);
+      if (closed !== 'closed') throw new AppError(ErrorCode.ORDER_STATUS_NOT_CLOSABLE);
     },
 
     async cancelOrder(uid: number, book: Book, orderNo: string) {
@@ -576,13 +625,14 @@ export function createTradingService(deps: {
         const holdings: Holding[] = valued.map(({ row, at }) => ({ status: row.status, margin: money(String(row.margin)), profitLoss: at?.pnl ?? null }));
         if (!belowStopOut(accountEquity(cash, holdings), lockedMargin(holdings), deps.stopOutLevelPercent)) return null;
         // Worst first: the largest loss frees the most margin per unit of harm.
-        return valued.flatMap(({ row, at }) => (at === null ? [] : [{ row, at }])).sort((a, b) => (a.at.pnl < b.at.pnl ? -1 : a.at.pnl > b.at.pnl ? 1 : 0))[0] ?? null;
+        // Only positions with a fresh quote: none is closed at an old price.
+        return valued.flatMap(({ row, at }) => (at === null || !fresh(at.tickMs) ? [] : [{ row, at }])).sort((a, b) => (a.at.pnl < b.at.pnl ? -1 : a.at.pnl > b.at.pnl ? 1 : 0))[0] ?? null;
       };
       let closed = 0;
       for (const [key, orders] of byAccount) {
         let worst = below(orders, cashOf.get(key) ?? 0n);
         while (worst) {
-          if (!(await executeClose(worst.row, worst.at.price, worst.at.tickMs, 'stop_out'))) break;
+          if ((await executeClose(worst.row, worst.at.price, worst.at.tickMs, 'stop_out', true)) !== 'closed') break;
           closed += 1;
           const { uid, book } = worst.row;
           const now = await db.selectFrom('trade_order').selectAll().where('uid', '=', uid).where('book', '=', book).where('status', 'in', [OrderStatus.pending, OrderStatus.position]).execute();
@@ -605,25 +655,34 @@ export function createTradingService(deps: {
         const notional = multiplyMoney(multiplyMoney(money(String(row.open_price)), money(String(row.volume))), money(String(row.contract_size)));
         const due = multiplyMoney(notional, parseMoney(product.overnightRate) ?? 0n);
         if (due <= 0n) continue;
-        const done = await db.transaction().execute(async (trx) => {
-          await ledger.lockOwnerAccounts(trx, row.uid, row.book);
-          const fee = minMoney(due, await ledger.balance({ owner: row.uid, book: row.book, kind: cashKind }, trx));
-          if (fee <= 0n) return false;
-          const journal = await ledger.postInTransaction(trx, {
-            idempotencyKey: `overnight:${row.order_no}:${day}`,
-            book: row.book,
-            kind: 'overnight-fee',
-            uid: row.uid,
-            reference: row.order_no,
-            postings: [
-              { account: { owner: row.uid, book: row.book, kind: cashKind }, amount: -fee },
-              { account: { owner: null, book: row.book, kind: 'overnight' }, amount: fee },
-            ],
+        const done = await db
+          .transaction()
+          .execute(async (trx) => {
+            await ledger.lockOwnerAccounts(trx, row.uid, row.book);
+            const fee = minMoney(due, await ledger.balance({ owner: row.uid, book: row.book, kind: cashKind }, trx));
+            if (fee <= 0n) return false;
+            // Only a position still open pays: one closed since the list was read pays nothing.
+            const stillOpen = await trx.updateTable('trade_order').set({ fee: sql<string>`fee + ${formatMoney(fee, 0)}::numeric` }).where('id', '=', row.id).where('status', '=', OrderStatus.position).executeTakeFirst();
+            if (Number(stillOpen.numUpdatedRows) !== 1) return false;
+            const journal = await ledger.postInTransaction(trx, {
+              idempotencyKey: `overnight:${row.order_no}:${day}`,
+              book: row.book,
+              kind: 'overnight-fee',
+              uid: row.uid,
+              reference: row.order_no,
+              postings: [
+                { account: { owner: row.uid, book: row.book, kind: cashKind }, amount: -fee },
+                { account: { owner: null, book: row.book, kind: 'overnight' }, amount: fee },
+              ],
+            });
+            // Charged today already: the fee added above is rolled back with the transaction.
+            if (journal.replayed) throw alreadyCharged;
+            return true;
+          })
+          .catch((error: unknown) => {
+            if (error === alreadyCharged) return false;
+            throw error;
           });
-          if (journal.replayed) return false;
-          await trx.updateTable('trade_order').set({ fee: sql<string>`fee + ${formatMoney(fee, 0)}::numeric` }).where('id', '=', row.id).execute();
-          return true;
-        });
         if (done) {
           charged += 1;
           changed(row.uid, row.book);
