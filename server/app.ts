@@ -23,6 +23,7 @@ import { createSiteRepository } from './modules/site/site-repository';
 import { registerSiteRoutes } from './modules/site/site-routes';
 import { createSiteService } from './modules/site/site-service';
 import { createDataCipher, loadDataKey } from './auth/data-key';
+import { createFailureThrottle } from './auth/failure-throttle';
 import { createRateLimiter } from './auth/rate-limiter';
 import { createMessageDelivery, type MessageDelivery } from './modules/identity/delivery';
 import { createIdentityRepository } from './modules/identity/identity-repository';
@@ -90,7 +91,9 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const app = Fastify({
     logger: dependencies.logger ?? { level: settings.logLevel },
     bodyLimit: settings.bodyLimitBytes,
-    trustProxy: true,
+    // Only the listed proxies may say who the client is; by default X-Forwarded-For is
+    // ignored, else any client could pick the address every rate limit keys on.
+    trustProxy: settings.trustProxy.length > 0 ? settings.trustProxy : false,
   });
 
   // An empty body is an empty object: several calls take no arguments.
@@ -135,6 +138,8 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
       codeSending: createRateLimiter({ limit: settings.codesSentPer10Min, windowMs: 10 * minute }),
       codeChecking: createRateLimiter({ limit: settings.codeChecksPer10Min, windowMs: 10 * minute }),
       captcha: createRateLimiter({ limit: 30, windowMs: minute }),
+      accountSignIn: createFailureThrottle(database.db, { freeFailures: settings.loginFailuresBeforeDelay, maxDelaySeconds: settings.authDelayMaxSeconds }, dependencies.nowMs),
+      codeFailures: createFailureThrottle(database.db, { freeFailures: settings.codeFailuresBeforeDelay, maxDelaySeconds: settings.authDelayMaxSeconds }, dependencies.nowMs),
     },
     settings: { refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds, siteName: settings.siteName, virtualTradingOnce: settings.virtualTradingOnce },
     switches: () => siteService.switches(),

@@ -4,6 +4,7 @@ import { isValidApiPhone, isValidEmail, isValidNewPassword, isValidVerificationC
 import type { Switches } from '../../../src/shared/config/switches';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import type { DataCipher } from '../../auth/data-key';
+import type { FailureThrottle } from '../../auth/failure-throttle';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from '../../auth/passwords';
 import type { RateLimiter } from '../../auth/rate-limiter';
 import type { TokenService } from '../../auth/tokens';
@@ -30,6 +31,10 @@ export interface IdentityLimits {
   codeChecking: RateLimiter;
   /** Per client address: captcha images. */
   captcha: RateLimiter;
+  /** Per account, whatever the address: sign-in tries (second factor included), with a growing delay. */
+  accountSignIn: FailureThrottle;
+  /** Per destination (register, reset) and per user (second-factor set-up): code checks, with a growing delay. */
+  codeFailures: FailureThrottle;
 }
 
 export interface IdentitySettings {
@@ -69,6 +74,14 @@ export function createIdentityService(deps: {
     if (!result.allowed) throw rateLimitedError(result.retryAfterSeconds);
   }
 
+  /** Claims a try against a shared failure count; the key is hashed so no address is stored. */
+  async function claim(throttle: FailureThrottle, key: string): Promise<string> {
+    const hashed = cipher.digest(`throttle:${key}`);
+    const verdict = await throttle.attempt(hashed);
+    if (!verdict.allowed) throw rateLimitedError(verdict.retryAfterSeconds);
+    return hashed;
+  }
+
   function normalizeContact(type: ContactType, username: string): string {
     if (type === 'E') {
       if (!isValidEmail(username)) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'e-mail');
@@ -100,6 +113,7 @@ export function createIdentityService(deps: {
   /** Checks the latest code for a destination; counts a wrong try and locks after 5. */
   async function checkCode(destination: string, purpose: number, code: string, client: string) {
     limit(limits.codeChecking, client);
+    const throttleKey = await claim(limits.codeFailures, `code:${purpose}:${destination}`);
     const latest = await repository.latestCode(destination, purpose);
     if (!latest || latest.consumed_at || latest.attempts >= codeMaxAttempts) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
     if (latest.expires_at.getTime() <= nowMs()) throw new AppError(ErrorCode.VERIFICATION_CODE_EXPIRED);
@@ -110,6 +124,7 @@ export function createIdentityService(deps: {
       throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
     }
     if (!(await repository.consumeCode(latest.id, now()))) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
+    await limits.codeFailures.reset(throttleKey);
   }
 
   async function sendCode(channel: 'email' | 'sms', destination: string, purpose: number, client: string) {
@@ -230,8 +245,12 @@ export function createIdentityService(deps: {
       input: { username: string; password: string; type: ContactType; command?: 'verification' | undefined; authCode?: string | undefined },
       client: string,
     ): Promise<{ token: string; refreshToken: string; qrcodeStatus: 0 | 1 }> {
-      const key = `${client}|${input.type}|${input.username.toLowerCase()}`;
+      const account = `${input.type}|${input.username.toLowerCase()}`;
+      const key = `${client}|${account}`;
       limit(limits.login, key);
+      // Per account whatever the address (addresses are cheap to change): counted before
+      // the password is checked, so even the right one waits while the delay runs.
+      const accountKey = await claim(limits.accountSignIn, `login:${account}`);
       let user;
       try {
         user = await repository.findUserByContact(input.type, normalizeContact(input.type, input.username));
@@ -248,6 +267,7 @@ export function createIdentityService(deps: {
         if (!secret || !verifyTotp(secret, input.authCode.padStart(6, '0'), nowMs())) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
       }
       limits.login.reset(key);
+      await limits.accountSignIn.reset(accountKey);
       return { ...(await startSession(user.uid)), qrcodeStatus: 1 };
     },
 
@@ -336,21 +356,26 @@ export function createIdentityService(deps: {
 
     async twoFactorEnable(uid: number, code: string, client: string) {
       limit(limits.codeChecking, client);
+      const throttleKey = await claim(limits.codeFailures, `totp:${uid}`);
       const user = await repository.findUserByUid(uid);
       if (!user?.totp_secret) throw new AppError(ErrorCode.QR_KEY_MISSING);
       if (user.totp_enabled) throw new AppError(ErrorCode.STATUS_UNCHANGED);
       const secret = cipher.decrypt(user.totp_secret);
       if (!secret || !verifyTotp(secret, code, nowMs())) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
       await repository.setTotp(uid, user.totp_secret, true);
+      await limits.codeFailures.reset(throttleKey);
     },
 
     async twoFactorDisable(uid: number, code: string, client: string) {
       limit(limits.codeChecking, client);
+      // A stolen session must not be able to guess its way past the second factor.
+      const throttleKey = await claim(limits.codeFailures, `totp:${uid}`);
       const user = await repository.findUserByUid(uid);
       if (!user?.totp_enabled || !user.totp_secret) throw new AppError(ErrorCode.STATUS_UNCHANGED);
       const secret = cipher.decrypt(user.totp_secret);
       if (!secret || !verifyTotp(secret, code, nowMs())) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
       await repository.setTotp(uid, null, false);
+      await limits.codeFailures.reset(throttleKey);
     },
   };
 }

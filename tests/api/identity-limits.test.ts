@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, testBackends, type TestServer } from './harness';
+import { call, password, registerByEmail } from './identity-support';
+
+let clock = Date.now();
+const nowMs = () => clock;
+let mailbox = 0;
+const newEmail = () => `limits${Date.now().toString(36)}${(mailbox += 1)}@example.com`;
+
+/** A call as a given connection would make it: its own address, and any headers it chooses to send. */
+async function from(server: TestServer, path: string, body: unknown, options: { remoteAddress?: string; forwardedFor?: string } = {}) {
+  const response = await server.app.inject({
+    method: 'POST',
+    url: path,
+    headers: { 'content-type': 'application/json', ...(options.forwardedFor ? { 'x-forwarded-for': options.forwardedFor } : {}) },
+    payload: JSON.stringify(body),
+    ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
+  });
+  return { status: response.statusCode, ...(response.json() as { code: number; msg: string; data: unknown }) };
+}
+
+const address = (index: number) => `198.51.${Math.floor(index / 250)}.${(index % 250) + 1}`;
+
+describe.each(testBackends())('rate limits on $name', (backend) => {
+  describe('with the default settings (no trusted proxy)', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startTestServer(backend, { CODE_CHECKS_PER_10_MIN: '1000', CODES_SENT_PER_10_MIN: '1000' }, { nowMs });
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it('ignores X-Forwarded-For: 200 wrong passwords from "200 addresses" are limited, and the right one after them waits', async () => {
+      const email = newEmail();
+      await registerByEmail(server, email);
+      const answers = [];
+      for (let index = 0; index < 200; index += 1) {
+        answers.push((await from(server, '/v1/wa-na/login', { username: email, password: 'wrong password', type: 'E' }, { forwardedFor: address(index) })).code);
+      }
+      expect(answers.filter((code) => code === 1003).length).toBeLessThanOrEqual(5);
+      expect(answers.filter((code) => code === 1033).length).toBeGreaterThanOrEqual(195);
+      const right = await from(server, '/v1/wa-na/login', { username: email, password, type: 'E' }, { forwardedFor: address(201) });
+      expect(right.status).toBe(429);
+      expect(right.code).toBe(1033);
+    });
+
+    it('ignores X-Forwarded-For for the per-address limits too (captcha images)', async () => {
+      const answers = [];
+      for (let index = 0; index < 40; index += 1) answers.push((await from(server, '/v1/wa-na/getImageCode', {}, { remoteAddress: '192.0.2.7', forwardedFor: address(index) })).code);
+      expect(answers.filter((code) => code === 0)).toHaveLength(30);
+      expect(answers.slice(30).every((code) => code === 1033)).toBe(true);
+    });
+
+    it('limits sign-in per account whatever the real address, with a growing delay that a success ends', async () => {
+      const email = newEmail();
+      await registerByEmail(server, email);
+      const answers = [];
+      for (let index = 0; index < 200; index += 1) {
+        answers.push(await from(server, '/v1/wa-na/login', { username: email, password: 'wrong password', type: 'E' }, { remoteAddress: address(index) }));
+      }
+      // LOGIN_FAILURES_BEFORE_DELAY (5) are evaluated; the fifth makes the next wait 1 s.
+      expect(answers.map((answer) => answer.code).slice(0, 5)).toEqual([1003, 1003, 1003, 1003, 1003]);
+      expect(answers.slice(5).every((answer) => answer.code === 1033 && answer.status === 429)).toBe(true);
+      expect(answers[5]?.data).toEqual({ retryAfterSeconds: 1 });
+      const right = await from(server, '/v1/wa-na/login', { username: email, password, type: 'E' }, { remoteAddress: address(300) });
+      expect(right.code).toBe(1033);
+      expect(right.data).toEqual({ retryAfterSeconds: 1 });
+
+      // Each further failure doubles the wait.
+      for (const wait of [1, 2, 4, 8]) {
+        clock += wait * 1000;
+        expect((await from(server, '/v1/wa-na/login', { username: email, password: 'wrong password', type: 'E' }, { remoteAddress: address(400 + wait) })).code).toBe(1003);
+        const refused = await from(server, '/v1/wa-na/login', { username: email, password, type: 'E' }, { remoteAddress: address(500 + wait) });
+        expect(refused.data).toEqual({ retryAfterSeconds: wait * 2 });
+      }
+      clock += 16_000;
+      expect((await from(server, '/v1/wa-na/login', { username: email, password, type: 'E' }, { remoteAddress: address(600) })).code).toBe(0);
+      // The success forgot the failures: a typo costs nothing again.
+      expect((await from(server, '/v1/wa-na/login', { username: email, password: 'wrong password', type: 'E' }, { remoteAddress: address(601) })).code).toBe(1003);
+      expect((await from(server, '/v1/wa-na/login', { username: email, password, type: 'E' }, { remoteAddress: address(602) })).code).toBe(0);
+    });
+
+    it('delays an unknown account exactly as a known one (no enumeration through the limit)', async () => {
+      const stranger = newEmail();
+      const answers = [];
+      for (let index = 0; index < 7; index += 1) answers.push((await from(server, '/v1/wa-na/login', { username: stranger, password: 'wrong password', type: 'E' }, { remoteAddress: address(index) })).code);
+      expect(answers).toEqual([1003, 1003, 1003, 1003, 1003, 1033, 1033]);
+    });
+
+    it('limits code checks per destination whatever the address', async () => {
+      const email = newEmail();
+      expect((await call(server, '/v1/wa-na/sendMail', { email, type: '1', locale: 'en' })).code).toBe(0);
+      const answers = [];
+      for (let index = 0; index < 30; index += 1) {
+        answers.push((await from(server, '/v1/wa-na/register', { username: email, password, type: 'E', code: String(100000 + index), locale: 'en' }, { remoteAddress: address(index) })).code);
+      }
+      // CODE_FAILURES_BEFORE_DELAY (10) checks, then the growing wait.
+      expect(answers.slice(0, 10).every((code) => code === 1020)).toBe(true);
+      expect(answers.slice(10).every((code) => code === 1033)).toBe(true);
+    });
+  });
+
+  describe('behind a trusted proxy (TRUST_PROXY)', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startTestServer(backend, { TRUST_PROXY: '127.0.0.1' }, { nowMs });
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it("keys the per-address limits on the proxy's X-Forwarded-For", async () => {
+      const spread = [];
+      for (let index = 0; index < 40; index += 1) spread.push((await from(server, '/v1/wa-na/getImageCode', {}, { forwardedFor: address(index) })).code);
+      expect(spread.every((code) => code === 0)).toBe(true);
+      const one = [];
+      for (let index = 0; index < 31; index += 1) one.push((await from(server, '/v1/wa-na/getImageCode', {}, { forwardedFor: '203.0.113.9' })).code);
+      expect(one.slice(0, 30).every((code) => code === 0)).toBe(true);
+      expect(one[30]).toBe(1033);
+      // A connection that is not the proxy cannot choose its address.
+      const direct = [];
+      for (let index = 0; index < 31; index += 1) direct.push((await from(server, '/v1/wa-na/getImageCode', {}, { remoteAddress: '192.0.2.8', forwardedFor: address(index) })).code);
+      expect(direct[30]).toBe(1033);
+    });
+  });
+});
