@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, testBackends, type TestServer } from './harness';
-import { call, password, registerByEmail } from './identity-support';
+import { call, lastCode, password, registerByEmail } from './identity-support';
 
 let clock = Date.now();
 const nowMs = () => clock;
@@ -98,6 +98,55 @@ describe.each(testBackends())('rate limits on $name', (backend) => {
       // CODE_FAILURES_BEFORE_DELAY (10) checks, then the growing wait.
       expect(answers.slice(0, 10).every((code) => code === 1020)).toBe(true);
       expect(answers.slice(10).every((code) => code === 1033)).toBe(true);
+    });
+  });
+
+  describe('the five tries of a code, under parallel guesses', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      // The per-destination delay is put out of the way: this is about the code's own lock.
+      server = await startTestServer(backend, { CODE_FAILURES_BEFORE_DELAY: '1000', CODE_CHECKS_PER_10_MIN: '1000', CODES_SENT_PER_10_MIN: '1000' }, { nowMs });
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    const codeRow = (email: string) =>
+      server.database.db.selectFrom('verification_code').select(['attempts', 'consumed_at']).where('destination', '=', email).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const guess = (email: string, code: string) => call(server, '/v1/wa-na/register', { username: email, password, type: 'E', code, locale: 'en' });
+
+    it('50 parallel wrong guesses are counted to exactly 5, and the right code afterwards is refused (1020)', async () => {
+      const email = newEmail();
+      expect((await call(server, '/v1/wa-na/sendMail', { email, type: '1', locale: 'en' })).code).toBe(0);
+      const code = await lastCode(server, email);
+      const wrong = code === '000000' ? '111111' : '000000';
+      const answers = await Promise.all(Array.from({ length: 50 }, () => guess(email, wrong)));
+      expect(answers.every((answer) => answer.code === 1020)).toBe(true);
+      expect((await codeRow(email)).attempts).toBe(5);
+      expect((await guess(email, code)).code).toBe(1020);
+      expect((await codeRow(email)).attempts).toBe(5);
+    });
+
+    it('the right code among 20 wrong ones in parallel is accepted only if it was among the 5 evaluated', async () => {
+      for (let round = 0; round < 3; round += 1) {
+        const email = newEmail();
+        expect((await call(server, '/v1/wa-na/sendMail', { email, type: '1', locale: 'en' })).code).toBe(0);
+        const code = await lastCode(server, email);
+        const guesses = Array.from({ length: 20 }, (_, index) => String((Number(code) + 1 + index) % 1_000_000).padStart(6, '0'));
+        guesses.splice((round * 7) % 21, 0, code);
+        const answers = await Promise.all(guesses.map((given) => guess(email, given)));
+        const row = await codeRow(email);
+        const accepted = answers.filter((answer) => answer.code === 0).length;
+        // Never more than 5 guesses evaluated, whatever order they arrived in.
+        expect(row.attempts).toBeLessThanOrEqual(5);
+        expect(answers.filter((answer) => answer.code !== 0).every((answer) => answer.code === 1020)).toBe(true);
+        if (row.consumed_at) {
+          expect(accepted).toBe(1);
+        } else {
+          expect(accepted).toBe(0);
+          expect(row.attempts).toBe(5);
+        }
+      }
     });
   });
 

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ContactType } from '../../../src/shared/api/auth';
 import type { Database } from '../../db/schema';
 
@@ -69,17 +69,28 @@ export function createIdentityRepository(db: Kysely<Database>) {
     async setCodeHash(id: number, codeHash: string) {
       await db.updateTable('verification_code').set({ code_hash: codeHash }).where('id', '=', id).execute();
     },
-    async countAttempt(id: number) {
-      await db
+    /**
+     * One guess at a code, checked and counted in one statement: only a live code (not
+     * used, not expired, under `maxAttempts`) is evaluated, each evaluation counts, and a
+     * matching guess consumes it. Concurrent guesses queue on the row, and each one sees
+     * the count the previous left, so no more than `maxAttempts` are ever evaluated.
+     * Comparing the keyed hashes in SQL leaks nothing a guesser can use.
+     */
+    async guessCode(id: number, guessHash: string, maxAttempts: number, at: Date): Promise<'accepted' | 'wrong' | 'refused'> {
+      const row = await db
         .updateTable('verification_code')
-        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+        .set((eb) => ({
+          attempts: eb('attempts', '+', 1),
+          consumed_at: eb.case().when('code_hash', '=', guessHash).then(sql<Date>`${at}::timestamptz`).else(null).end(),
+        }))
         .where('id', '=', id)
-        .execute();
-    },
-    /** Marks a code used; false when it was already used (a concurrent request won). */
-    async consumeCode(id: number, at: Date): Promise<boolean> {
-      const result = await db.updateTable('verification_code').set({ consumed_at: at }).where('id', '=', id).where('consumed_at', 'is', null).executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+        .where('consumed_at', 'is', null)
+        .where('attempts', '<', maxAttempts)
+        .where('expires_at', '>', at)
+        .returning('consumed_at')
+        .executeTakeFirst();
+      if (!row) return 'refused';
+      return row.consumed_at ? 'accepted' : 'wrong';
     },
 
     // Image captchas

@@ -110,21 +110,20 @@ export function createIdentityService(deps: {
     return issueSession(uid, 0, familyId);
   }
 
-  /** Checks the latest code for a destination; counts a wrong try and locks after 5. */
+  /** Checks the latest code for a destination; counts every try and locks after 5 (atomically: `guessCode`). */
   async function checkCode(destination: string, purpose: number, code: string, client: string) {
     limit(limits.codeChecking, client);
     const throttleKey = await claim(limits.codeFailures, `code:${purpose}:${destination}`);
     const latest = await repository.latestCode(destination, purpose);
-    if (!latest || latest.consumed_at || latest.attempts >= codeMaxAttempts) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
-    if (latest.expires_at.getTime() <= nowMs()) throw new AppError(ErrorCode.VERIFICATION_CODE_EXPIRED);
-    const expected = Buffer.from(latest.code_hash);
-    const given = Buffer.from(cipher.digest(`code:${latest.id}:${code}`));
-    if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) {
-      await repository.countAttempt(latest.id);
-      throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
+    if (!latest) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
+    const outcome = await repository.guessCode(latest.id, cipher.digest(`code:${latest.id}:${code}`), codeMaxAttempts, now());
+    if (outcome === 'accepted') {
+      await limits.codeFailures.reset(throttleKey);
+      return;
     }
-    if (!(await repository.consumeCode(latest.id, now()))) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
-    await limits.codeFailures.reset(throttleKey);
+    // A used or locked code is just invalid; an unused one past its time says so.
+    const expired = outcome === 'refused' && !latest.consumed_at && latest.attempts < codeMaxAttempts && latest.expires_at.getTime() <= nowMs();
+    throw new AppError(expired ? ErrorCode.VERIFICATION_CODE_EXPIRED : ErrorCode.INVALID_VERIFICATION_CODE);
   }
 
   async function sendCode(channel: 'email' | 'sms', destination: string, purpose: number, client: string) {
