@@ -28,7 +28,7 @@ import { createRateLimiter } from './auth/rate-limiter';
 import { createMessageDelivery, type MessageDelivery } from './modules/identity/delivery';
 import { createIdentityRepository } from './modules/identity/identity-repository';
 import { registerIdentityRoutes } from './modules/identity/identity-routes';
-import { createIdentityService } from './modules/identity/identity-service';
+import { createIdentityService, type IdentityService } from './modules/identity/identity-service';
 import { registerAccountRoutes } from './modules/account/account-routes';
 import { cashKind, createAccountService } from './modules/account/account-service';
 import { createLedger } from './modules/ledger/ledger';
@@ -63,6 +63,7 @@ export interface ServerDependencies {
 
 declare module 'fastify' {
   interface FastifyInstance {
+    identity: IdentityService;
     market: MarketDataService;
     trading: TradingService;
     /** Timed options (not `options`: Fastify has that route method). */
@@ -141,8 +142,14 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
       accountSignIn: createFailureThrottle(database.db, { freeFailures: settings.loginFailuresBeforeDelay, maxDelaySeconds: settings.authDelayMaxSeconds }, dependencies.nowMs),
       codeFailures: createFailureThrottle(database.db, { freeFailures: settings.codeFailuresBeforeDelay, maxDelaySeconds: settings.authDelayMaxSeconds }, dependencies.nowMs),
     },
-    settings: { refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds, siteName: settings.siteName, virtualTradingOnce: settings.virtualTradingOnce },
+    settings: {
+      refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds,
+      siteName: settings.siteName,
+      virtualTradingOnce: settings.virtualTradingOnce,
+      codesPerDestination: settings.codesSentPer10Min,
+    },
     switches: () => siteService.switches(),
+    log: (message, error) => app.log.error({ err: error }, message),
     ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}),
   });
 
@@ -186,6 +193,9 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   await siteRepository.seedDefaults({ banners: defaultBanners, customerLink: settings.customerServiceLink, switchOverrides: settings.switchOverrides });
   registerSiteRoutes(app, siteService);
   registerIdentityRoutes(app, identity, { delivery, devOutbox: settings.devOutbox });
+  app.decorate('identity', identity);
+  // Codes and notices still being sent go out before the server (and its database) closes.
+  app.addHook('onClose', () => identity.settled());
   registerAccountRoutes(app, accounts);
 
   const topicBus = createTopicBus();

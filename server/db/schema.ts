@@ -13,6 +13,7 @@ export interface Database {
   session_family: SessionFamilyTable;
   refresh_token: RefreshTokenTable;
   auth_throttle: AuthThrottleTable;
+  code_request: CodeRequestTable;
   ledger_account: LedgerAccountTable;
   ledger_journal: LedgerJournalTable;
   ledger_entry: LedgerEntryTable;
@@ -160,6 +161,13 @@ export interface ImageCaptchaTable {
   answer_hash: string;
   expires_at: Date;
   used_at: Date | null;
+}
+
+export interface CodeRequestTable {
+  key: string;
+  last_at: Date;
+  window_start: Date;
+  window_count: number;
 }
 
 export interface AuthThrottleTable {

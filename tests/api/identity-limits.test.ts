@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, testBackends, type TestServer } from './harness';
-import { call, lastCode, password, registerByEmail } from './identity-support';
+import { createMessageDelivery, type MessageDelivery } from '../../server/modules/identity/delivery';
+import { call, lastCode, outbox, password, registerByEmail } from './identity-support';
 
 let clock = Date.now();
 const nowMs = () => clock;
@@ -146,6 +148,117 @@ describe.each(testBackends())('rate limits on $name', (backend) => {
           expect(accepted).toBe(0);
           expect(row.attempts).toBe(5);
         }
+      }
+    });
+  });
+
+  describe('code requests answer alike whether or not the address has an account', () => {
+    let server: TestServer;
+    /** While set, every message waits for it: a delivery that does not resolve. */
+    let gate: Promise<void> | null = null;
+    let failing = false;
+    beforeAll(async () => {
+      const inner = createMessageDelivery({ smtpUrl: null, mailFrom: 'test@tradeweb.example', dataDir: null, nowMs });
+      const delivery: MessageDelivery = {
+        async send(message) {
+          if (gate) await gate;
+          if (failing) throw new Error('SMTP is down');
+          await inner.send(message);
+        },
+        outboxFor: (to) => inner.outboxFor(to),
+      };
+      server = await startTestServer(backend, { SWITCHES: 'PHONE_REGISTER=1,PHONE_REGISTER_SMS_VERIFICATION=1', CODE_CHECKS_PER_10_MIN: '1000', CODES_SENT_PER_10_MIN: '1000' }, { nowMs, delivery });
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    let phones = 0;
+    const newPhone = () => `1415557${String((Date.now() + (phones += 1)) % 10000).padStart(4, '0')}`;
+
+    /** Two requests 20 s apart: what a caller sees. */
+    async function twoSends(path: '/v1/wa-na/sendMail' | '/v1/wa-na/sendPhone', to: string, type: '1' | '2') {
+      const body = path === '/v1/wa-na/sendMail' ? { email: to, type, locale: 'en' } : { phone: to, type, locale: 'en' };
+      const first = await call(server, path, body);
+      clock += 20_000;
+      const second = await call(server, path, body);
+      return [first, second];
+    }
+
+    it('e-mail: reset and sign-up code requests answer the same for a known and an unknown address', async () => {
+      const known = newEmail();
+      await registerByEmail(server, known);
+      clock += 61_000;
+      const forgotKnown = await twoSends('/v1/wa-na/sendMail', known, '2');
+      const forgotUnknown = await twoSends('/v1/wa-na/sendMail', newEmail(), '2');
+      expect(forgotKnown.map((answer) => answer.code)).toEqual([0, 1033]);
+      expect(forgotUnknown).toEqual(forgotKnown);
+      expect(forgotKnown[1]).toMatchObject({ status: 429, data: { retryAfterSeconds: 40 } });
+
+      clock += 61_000;
+      const signUpKnown = await twoSends('/v1/wa-na/sendMail', known, '1');
+      const signUpUnknown = await twoSends('/v1/wa-na/sendMail', newEmail(), '1');
+      expect(signUpKnown.map((answer) => answer.code)).toEqual([0, 1033]);
+      expect(signUpUnknown).toEqual(signUpKnown);
+    });
+
+    it('phone: reset and sign-up code requests answer the same for a known and an unknown number', async () => {
+      const known = newPhone();
+      expect((await call(server, '/v1/wa-na/sendPhone', { phone: known, type: '1', locale: 'en' })).code).toBe(0);
+      const code = await lastCode(server, known);
+      expect((await call(server, '/v1/wa-na/register', { username: known, password, type: 'P', code, locale: 'en' })).code).toBe(0);
+      clock += 61_000;
+      const forgotKnown = await twoSends('/v1/wa-na/sendPhone', known, '2');
+      const forgotUnknown = await twoSends('/v1/wa-na/sendPhone', newPhone(), '2');
+      expect(forgotKnown.map((answer) => answer.code)).toEqual([0, 1033]);
+      expect(forgotUnknown).toEqual(forgotKnown);
+
+      clock += 61_000;
+      const signUpKnown = await twoSends('/v1/wa-na/sendPhone', known, '1');
+      const signUpUnknown = await twoSends('/v1/wa-na/sendPhone', newPhone(), '1');
+      expect(signUpKnown.map((answer) => answer.code)).toEqual([0, 1033]);
+      expect(signUpUnknown).toEqual(signUpKnown);
+    });
+
+    it('answers without waiting for the delivery, which still happens (or fails quietly) afterwards', async () => {
+      const known = newEmail();
+      await registerByEmail(server, known);
+      clock += 61_000;
+      let open = () => {};
+      gate = new Promise<void>((resolve) => (open = resolve));
+      const stranger = newEmail();
+      try {
+        expect((await call(server, '/v1/wa-na/sendMail', { email: known, type: '2', locale: 'en' })).code).toBe(0);
+        expect((await call(server, '/v1/wa-na/sendMail', { email: stranger, type: '1', locale: 'en' })).code).toBe(0);
+        expect((await call(server, '/v1/wa-na/sendMail', { email: newEmail(), type: '2', locale: 'en' })).code).toBe(0);
+      } finally {
+        gate = null;
+        open();
+      }
+      expect(await lastCode(server, known)).toMatch(/^\d{6}$/);
+      expect(await lastCode(server, stranger)).toMatch(/^\d{6}$/);
+
+      failing = true;
+      try {
+        const unlucky = newEmail();
+        expect((await call(server, '/v1/wa-na/sendMail', { email: unlucky, type: '1', locale: 'en' })).code).toBe(0);
+        expect(await outbox(server, unlucky)).toEqual([]);
+      } finally {
+        failing = false;
+      }
+    });
+
+    it('parallel requests for one destination send exactly one code', async () => {
+      // Open the pool's connections first, so that the requests really do run side by side.
+      await Promise.all(Array.from({ length: 10 }, () => sql`select 1`.execute(server.database.db)));
+      for (let round = 0; round < 3; round += 1) {
+        const email = newEmail();
+        const answers = await Promise.all(Array.from({ length: 10 }, () => call(server, '/v1/wa-na/sendMail', { email, type: '1', locale: 'en' })));
+        expect(answers.filter((answer) => answer.code === 0)).toHaveLength(1);
+        expect(answers.filter((answer) => answer.code === 1033)).toHaveLength(9);
+        expect((await outbox(server, email)).filter((message) => message.code)).toHaveLength(1);
+        const rows = await server.database.db.selectFrom('verification_code').select('id').where('destination', '=', email).execute();
+        expect(rows).toHaveLength(1);
       }
     });
   });

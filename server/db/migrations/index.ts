@@ -7,6 +7,7 @@ import * as orders from './0005-orders';
 import * as tradingRules from './0006-trading-rules';
 import * as options from './0007-options';
 import * as authThrottle from './0008-auth-throttle';
+import * as codeRequests from './0009-code-requests';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006-trading-rules': tradingRules,
   '0007-options': options,
   '0008-auth-throttle': authThrottle,
+  '0009-code-requests': codeRequests,
 };

@@ -55,6 +55,32 @@ export function createIdentityRepository(db: Kysely<Database>) {
         .executeTakeFirstOrThrow();
       return row.id;
     },
+    /**
+     * Records a request for a code and says whether it may be served: not within
+     * `resendMs` of the last one that was, nor beyond `limit` in the `windowMs` window.
+     * One statement, so two parallel requests never both pass; a refused request changes
+     * nothing. Answers the seconds to wait when refused.
+     */
+    async recordCodeRequest(key: string, at: Date, rule: { resendMs: number; windowMs: number; limit: number }): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
+      const resendAfter = new Date(at.getTime() - rule.resendMs);
+      const windowAfter = new Date(at.getTime() - rule.windowMs);
+      const newWindow = sql<boolean>`r.window_start <= ${windowAfter}`;
+      const recorded = await sql<{ key: string }>`
+        insert into code_request as r (key, last_at, window_start, window_count)
+        values (${key}, ${at}, ${at}, 1)
+        on conflict (key) do update set
+          last_at = ${at},
+          window_start = case when ${newWindow} then ${at} else r.window_start end,
+          window_count = case when ${newWindow} then 1 else r.window_count + 1 end
+        where r.last_at <= ${resendAfter} and (${newWindow} or r.window_count < ${rule.limit})
+        returning key`.execute(db);
+      if (recorded.rows.length === 1) return { allowed: true };
+      const row = await db.selectFrom('code_request').selectAll().where('key', '=', key).executeTakeFirst();
+      if (!row) return { allowed: false, retryAfterSeconds: 1 };
+      const resendWaitMs = new Date(row.last_at).getTime() + rule.resendMs - at.getTime();
+      const windowWaitMs = row.window_count >= rule.limit ? new Date(row.window_start).getTime() + rule.windowMs - at.getTime() : 0;
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(Math.max(resendWaitMs, windowWaitMs) / 1000)) };
+    },
     latestCode(destination: string, purpose: number) {
       return db
         .selectFrom('verification_code')

@@ -10,6 +10,7 @@ import type { RateLimiter } from '../../auth/rate-limiter';
 import type { TokenService } from '../../auth/tokens';
 import { generateTotpSecret, otpauthUrl, verifyTotp } from '../../auth/totp';
 import { AppError, rateLimitedError } from '../../http/app-error';
+import { createBackgroundWork } from './background-work';
 import { captchaImage, captchaText } from './captcha-image';
 import type { MessageDelivery } from './delivery';
 import { isUniqueViolation, type IdentityRepository } from './identity-repository';
@@ -17,6 +18,8 @@ import { isUniqueViolation, type IdentityRepository } from './identity-repositor
 export const codeTtlMs = 10 * 60_000;
 export const codeMaxAttempts = 5;
 export const codeResendMs = 60_000;
+/** The window of the per-destination count of code requests (CODES_SENT_PER_10_MIN). */
+export const codeSendingWindowMs = 10 * 60_000;
 export const captchaTtlMs = 2 * 60_000;
 
 /** Code purposes (the `type` of sendMail / sendPhone). */
@@ -25,7 +28,7 @@ export const CodePurpose = { register: 1, forgot: 2, registerComplete: 4 } as co
 export interface IdentityLimits {
   /** Per client address and account: sign-in attempts. */
   login: RateLimiter;
-  /** Per client address: codes sent. */
+  /** Per client address: codes sent (per destination: `code_request`, see sendCode). */
   codeSending: RateLimiter;
   /** Per client address: codes checked (register, forgot, second factor). */
   codeChecking: RateLimiter;
@@ -42,6 +45,8 @@ export interface IdentitySettings {
   siteName: string;
   /** Switching to the demo account is allowed once per user. */
   virtualTradingOnce: boolean;
+  /** Code requests per destination and purpose in 10 minutes. */
+  codesPerDestination: number;
 }
 
 function inviteCodeCandidate(): string {
@@ -63,9 +68,12 @@ export function createIdentityService(deps: {
   switches: () => Promise<Switches>;
   /** After a sign-up: the new user's trading accounts are opened. */
   onRegistered?: (uid: number) => Promise<void>;
+  /** Failures of work done off the request (sending codes). */
+  log: (message: string, error: unknown) => void;
   nowMs?: () => number;
 }) {
   const { repository, tokens, cipher, delivery, limits, settings } = deps;
+  const background = createBackgroundWork(deps.log);
   const nowMs = deps.nowMs ?? Date.now;
   const now = () => new Date(nowMs());
 
@@ -126,20 +134,30 @@ export function createIdentityService(deps: {
     throw new AppError(expired ? ErrorCode.VERIFICATION_CODE_EXPIRED : ErrorCode.INVALID_VERIFICATION_CODE);
   }
 
+  /**
+   * Answers a code request the same way, in the same time, whether or not the address has
+   * an account: every request is recorded alike (the 60 s rule and the per-destination
+   * count), and what depends on the account (a code, a notice, a welcome, or nothing)
+   * is done afterwards, off the request.
+   */
   async function sendCode(channel: 'email' | 'sms', destination: string, purpose: number, client: string) {
-    const switches = await deps.switches();
-    const latest = await repository.latestCode(destination, purpose);
-    if (latest && nowMs() - latest.created_at.getTime() < codeResendMs) {
-      throw rateLimitedError(Math.ceil((latest.created_at.getTime() + codeResendMs - nowMs()) / 1000));
-    }
     limit(limits.codeSending, client);
-    limit(limits.codeSending, `to:${destination}`);
+    const verdict = await repository.recordCodeRequest(cipher.digest(`send:${purpose}:${destination}`), now(), {
+      resendMs: codeResendMs,
+      windowMs: codeSendingWindowMs,
+      limit: settings.codesPerDestination,
+    });
+    if (!verdict.allowed) throw rateLimitedError(verdict.retryAfterSeconds);
+    background.run(() => deliverCode(channel, destination, purpose), 'sending a code failed');
+  }
+
+  async function deliverCode(channel: 'email' | 'sms', destination: string, purpose: number) {
     const type: ContactType = channel === 'email' ? 'E' : 'P';
     const existing = await repository.findUserByContact(type, destination);
 
     if (purpose === CodePurpose.registerComplete) {
       // A welcome mail after sign-up, when the brand sends one; nothing to check.
-      if (existing && channel === 'email' && switches.sendRegisterCompleteMail) {
+      if (existing && channel === 'email' && (await deps.switches()).sendRegisterCompleteMail) {
         await delivery.send({ channel, to: destination, subject: `${settings.siteName}: welcome`, text: `Your ${settings.siteName} account is ready.` });
       }
       return;
@@ -149,7 +167,7 @@ export function createIdentityService(deps: {
       await delivery.send({ channel, to: destination, subject: `${settings.siteName}: sign-up attempt`, text: `Someone tried to sign up with this ${channel === 'email' ? 'address' : 'number'}. It already has an account; you can reset its password if needed.` });
       return;
     }
-    if (purpose === CodePurpose.forgot && !existing) return; // no enumeration: same answer, nothing sent
+    if (purpose === CodePurpose.forgot && !existing) return; // nothing to reset: nothing sent
 
     const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
     const createdAt = now();
@@ -168,6 +186,9 @@ export function createIdentityService(deps: {
   }
 
   return {
+    /** Waits for the codes and notices still being sent (server close, tests). */
+    settled: () => background.settled(),
+
     async sendMail(email: string, purpose: number, client: string) {
       if (!isValidEmail(email)) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'e-mail');
       await sendCode('email', email.toLowerCase(), purpose, client);
