@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, testBackends, type TestServer } from './harness';
 import { createMessageDelivery, type MessageDelivery } from '../../server/modules/identity/delivery';
-import { call, lastCode, outbox, password, registerByEmail } from './identity-support';
+import { call, lastCode, loginByEmail, outbox, password, registerByEmail } from './identity-support';
 
 let clock = Date.now();
 const nowMs = () => clock;
@@ -260,6 +260,27 @@ describe.each(testBackends())('rate limits on $name', (backend) => {
         const rows = await server.database.db.selectFrom('verification_code').select('id').where('destination', '=', email).execute();
         expect(rows).toHaveLength(1);
       }
+    });
+  });
+
+  describe('demo trading once (VIRTUAL_TRADING_ONCE), under parallel switches', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startTestServer(backend, { VIRTUAL_TRADING_ONCE: '1', SWITCHES: 'VIRTUAL_CURRENCY_TRADE=1' }, { nowMs });
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it('lets only one of several parallel first switches to demo through (701 for the others)', async () => {
+      await Promise.all(Array.from({ length: 5 }, () => sql`select 1`.execute(server.database.db)));
+      const email = newEmail();
+      await registerByEmail(server, email);
+      const sessions = [];
+      for (let index = 0; index < 5; index += 1) sessions.push(await loginByEmail(server, email));
+      const answers = await Promise.all(sessions.map((session) => call(server, '/v1/waa/user/switch', {}, session.token)));
+      expect(answers.filter((answer) => answer.code === 0)).toHaveLength(1);
+      expect(answers.filter((answer) => answer.code === 701)).toHaveLength(4);
     });
   });
 

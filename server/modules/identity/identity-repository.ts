@@ -42,8 +42,10 @@ export function createIdentityRepository(db: Kysely<Database>) {
     async setTotp(uid: number, sealedSecret: string | null, enabled: boolean) {
       await db.updateTable('app_user').set({ totp_secret: sealedSecret, totp_enabled: enabled }).where('uid', '=', uid).execute();
     },
-    async markVirtualUsed(uid: number, at: Date) {
-      await db.updateTable('app_user').set({ virtual_used_at: at }).where('uid', '=', uid).where('virtual_used_at', 'is', null).execute();
+    /** Records the first switch to demo; true only for the call that recorded it. */
+    async markVirtualUsed(uid: number, at: Date): Promise<boolean> {
+      const result = await db.updateTable('app_user').set({ virtual_used_at: at }).where('uid', '=', uid).where('virtual_used_at', 'is', null).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
 
     // One-time codes

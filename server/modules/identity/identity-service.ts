@@ -352,8 +352,9 @@ export function createIdentityService(deps: {
       if (!user) throw new AppError(ErrorCode.SESSION_ENDED);
       if (toDemo) {
         if (!(await deps.switches()).VIRTUAL_CURRENCY_TRADE) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'demo trading is off');
-        if (settings.virtualTradingOnce && user.virtual_used_at) throw new AppError(ErrorCode.VIRTUAL_TRADING_ONLY_ONCE);
-        await repository.markVirtualUsed(user.uid, now());
+        // Marked and checked in one statement: two parallel switches cannot both be the first.
+        const first = await repository.markVirtualUsed(user.uid, now());
+        if (settings.virtualTradingOnce && !first) throw new AppError(ErrorCode.VIRTUAL_TRADING_ONLY_ONCE);
       }
       await repository.spendFamilyTokens(auth.fid, now());
       return issueSession(user.uid, toDemo ? 1 : 0, auth.fid);
