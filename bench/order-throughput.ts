@@ -38,6 +38,7 @@ async function measure(target: DatabaseTarget & { label: string }) {
     feed.emit?.([{ symbol: 'BTCUSDT', timeMs: clock.now, bid: 6_700_000, ask: 6_700_020, volume: 1 }]);
     const email = `bench-${Date.now()}@example.com`;
     await post('/v1/wa-na/sendMail', { email, type: '1', locale: 'en' });
+    await app.identity.settled(); // codes go out after the answer
     const code = (await delivery.outboxFor(email)).at(-1)?.code;
     await post('/v1/wa-na/register', { username: email, password: 'bench password', type: 'E', code, locale: 'en' });
     const { token } = (await post('/v1/wa-na/login', { username: email, password: 'bench password', type: 'E' })).data as { token: string };

@@ -23,11 +23,12 @@ import { createSiteRepository } from './modules/site/site-repository';
 import { registerSiteRoutes } from './modules/site/site-routes';
 import { createSiteService } from './modules/site/site-service';
 import { createDataCipher, loadDataKey } from './auth/data-key';
+import { createFailureThrottle } from './auth/failure-throttle';
 import { createRateLimiter } from './auth/rate-limiter';
 import { createMessageDelivery, type MessageDelivery } from './modules/identity/delivery';
 import { createIdentityRepository } from './modules/identity/identity-repository';
 import { registerIdentityRoutes } from './modules/identity/identity-routes';
-import { createIdentityService } from './modules/identity/identity-service';
+import { createIdentityService, type IdentityService } from './modules/identity/identity-service';
 import { registerAccountRoutes } from './modules/account/account-routes';
 import { cashKind, createAccountService, type DemoHoldings } from './modules/account/account-service';
 import { createLedger } from './modules/ledger/ledger';
@@ -62,6 +63,7 @@ export interface ServerDependencies {
 
 declare module 'fastify' {
   interface FastifyInstance {
+    identity: IdentityService;
     market: MarketDataService;
     trading: TradingService;
     /** Timed options (not `options`: Fastify has that route method). */
@@ -90,7 +92,9 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const app = Fastify({
     logger: dependencies.logger ?? { level: settings.logLevel },
     bodyLimit: settings.bodyLimitBytes,
-    trustProxy: true,
+    // Only the listed proxies may say who the client is; by default X-Forwarded-For is
+    // ignored, else any client could pick the address every rate limit keys on.
+    trustProxy: settings.trustProxy.length > 0 ? settings.trustProxy : false,
   });
 
   // An empty body is an empty object: several calls take no arguments.
@@ -136,9 +140,17 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
       codeSending: createRateLimiter({ limit: settings.codesSentPer10Min, windowMs: 10 * minute }),
       codeChecking: createRateLimiter({ limit: settings.codeChecksPer10Min, windowMs: 10 * minute }),
       captcha: createRateLimiter({ limit: 30, windowMs: minute }),
+      accountSignIn: createFailureThrottle(database.db, { freeFailures: settings.loginFailuresBeforeDelay, maxDelaySeconds: settings.authDelayMaxSeconds }, dependencies.nowMs),
+      codeFailures: createFailureThrottle(database.db, { freeFailures: settings.codeFailuresBeforeDelay, maxDelaySeconds: settings.authDelayMaxSeconds }, dependencies.nowMs),
     },
-    settings: { refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds, siteName: settings.siteName, virtualTradingOnce: settings.virtualTradingOnce },
+    settings: {
+      refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds,
+      siteName: settings.siteName,
+      virtualTradingOnce: settings.virtualTradingOnce,
+      codesPerDestination: settings.codesSentPer10Min,
+    },
     switches: () => siteService.switches(),
+    log: (message, error) => app.log.error({ err: error }, message),
     ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}),
   });
 
@@ -182,6 +194,9 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   await siteRepository.seedDefaults({ banners: defaultBanners, customerLink: settings.customerServiceLink, switchOverrides: settings.switchOverrides });
   registerSiteRoutes(app, siteService);
   registerIdentityRoutes(app, identity, { delivery, devOutbox: settings.devOutbox });
+  app.decorate('identity', identity);
+  // Codes and notices still being sent go out before the server (and its database) closes.
+  app.addHook('onClose', () => identity.settled());
   registerAccountRoutes(app, accounts);
 
   const topicBus = createTopicBus();

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseCustomerLinkSetting } from '../src/shared/config/customer-link';
@@ -67,7 +68,22 @@ const environmentSchema = z.object({
   SITE_NAME: z.string().min(1).default('TradeWeb'),
   /** A user may switch to the demo account only once (code 701 afterwards). */
   VIRTUAL_TRADING_ONCE: flag.default(false),
-  /** Rate limits: sign-in attempts per account and address per 15 minutes; codes sent per address per 10 minutes; code checks per address per 10 minutes. */
+  /**
+   * The proxies whose X-Forwarded-For is believed, as addresses or CIDRs (and proxy-addr's
+   * names loopback, linklocal, uniquelocal), comma-separated. Empty: forwarded headers are
+   * ignored and every limit keys on the connection's own address, which a client cannot choose.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .refine((value) => parseTrustProxy(value) !== null, 'expected comma-separated IP addresses or CIDRs (e.g. 10.0.0.1,10.1.0.0/16)'),
+  /** Per account: sign-in failures before each further one doubles the wait (1 s, 2 s, 4 s …). */
+  LOGIN_FAILURES_BEFORE_DELAY: z.coerce.number().int().min(1).default(5),
+  /** Per destination (register and reset codes) and per user (second factor): failed code checks before the growing wait. */
+  CODE_FAILURES_BEFORE_DELAY: z.coerce.number().int().min(1).default(10),
+  /** The longest wait the growing delay reaches, in seconds (a delay, never a lock). */
+  AUTH_DELAY_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /** Rate limits: sign-in attempts per account and address per 15 minutes; codes sent per address (and per destination) per 10 minutes; code checks per address per 10 minutes. */
   LOGIN_ATTEMPTS_PER_15_MIN: z.coerce.number().int().min(1).default(10),
   CODES_SENT_PER_10_MIN: z.coerce.number().int().min(1).default(20),
   CODE_CHECKS_PER_10_MIN: z.coerce.number().int().min(1).default(30),
@@ -127,6 +143,22 @@ export function parseSwitchOverrides(value: string): Partial<Record<SwitchName, 
   return overrides;
 }
 
+/** Proxy-addr's names for reserved ranges, accepted beside addresses and CIDRs. */
+const proxyRangeNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** "10.0.0.1, 10.1.0.0/16" as a trust list for Fastify's trustProxy; null when an entry is not an address or CIDR. */
+export function parseTrustProxy(value: string): string[] | null {
+  const entries = value.split(',').map((item) => item.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (proxyRangeNames.has(entry)) continue;
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const family = net.isIP(address);
+    if (family === 0 || rest.length > 0) return null;
+    if (prefix !== undefined && (!/^\d{1,3}$/.test(prefix) || Number(prefix) > (family === 4 ? 32 : 128))) return null;
+  }
+  return entries;
+}
+
 export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
   const parsed = environmentSchema.safeParse(environment);
   if (!parsed.success) {
@@ -181,6 +213,10 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     dataEncryptionKey: values.DATA_ENCRYPTION_KEY ?? null,
     siteName: values.SITE_NAME,
     virtualTradingOnce: values.VIRTUAL_TRADING_ONCE,
+    trustProxy: parseTrustProxy(values.TRUST_PROXY) ?? [],
+    loginFailuresBeforeDelay: values.LOGIN_FAILURES_BEFORE_DELAY,
+    codeFailuresBeforeDelay: values.CODE_FAILURES_BEFORE_DELAY,
+    authDelayMaxSeconds: values.AUTH_DELAY_MAX_SECONDS,
     loginAttemptsPer15Min: values.LOGIN_ATTEMPTS_PER_15_MIN,
     codesSentPer10Min: values.CODES_SENT_PER_10_MIN,
     codeChecksPer10Min: values.CODE_CHECKS_PER_10_MIN,

@@ -12,6 +12,8 @@ export interface Database {
   image_captcha: ImageCaptchaTable;
   session_family: SessionFamilyTable;
   refresh_token: RefreshTokenTable;
+  auth_throttle: AuthThrottleTable;
+  code_request: CodeRequestTable;
   ledger_account: LedgerAccountTable;
   ledger_journal: LedgerJournalTable;
   ledger_entry: LedgerEntryTable;
@@ -159,6 +161,20 @@ export interface ImageCaptchaTable {
   answer_hash: string;
   expires_at: Date;
   used_at: Date | null;
+}
+
+export interface CodeRequestTable {
+  key: string;
+  last_at: Date;
+  window_start: Date;
+  window_count: number;
+}
+
+export interface AuthThrottleTable {
+  key: string;
+  failures: number;
+  blocked_until: Date;
+  last_failure_at: Date;
 }
 
 export interface SessionFamilyTable {

@@ -50,7 +50,7 @@ export interface TestServer {
   app: FastifyInstance;
   tokens: TokenService;
   database: DatabaseHandle;
-  /** Mail and SMS the server sent (kept in memory). */
+  /** Mail and SMS the server sent (kept in memory), or the delivery a test brought. */
   delivery: MessageDelivery;
   close(): Promise<void>;
 }
@@ -58,14 +58,14 @@ export interface TestServer {
 export async function startTestServer(
   backend: TestBackend,
   environment: Record<string, string> = {},
-  extra: Pick<ServerDependencies, 'marketSource' | 'marketSeed' | 'nowMs'> = {},
+  extra: Pick<ServerDependencies, 'marketSource' | 'marketSeed' | 'nowMs' | 'delivery'> = {},
 ): Promise<TestServer> {
   const target = await backend.target();
   const staticDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradeweb-static-'));
   const settings = readSettings({ LOG_LEVEL: 'silent', STATIC_DIR: staticDir, ...environment });
   const database = await openDatabase(target);
   const tokens = createTokenService({ key: crypto.randomBytes(32), accessTokenTtlSeconds: settings.accessTokenTtlSeconds, ...(extra.nowMs ? { nowMs: extra.nowMs } : {}) });
-  const delivery = createMessageDelivery({ smtpUrl: null, mailFrom: 'test@tradeweb.example', dataDir: null, ...(extra.nowMs ? { nowMs: extra.nowMs } : {}) });
+  const delivery = extra.delivery ?? createMessageDelivery({ smtpUrl: null, mailFrom: 'test@tradeweb.example', dataDir: null, ...(extra.nowMs ? { nowMs: extra.nowMs } : {}) });
   // No live price source unless a test brings one: ticks are then the test's to give.
   const app = await buildServer({ settings, database, tokens, delivery, logger: false, marketSource: null, marketSeed: 1, ...extra });
   await app.ready();

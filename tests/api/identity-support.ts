@@ -6,9 +6,15 @@ import { post, type TestServer } from './harness';
 
 export const password = 'correct horse 7';
 
+/** What the outbox holds for an address or phone once every code requested so far has gone out (they go out after the answer). */
+export async function outbox(server: Pick<TestServer, 'app' | 'delivery'>, to: string) {
+  await server.app.identity.settled();
+  return server.delivery.outboxFor(to);
+}
+
 /** The last code the outbox holds for an address or phone. */
-export async function lastCode(server: TestServer, to: string): Promise<string> {
-  const messages = await server.delivery.outboxFor(to);
+export async function lastCode(server: Pick<TestServer, 'app' | 'delivery'>, to: string): Promise<string> {
+  const messages = await outbox(server, to);
   const code = messages.filter((message) => message.code).at(-1)?.code;
   expect(code, `a code sent to ${to}`).toMatch(/^\d{6}$/);
   return code!;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../server/auth/totp';
 import { readAccessToken } from '../../src/shared/session/token';
 import { startTestServer, testBackends, type TestServer } from './harness';
-import { call, lastCode, loginByEmail, password, registerByEmail, setSwitch } from './identity-support';
+import { call, lastCode, loginByEmail, outbox, password, registerByEmail, setSwitch } from './identity-support';
 
 let clock = Date.now();
 const nowMs = () => clock;
@@ -35,10 +35,10 @@ describe.each(testBackends())('identity on $name', (backend) => {
     it('refuses a second sign-up with 1004, and a code request for a taken address sends no code', async () => {
       const email = newEmail();
       await registerByEmail(server, email);
-      const before = (await server.delivery.outboxFor(email)).length;
+      const before = (await outbox(server, email)).length;
       clock += 61_000;
       expect((await call(server, '/v1/wa-na/sendMail', { email, type: '1', locale: 'en' })).code).toBe(0);
-      const sent = await server.delivery.outboxFor(email);
+      const sent = await outbox(server, email);
       expect(sent).toHaveLength(before + 1);
       expect(sent.at(-1)?.code).toBeUndefined();
       expect(sent.at(-1)?.text).toMatch(/already has an account/);
@@ -171,7 +171,7 @@ describe.each(testBackends())('identity on $name', (backend) => {
     it('password reset by code: unknown contacts get the same answer and nothing; the old password and other sessions end', async () => {
       const stranger = newEmail();
       expect((await call(server, '/v1/wa-na/sendMail', { email: stranger, type: '2', locale: 'en' })).code).toBe(0);
-      expect(await server.delivery.outboxFor(stranger)).toEqual([]);
+      expect(await outbox(server, stranger)).toEqual([]);
 
       const email = newEmail();
       await registerByEmail(server, email);

@@ -21,8 +21,14 @@ export async function createSession(page: Page): Promise<{ email: string; passwo
     return answer.data;
   };
   await envelope('/v1/wa-na/sendMail', { email, type: '1', locale: 'en' });
-  const outbox = (await (await api.get(`/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { code?: string }[];
-  const code = outbox.filter((message) => message.code).at(-1)?.code;
+  // The code goes out after the answer: wait until the outbox has it.
+  let code: string | undefined;
+  await expect
+    .poll(async () => {
+      const outbox = (await (await api.get(`/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { code?: string }[];
+      return (code = outbox.filter((message) => message.code).at(-1)?.code);
+    })
+    .toMatch(/^\d{6}$/);
   await envelope('/v1/wa-na/register', { username: email, password, type: 'E', code, locale: 'en' });
   const tokens = (await envelope('/v1/wa-na/login', { username: email, password, type: 'E' })) as { token: string; refreshToken: string };
   return { email, password, ...tokens };

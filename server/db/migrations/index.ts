@@ -6,6 +6,8 @@ import * as ledger from './0004-ledger';
 import * as orders from './0005-orders';
 import * as tradingRules from './0006-trading-rules';
 import * as options from './0007-options';
+import * as authThrottle from './0008-auth-throttle';
+import * as codeRequests from './0009-code-requests';
 import * as orderNumbers from './0010-order-numbers';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
@@ -17,5 +19,7 @@ export const migrations: Record<string, Migration> = {
   '0005-orders': orders,
   '0006-trading-rules': tradingRules,
   '0007-options': options,
+  '0008-auth-throttle': authThrottle,
+  '0009-code-requests': codeRequests,
   '0010-order-numbers': orderNumbers,
 };

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ContactType } from '../../../src/shared/api/auth';
 import type { Database } from '../../db/schema';
 
@@ -42,8 +42,10 @@ export function createIdentityRepository(db: Kysely<Database>) {
     async setTotp(uid: number, sealedSecret: string | null, enabled: boolean) {
       await db.updateTable('app_user').set({ totp_secret: sealedSecret, totp_enabled: enabled }).where('uid', '=', uid).execute();
     },
-    async markVirtualUsed(uid: number, at: Date) {
-      await db.updateTable('app_user').set({ virtual_used_at: at }).where('uid', '=', uid).where('virtual_used_at', 'is', null).execute();
+    /** Records the first switch to demo; true only for the call that recorded it. */
+    async markVirtualUsed(uid: number, at: Date): Promise<boolean> {
+      const result = await db.updateTable('app_user').set({ virtual_used_at: at }).where('uid', '=', uid).where('virtual_used_at', 'is', null).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
 
     // One-time codes
@@ -54,6 +56,32 @@ export function createIdentityRepository(db: Kysely<Database>) {
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;
+    },
+    /**
+     * Records a request for a code and says whether it may be served: not within
+     * `resendMs` of the last one that was, nor beyond `limit` in the `windowMs` window.
+     * One statement, so two parallel requests never both pass; a refused request changes
+     * nothing. Answers the seconds to wait when refused.
+     */
+    async recordCodeRequest(key: string, at: Date, rule: { resendMs: number; windowMs: number; limit: number }): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
+      const resendAfter = new Date(at.getTime() - rule.resendMs);
+      const windowAfter = new Date(at.getTime() - rule.windowMs);
+      const newWindow = sql<boolean>`r.window_start <= ${windowAfter}`;
+      const recorded = await sql<{ key: string }>`
+        insert into code_request as r (key, last_at, window_start, window_count)
+        values (${key}, ${at}, ${at}, 1)
+        on conflict (key) do update set
+          last_at = ${at},
+          window_start = case when ${newWindow} then ${at} else r.window_start end,
+          window_count = case when ${newWindow} then 1 else r.window_count + 1 end
+        where r.last_at <= ${resendAfter} and (${newWindow} or r.window_count < ${rule.limit})
+        returning key`.execute(db);
+      if (recorded.rows.length === 1) return { allowed: true };
+      const row = await db.selectFrom('code_request').selectAll().where('key', '=', key).executeTakeFirst();
+      if (!row) return { allowed: false, retryAfterSeconds: 1 };
+      const resendWaitMs = new Date(row.last_at).getTime() + rule.resendMs - at.getTime();
+      const windowWaitMs = row.window_count >= rule.limit ? new Date(row.window_start).getTime() + rule.windowMs - at.getTime() : 0;
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(Math.max(resendWaitMs, windowWaitMs) / 1000)) };
     },
     latestCode(destination: string, purpose: number) {
       return db
@@ -69,17 +97,28 @@ export function createIdentityRepository(db: Kysely<Database>) {
     async setCodeHash(id: number, codeHash: string) {
       await db.updateTable('verification_code').set({ code_hash: codeHash }).where('id', '=', id).execute();
     },
-    async countAttempt(id: number) {
-      await db
+    /**
+     * One guess at a code, checked and counted in one statement: only a live code (not
+     * used, not expired, under `maxAttempts`) is evaluated, each evaluation counts, and a
+     * matching guess consumes it. Concurrent guesses queue on the row, and each one sees
+     * the count the previous left, so no more than `maxAttempts` are ever evaluated.
+     * Comparing the keyed hashes in SQL leaks nothing a guesser can use.
+     */
+    async guessCode(id: number, guessHash: string, maxAttempts: number, at: Date): Promise<'accepted' | 'wrong' | 'refused'> {
+      const row = await db
         .updateTable('verification_code')
-        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+        .set((eb) => ({
+          attempts: eb('attempts', '+', 1),
+          consumed_at: eb.case().when('code_hash', '=', guessHash).then(sql<Date>`${at}::timestamptz`).else(null).end(),
+        }))
         .where('id', '=', id)
-        .execute();
-    },
-    /** Marks a code used; false when it was already used (a concurrent request won). */
-    async consumeCode(id: number, at: Date): Promise<boolean> {
-      const result = await db.updateTable('verification_code').set({ consumed_at: at }).where('id', '=', id).where('consumed_at', 'is', null).executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+        .where('consumed_at', 'is', null)
+        .where('attempts', '<', maxAttempts)
+        .where('expires_at', '>', at)
+        .returning('consumed_at')
+        .executeTakeFirst();
+      if (!row) return 'refused';
+      return row.consumed_at ? 'accepted' : 'wrong';
     },
 
     // Image captchas

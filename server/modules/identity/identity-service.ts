@@ -4,11 +4,13 @@ import { isValidApiPhone, isValidEmail, isValidNewPassword, isValidVerificationC
 import type { Switches } from '../../../src/shared/config/switches';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import type { DataCipher } from '../../auth/data-key';
+import type { FailureThrottle } from '../../auth/failure-throttle';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from '../../auth/passwords';
 import type { RateLimiter } from '../../auth/rate-limiter';
 import type { TokenService } from '../../auth/tokens';
 import { generateTotpSecret, otpauthUrl, verifyTotp } from '../../auth/totp';
 import { AppError, rateLimitedError } from '../../http/app-error';
+import { createBackgroundWork } from './background-work';
 import { captchaImage, captchaText } from './captcha-image';
 import type { MessageDelivery } from './delivery';
 import { isUniqueViolation, type IdentityRepository } from './identity-repository';
@@ -16,6 +18,8 @@ import { isUniqueViolation, type IdentityRepository } from './identity-repositor
 export const codeTtlMs = 10 * 60_000;
 export const codeMaxAttempts = 5;
 export const codeResendMs = 60_000;
+/** The window of the per-destination count of code requests (CODES_SENT_PER_10_MIN). */
+export const codeSendingWindowMs = 10 * 60_000;
 export const captchaTtlMs = 2 * 60_000;
 
 /** Code purposes (the `type` of sendMail / sendPhone). */
@@ -24,12 +28,16 @@ export const CodePurpose = { register: 1, forgot: 2, registerComplete: 4 } as co
 export interface IdentityLimits {
   /** Per client address and account: sign-in attempts. */
   login: RateLimiter;
-  /** Per client address: codes sent. */
+  /** Per client address: codes sent (per destination: `code_request`, see sendCode). */
   codeSending: RateLimiter;
   /** Per client address: codes checked (register, forgot, second factor). */
   codeChecking: RateLimiter;
   /** Per client address: captcha images. */
   captcha: RateLimiter;
+  /** Per account, whatever the address: sign-in tries (second factor included), with a growing delay. */
+  accountSignIn: FailureThrottle;
+  /** Per destination (register, reset) and per user (second-factor set-up): code checks, with a growing delay. */
+  codeFailures: FailureThrottle;
 }
 
 export interface IdentitySettings {
@@ -37,6 +45,8 @@ export interface IdentitySettings {
   siteName: string;
   /** Switching to the demo account is allowed once per user. */
   virtualTradingOnce: boolean;
+  /** Code requests per destination and purpose in 10 minutes. */
+  codesPerDestination: number;
 }
 
 function inviteCodeCandidate(): string {
@@ -58,15 +68,26 @@ export function createIdentityService(deps: {
   switches: () => Promise<Switches>;
   /** After a sign-up: the new user's trading accounts are opened. */
   onRegistered?: (uid: number) => Promise<void>;
+  /** Failures of work done off the request (sending codes). */
+  log: (message: string, error: unknown) => void;
   nowMs?: () => number;
 }) {
   const { repository, tokens, cipher, delivery, limits, settings } = deps;
+  const background = createBackgroundWork(deps.log);
   const nowMs = deps.nowMs ?? Date.now;
   const now = () => new Date(nowMs());
 
   function limit(limiter: RateLimiter, key: string) {
     const result = limiter.hit(key);
     if (!result.allowed) throw rateLimitedError(result.retryAfterSeconds);
+  }
+
+  /** Claims a try against a shared failure count; the key is hashed so no address is stored. */
+  async function claim(throttle: FailureThrottle, key: string): Promise<string> {
+    const hashed = cipher.digest(`throttle:${key}`);
+    const verdict = await throttle.attempt(hashed);
+    if (!verdict.allowed) throw rateLimitedError(verdict.retryAfterSeconds);
+    return hashed;
   }
 
   function normalizeContact(type: ContactType, username: string): string {
@@ -97,35 +118,46 @@ export function createIdentityService(deps: {
     return issueSession(uid, 0, familyId);
   }
 
-  /** Checks the latest code for a destination; counts a wrong try and locks after 5. */
+  /** Checks the latest code for a destination; counts every try and locks after 5 (atomically: `guessCode`). */
   async function checkCode(destination: string, purpose: number, code: string, client: string) {
     limit(limits.codeChecking, client);
+    const throttleKey = await claim(limits.codeFailures, `code:${purpose}:${destination}`);
     const latest = await repository.latestCode(destination, purpose);
-    if (!latest || latest.consumed_at || latest.attempts >= codeMaxAttempts) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
-    if (latest.expires_at.getTime() <= nowMs()) throw new AppError(ErrorCode.VERIFICATION_CODE_EXPIRED);
-    const expected = Buffer.from(latest.code_hash);
-    const given = Buffer.from(cipher.digest(`code:${latest.id}:${code}`));
-    if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) {
-      await repository.countAttempt(latest.id);
-      throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
+    if (!latest) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
+    const outcome = await repository.guessCode(latest.id, cipher.digest(`code:${latest.id}:${code}`), codeMaxAttempts, now());
+    if (outcome === 'accepted') {
+      await limits.codeFailures.reset(throttleKey);
+      return;
     }
-    if (!(await repository.consumeCode(latest.id, now()))) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
+    // A used or locked code is just invalid; an unused one past its time says so.
+    const expired = outcome === 'refused' && !latest.consumed_at && latest.attempts < codeMaxAttempts && latest.expires_at.getTime() <= nowMs();
+    throw new AppError(expired ? ErrorCode.VERIFICATION_CODE_EXPIRED : ErrorCode.INVALID_VERIFICATION_CODE);
   }
 
+  /**
+   * Answers a code request the same way, in the same time, whether or not the address has
+   * an account: every request is recorded alike (the 60 s rule and the per-destination
+   * count), and what depends on the account (a code, a notice, a welcome, or nothing)
+   * is done afterwards, off the request.
+   */
   async function sendCode(channel: 'email' | 'sms', destination: string, purpose: number, client: string) {
-    const switches = await deps.switches();
-    const latest = await repository.latestCode(destination, purpose);
-    if (latest && nowMs() - latest.created_at.getTime() < codeResendMs) {
-      throw rateLimitedError(Math.ceil((latest.created_at.getTime() + codeResendMs - nowMs()) / 1000));
-    }
     limit(limits.codeSending, client);
-    limit(limits.codeSending, `to:${destination}`);
+    const verdict = await repository.recordCodeRequest(cipher.digest(`send:${purpose}:${destination}`), now(), {
+      resendMs: codeResendMs,
+      windowMs: codeSendingWindowMs,
+      limit: settings.codesPerDestination,
+    });
+    if (!verdict.allowed) throw rateLimitedError(verdict.retryAfterSeconds);
+    background.run(() => deliverCode(channel, destination, purpose), 'sending a code failed');
+  }
+
+  async function deliverCode(channel: 'email' | 'sms', destination: string, purpose: number) {
     const type: ContactType = channel === 'email' ? 'E' : 'P';
     const existing = await repository.findUserByContact(type, destination);
 
     if (purpose === CodePurpose.registerComplete) {
       // A welcome mail after sign-up, when the brand sends one; nothing to check.
-      if (existing && channel === 'email' && switches.sendRegisterCompleteMail) {
+      if (existing && channel === 'email' && (await deps.switches()).sendRegisterCompleteMail) {
         await delivery.send({ channel, to: destination, subject: `${settings.siteName}: welcome`, text: `Your ${settings.siteName} account is ready.` });
       }
       return;
@@ -135,7 +167,7 @@ export function createIdentityService(deps: {
       await delivery.send({ channel, to: destination, subject: `${settings.siteName}: sign-up attempt`, text: `Someone tried to sign up with this ${channel === 'email' ? 'address' : 'number'}. It already has an account; you can reset its password if needed.` });
       return;
     }
-    if (purpose === CodePurpose.forgot && !existing) return; // no enumeration: same answer, nothing sent
+    if (purpose === CodePurpose.forgot && !existing) return; // nothing to reset: nothing sent
 
     const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
     const createdAt = now();
@@ -154,6 +186,9 @@ export function createIdentityService(deps: {
   }
 
   return {
+    /** Waits for the codes and notices still being sent (server close, tests). */
+    settled: () => background.settled(),
+
     async sendMail(email: string, purpose: number, client: string) {
       if (!isValidEmail(email)) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'e-mail');
       await sendCode('email', email.toLowerCase(), purpose, client);
@@ -230,8 +265,12 @@ export function createIdentityService(deps: {
       input: { username: string; password: string; type: ContactType; command?: 'verification' | undefined; authCode?: string | undefined },
       client: string,
     ): Promise<{ token: string; refreshToken: string; qrcodeStatus: 0 | 1 }> {
-      const key = `${client}|${input.type}|${input.username.toLowerCase()}`;
+      const account = `${input.type}|${input.username.toLowerCase()}`;
+      const key = `${client}|${account}`;
       limit(limits.login, key);
+      // Per account whatever the address (addresses are cheap to change): counted before
+      // the password is checked, so even the right one waits while the delay runs.
+      const accountKey = await claim(limits.accountSignIn, `login:${account}`);
       let user;
       try {
         user = await repository.findUserByContact(input.type, normalizeContact(input.type, input.username));
@@ -248,6 +287,7 @@ export function createIdentityService(deps: {
         if (!secret || !verifyTotp(secret, input.authCode.padStart(6, '0'), nowMs())) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
       }
       limits.login.reset(key);
+      await limits.accountSignIn.reset(accountKey);
       return { ...(await startSession(user.uid)), qrcodeStatus: 1 };
     },
 
@@ -312,8 +352,9 @@ export function createIdentityService(deps: {
       if (!user) throw new AppError(ErrorCode.SESSION_ENDED);
       if (toDemo) {
         if (!(await deps.switches()).VIRTUAL_CURRENCY_TRADE) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'demo trading is off');
-        if (settings.virtualTradingOnce && user.virtual_used_at) throw new AppError(ErrorCode.VIRTUAL_TRADING_ONLY_ONCE);
-        await repository.markVirtualUsed(user.uid, now());
+        // Marked and checked in one statement: two parallel switches cannot both be the first.
+        const first = await repository.markVirtualUsed(user.uid, now());
+        if (settings.virtualTradingOnce && !first) throw new AppError(ErrorCode.VIRTUAL_TRADING_ONLY_ONCE);
       }
       await repository.spendFamilyTokens(auth.fid, now());
       return issueSession(user.uid, toDemo ? 1 : 0, auth.fid);
@@ -336,21 +377,26 @@ export function createIdentityService(deps: {
 
     async twoFactorEnable(uid: number, code: string, client: string) {
       limit(limits.codeChecking, client);
+      const throttleKey = await claim(limits.codeFailures, `totp:${uid}`);
       const user = await repository.findUserByUid(uid);
       if (!user?.totp_secret) throw new AppError(ErrorCode.QR_KEY_MISSING);
       if (user.totp_enabled) throw new AppError(ErrorCode.STATUS_UNCHANGED);
       const secret = cipher.decrypt(user.totp_secret);
       if (!secret || !verifyTotp(secret, code, nowMs())) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
       await repository.setTotp(uid, user.totp_secret, true);
+      await limits.codeFailures.reset(throttleKey);
     },
 
     async twoFactorDisable(uid: number, code: string, client: string) {
       limit(limits.codeChecking, client);
+      // A stolen session must not be able to guess its way past the second factor.
+      const throttleKey = await claim(limits.codeFailures, `totp:${uid}`);
       const user = await repository.findUserByUid(uid);
       if (!user?.totp_enabled || !user.totp_secret) throw new AppError(ErrorCode.STATUS_UNCHANGED);
       const secret = cipher.decrypt(user.totp_secret);
       if (!secret || !verifyTotp(secret, code, nowMs())) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
       await repository.setTotp(uid, null, false);
+      await limits.codeFailures.reset(throttleKey);
     },
   };
 }
