@@ -7,6 +7,7 @@ import { ErrorCode } from '../src/shared/errors/catalogue';
 import type { TokenService } from './auth/tokens';
 import type { DatabaseHandle } from './db/database';
 import { sendError } from './http/envelope';
+import { redactingLogger } from './http/log-redaction';
 import { registerStaticApp } from './http/static-app';
 import { instruments as seededInstruments, loadTestInstruments } from './market/catalogue';
 import { createBrokerPublisher } from './market/broker-publisher';
@@ -88,7 +89,7 @@ export const defaultBanners = ['/banners/banner-1.svg', '/banners/banner-2.svg',
 export async function buildServer(dependencies: ServerDependencies): Promise<FastifyInstance> {
   const { settings, database, tokens } = dependencies;
   const app = Fastify({
-    logger: dependencies.logger ?? { level: settings.logLevel },
+    logger: redactingLogger(dependencies.logger ?? { level: settings.logLevel }),
     bodyLimit: settings.bodyLimitBytes,
     trustProxy: true,
   });
