@@ -84,6 +84,23 @@ const exchangePrefix = '/exchange/';
 const positionsSocketPath = '/exchange/ws';
 const apiPrefixes = ['/v1/', '/market/', '/exchange/', '/dev/'];
 
+/** Whether a path belongs to the signed-in calls (`/v1/waa/…`, `/exchange/…`). */
+function signedInRoute(path: string | undefined): boolean {
+  return path !== undefined && (path.startsWith(signedInPrefix) || path.startsWith(exchangePrefix));
+}
+
+/** A URL's path decoded, lower-cased and with runs of slashes collapsed: no spelling of a signed-in path escapes the check. */
+function normalizedPath(url: string): string {
+  const raw = url.split('?')[0] ?? '';
+  let path = raw;
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    // A malformed escape matches no route; the raw path is checked as it is.
+  }
+  return path.replace(/\/+/g, '/').toLowerCase();
+}
+
 export const defaultBanners = ['/banners/banner-1.svg', '/banners/banner-2.svg', '/banners/banner-3.svg'];
 /** Builds the whole server without listening, so tests can drive it in-process. */
 export async function buildServer(dependencies: ServerDependencies): Promise<FastifyInstance> {
@@ -143,13 +160,16 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith(signedInPrefix) && !request.url.startsWith(exchangePrefix)) return;
+    // Decided by the route that matched (the router decodes %-escapes), and by the path as
+    // the router would read it for anything unmatched, never by the raw URL alone.
+    const route = request.routeOptions.url;
+    if (!signedInRoute(route) && !signedInRoute(normalizedPath(request.url))) return;
     // The positions socket carries its token in the query (browsers cannot set headers there).
-    if (request.url.split('?')[0] === positionsSocketPath) return;
+    if (route === positionsSocketPath) return;
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
     const payload = token ? await tokens.verifyAccessToken(token) : null;
-    const checkingToken = request.url.split('?')[0] === checkTokenPath;
+    const checkingToken = route === checkTokenPath;
     if (!payload) {
       if (checkingToken) return sendError(request, reply, ErrorCode.LIST_FAILURE);
       return sendError(request, reply, ErrorCode.NOT_LOGGED_IN, { httpStatus: 401 });
