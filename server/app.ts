@@ -8,6 +8,7 @@ import type { TokenService } from './auth/tokens';
 import type { DatabaseHandle } from './db/database';
 import { sendError } from './http/envelope';
 import { redactingLogger } from './http/log-redaction';
+import { containsNul } from './http/nul-guard';
 import { registerStaticApp } from './http/static-app';
 import { instruments as seededInstruments, loadTestInstruments } from './market/catalogue';
 import { createBrokerPublisher } from './market/broker-publisher';
@@ -116,12 +117,20 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, {});
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch {
       const error = Object.assign(new Error('malformed JSON body'), { statusCode: 400, code: 'MALFORMED_JSON' });
-      done(error, undefined);
+      return done(error, undefined);
     }
+    // Refused here, before any handler: a NUL in a string or key fails SQL (see nul-guard.ts).
+    if (containsNul(parsed)) return done(Object.assign(new Error('NUL in JSON body'), { statusCode: 400, code: 'NUL_IN_BODY' }), undefined);
+    done(null, parsed);
+  });
+  // The same for query strings and path parameters (market routes, the sockets' queries, /dev/outbox).
+  app.addHook('preValidation', async (request, reply) => {
+    if (containsNul(request.query) || containsNul(request.params)) return sendError(request, reply, ErrorCode.INCORRECT_PARAMETER_CONTENT);
   });
 
   app.decorateRequest('auth', null);
