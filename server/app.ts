@@ -9,6 +9,7 @@ import type { DatabaseHandle } from './db/database';
 import { sendError } from './http/envelope';
 import { redactingLogger } from './http/log-redaction';
 import { containsNul } from './http/nul-guard';
+import { createConnectionLimit, tooManyConnectionsCode } from './http/connection-limits';
 import { registerStaticApp } from './http/static-app';
 import { instruments as seededInstruments, loadTestInstruments } from './market/catalogue';
 import { createBrokerPublisher } from './market/broker-publisher';
@@ -144,6 +145,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const ledger = createLedger(database.db, dependencies.nowMs);
   // The trading engine starts with the market further down; the demo reset reaches it late-bound.
   let closeDemoOrders: ((uid: number) => Promise<void>) | null = null;
+  let positionsFeedLate: PositionsFeed | null = null;
   const accounts = createAccountService({
     ledger,
     users: identityRepository,
@@ -165,6 +167,8 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     },
     settings: { refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds, siteName: settings.siteName, virtualTradingOnce: settings.virtualTradingOnce },
     switches: () => siteService.switches(),
+    // The positions feed starts with the market further down; ended sessions reach it late-bound.
+    onSessionsEnded: (ended) => positionsFeedLate?.endSessions(ended),
     ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}),
   });
 
@@ -251,7 +255,14 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
       ? await selectMarketSource({ settings, instruments, resumeAt, log: app.log })
       : dependencies.marketSource;
   app.log.info({ source: source?.name ?? 'none' }, 'market data source');
-  const positionsFeed = createPositionsFeed({ db: database.db, ledger, market, log: (message, error) => app.log.warn({ err: error }, message) });
+  const positionsFeed = createPositionsFeed({
+    db: database.db,
+    ledger,
+    market,
+    sessionAlive: (session) => identity.sessionAlive(session),
+    log: (message, error) => app.log.warn({ err: error }, message),
+  });
+  positionsFeedLate = positionsFeed;
   const trading = createTradingService({
     onChange: (uid, book) => positionsFeed.changed(uid, book),
     db: database.db,
@@ -302,20 +313,32 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   tradingTimer.unref();
   registerTradingRoutes(app, trading);
   registerOptionsRoutes(app, options);
+  const positionsPerAddress = createConnectionLimit(settings.positionsSocketsPerAddress);
+  const positionsPerUser = createConnectionLimit(settings.positionsSocketsPerUser);
   app.get(positionsSocketPath, { websocket: true }, (socket, request) => {
     const token = (request.query as { token?: string }).token ?? '';
     const refuse = () => socket.close(4401, 'sign-in required');
+    const releases: (() => void)[] = [];
     let detach: (() => void) | null = null;
     let closed = false;
     socket.on('close', () => {
       closed = true;
       detach?.();
+      for (const release of releases) release();
     });
+    const byAddress = positionsPerAddress.acquire(request.ip);
+    if (!byAddress) return socket.close(tooManyConnectionsCode, 'too many connections from this address');
+    releases.push(byAddress);
     void (async () => {
       const payload = token ? await tokens.verifyAccessToken(token) : null;
-      if (!payload || !(await identity.sessionAlive(payload))) return refuse();
+      if (!payload?.fid || !(await identity.sessionAlive(payload))) return refuse();
       if (closed) return;
-      detach = await positionsFeed.attach(socket, payload.uid, payload.virtualStatus === 0 ? 'real' : 'demo');
+      const byUser = positionsPerUser.acquire(String(payload.uid));
+      if (!byUser) return socket.close(tooManyConnectionsCode, 'too many connections for this account');
+      releases.push(byUser);
+      // Remembered with its session, so that the socket closes (4401) when the session ends.
+      const session = { uid: payload.uid, fid: payload.fid, virtualStatus: payload.virtualStatus };
+      detach = await positionsFeed.attach(socket, payload.uid, payload.virtualStatus === 0 ? 'real' : 'demo', session);
       if (closed) detach();
     })().catch((error: unknown) => {
       app.log.error({ err: error }, 'positions socket failed');

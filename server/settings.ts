@@ -69,6 +69,14 @@ const environmentSchema = z.object({
   LOGIN_ATTEMPTS_PER_15_MIN: z.coerce.number().int().min(1).default(10),
   CODES_SENT_PER_10_MIN: z.coerce.number().int().min(1).default(20),
   CODE_CHECKS_PER_10_MIN: z.coerce.number().int().min(1).default(30),
+  /**
+   * Open sockets per client address (market STOMP, positions) and positions sockets per
+   * user; more are refused with close code 4429. A browser holds one of each, but an
+   * office or a mobile carrier puts many browsers behind one address.
+   */
+  MARKET_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  POSITIONS_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  POSITIONS_SOCKETS_PER_USER: z.coerce.number().int().min(1).default(10),
   /** Development outbox for mail and SMS, readable at GET /dev/outbox. Never on by default. */
   DEV_OUTBOX: flag.default(false),
   /** Where prices come from: the seeded simulator, a CSV recording, Binance's public stream (crypto), or none. */
@@ -181,6 +189,9 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     loginAttemptsPer15Min: values.LOGIN_ATTEMPTS_PER_15_MIN,
     codesSentPer10Min: values.CODES_SENT_PER_10_MIN,
     codeChecksPer10Min: values.CODE_CHECKS_PER_10_MIN,
+    marketConnectionsPerAddress: values.MARKET_CONNECTIONS_PER_ADDRESS,
+    positionsSocketsPerAddress: values.POSITIONS_SOCKETS_PER_ADDRESS,
+    positionsSocketsPerUser: values.POSITIONS_SOCKETS_PER_USER,
     marketLoadSymbols: values.MARKET_LOAD_SYMBOLS,
     marketLoadTicksPerSecond: values.MARKET_LOAD_TICKS_PER_SECOND,
   };
