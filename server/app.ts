@@ -243,6 +243,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const marketStomp = await registerStompEndpoint(app, {
     path: '/market/stomp',
     bus: topicBus,
+    maxConnectionsPerAddress: settings.marketConnectionsPerAddress,
     allowedDestination: (destination) => {
       const parsed = parseMarketDestination(destination);
       return parsed !== null && (parsed.topic === 'prices' || market.knownSymbol(parsed.symbol));

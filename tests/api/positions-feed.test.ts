@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MarketDataSource, RawTick } from '../../server/market/sources/market-data-source';
 import { cashKind } from '../../server/modules/account/account-service';
 import { createLedger } from '../../server/modules/ledger/ledger';
@@ -151,6 +151,58 @@ describe.each(testBackends())('positions feed on $name', (backend) => {
       expect(await other.closed).toEqual({ code: 4401, reason: 'session ended' });
     } finally {
       for (const each of [first, second, third, other]) each.socket.close();
+    }
+  });
+});
+
+describe.each(testBackends())('positions socket limits on $name', (backend) => {
+  let server: TestServer;
+  let base = '';
+
+  beforeAll(async () => {
+    server = await startTestServer(backend, { POSITIONS_SOCKETS_PER_USER: '2', POSITIONS_SOCKETS_PER_ADDRESS: '3' });
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `ws://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('refuses (4429) sockets over the per-address and per-user limits, not from another address, and takes one again after a close', async () => {
+    const stamp = Date.now().toString(36);
+    const [carol, dave] = [`carol${stamp}@example.com`, `dave${stamp}@example.com`];
+    await registerByEmail(server, carol);
+    await registerByEmail(server, dave);
+    const [carolSession, daveSession] = [await loginByEmail(server, carol), await loginByEmail(server, dave)];
+    const opened: ReturnType<typeof feedSocket>[] = [];
+    const open = (token: string, localAddress = '127.0.0.1') => {
+      const client = feedSocket(`${base}/exchange/ws?token=${encodeURIComponent(token)}`, { localAddress });
+      opened.push(client);
+      return client;
+    };
+    const connections = async () => ((await server.app.inject({ method: 'GET', url: '/healthz' })).json() as { positionsConnections: number }).positionsConnections;
+    try {
+      const carolOne = open(carolSession.token);
+      const carolTwo = open(carolSession.token);
+      const daveOne = open(daveSession.token);
+      await Promise.all([carolOne, carolTwo, daveOne].map((each) => each.received(2)));
+
+      // A fourth socket from 127.0.0.1 is one too many for the address.
+      expect(await open(daveSession.token).closed).toEqual({ code: 4429, reason: 'too many connections from this address' });
+      // From another address it is taken.
+      const daveTwo = open(daveSession.token, '127.0.0.2');
+      await daveTwo.received(2);
+      // A third socket of one account is one too many, from any address.
+      expect(await open(carolSession.token, '127.0.0.2').closed).toEqual({ code: 4429, reason: 'too many connections for this account' });
+
+      carolOne.socket.close();
+      await carolOne.closed;
+      await vi.waitFor(async () => expect(await connections()).toBe(3));
+      const carolAgain = open(carolSession.token);
+      await carolAgain.received(2);
+      expect(carolAgain.socket.readyState).toBe(SOCKET_OPEN);
+    } finally {
+      for (const each of opened) each.socket.close();
     }
   });
 });
