@@ -9,6 +9,7 @@ import type { DatabaseHandle } from './db/database';
 import { sendError } from './http/envelope';
 import { redactingLogger } from './http/log-redaction';
 import { containsNul } from './http/nul-guard';
+import { registerSecurityHeaders } from './http/security-headers';
 import { createConnectionLimit, tooManyConnectionsCode } from './http/connection-limits';
 import { registerStaticApp } from './http/static-app';
 import { instruments as seededInstruments, loadTestInstruments } from './market/catalogue';
@@ -138,6 +139,12 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
 
   const siteRepository = createSiteRepository(database.db);
   const siteService = createSiteService(siteRepository);
+  await registerSecurityHeaders(app, {
+    staticDir: settings.staticDir,
+    brandConfigPath: settings.brandConfigPath,
+    behindTls: settings.behindTls,
+    customerLink: () => siteService.customerLink(),
+  });
   const cipher = createDataCipher(await loadDataKey({ dataKeySetting: settings.dataEncryptionKey, dataDir: dependencies.dataDir ?? null }));
   const delivery = dependencies.delivery ?? createMessageDelivery({ smtpUrl: settings.smtpUrl, mailFrom: settings.mailFrom, dataDir: dependencies.dataDir ?? null });
   const minute = 60_000;

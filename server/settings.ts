@@ -21,6 +21,12 @@ const environmentSchema = z.object({
   STATIC_DIR: z.string().default('./dist'),
   /** A brand's config.json served at /config.json instead of the built one. */
   BRAND_CONFIG_PATH: z.string().optional(),
+  /**
+   * The deployment is reached over HTTPS only (TLS here or at a proxy in front): answers
+   * carry HSTS and the content security policy upgrades insecure requests. Off by default,
+   * since HSTS on a plain-HTTP host would lock browsers out of it.
+   */
+  BEHIND_TLS: flag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Signing key for access tokens; generated once and kept under DATA_DIR when unset. */
   JWT_SECRET: z.string().min(32).optional(),
@@ -154,6 +160,7 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     staticDir: path.resolve(values.STATIC_DIR),
     brandConfigPath: values.BRAND_CONFIG_PATH ? path.resolve(values.BRAND_CONFIG_PATH) : null,
     logLevel: values.LOG_LEVEL,
+    behindTls: values.BEHIND_TLS,
     jwtSecret: values.JWT_SECRET ?? null,
     accessTokenTtlSeconds: values.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlSeconds: values.REFRESH_TOKEN_TTL_SECONDS,
