@@ -1,8 +1,18 @@
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLedger } from '../../server/modules/ledger/ledger';
 import type { MarketDataSource, RawTick } from '../../server/market/sources/market-data-source';
 import { post, startTestServer, testBackends, type TestServer } from './harness';
 import { call, fundedTrader, lastCode, password } from './identity-support';
+
+interface ClientSocket {
+  on(event: 'unexpected-response', listener: (request: unknown, response: { statusCode: number; on(event: 'data', listener: (chunk: Buffer) => void): void; on(event: 'end', listener: () => void): void }) => void): void;
+  on(event: 'open', listener: () => void): void;
+  on(event: 'error', listener: (error: Error) => void): void;
+  close(): void;
+}
+const { WebSocket } = createRequire(import.meta.url)('ws') as { WebSocket: new (url: string) => ClientSocket };
 
 const nul = '\u0000';
 const clock = Date.parse('2026-01-13T12:00:00Z');
@@ -50,6 +60,25 @@ describe.each(testBackends())('NUL bytes in input on $name', (backend) => {
     const german = await post(server.app, '/v1/wa-na/login', { username: nul, password, type: 'E' }, { 'accept-language': 'de' });
     expect(german.json().code).toBe(1001);
     expect(german.json().msg).not.toBe(english.msg);
+  });
+
+  it('refuses it in the sockets\' queries before the upgrade', async () => {
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `ws://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+    for (const url of ['/exchange/ws?token=%00', '/market/stomp?x=%00']) {
+      const socket = new WebSocket(`${base}${url}`);
+      const answer = await new Promise<string>((resolve) => {
+        socket.on('unexpected-response', (_request, response) => {
+          let body = '';
+          response.on('data', (chunk) => (body += chunk.toString()));
+          response.on('end', () => resolve(`${response.statusCode} ${body}`));
+        });
+        socket.on('open', () => resolve('opened'));
+        socket.on('error', () => undefined);
+      });
+      socket.close();
+      expect(answer, url).toMatch(/^200 \{"code":1001,/);
+    }
   });
 
   it('refuses it in signed-in calls and in market paths and queries', async () => {
