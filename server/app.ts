@@ -347,7 +347,10 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
       // Remembered with its session, so that the socket closes (4401) when the session ends.
       const session = { uid: payload.uid, fid: payload.fid, virtualStatus: payload.virtualStatus };
       detach = await positionsFeed.attach(socket, payload.uid, payload.virtualStatus === 0 ? 'real' : 'demo', session);
-      if (closed) detach();
+      if (closed) return detach();
+      // A session that ended while this socket was joining was announced before it was
+      // listed: look once more rather than leave it to the periodic re-check.
+      if (!(await identity.sessionAlive(payload))) positionsFeed.endSessions({ fid: payload.fid });
     })().catch((error: unknown) => {
       app.log.error({ err: error }, 'positions socket failed');
       refuse();
