@@ -27,7 +27,7 @@ async function violations(page: Page): Promise<string[]> {
   return page.evaluate(() => window.__cspViolations ?? []);
 }
 
-test('home, chart, sign-in, two-factor set-up and the desktop workspace run under the content security policy without a violation', async ({ page }) => {
+test('home, chart, sign-in, customer service, two-factor set-up and the desktop workspace run under the content security policy without a violation', async ({ page }) => {
   test.setTimeout(90_000);
   await page.addInitScript(() => {
     window.__cspViolations = [];
@@ -67,6 +67,12 @@ test('home, chart, sign-in, two-factor set-up and the desktop workspace run unde
   // The sign-in page.
   await page.goto('/login');
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  seen.push(...(await violations(page)));
+
+  // Customer service with the chat open: the chat's origin, and only it, may be framed.
+  await page.goto('/user/service');
+  await page.getByRole('button', { name: 'Start chat' }).click();
+  await expect(page.frameLocator('iframe[title="Online service"]').getByText('Support chat: how can we help?')).toBeVisible();
   seen.push(...(await violations(page)));
 
   // Signed in: the positions socket opens, and the two-factor set-up shows its QR code (a data: image).
