@@ -1,10 +1,21 @@
 // The server the browser tests drive: the built app, a fresh embedded database each run.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 
 // E2E_DATA_DIR (with STATIC_DIR) lets two runs of the browser tests share a machine.
 const dataDir = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
 fs.rmSync(dataDir, { recursive: true, force: true });
+// A stand-in customer-service chat on the next port: another origin the app may frame
+// (the server's own pages refuse any framing: frame-ancestors 'none').
+const chatPort = Number(process.env.PORT) + 1;
+const chat = http
+  .createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end('<!doctype html><title>Support chat</title><p>Support chat: how can we help?</p>');
+  })
+  .listen(chatPort);
+chat.unref();
 const server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
   stdio: 'inherit',
   env: {
@@ -22,8 +33,8 @@ const server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
     MIN_HOLD_SECONDS: '0',
     // Real accounts can be funded (no deposit flow yet), so real-money trading is driven too.
     DEV_FUNDING: '1',
-    // A chat url the tests can embed without the internet (the server's own health check).
-    CUSTOMER_SERVICE_LINK: `0|${JSON.stringify([`http://localhost:${process.env.PORT}/healthz`, 'https://t.me/tradeweb_support', 'https://wa.me/18005550100', 'support@tradeweb.example'])}`,
+    // A chat url the tests can embed without the internet (the stand-in above).
+    CUSTOMER_SERVICE_LINK: `0|${JSON.stringify([`http://localhost:${chatPort}/chat`, 'https://t.me/tradeweb_support', 'https://wa.me/18005550100', 'support@tradeweb.example'])}`,
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));

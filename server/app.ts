@@ -7,6 +7,10 @@ import { ErrorCode } from '../src/shared/errors/catalogue';
 import type { TokenService } from './auth/tokens';
 import type { DatabaseHandle } from './db/database';
 import { sendError } from './http/envelope';
+import { redactingLogger } from './http/log-redaction';
+import { containsNul } from './http/nul-guard';
+import { registerSecurityHeaders } from './http/security-headers';
+import { createConnectionLimit, tooManyConnectionsCode } from './http/connection-limits';
 import { registerStaticApp } from './http/static-app';
 import { instruments as seededInstruments, loadTestInstruments } from './market/catalogue';
 import { createBrokerPublisher } from './market/broker-publisher';
@@ -85,12 +89,29 @@ const exchangePrefix = '/exchange/';
 const positionsSocketPath = '/exchange/ws';
 const apiPrefixes = ['/v1/', '/market/', '/exchange/', '/dev/'];
 
+/** Whether a path belongs to the signed-in calls (`/v1/waa/…`, `/exchange/…`). */
+function signedInRoute(path: string | undefined): boolean {
+  return path !== undefined && (path.startsWith(signedInPrefix) || path.startsWith(exchangePrefix));
+}
+
+/** A URL's path decoded, lower-cased and with runs of slashes collapsed: no spelling of a signed-in path escapes the check. */
+function normalizedPath(url: string): string {
+  const raw = url.split('?')[0] ?? '';
+  let path = raw;
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    // A malformed escape matches no route; the raw path is checked as it is.
+  }
+  return path.replace(/\/+/g, '/').toLowerCase();
+}
+
 export const defaultBanners = ['/banners/banner-1.svg', '/banners/banner-2.svg', '/banners/banner-3.svg'];
 /** Builds the whole server without listening, so tests can drive it in-process. */
 export async function buildServer(dependencies: ServerDependencies): Promise<FastifyInstance> {
   const { settings, database, tokens } = dependencies;
   const app = Fastify({
-    logger: dependencies.logger ?? { level: settings.logLevel },
+    logger: redactingLogger(dependencies.logger ?? { level: settings.logLevel }),
     bodyLimit: settings.bodyLimitBytes,
     // Only the listed proxies may say who the client is; by default X-Forwarded-For is
     // ignored, else any client could pick the address every rate limit keys on.
@@ -102,18 +123,32 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, {});
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch {
       const error = Object.assign(new Error('malformed JSON body'), { statusCode: 400, code: 'MALFORMED_JSON' });
-      done(error, undefined);
+      return done(error, undefined);
     }
+    // Refused here, before any handler: a NUL in a string or key fails SQL (see nul-guard.ts).
+    if (containsNul(parsed)) return done(Object.assign(new Error('NUL in JSON body'), { statusCode: 400, code: 'NUL_IN_BODY' }), undefined);
+    done(null, parsed);
+  });
+  // The same for query strings and path parameters (market routes, the sockets' queries, /dev/outbox).
+  app.addHook('preValidation', async (request, reply) => {
+    if (containsNul(request.query) || containsNul(request.params)) return sendError(request, reply, ErrorCode.INCORRECT_PARAMETER_CONTENT);
   });
 
   app.decorateRequest('auth', null);
 
   const siteRepository = createSiteRepository(database.db);
   const siteService = createSiteService(siteRepository);
+  await registerSecurityHeaders(app, {
+    staticDir: settings.staticDir,
+    brandConfigPath: settings.brandConfigPath,
+    behindTls: settings.behindTls,
+    customerLink: () => siteService.customerLink(),
+  });
   const cipher = createDataCipher(await loadDataKey({ dataKeySetting: settings.dataEncryptionKey, dataDir: dependencies.dataDir ?? null }));
   const delivery = dependencies.delivery ?? createMessageDelivery({ smtpUrl: settings.smtpUrl, mailFrom: settings.mailFrom, dataDir: dependencies.dataDir ?? null });
   const minute = 60_000;
@@ -121,6 +156,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const ledger = createLedger(database.db, dependencies.nowMs);
   // The trading engine starts with the market further down; the demo reset reaches it late-bound.
   let demoHoldings: DemoHoldings | null = null;
+  let positionsFeedLate: PositionsFeed | null = null;
   const accounts = createAccountService({
     db: database.db,
     ledger,
@@ -151,17 +187,22 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     },
     switches: () => siteService.switches(),
     log: (message, error) => app.log.error({ err: error }, message),
+    // The positions feed starts with the market further down; ended sessions reach it late-bound.
+    onSessionsEnded: (ended) => positionsFeedLate?.endSessions(ended),
     ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}),
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith(signedInPrefix) && !request.url.startsWith(exchangePrefix)) return;
+    // Decided by the route that matched (the router decodes %-escapes), and by the path as
+    // the router would read it for anything unmatched, never by the raw URL alone.
+    const route = request.routeOptions.url;
+    if (!signedInRoute(route) && !signedInRoute(normalizedPath(request.url))) return;
     // The positions socket carries its token in the query (browsers cannot set headers there).
-    if (request.url.split('?')[0] === positionsSocketPath) return;
+    if (route === positionsSocketPath) return;
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
     const payload = token ? await tokens.verifyAccessToken(token) : null;
-    const checkingToken = request.url.split('?')[0] === checkTokenPath;
+    const checkingToken = route === checkTokenPath;
     if (!payload) {
       if (checkingToken) return sendError(request, reply, ErrorCode.LIST_FAILURE);
       return sendError(request, reply, ErrorCode.NOT_LOGGED_IN, { httpStatus: 401 });
@@ -225,6 +266,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const marketStomp = await registerStompEndpoint(app, {
     path: '/market/stomp',
     bus: topicBus,
+    maxConnectionsPerAddress: settings.marketConnectionsPerAddress,
     allowedDestination: (destination) => {
       const parsed = parseMarketDestination(destination);
       return parsed !== null && (parsed.topic === 'prices' || market.knownSymbol(parsed.symbol));
@@ -237,7 +279,14 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
       ? await selectMarketSource({ settings, instruments, resumeAt, log: app.log })
       : dependencies.marketSource;
   app.log.info({ source: source?.name ?? 'none' }, 'market data source');
-  const positionsFeed = createPositionsFeed({ db: database.db, ledger, market, log: (message, error) => app.log.warn({ err: error }, message) });
+  const positionsFeed = createPositionsFeed({
+    db: database.db,
+    ledger,
+    market,
+    sessionAlive: (session) => identity.sessionAlive(session),
+    log: (message, error) => app.log.warn({ err: error }, message),
+  });
+  positionsFeedLate = positionsFeed;
   const trading = createTradingService({
     onChange: (uid, book) => positionsFeed.changed(uid, book),
     db: database.db,
@@ -292,21 +341,36 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   tradingTimer.unref();
   registerTradingRoutes(app, trading);
   registerOptionsRoutes(app, options);
+  const positionsPerAddress = createConnectionLimit(settings.positionsSocketsPerAddress);
+  const positionsPerUser = createConnectionLimit(settings.positionsSocketsPerUser);
   app.get(positionsSocketPath, { websocket: true }, (socket, request) => {
     const token = (request.query as { token?: string }).token ?? '';
     const refuse = () => socket.close(4401, 'sign-in required');
+    const releases: (() => void)[] = [];
     let detach: (() => void) | null = null;
     let closed = false;
     socket.on('close', () => {
       closed = true;
       detach?.();
+      for (const release of releases) release();
     });
+    const byAddress = positionsPerAddress.acquire(request.ip);
+    if (!byAddress) return socket.close(tooManyConnectionsCode, 'too many connections from this address');
+    releases.push(byAddress);
     void (async () => {
       const payload = token ? await tokens.verifyAccessToken(token) : null;
-      if (!payload || !(await identity.sessionAlive(payload))) return refuse();
+      if (!payload?.fid || !(await identity.sessionAlive(payload))) return refuse();
       if (closed) return;
-      detach = await positionsFeed.attach(socket, payload.uid, payload.virtualStatus === 0 ? 'real' : 'demo');
-      if (closed) detach();
+      const byUser = positionsPerUser.acquire(String(payload.uid));
+      if (!byUser) return socket.close(tooManyConnectionsCode, 'too many connections for this account');
+      releases.push(byUser);
+      // Remembered with its session, so that the socket closes (4401) when the session ends.
+      const session = { uid: payload.uid, fid: payload.fid, virtualStatus: payload.virtualStatus };
+      detach = await positionsFeed.attach(socket, payload.uid, payload.virtualStatus === 0 ? 'real' : 'demo', session);
+      if (closed) return detach();
+      // A session that ended while this socket was joining was announced before it was
+      // listed: look once more rather than leave it to the periodic re-check.
+      if (!(await identity.sessionAlive(payload))) positionsFeed.endSessions({ fid: payload.fid });
     })().catch((error: unknown) => {
       app.log.error({ err: error }, 'positions socket failed');
       refuse();

@@ -22,6 +22,12 @@ const environmentSchema = z.object({
   STATIC_DIR: z.string().default('./dist'),
   /** A brand's config.json served at /config.json instead of the built one. */
   BRAND_CONFIG_PATH: z.string().optional(),
+  /**
+   * The deployment is reached over HTTPS only (TLS here or at a proxy in front): answers
+   * carry HSTS and the content security policy upgrades insecure requests. Off by default,
+   * since HSTS on a plain-HTTP host would lock browsers out of it.
+   */
+  BEHIND_TLS: flag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Signing key for access tokens; generated once and kept under DATA_DIR when unset. */
   JWT_SECRET: z.string().min(32).optional(),
@@ -87,6 +93,14 @@ const environmentSchema = z.object({
   LOGIN_ATTEMPTS_PER_15_MIN: z.coerce.number().int().min(1).default(10),
   CODES_SENT_PER_10_MIN: z.coerce.number().int().min(1).default(20),
   CODE_CHECKS_PER_10_MIN: z.coerce.number().int().min(1).default(30),
+  /**
+   * Open sockets per client address (market STOMP, positions) and positions sockets per
+   * user; more are refused with close code 4429. A browser holds one of each, but an
+   * office or a mobile carrier puts many browsers behind one address.
+   */
+  MARKET_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  POSITIONS_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  POSITIONS_SOCKETS_PER_USER: z.coerce.number().int().min(1).default(10),
   /** Development outbox for mail and SMS, readable at GET /dev/outbox. Never on by default. */
   DEV_OUTBOX: flag.default(false),
   /** Where prices come from: the seeded simulator, a CSV recording, Binance's public stream (crypto), or none. */
@@ -180,6 +194,7 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     staticDir: path.resolve(values.STATIC_DIR),
     brandConfigPath: values.BRAND_CONFIG_PATH ? path.resolve(values.BRAND_CONFIG_PATH) : null,
     logLevel: values.LOG_LEVEL,
+    behindTls: values.BEHIND_TLS,
     jwtSecret: values.JWT_SECRET ?? null,
     accessTokenTtlSeconds: values.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlSeconds: values.REFRESH_TOKEN_TTL_SECONDS,
@@ -220,6 +235,9 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     loginAttemptsPer15Min: values.LOGIN_ATTEMPTS_PER_15_MIN,
     codesSentPer10Min: values.CODES_SENT_PER_10_MIN,
     codeChecksPer10Min: values.CODE_CHECKS_PER_10_MIN,
+    marketConnectionsPerAddress: values.MARKET_CONNECTIONS_PER_ADDRESS,
+    positionsSocketsPerAddress: values.POSITIONS_SOCKETS_PER_ADDRESS,
+    positionsSocketsPerUser: values.POSITIONS_SOCKETS_PER_USER,
     marketLoadSymbols: values.MARKET_LOAD_SYMBOLS,
     marketLoadTicksPerSecond: values.MARKET_LOAD_TICKS_PER_SECOND,
   };

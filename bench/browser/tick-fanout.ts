@@ -109,6 +109,8 @@ export async function startServer(options: FanoutBenchOptions, staticDir: string
       MARKET_SEED: '7',
       MARKET_LOAD_SYMBOLS: String(options.symbols),
       MARKET_LOAD_TICKS_PER_SECOND: String(options.ticksPerSecond),
+      // Every baseline tab opens its own market socket, all from 127.0.0.1.
+      MARKET_CONNECTIONS_PER_ADDRESS: '1000',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -1,3 +1,5 @@
+// First: the content security policy forbids eval (see the module).
+import '../shared/api/zod-jitless';
 import { createRoot } from 'react-dom/client';
 import { boot } from './boot/boot';
 import './styles/app.css';

@@ -6,6 +6,7 @@ import { switchDefaults } from '../../src/shared/config/switches';
 import { openDatabase } from '../../server/db/database';
 import { createSiteRepository } from '../../server/modules/site/site-repository';
 import { post, startTestServer, testBackends, type TestServer } from './harness';
+import { loginByEmail, registerByEmail } from './identity-support';
 
 describe.each(testBackends())('foundation API on $name', (backend) => {
   let server: TestServer;
@@ -83,6 +84,27 @@ describe.each(testBackends())('foundation API on $name', (backend) => {
     const valid = await server.tokens.issueAccessToken({ uid: 1, virtualStatus: 0, aesKey: 'k' });
     const tampered = `${valid.token.slice(0, -2)}xx`;
     expect((await post(server.app, '/v1/waa/user/info', {}, { authorization: `Bearer ${tampered}` })).statusCode).toBe(401);
+  });
+
+  it('refuses every spelling of a signed-in path without a token (escapes, double slashes, case), and the plain paths still work', async () => {
+    const refused = ['/v1/waa/user/balance', '/v1/waa/user/%62alance', '/v1/waa//user/balance', '/v1//waa/user/balance', '/V1/WAA/user/balance', '/exchange/%61ddOrder', '/%65xchange/addOrder', '/exchange//addOrder'];
+    for (const url of refused) {
+      const response = await post(server.app, url, {});
+      expect(response.statusCode, url).toBe(401);
+      expect(response.json(), url).toMatchObject({ code: 400, data: null });
+    }
+    for (const url of ['/v1/waa/user/checkToken', '/v1/w%61a/user/checkToken', '/v1/waa/user/ch%65ckToken']) {
+      const response = await post(server.app, url, {});
+      expect(response.statusCode, url).toBe(200);
+      expect(response.json().code, url).toBe(-1);
+    }
+    const email = `spell${Date.now().toString(36)}@example.com`;
+    await registerByEmail(server, email);
+    const { token } = await loginByEmail(server, email);
+    const bearer = { authorization: `Bearer ${token}` };
+    expect((await post(server.app, '/v1/waa/user/checkToken', {}, bearer)).json().code).toBe(0);
+    expect((await post(server.app, '/v1/waa/user/balance', {}, bearer)).json().code).toBe(0);
+    expect((await post(server.app, '/v1/waa/user/%62alance', {}, bearer)).json().code).toBe(0);
   });
 
   it('refuses a well-signed token whose session the server does not know with 23519', async () => {

@@ -58,7 +58,7 @@ export interface TestServer {
 export async function startTestServer(
   backend: TestBackend,
   environment: Record<string, string> = {},
-  extra: Pick<ServerDependencies, 'marketSource' | 'marketSeed' | 'nowMs' | 'delivery'> = {},
+  extra: Pick<ServerDependencies, 'marketSource' | 'marketSeed' | 'nowMs' | 'delivery' | 'logger'> = {},
 ): Promise<TestServer> {
   const target = await backend.target();
   const staticDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradeweb-static-'));

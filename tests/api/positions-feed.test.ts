@@ -1,19 +1,44 @@
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MarketDataSource, RawTick } from '../../server/market/sources/market-data-source';
 import { cashKind } from '../../server/modules/account/account-service';
 import { createLedger } from '../../server/modules/ledger/ledger';
 import { money } from '../../src/shared/money/money';
 import { startTestServer, testBackends, type TestServer } from './harness';
-import { call, loginByEmail, registerByEmail } from './identity-support';
+import { call, lastCode, loginByEmail, password, registerByEmail } from './identity-support';
 
 interface ClientSocket {
+  readonly readyState: number;
   on(event: 'message', listener: (data: Buffer) => void): void;
-  on(event: 'close', listener: (code: number) => void): void;
+  on(event: 'close', listener: (code: number, reason: Buffer) => void): void;
+  on(event: 'error', listener: (error: Error) => void): void;
   close(): void;
 }
-const { WebSocket } = createRequire(import.meta.url)('ws') as { WebSocket: new (url: string) => ClientSocket };
+const { WebSocket } = createRequire(import.meta.url)('ws') as { WebSocket: new (url: string, options?: { localAddress?: string }) => ClientSocket };
+const SOCKET_OPEN = 1;
+
+/** A positions socket that records its messages and how it closed. */
+function feedSocket(url: string, options?: { localAddress?: string }) {
+  const socket = new WebSocket(url, options);
+  const messages: string[] = [];
+  let wake: (() => void) | null = null;
+  socket.on('message', (data) => {
+    messages.push(data.toString());
+    wake?.();
+  });
+  socket.on('error', () => undefined);
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  return {
+    socket,
+    messages,
+    closed,
+    /** Resolves once the socket has received `count` messages in all. */
+    async received(count: number) {
+      while (messages.length < count) await new Promise<void>((resolve) => (wake = resolve));
+    },
+  };
+}
 
 interface FeedMessage {
   type: 'holtOrder' | 'pendingOrder';
@@ -82,6 +107,102 @@ describe.each(testBackends())('positions feed on $name', (backend) => {
       expect(code).toBe(4401);
     } finally {
       socket.close();
+    }
+  });
+
+  it('closes a socket with 4401 when its session ends: logout, password reset (every socket of the user), a blocked user at the re-check; others stay open', async () => {
+    const stamp = Date.now().toString(36);
+    const [alice, bob] = [`alice${stamp}@example.com`, `bob${stamp}@example.com`];
+    await registerByEmail(server, alice);
+    await registerByEmail(server, bob);
+    const [aliceOne, aliceTwo, bobOne] = [await loginByEmail(server, alice), await loginByEmail(server, alice), await loginByEmail(server, bob)];
+    const open = async (token: string) => {
+      const client = feedSocket(`${base}/exchange/ws?token=${encodeURIComponent(token)}`);
+      await client.received(2);
+      return client;
+    };
+    const first = await open(aliceOne.token);
+    const second = await open(aliceTwo.token);
+    const third = await open(aliceTwo.token);
+    const other = await open(bobOne.token);
+    try {
+      // Logout ends one session: only its socket closes.
+      expect((await call(server, '/v1/waa/user/logout', {}, aliceOne.token)).code).toBe(0);
+      expect(await first.closed).toEqual({ code: 4401, reason: 'session ended' });
+      expect([second, third, other].map((each) => each.socket.readyState)).toEqual([SOCKET_OPEN, SOCKET_OPEN, SOCKET_OPEN]);
+
+      // A password reset ends every session of the user.
+      expect((await call(server, '/v1/wa-na/sendMail', { email: alice, type: '2', locale: 'en' })).code).toBe(0);
+      const code = await lastCode(server, alice);
+      expect((await call(server, '/v1/wa-na/forgot', { username: alice, password: `${password}x`, type: 'E', code })).code).toBe(0);
+      expect(await second.closed).toEqual({ code: 4401, reason: 'session ended' });
+      expect(await third.closed).toEqual({ code: 4401, reason: 'session ended' });
+
+      // Bob's socket is untouched and still served.
+      expect(other.socket.readyState).toBe(SOCKET_OPEN);
+      const bobUid = ((await call(server, '/v1/waa/user/info', {}, bobOne.token)).data as { uid: number }).uid;
+      const before = other.messages.length;
+      server.app.positionsFeed.changed(bobUid, 'real');
+      await other.received(before + 2);
+
+      // An end no announcement reaches (blocked in the database, or by another process) is caught by the re-check.
+      await server.database.db.updateTable('app_user').set({ blocked: true }).where('uid', '=', bobUid).execute();
+      await server.app.positionsFeed.recheckSessions();
+      expect(await other.closed).toEqual({ code: 4401, reason: 'session ended' });
+    } finally {
+      for (const each of [first, second, third, other]) each.socket.close();
+    }
+  });
+});
+
+describe.each(testBackends())('positions socket limits on $name', (backend) => {
+  let server: TestServer;
+  let base = '';
+
+  beforeAll(async () => {
+    server = await startTestServer(backend, { POSITIONS_SOCKETS_PER_USER: '2', POSITIONS_SOCKETS_PER_ADDRESS: '3' });
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `ws://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('refuses (4429) sockets over the per-address and per-user limits, not from another address, and takes one again after a close', async () => {
+    const stamp = Date.now().toString(36);
+    const [carol, dave] = [`carol${stamp}@example.com`, `dave${stamp}@example.com`];
+    await registerByEmail(server, carol);
+    await registerByEmail(server, dave);
+    const [carolSession, daveSession] = [await loginByEmail(server, carol), await loginByEmail(server, dave)];
+    const opened: ReturnType<typeof feedSocket>[] = [];
+    const open = (token: string, localAddress = '127.0.0.1') => {
+      const client = feedSocket(`${base}/exchange/ws?token=${encodeURIComponent(token)}`, { localAddress });
+      opened.push(client);
+      return client;
+    };
+    const connections = async () => ((await server.app.inject({ method: 'GET', url: '/healthz' })).json() as { positionsConnections: number }).positionsConnections;
+    try {
+      const carolOne = open(carolSession.token);
+      const carolTwo = open(carolSession.token);
+      const daveOne = open(daveSession.token);
+      await Promise.all([carolOne, carolTwo, daveOne].map((each) => each.received(2)));
+
+      // A fourth socket from 127.0.0.1 is one too many for the address.
+      expect(await open(daveSession.token).closed).toEqual({ code: 4429, reason: 'too many connections from this address' });
+      // From another address it is taken.
+      const daveTwo = open(daveSession.token, '127.0.0.2');
+      await daveTwo.received(2);
+      // A third socket of one account is one too many, from any address.
+      expect(await open(carolSession.token, '127.0.0.2').closed).toEqual({ code: 4429, reason: 'too many connections for this account' });
+
+      carolOne.socket.close();
+      await carolOne.closed;
+      await vi.waitFor(async () => expect(await connections()).toBe(3));
+      const carolAgain = open(carolSession.token);
+      await carolAgain.received(2);
+      expect(carolAgain.socket.readyState).toBe(SOCKET_OPEN);
+    } finally {
+      for (const each of opened) each.socket.close();
     }
   });
 });

@@ -210,6 +210,35 @@ describe('STOMP client against the market endpoint', () => {
     expect(late.messages).toHaveLength(1);
   });
 
+  it('shares one STOMP subscription among callers of one destination (the endpoint refuses a second)', async () => {
+    const { url, bus } = await startServer();
+    const client = connect(url);
+    await client.opened;
+    const first = collect(client.connection, '/topic/prices');
+    const second = collect(client.connection, '/topic/prices');
+    await vi.waitFor(() => expect(bus.subscriberCount('/topic/prices')).toBe(1), SUBSCRIBE_WAIT);
+    bus.publish('/topic/prices', '[1]');
+    await vi.waitFor(() => expect([first.messages.length, second.messages.length]).toEqual([1, 1]), SUBSCRIBE_WAIT);
+    expect(client.socket().sentFrames().filter((frame) => frame.command === 'SUBSCRIBE')).toHaveLength(1);
+    expect(client.connection.state).toBe('connected');
+
+    // The first leaves: the subscription stays for the second; the last one ends it.
+    first.unsubscribe();
+    bus.publish('/topic/prices', '[2]');
+    await vi.waitFor(() => expect(second.messages).toHaveLength(2), SUBSCRIBE_WAIT);
+    expect(first.messages).toHaveLength(1);
+    expect(client.socket().sentFrames().filter((frame) => frame.command === 'UNSUBSCRIBE')).toHaveLength(0);
+    second.unsubscribe();
+    await vi.waitFor(() => expect(bus.subscriberCount('/topic/prices')).toBe(0), SUBSCRIBE_WAIT);
+    expect(client.socket().sentFrames().filter((frame) => frame.command === 'UNSUBSCRIBE')).toHaveLength(1);
+
+    // Subscribing again afterwards is a new subscription.
+    const third = collect(client.connection, '/topic/prices');
+    await vi.waitFor(() => expect(bus.subscriberCount('/topic/prices')).toBe(1), SUBSCRIBE_WAIT);
+    bus.publish('/topic/prices', '[3]');
+    await vi.waitFor(() => expect(third.messages).toHaveLength(1), SUBSCRIBE_WAIT);
+  });
+
   it('reads several frames and heart-beats out of one message, as text or as octets', async () => {
     const { url, bus } = await startServer();
     const client = connect(url);

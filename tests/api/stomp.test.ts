@@ -21,7 +21,7 @@ interface ClientSocket {
   on(event: 'close', listener: (code: number, reason: Uint8Array) => void): void;
   on(event: 'error', listener: (error: Error) => void): void;
 }
-type ClientSocketConstructor = new (url: string, protocols?: string[]) => ClientSocket;
+type ClientSocketConstructor = new (url: string, protocols?: string[], options?: { localAddress?: string }) => ClientSocket;
 const { WebSocket } = createRequire(import.meta.url)('ws') as { WebSocket: ClientSocketConstructor };
 
 const WAIT_MS = 2_000;
@@ -54,7 +54,7 @@ class RawClient {
   readonly malformed: string[] = [];
   private cursor = 0;
   private wake: (() => void) | null = null;
-  readonly closed: Promise<{ code: number; at: number }>;
+  readonly closed: Promise<{ code: number; reason: string; at: number }>;
 
   private constructor(readonly socket: ClientSocket) {
     socket.on('message', (data) => {
@@ -64,15 +64,15 @@ class RawClient {
       this.wake?.();
     });
     this.closed = new Promise((resolve) => {
-      socket.on('close', (code) => {
-        resolve({ code, at: performance.now() });
+      socket.on('close', (code, reason) => {
+        resolve({ code, reason: Buffer.from(reason).toString(), at: performance.now() });
         this.wake?.();
       });
     });
   }
 
-  static open(url: string, protocols?: string[]): Promise<RawClient> {
-    const socket = new WebSocket(url, protocols);
+  static open(url: string, protocols?: string[], options?: { localAddress?: string }): Promise<RawClient> {
+    const socket = new WebSocket(url, protocols, options);
     const client = new RawClient(socket);
     clients.push(client);
     return new Promise((resolve, reject) => {
@@ -290,12 +290,13 @@ describe('market STOMP endpoint with a raw ws client', () => {
     expect((await client.expectErrorAndClose()).headers.message).toBe('read-only endpoint');
   });
 
-  it('refuses missing ids, duplicate ids, ack modes other than auto and too many subscriptions', async () => {
+  it('refuses missing ids, duplicate ids, a second subscription to one destination, ack modes other than auto and too many subscriptions', async () => {
     const { url } = await startServer({ maxSubscriptionsPerConnection: 2 });
     const cases: Array<{ setup: string[]; frame: Record<string, string>; message: string }> = [
       { setup: [], frame: { destination: '/topic/prices' }, message: 'missing id' },
       { setup: [], frame: { id: '1' }, message: 'missing destination' },
       { setup: ['1'], frame: { id: '1', destination: '/topic/price/ETHUSDT' }, message: 'duplicate subscription' },
+      { setup: ['1'], frame: { id: '2', destination: '/topic/price/S1X' }, message: 'duplicate destination' },
       { setup: [], frame: { id: '1', destination: '/topic/prices', ack: 'client' }, message: 'ack not supported' },
       { setup: ['1', '2'], frame: { id: '3', destination: '/topic/prices' }, message: 'too many subscriptions' },
     ];
@@ -306,6 +307,38 @@ describe('market STOMP endpoint with a raw ws client', () => {
       client.sendFrame('SUBSCRIBE', frame);
       expect((await client.expectErrorAndClose()).headers.message).toBe(message);
     }
+  });
+
+  it('allows a destination again after UNSUBSCRIBE', async () => {
+    const { url, bus } = await startServer();
+    const client = await RawClient.open(url);
+    await client.connect();
+    await client.subscribe('a', '/topic/prices');
+    client.sendFrame('UNSUBSCRIBE', { id: 'a', receipt: 'gone' });
+    expect(await client.nextFrame()).toMatchObject({ command: 'RECEIPT', headers: { 'receipt-id': 'gone' } });
+    await client.subscribe('b', '/topic/prices');
+    expect(bus.subscriberCount('/topic/prices')).toBe(1);
+  });
+
+  it('refuses connections from one address over its limit (4429), not from another address, and takes one again after a close', async () => {
+    const { url, endpoint } = await startServer({ maxConnectionsPerAddress: 2 });
+    const first = await RawClient.open(url);
+    const second = await RawClient.open(url);
+    await first.connect();
+    await second.connect();
+    const third = await RawClient.open(url);
+    expect(await third.closed).toMatchObject({ code: 4429, reason: 'too many connections from this address' });
+
+    const elsewhere = await RawClient.open(url, undefined, { localAddress: '127.0.0.2' });
+    await elsewhere.connect();
+    expect(endpoint.connectionCount()).toBe(3);
+
+    first.socket.close();
+    await first.closed;
+    await vi.waitFor(() => expect(endpoint.connectionCount()).toBe(2));
+    const again = await RawClient.open(url);
+    await again.connect();
+    expect(again.isOpen).toBe(true);
   });
 
   it('answers DISCONNECT with its receipt, then closes', async () => {

@@ -14,6 +14,8 @@ test('customer service offers its channels to visitors and opens the chat in a d
   await page.getByRole('button', { name: 'Start chat' }).click();
   const chat = page.getByRole('dialog', { name: 'Online service' });
   await expect(chat.locator('iframe[title="Online service"]')).toBeVisible();
+  // The chat's own page loads in the frame: the content security policy allows its origin.
+  await expect(chat.frameLocator('iframe[title="Online service"]').getByText('Support chat: how can we help?')).toBeVisible();
   await expect(chat.getByRole('link', { name: 'Telegram' })).toBeVisible();
   await expect(chat.getByRole('link', { name: 'WhatsApp' })).toBeVisible();
   await expect(chat.getByRole('link', { name: 'E-mail' })).toHaveAttribute('href', 'mailto:support@tradeweb.example');

@@ -527,6 +527,44 @@ describe('engine positions feed', () => {
     expect(feed.live.every((entry) => entry.closed || entry === feed.live[1] || entry === feed.live[2])).toBe(true);
     expect(positionsOf(first).at(-1)).toEqual({ holt: null, pending: null });
   });
+
+  it('asks the server at once when the socket is refused (4401), and signs every tab out when the session ended', async () => {
+    const time = fakeClock();
+    const feed = fakePositionsServer();
+    let verdict: 'valid' | 'invalid' = 'valid';
+    const checks: string[] = [];
+    const host = createEngineHost({
+      kind: 'shared', clock: time.clock, timers: time.timers, store: memoryStore(), peers: null,
+      connectMarket: fakeMarket().connect, fetchHistory: async () => [],
+      sessionApi: () => ({
+        checkToken: async (token) => {
+          checks.push(token);
+          return verdict;
+        },
+        refresh: async () => ({ kind: 'unreachable' }),
+      }),
+      connectPositions: feed.connect,
+    });
+    const first = tab();
+    const second = tab();
+    await host.api.hello('one', first.listener);
+    await host.api.hello('two', second.listener);
+    await host.api.configureSession({ apiRoot: '', demoAllowed: true, positionsSocketUrl: 'ws://x/exchange/ws' });
+    const token = await accessToken(9, 0);
+    await host.api.signIn({ token, refreshToken: 'r' });
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+    await settle();
+    const before = checks.length;
+
+    // Logged out elsewhere: the server closes the socket with 4401 and says -1 to checkToken.
+    verdict = 'invalid';
+    feed.live[0]!.handlers.onClose(4401);
+    await settle();
+    expect(checks.length).toBe(before + 1);
+    for (const each of [first, second]) expect(each.sessions().at(-1)).toMatchObject({ signedIn: false, endReason: 'ended-by-server' });
+    time.advance(60_000);
+    expect(feed.opened).toHaveLength(1);
+  });
 });
 
 describe('engine option countdowns', () => {

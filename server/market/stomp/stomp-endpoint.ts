@@ -2,6 +2,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import type { TopicBus } from '../topic-bus';
+import { createConnectionLimit, tooManyConnectionsCode } from '../../http/connection-limits';
 import { HEARTBEAT, MAX_FRAME_BYTES, parseMessage, serializeFrame, type StompFrame, type StompHeaders } from '../../../src/shared/stomp/frame';
 
 /**
@@ -13,6 +14,8 @@ import { HEARTBEAT, MAX_FRAME_BYTES, parseMessage, serializeFrame, type StompFra
 export const STOMP_SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'] as const;
 export const DEFAULT_HEARTBEAT_MS = 10_000;
 export const DEFAULT_MAX_SUBSCRIPTIONS_PER_CONNECTION = 200;
+/** Open sockets per client address (offices and carriers share addresses); the server's setting overrides it. */
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 20;
 /** A socket that has not sent CONNECT by then is dropped, so idle sockets cannot pile up. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** Above this many octets queued on a socket, messages to it are dropped until it drains. */
@@ -50,6 +53,8 @@ export interface StompEndpointOptions {
   /** The server sends and wants heart-beats this often; 0 disables both. Default 10 s. */
   heartbeatMs?: number;
   maxSubscriptionsPerConnection?: number;
+  /** More open sockets from one client address (`request.ip`) are closed with 4429. */
+  maxConnectionsPerAddress?: number;
   connectTimeoutMs?: number;
   maxBufferedBytes?: number;
   /** Defaults to the Fastify instance's logger. */
@@ -142,18 +147,30 @@ export async function registerStompEndpoint(app: FastifyInstance, options: Stomp
   }
   const stompPaths = await ensureWebsocketSupport(app);
   stompPaths?.add(app.prefix + options.path);
+  const maxConnectionsPerAddress = options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
+  if (!Number.isInteger(maxConnectionsPerAddress) || maxConnectionsPerAddress < 1) {
+    throw new RangeError('maxConnectionsPerAddress must be a positive integer');
+  }
+  const perAddress = createConnectionLimit(maxConnectionsPerAddress);
   const connections = new Set<StompConnection>();
 
-  app.get(options.path, { websocket: true }, (rawSocket) => {
+  app.get(options.path, { websocket: true }, (rawSocket, request) => {
     const socket = rawSocket as StompSocket;
     if (socket.protocol !== '' && !(STOMP_SUBPROTOCOLS as readonly string[]).includes(socket.protocol)) {
       settings.log.debug({ protocol: socket.protocol }, 'stomp: refused a socket with a foreign subprotocol');
       socket.close(CLOSE_PROTOCOL_ERROR, 'STOMP subprotocol required');
       return;
     }
+    const release = perAddress.acquire(request.ip);
+    if (!release) {
+      settings.log.debug({ address: request.ip }, 'stomp: refused a socket over the per-address limit');
+      socket.close(tooManyConnectionsCode, 'too many connections from this address');
+      return;
+    }
     const connection = new StompConnection(socket, settings);
     connections.add(connection);
     socket.on('close', () => {
+      release();
       connection.dispose();
       connections.delete(connection);
     });
@@ -190,6 +207,8 @@ function negotiate(senderCan: number, receiverWants: number): number {
 class StompConnection {
   private phase: 'awaiting-connect' | 'connected' | 'closed' = 'awaiting-connect';
   private readonly subscriptions = new Map<string, Subscription>();
+  /** Destinations subscribed on this connection: one subscription each. */
+  private readonly destinations = new Set<string>();
   private nextMessageId = 1;
   private lastSentAt = performance.now();
   private lastReceivedAt = performance.now();
@@ -216,6 +235,7 @@ class StompConnection {
     this.phase = 'closed';
     for (const subscription of this.subscriptions.values()) subscription.unsubscribe();
     this.subscriptions.clear();
+    this.destinations.clear();
     for (const timer of [this.connectTimer, this.sendTimer, this.receiveTimer]) {
       if (timer) clearTimeout(timer);
     }
@@ -381,11 +401,16 @@ class StompConnection {
       return this.fail('unknown destination', `no such destination: ${destination}`, frame);
     }
     if (this.subscriptions.has(id)) return this.fail('duplicate subscription', `subscription id ${id} is in use`, frame);
+    // Each subscription is a copy of every message: the same destination twice only multiplies load.
+    if (this.destinations.has(destination)) {
+      return this.fail('duplicate destination', `already subscribed to ${destination}`, frame);
+    }
     if (this.subscriptions.size >= this.settings.maxSubscriptions) {
       return this.fail('too many subscriptions', `at most ${this.settings.maxSubscriptions} per connection`, frame);
     }
     const unsubscribe = this.settings.bus.subscribe(destination, (body) => this.deliver(id, destination, body));
     this.subscriptions.set(id, { destination, unsubscribe });
+    this.destinations.add(destination);
     this.sendReceipt(frame.headers);
   }
 
@@ -397,6 +422,7 @@ class StompConnection {
     if (subscription) {
       subscription.unsubscribe();
       this.subscriptions.delete(id);
+      this.destinations.delete(subscription.destination);
     }
     this.sendReceipt(frame.headers);
   }

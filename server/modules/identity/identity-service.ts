@@ -70,6 +70,8 @@ export function createIdentityService(deps: {
   onRegistered?: (uid: number) => Promise<void>;
   /** Failures of work done off the request (sending codes). */
   log: (message: string, error: unknown) => void;
+  /** After sessions end (logout, password reset, a reused refresh token): open sockets of them close. */
+  onSessionsEnded?: (ended: { fid: string } | { uid: number }) => void;
   nowMs?: () => number;
 }) {
   const { repository, tokens, cipher, delivery, limits, settings } = deps;
@@ -299,6 +301,7 @@ export function createIdentityService(deps: {
       if (!user) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE); // unreachable: no code is sent to unknown contacts
       await repository.updatePassword(user.uid, await hashPassword(input.password));
       await repository.revokeFamiliesOfUser(user.uid, 'password-reset', now());
+      deps.onSessionsEnded?.({ uid: user.uid });
     },
 
     /** Spends a refresh token for a new pair; reusing a spent one ends the whole family. */
@@ -310,6 +313,7 @@ export function createIdentityService(deps: {
       if (!family || family.revoked_at) throw new AppError(ErrorCode.SESSION_ENDED);
       if (stored.used_at) {
         await repository.revokeFamily(family.id, 'refresh-token-reuse', now());
+        deps.onSessionsEnded?.({ fid: family.id });
         throw new AppError(ErrorCode.SESSION_ENDED);
       }
       if (stored.expires_at.getTime() <= nowMs()) throw new AppError(ErrorCode.SESSION_ENDED);
@@ -323,6 +327,7 @@ export function createIdentityService(deps: {
       );
       if (!rotated) {
         await repository.revokeFamily(family.id, 'refresh-token-reuse', now());
+        deps.onSessionsEnded?.({ fid: family.id });
         throw new AppError(ErrorCode.SESSION_ENDED);
       }
       const { token } = await tokens.issueAccessToken({ uid: user.uid, virtualStatus: stored.virtual_status, aesKey: cipher.derive(`aes:${family.id}`, 16), fid: family.id });
@@ -341,7 +346,9 @@ export function createIdentityService(deps: {
     },
 
     async logout(auth: { fid?: string | undefined }) {
-      if (auth.fid) await repository.revokeFamily(auth.fid, 'logout', now());
+      if (!auth.fid) return;
+      await repository.revokeFamily(auth.fid, 'logout', now());
+      deps.onSessionsEnded?.({ fid: auth.fid });
     },
 
     /** Real ⇄ demo: new tokens for the other account in the same session. */

@@ -33,13 +33,42 @@ interface AccountFeed {
 /** The most often a moving market pushes one account's feed. */
 export const feedIntervalMs = 250;
 
+/** The signed-in session a socket was opened with (from its access token). */
+export interface FeedSession {
+  uid: number;
+  /** The session family: logout, a reused refresh token and a password reset end it. */
+  fid: string;
+  virtualStatus: number;
+}
+
+/** Which sessions ended: one family, or every session of a user. */
+export type EndedSessions = { fid: string } | { uid: number };
+
+/** The worker does not reconnect after this code; it checks the session and signs out. */
+export const sessionEndedCloseCode = 4401;
+export const sessionEndedReason = 'session ended';
+/**
+ * Open sockets' sessions are checked this often, so that ends made where no announcement
+ * reaches this process (another server process, a user blocked in the database) are caught.
+ */
+export const sessionRecheckMs = 30_000;
+
 /**
  * `/exchange/ws`: each signed-in socket hears its account's open positions (`holtOrder`)
  * and pending orders (`pendingOrder`) with live profit and loss and the summary, at once
  * on any change of its orders or money, and at most every 250 ms while prices move.
  */
-export function createPositionsFeed(deps: { db: Kysely<Database>; ledger: Ledger; market: MarketDataService; log?: (message: string, error?: unknown) => void }) {
+export function createPositionsFeed(deps: {
+  db: Kysely<Database>;
+  ledger: Ledger;
+  market: MarketDataService;
+  /** Whether a socket's session still lives (the periodic re-check); none: sockets are not re-checked. */
+  sessionAlive?: (session: FeedSession) => Promise<boolean>;
+  log?: (message: string, error?: unknown) => void;
+}) {
   const accounts = new Map<string, AccountFeed>();
+  /** Each signed-in socket's session and how it leaves the feed. */
+  const sessions = new Map<FeedSocket, { session: FeedSession; detach: () => void }>();
   /** Which accounts hold orders on a symbol: a tick marks only those (ticks are the hot path). */
   const bySymbol = new Map<string, Set<AccountFeed>>();
   const keyOf = (uid: number, book: Book) => `${uid}|${book}`;
@@ -65,8 +94,44 @@ export function createPositionsFeed(deps: { db: Kysely<Database>; ledger: Ledger
 
   function forget(account: AccountFeed) {
     for (const symbol of account.symbols) bySymbol.get(symbol)?.delete(account);
-    accounts.delete(keyOf(account.uid, account.book));
+    // Only if still the current entry: a late detach must not drop a newer account feed.
+    if (accounts.get(keyOf(account.uid, account.book)) === account) accounts.delete(keyOf(account.uid, account.book));
   }
+
+  /** Takes the sockets whose session matches out of the feed and closes them with 4401. */
+  function closeSessions(matches: (session: FeedSession) => boolean) {
+    for (const [socket, entry] of [...sessions]) {
+      if (!matches(entry.session)) continue;
+      entry.detach();
+      try {
+        socket.close(sessionEndedCloseCode, sessionEndedReason);
+      } catch (error) {
+        deps.log?.('positions feed: close failed', error);
+      }
+    }
+  }
+
+  let rechecking = false;
+  async function recheckSessions() {
+    if (!deps.sessionAlive || rechecking) return;
+    rechecking = true;
+    try {
+      // One look-up per distinct session, however many sockets it has.
+      const distinct = new Map<string, FeedSession>();
+      for (const { session } of sessions.values()) distinct.set(`${session.fid}|${session.uid}|${session.virtualStatus}`, session);
+      for (const session of distinct.values()) {
+        if (await deps.sessionAlive(session)) continue;
+        closeSessions((each) => each.fid === session.fid && each.uid === session.uid && each.virtualStatus === session.virtualStatus);
+      }
+    } finally {
+      rechecking = false;
+    }
+  }
+
+  const recheckTimer = setInterval(() => {
+    recheckSessions().catch((error: unknown) => deps.log?.('positions feed: session re-check failed', error));
+  }, sessionRecheckMs);
+  recheckTimer.unref?.();
 
   function live(row: OrderRow, products: ReadonlyMap<string, Product>): { currentPrice: Units; profitLoss: Units } | null {
     const quote = deps.market.latestQuote(row.symbol);
@@ -133,8 +198,11 @@ export function createPositionsFeed(deps: { db: Kysely<Database>; ledger: Ledger
   });
 
   return {
-    /** A socket of (uid, book) joins: it gets the current state at once. */
-    async attach(socket: FeedSocket, uid: number, book: Book): Promise<() => void> {
+    /**
+     * A socket of (uid, book) joins: it gets the current state at once. With the session it
+     * was opened with, it is closed (4401) when that session ends.
+     */
+    async attach(socket: FeedSocket, uid: number, book: Book, session?: FeedSession): Promise<() => void> {
       const key = keyOf(uid, book);
       let account = accounts.get(key);
       if (!account) {
@@ -143,13 +211,22 @@ export function createPositionsFeed(deps: { db: Kysely<Database>; ledger: Ledger
         await reload(account);
       }
       account.sockets.add(socket);
-      send(account);
       const joined = account;
-      return () => {
-        joined.sockets.delete(socket);
+      const detach = () => {
+        sessions.delete(socket);
+        if (!joined.sockets.delete(socket)) return;
         if (joined.sockets.size === 0) forget(joined);
       };
+      if (session) sessions.set(socket, { session, detach });
+      send(account);
+      return detach;
     },
+    /** Sessions ended (logout, password reset, a reused refresh token): their sockets close with 4401. */
+    endSessions(ended: EndedSessions) {
+      closeSessions((session) => ('fid' in ended ? session.fid === ended.fid : session.uid === ended.uid));
+    },
+    /** Checks every open socket's session now (the timer does it every {@link sessionRecheckMs}). */
+    recheckSessions,
     /** Orders or money of (uid, book) changed: push at once. */
     changed(uid: number, book: Book) {
       const account = accounts.get(keyOf(uid, book));
@@ -178,6 +255,8 @@ export function createPositionsFeed(deps: { db: Kysely<Database>; ledger: Ledger
     },
     stop() {
       clearInterval(timer);
+      clearInterval(recheckTimer);
+      sessions.clear();
       stopListening();
       for (const account of accounts.values()) for (const socket of account.sockets) socket.close(1001, 'server shutting down');
       accounts.clear();

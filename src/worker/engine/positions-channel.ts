@@ -33,6 +33,8 @@ export function createPositionsChannel(options: {
   onOption?: (order: OptionOrder) => void;
   /** The first message of each connection: pushes may have been missed while it was down. */
   onConnected?: () => void;
+  /** The server refused the session (4401: signed out, password reset, blocked): check it now. */
+  onRefused?: () => void;
   log?: (message: string) => void;
 }) {
   let socketUrl = '';
@@ -87,7 +89,10 @@ export function createPositionsChannel(options: {
         connection = null;
         if (code === refusedCode) {
           options.log?.('positions: the server refused the session');
-          return; // the session clock will end or renew the session; follow() reopens then
+          // No retry with this token: the session check ends the session in every tab (or
+          // renews it), and follow() reopens the socket then.
+          options.onRefused?.();
+          return;
         }
         attempts += 1;
         retry = options.timers.setTimeout(() => {

@@ -79,6 +79,20 @@ export function createSessionClock(options: {
       await tick();
     },
     tick,
+    /**
+     * Asks the server now whether the session lives (the positions socket was refused with
+     * 4401): an ended session signs out in every tab at once, not at the next expiry.
+     */
+    async verify() {
+      await guarded(async () => {
+        const current = options.session();
+        if (!current.signedIn || !current.token) return;
+        const verdict = await options.api.checkToken(current.token);
+        if (verdict !== 'invalid' || options.session().version !== current.version) return;
+        const expired = current.expiresAtMs !== null && current.expiresAtMs <= options.clock.nowMs();
+        await options.signOut(expired ? 'expired' : 'ended-by-server');
+      });
+    },
     stop() {
       if (timer !== null) options.timers.clearInterval(timer);
       timer = null;

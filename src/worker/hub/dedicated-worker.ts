@@ -1,4 +1,6 @@
 /// <reference lib="webworker" />
+// First: the content security policy forbids eval (see the module).
+import '../../shared/api/zod-jitless';
 import * as Comlink from 'comlink';
 import { systemClock } from '../engine/ports';
 import { leaderElectedConnection, type MarketRelayMessage } from '../engine/leader-election';

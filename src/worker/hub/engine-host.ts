@@ -83,6 +83,7 @@ export function createEngineHost(options: EngineHostOptions) {
         onUpdate: (state) => clients.broadcast([{ type: 'positions', payload: state }]),
         onOption: (order) => optionCountdowns?.apply(order),
         onConnected: () => void optionCountdowns?.reload(),
+        onRefused: () => void sessionClock?.verify(),
         ...(options.log ? { log: options.log } : {}),
       })
     : null;

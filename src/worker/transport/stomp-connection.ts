@@ -127,7 +127,8 @@ export interface StompConnection {
   /**
    * Subscribes (at once when connected, else as soon as CONNECTED arrives) and returns
    * the unsubscribe, which is idempotent. A connection that is closing or closed gets
-   * nothing: subscribing again after a reconnection is the caller's business.
+   * nothing: subscribing again after a reconnection is the caller's business. Callers of
+   * one destination share one STOMP subscription (the server refuses a second one).
    */
   subscribe(destination: string, onMessage: StompMessageHandler): () => void;
   /** DISCONNECT with a receipt, then close; resolves when closed (receipt or timeout). */
@@ -138,7 +139,8 @@ export interface StompConnection {
 
 interface Subscription {
   readonly destination: string;
-  readonly onMessage: StompMessageHandler;
+  /** One entry per subscribe call (the same function twice is two entries). */
+  readonly handlers: Set<{ readonly onMessage: StompMessageHandler }>;
 }
 
 function defaultCreateSocket(url: string, protocols: string[]): WebSocketLike {
@@ -175,6 +177,8 @@ export function openStompConnection(options: StompConnectionOptions): StompConne
   const limits = options.frameLimits ?? CLIENT_FRAME_LIMITS;
   const disconnectTimeoutMs = options.disconnectTimeoutMs ?? DEFAULT_DISCONNECT_TIMEOUT_MS;
   const subscriptions = new Map<string, Subscription>();
+  /** The subscription id of each subscribed destination. */
+  const idsByDestination = new Map<string, string>();
   const closeWaiters: (() => void)[] = [];
   let socket: WebSocketLike | null = null;
   let state: StompConnectionState = 'connecting';
@@ -206,6 +210,7 @@ export function openStompConnection(options: StompConnectionOptions): StompConne
     state = 'closed';
     clearTimers();
     subscriptions.clear();
+    idsByDestination.clear();
     if (socket && (socket.readyState === SOCKET_CONNECTING || socket.readyState === SOCKET_OPEN)) {
       const normal = info.reason === 'disconnect' || info.reason === 'closed' || info.reason === 'error-frame';
       try {
@@ -272,13 +277,15 @@ export function openStompConnection(options: StompConnectionOptions): StompConne
     const subscription = id === undefined ? undefined : subscriptions.get(id);
     // A MESSAGE for a subscription just cancelled may still arrive; it is nobody's.
     if (!subscription) return;
-    try {
-      subscription.onMessage(frame.body, frame.headers);
-    } catch (error) {
-      // A subscriber's fault must not cost the frames after it; it still surfaces.
-      queueMicrotask(() => {
-        throw error;
-      });
+    for (const handler of [...subscription.handlers]) {
+      try {
+        handler.onMessage(frame.body, frame.headers);
+      } catch (error) {
+        // A subscriber's fault must not cost the frames (or subscribers) after it; it still surfaces.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
     }
   }
 
@@ -367,13 +374,27 @@ export function openStompConnection(options: StompConnectionOptions): StompConne
     },
     subscribe(destination, onMessage) {
       if (state !== 'connecting' && state !== 'connected') return () => undefined;
-      const id = `sub-${nextSubscriptionId}`;
-      nextSubscriptionId += 1;
-      subscriptions.set(id, { destination, onMessage });
-      if (state === 'connected') sendSubscribe(id, destination);
+      const handler = { onMessage };
+      let id = idsByDestination.get(destination);
+      let subscription = id === undefined ? undefined : subscriptions.get(id);
+      if (id === undefined || !subscription) {
+        id = `sub-${nextSubscriptionId}`;
+        nextSubscriptionId += 1;
+        subscription = { destination, handlers: new Set() };
+        subscriptions.set(id, subscription);
+        idsByDestination.set(destination, id);
+        if (state === 'connected') sendSubscribe(id, destination);
+      }
+      subscription.handlers.add(handler);
+      const ownId = id;
+      const own = subscription;
       return () => {
-        if (!subscriptions.delete(id)) return;
-        if (state === 'connected') transmit(serializeFrame({ command: 'UNSUBSCRIBE', headers: { id } }));
+        if (!own.handlers.delete(handler) || own.handlers.size > 0) return;
+        // The last caller of this destination left: the STOMP subscription goes too.
+        if (subscriptions.get(ownId) !== own) return;
+        subscriptions.delete(ownId);
+        idsByDestination.delete(destination);
+        if (state === 'connected') transmit(serializeFrame({ command: 'UNSUBSCRIBE', headers: { id: ownId } }));
       };
     },
     disconnect() {
@@ -386,6 +407,7 @@ export function openStompConnection(options: StompConnectionOptions): StompConne
       }
       state = 'disconnecting';
       subscriptions.clear();
+      idsByDestination.clear();
       if (sendTimer !== null) clearTimeout(sendTimer);
       if (receiveTimer !== null) clearTimeout(receiveTimer);
       sendTimer = receiveTimer = null;

@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import type { CustomerLink } from '../../src/shared/api/anonymous';
+import { parseBrandConfig } from '../../src/shared/config/brand-config';
+import { serviceChannels } from '../../src/shared/config/customer-link';
+
+/**
+ * Security headers on every answer (app, API, files, 404s) through @fastify/helmet: a
+ * strict content security policy, no framing by anyone, nosniff, a referrer policy, and
+ * HSTS only where the deployment says it is behind TLS.
+ */
+
+/** How long the chat frame source is reused before the stored customer link is read again. */
+const chatSourceCacheMs = 5_000;
+
+/** The origin of an http(s) or ws(s) URL, or null. */
+function originOf(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return /^(https?|wss?):$/.test(parsed.protocol) ? parsed.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Where the app connects besides its own origin: the brand config's roots (requests) with
+ * their ws(s) forms (the market and positions sockets live under them), and the market
+ * socket override. Read once at start from the same file `/config.json` serves.
+ */
+export function brandConnectSources(configFile: string, warn: (message: string) => void): string[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(configFile, 'utf8');
+  } catch {
+    return []; // no built app: nothing to connect to beyond 'self'
+  }
+  let parsed: ReturnType<typeof parseBrandConfig>;
+  try {
+    parsed = parseBrandConfig(JSON.parse(text));
+  } catch {
+    parsed = { ok: false, problems: ['not JSON'] };
+  }
+  if (!parsed.ok) {
+    warn(`brand config ${configFile} does not parse (${parsed.problems.join('; ')}); the content security policy allows only this origin`);
+    return [];
+  }
+  const { apiRoot, marketRoot, exchangeRoot, marketSocketUrl } = parsed.config;
+  const sources = new Set<string>();
+  for (const root of [apiRoot, marketRoot, exchangeRoot]) {
+    const origin = root ? originOf(root) : null;
+    if (!origin) continue;
+    sources.add(origin);
+    if (root !== apiRoot) sources.add(origin.replace(/^http/, 'ws'));
+  }
+  const socket = marketSocketUrl ? originOf(marketSocketUrl) : null;
+  if (socket) sources.add(socket);
+  return [...sources];
+}
+
+/** The frame source the customer-service chat needs: its origin when the app embeds it, else none. */
+export function chatFrameSources(link: CustomerLink): string[] {
+  const channels = serviceChannels(link);
+  if (!channels.chatUrl || !(channels.chatInPage || channels.view === 'frame')) return [];
+  const origin = originOf(channels.chatUrl);
+  return origin ? [origin] : [];
+}
+
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  options: {
+    staticDir: string;
+    brandConfigPath: string | null;
+    /** BEHIND_TLS: send HSTS and upgrade insecure requests. */
+    behindTls: boolean;
+    customerLink: () => Promise<CustomerLink>;
+  },
+) {
+  const configFile = options.brandConfigPath ?? path.join(options.staticDir, 'config.json');
+  const connectSources = brandConnectSources(configFile, (message) => app.log.warn(message));
+
+  // The chat URL lives in the database and may change: re-read (at most every few
+  // seconds) before answering a page, whose policy is the one the browser applies.
+  let chat: { atMs: number; sources: string[] } = { atMs: -Infinity, sources: [] };
+  app.addHook('onRequest', async (request) => {
+    if (request.method !== 'GET' || Date.now() - chat.atMs < chatSourceCacheMs) return;
+    if (/^\/(v1|market|exchange|dev)\//.test(request.url) || /\.[a-z0-9]+(\?|$)/i.test(request.url)) return;
+    try {
+      chat = { atMs: Date.now(), sources: chatFrameSources(await options.customerLink()) };
+    } catch (error) {
+      request.log.warn({ err: error }, 'customer link not readable for the frame source');
+    }
+  });
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        // The built app is module scripts and workers from its own origin: nothing inline, no eval.
+        scriptSrc: ["'self'"],
+        scriptSrcAttr: ["'none'"],
+        workerSrc: ["'self'"],
+        // Stylesheets are the bundle and the theme files; React sets style properties
+        // through the CSSOM, which the policy does not govern.
+        styleSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        // data: for the image captcha and the two-factor QR code (server- and app-made).
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", ...connectSources],
+        frameSrc: [() => (chat.sources.length > 0 ? chat.sources.join(' ') : "'none'")],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(options.behindTls ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    strictTransportSecurity: options.behindTls ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  });
+}

@@ -1,0 +1,118 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatFrameSources, registerSecurityHeaders } from '../../server/http/security-headers';
+import { post, startTestServer, testBackends, type TestServer } from './harness';
+
+const brandConfig = {
+  apiRoot: 'https://api.brand.example',
+  marketRoot: 'https://market.brand.example',
+  exchangeRoot: 'https://exchange.brand.example',
+  marketSocketUrl: 'wss://mq.brand.example/ws',
+};
+
+/** The policy as a map of directive → sources. */
+function directives(header: string | string[] | number | undefined): Map<string, string[]> {
+  expect(typeof header).toBe('string');
+  return new Map(
+    String(header)
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .filter((words) => words[0])
+      .map(([name, ...values]) => [name!, values]),
+  );
+}
+
+describe.each(testBackends())('security headers on $name', (backend) => {
+  let server: TestServer;
+  let staticDir = '';
+
+  beforeAll(async () => {
+    staticDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradeweb-built-'));
+    await fs.writeFile(path.join(staticDir, 'index.html'), '<!doctype html><title>app</title><script type="module" src="/assets/index.js"></script>');
+    await fs.writeFile(path.join(staticDir, 'config.json'), JSON.stringify(brandConfig));
+    server = await startTestServer(backend, {
+      STATIC_DIR: staticDir,
+      CUSTOMER_SERVICE_LINK: '0|["https://chat.brand.example/room/1","https://t.me/x","",""]',
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await fs.rm(staticDir, { recursive: true, force: true });
+  });
+
+  it('sends a strict policy, no framing, nosniff and a referrer policy on the app, config.json, an API answer and 404s; no HSTS without TLS', async () => {
+    const answers = {
+      page: await server.app.inject({ method: 'GET', url: '/' }),
+      deepLink: await server.app.inject({ method: 'GET', url: '/quotation' }),
+      config: await server.app.inject({ method: 'GET', url: '/config.json' }),
+      api: await post(server.app, '/v1/wa-na/getCustomerLink', {}),
+      apiNotFound: await post(server.app, '/v1/wa-na/nothing', {}),
+      fileNotFound: await server.app.inject({ method: 'GET', url: '/nothing.png' }),
+    };
+    expect(answers.page.statusCode).toBe(200);
+    expect(answers.config.statusCode).toBe(200);
+    expect(answers.api.json().code).toBe(0);
+    expect(answers.apiNotFound.statusCode).toBe(404);
+    expect(answers.fileNotFound.statusCode).toBe(404);
+
+    for (const [name, answer] of Object.entries(answers)) {
+      expect(answer.headers['x-frame-options'], name).toBe('DENY');
+      expect(answer.headers['x-content-type-options'], name).toBe('nosniff');
+      expect(answer.headers['referrer-policy'], name).toBe('strict-origin-when-cross-origin');
+      expect(answer.headers['strict-transport-security'], name).toBeUndefined();
+      const policy = directives(answer.headers['content-security-policy']);
+      expect(policy.get('default-src'), name).toEqual(["'self'"]);
+      expect(policy.get('script-src'), name).toEqual(["'self'"]);
+      expect(policy.get('worker-src'), name).toEqual(["'self'"]);
+      expect(policy.get('style-src'), name).toEqual(["'self'"]);
+      expect(policy.get('object-src'), name).toEqual(["'none'"]);
+      expect(policy.get('frame-ancestors'), name).toEqual(["'none'"]);
+      expect(policy.get('img-src'), name).toEqual(["'self'", 'data:']);
+      expect([...policy.get('connect-src')!].sort(), name).toEqual(
+        [
+          "'self'",
+          'https://api.brand.example',
+          'https://market.brand.example',
+          'wss://market.brand.example',
+          'https://exchange.brand.example',
+          'wss://exchange.brand.example',
+          'wss://mq.brand.example',
+        ].sort(),
+      );
+      // The embedded customer-service chat, and nothing else, may be framed.
+      expect(policy.get('frame-src'), name).toEqual(['https://chat.brand.example']);
+      expect(String(answer.headers['content-security-policy']), name).not.toMatch(/unsafe-(inline|eval)/);
+      expect(policy.has('upgrade-insecure-requests'), name).toBe(false);
+    }
+  });
+});
+
+describe('security headers behind TLS', () => {
+  it('adds HSTS and upgrade-insecure-requests only when the deployment says so', async () => {
+    for (const behindTls of [true, false]) {
+      const app = Fastify({ logger: false });
+      await registerSecurityHeaders(app, { staticDir: '/nonexistent', brandConfigPath: null, behindTls, customerLink: async () => ({ url: '', telegram: '', whatsapp: '', email: '', mode: 0 }) });
+      app.get('/x', async () => 'x');
+      const answer = await app.inject({ method: 'GET', url: '/x' });
+      const policy = directives(answer.headers['content-security-policy']);
+      expect(answer.headers['strict-transport-security']).toBe(behindTls ? 'max-age=31536000; includeSubDomains' : undefined);
+      expect(policy.has('upgrade-insecure-requests')).toBe(behindTls);
+      expect(policy.get('connect-src')).toEqual(["'self'"]);
+      expect(policy.get('frame-src')).toEqual(["'none'"]);
+      await app.close();
+    }
+  });
+
+  it('allows a chat frame only when the app embeds the chat', () => {
+    const link = { url: 'https://chat.example/room?x=1', telegram: '', whatsapp: '', email: '', mode: 0 };
+    expect(chatFrameSources(link)).toEqual(['https://chat.example']);
+    // Opened in a new window (mode 1) next to other channels: never framed.
+    expect(chatFrameSources({ ...link, mode: 1, telegram: 'https://t.me/x' })).toEqual([]);
+    // The only channel is embedded whatever the mode.
+    expect(chatFrameSources({ ...link, mode: 1 })).toEqual(['https://chat.example']);
+    expect(chatFrameSources({ ...link, url: 'javascript:alert(1)' })).toEqual([]);
+  });
+});

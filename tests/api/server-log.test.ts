@@ -1,0 +1,60 @@
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redactUrl } from '../../server/http/log-redaction';
+import { startTestServer, testBackends, type TestServer } from './harness';
+import { call, loginByEmail, registerByEmail } from './identity-support';
+
+interface ClientSocket {
+  on(event: 'message', listener: (data: Buffer) => void): void;
+  on(event: 'close', listener: (code: number) => void): void;
+  close(): void;
+}
+const { WebSocket } = createRequire(import.meta.url)('ws') as { WebSocket: new (url: string) => ClientSocket };
+
+describe('secret query parameters in logged URLs', () => {
+  it('are replaced, other parameters and the path kept', () => {
+    expect(redactUrl('/exchange/ws?token=abc.def.ghi')).toBe('/exchange/ws?token=[REDACTED]');
+    expect(redactUrl('/x?symbol=EURUSD&refreshToken=r1&password=p&code=123456&Access_Token=z')).toBe(
+      '/x?symbol=EURUSD&refreshToken=[REDACTED]&password=[REDACTED]&code=[REDACTED]&Access_Token=[REDACTED]',
+    );
+    expect(redactUrl('/x?%74oken=abc')).toBe('/x?%74oken=[REDACTED]');
+    expect(redactUrl('/market/history')).toBe('/market/history');
+  });
+});
+
+describe.each(testBackends())('server log on $name', (backend) => {
+  let server: TestServer;
+  let base = '';
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    // The server's own logger, at info level, writing into memory.
+    server = await startTestServer(backend, {}, { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } });
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `ws://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('never holds an access token, from the positions socket query or a bearer header, while paths are still logged', async () => {
+    const email = `log${Date.now().toString(36)}@example.com`;
+    await registerByEmail(server, email);
+    const session = await loginByEmail(server, email);
+    expect((await call(server, '/v1/waa/user/balance', {}, session.token)).code).toBe(0);
+
+    const socket = new WebSocket(`${base}/exchange/ws?token=${encodeURIComponent(session.token)}`);
+    await new Promise<void>((resolve) => socket.on('message', () => resolve()));
+    socket.close();
+    await new Promise<void>((resolve) => socket.on('close', () => resolve()));
+
+    const log = lines.join('');
+    expect(log).toContain('/exchange/ws');
+    expect(log).toContain('/v1/waa/user/balance');
+    expect(log).not.toContain(session.token);
+    // Not even the signature part alone, or the refresh token.
+    expect(log).not.toContain(session.token.split('.')[2]);
+    expect(log).not.toContain(session.refreshToken);
+  });
+});
