@@ -10,7 +10,8 @@ test('positions: a live position with moving profit, closed from its drawer; a p
   const placed = await api(page, '/exchange/addOrderMock', demo.token, { ...order, clientOrderId: `e2e-${Date.now()}` });
   expect(placed.code).toBe(0);
   const orderNo = placed.data as string;
-  const pending = await api(page, '/exchange/addOrderMock', demo.token, { ...order, price: '1000', buyPoint: 1, clientOrderId: `e2e-p-${Date.now()}` });
+  // A buy limit far enough below to wait, inside the 50% band the server allows.
+  const pending = await api(page, '/exchange/addOrderMock', demo.token, { ...order, price: '40000', buyPoint: 1, clientOrderId: `e2e-p-${Date.now()}` });
   expect(pending.code).toBe(0);
 
   await page.goto('/position');
