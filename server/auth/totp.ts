@@ -48,15 +48,25 @@ export function totpCode(secret: string, atMs: number): string {
   return String(binary).padStart(digits, '0');
 }
 
-/** Accepts the current step and one on either side (clock drift), compared in constant time. */
-export function verifyTotp(secret: string, code: string, atMs: number): boolean {
-  if (!/^\d{6}$/.test(code)) return false;
-  let ok = false;
+/**
+ * The time step a code belongs to: the current one or one on either side (clock drift),
+ * compared in constant time; null when it matches none. The caller records the step it
+ * accepts, so that a code once used cannot be used again (`useTotpStep`).
+ */
+export function matchTotpStep(secret: string, code: string, atMs: number): number | null {
+  if (!/^\d{6}$/.test(code)) return null;
+  const current = Math.floor(atMs / 1000 / stepSeconds);
+  let matched: number | null = null;
   for (const drift of [-1, 0, 1]) {
     const expected = Buffer.from(totpCode(secret, atMs + drift * stepSeconds * 1000));
-    if (crypto.timingSafeEqual(expected, Buffer.from(code))) ok = true;
+    if (crypto.timingSafeEqual(expected, Buffer.from(code))) matched = current + drift;
   }
-  return ok;
+  return matched;
+}
+
+/** Whether a code is valid now (any of the three steps), without recording it. */
+export function verifyTotp(secret: string, code: string, atMs: number): boolean {
+  return matchTotpStep(secret, code, atMs) !== null;
 }
 
 export function otpauthUrl(issuer: string, account: string, secret: string): string {

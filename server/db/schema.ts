@@ -140,6 +140,8 @@ export interface AppUserTable {
   blocked: Generated<boolean>;
   totp_secret: string | null;
   totp_enabled: Generated<boolean>;
+  /** The last second-factor step spent (a code is accepted once). */
+  totp_last_step: NullableBigintColumn;
   virtual_used_at: Date | null;
   created_at: Generated<Date>;
   trade_prohibited: Generated<boolean>;

@@ -200,6 +200,8 @@ describe.each(testBackends())('identity on $name', (backend) => {
       expect((await call(server, '/v1/waa/user/twoFactor/enable', { code: totpCode(secret, clock) }, session.token)).code).toBe(0);
       expect((await call(server, '/v1/waa/user/twoFactor/status', {}, session.token)).data).toEqual({ enabled: true });
 
+      // Each code is spent once: the next one comes with the next 30-second step.
+      clock += 30_000;
       const first = await call(server, '/v1/wa-na/login', { username: email, password, type: 'E' });
       expect(first.data).toEqual({ token: '', refreshToken: '', qrcodeStatus: 0 });
       const wrong = await call(server, '/v1/wa-na/login', { username: email, password, type: 'E', command: 'verification', authCode: totpCode(secret, clock + 5 * 60_000) });
@@ -207,9 +209,15 @@ describe.each(testBackends())('identity on $name', (backend) => {
       const done = await call(server, '/v1/wa-na/login', { username: email, password, type: 'E', command: 'verification', authCode: totpCode(secret, clock) });
       expect(done.code).toBe(0);
       expect((done.data as { qrcodeStatus: number; token: string }).token).not.toBe('');
+      // Replayed (seen over a shoulder, or by a phishing page), the same code signs nobody in, nor does an older one.
+      const replayed = await call(server, '/v1/wa-na/login', { username: email, password, type: 'E', command: 'verification', authCode: totpCode(secret, clock) });
+      expect(replayed.code).toBe(1020);
+      expect((await call(server, '/v1/wa-na/login', { username: email, password, type: 'E', command: 'verification', authCode: totpCode(secret, clock - 30_000) })).code).toBe(1020);
       // A wrong password never reaches the second factor.
       expect((await call(server, '/v1/wa-na/login', { username: email, password: 'not it at all', type: 'E' })).code).toBe(1003);
 
+      expect((await call(server, '/v1/waa/user/twoFactor/disable', { code: totpCode(secret, clock) }, session.token)).code).toBe(1020);
+      clock += 30_000;
       expect((await call(server, '/v1/waa/user/twoFactor/disable', { code: totpCode(secret, clock) }, session.token)).code).toBe(0);
       expect(((await call(server, '/v1/wa-na/login', { username: email, password, type: 'E' })).data as { qrcodeStatus: number }).qrcodeStatus).toBe(1);
     });

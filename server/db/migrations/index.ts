@@ -9,6 +9,7 @@ import * as options from './0007-options';
 import * as authThrottle from './0008-auth-throttle';
 import * as codeRequests from './0009-code-requests';
 import * as orderNumbers from './0010-order-numbers';
+import * as totpLastStep from './0011-totp-last-step';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008-auth-throttle': authThrottle,
   '0009-code-requests': codeRequests,
   '0010-order-numbers': orderNumbers,
+  '0011-totp-last-step': totpLastStep,
 };

@@ -43,6 +43,16 @@ export function createIdentityRepository(db: Kysely<Database>) {
       await db.updateTable('app_user').set({ totp_secret: sealedSecret, totp_enabled: enabled }).where('uid', '=', uid).execute();
     },
     /** Records the first switch to demo; true only for the call that recorded it. */
+    /** Spends a second-factor step: false when it (or a later one) was spent already (a replayed code). */
+    async useTotpStep(uid: number, step: number): Promise<boolean> {
+      const result = await db
+        .updateTable('app_user')
+        .set({ totp_last_step: step })
+        .where('uid', '=', uid)
+        .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
     async markVirtualUsed(uid: number, at: Date): Promise<boolean> {
       const result = await db.updateTable('app_user').set({ virtual_used_at: at }).where('uid', '=', uid).where('virtual_used_at', 'is', null).executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;

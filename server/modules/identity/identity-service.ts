@@ -8,7 +8,7 @@ import type { FailureThrottle } from '../../auth/failure-throttle';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from '../../auth/passwords';
 import type { RateLimiter } from '../../auth/rate-limiter';
 import type { TokenService } from '../../auth/tokens';
-import { generateTotpSecret, otpauthUrl, verifyTotp } from '../../auth/totp';
+import { generateTotpSecret, matchTotpStep, otpauthUrl } from '../../auth/totp';
 import { AppError, rateLimitedError } from '../../http/app-error';
 import { createBackgroundWork } from './background-work';
 import { captchaImage, captchaText } from './captcha-image';
@@ -90,6 +90,12 @@ export function createIdentityService(deps: {
     const verdict = await throttle.attempt(hashed);
     if (!verdict.allowed) throw rateLimitedError(verdict.retryAfterSeconds);
     return hashed;
+  }
+
+  /** A second-factor code is right and its step not spent before (checked and spent in one statement). */
+  async function spendTotp(uid: number, secret: string, code: string): Promise<boolean> {
+    const step = matchTotpStep(secret, code, nowMs());
+    return step !== null && (await repository.useTotpStep(uid, step));
   }
 
   function normalizeContact(type: ContactType, username: string): string {
@@ -286,7 +292,7 @@ export function createIdentityService(deps: {
         if (input.command !== 'verification' || !input.authCode) return { token: '', refreshToken: '', qrcodeStatus: 0 };
         limit(limits.codeChecking, client);
         const secret = cipher.decrypt(user.totp_secret);
-        if (!secret || !verifyTotp(secret, input.authCode.padStart(6, '0'), nowMs())) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
+        if (!secret || !(await spendTotp(user.uid, secret, input.authCode.padStart(6, '0')))) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
       }
       limits.login.reset(key);
       await limits.accountSignIn.reset(accountKey);
@@ -389,7 +395,7 @@ export function createIdentityService(deps: {
       if (!user?.totp_secret) throw new AppError(ErrorCode.QR_KEY_MISSING);
       if (user.totp_enabled) throw new AppError(ErrorCode.STATUS_UNCHANGED);
       const secret = cipher.decrypt(user.totp_secret);
-      if (!secret || !verifyTotp(secret, code, nowMs())) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
+      if (!secret || !(await spendTotp(uid, secret, code))) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
       await repository.setTotp(uid, user.totp_secret, true);
       await limits.codeFailures.reset(throttleKey);
     },
@@ -401,7 +407,7 @@ export function createIdentityService(deps: {
       const user = await repository.findUserByUid(uid);
       if (!user?.totp_enabled || !user.totp_secret) throw new AppError(ErrorCode.STATUS_UNCHANGED);
       const secret = cipher.decrypt(user.totp_secret);
-      if (!secret || !verifyTotp(secret, code, nowMs())) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
+      if (!secret || !(await spendTotp(uid, secret, code))) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
       await repository.setTotp(uid, null, false);
       await limits.codeFailures.reset(throttleKey);
     },
