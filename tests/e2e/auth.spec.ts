@@ -231,7 +231,8 @@ test('two-factor: set up with a QR code, then sign in with the authenticator cod
   const secret = (await page.getByLabel('Setup key').inputValue()).replace(/\s/g, '');
   expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
   await screen(page, 'two-factor-setup');
-  await page.getByLabel('Authenticator code').fill(totpCode(secret, Date.now()));
+  // A code is spent once (its 30 s step): each use below takes a later step, all within the ±1 step the server allows.
+  await page.getByLabel('Authenticator code').fill(totpCode(secret, Date.now() - 30_000));
   await page.getByRole('button', { name: 'Turn on' }).click();
   await expect(page.getByText('Two-factor authentication is on', { exact: true })).toBeVisible();
 
@@ -262,7 +263,7 @@ test('two-factor: set up with a QR code, then sign in with the authenticator cod
   // Turning it off asks for a code too.
   await page.goto('/user/twoFactor');
   await expect(page.getByText('Two-factor authentication is on', { exact: true })).toBeVisible();
-  await page.getByLabel('Authenticator code').fill(totpCode(secret, Date.now()));
+  await page.getByLabel('Authenticator code').fill(totpCode(secret, Date.now() + 30_000));
   await page.getByRole('button', { name: 'Turn off' }).click();
   await expect(page.getByText('Two-factor authentication is off', { exact: true })).toBeVisible();
   await signOutThroughEngine(page);
