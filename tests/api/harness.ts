@@ -8,6 +8,7 @@ import { buildServer, type ServerDependencies } from '../../server/app';
 import { createTokenService, type TokenService } from '../../server/auth/tokens';
 import { openDatabase, type DatabaseHandle, type DatabaseTarget } from '../../server/db/database';
 import { createMessageDelivery, type MessageDelivery } from '../../server/modules/identity/delivery';
+import type { MarketDataSource, RawTick } from '../../server/market/sources/market-data-source';
 import { readSettings } from '../../server/settings';
 
 export interface TestBackend {
@@ -90,4 +91,11 @@ export function post(app: FastifyInstance, url: string, body?: unknown, headers:
     headers: { 'content-type': 'application/json', ...headers },
     ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
+}
+
+/** A price source the test drives: `push` hands the server ticks as a live source would. */
+export function scriptedSource() {
+  let emit: ((ticks: RawTick[]) => void) | null = null;
+  const source: MarketDataSource = { name: 'scripted', start: (onTicks) => void (emit = onTicks), stop: () => void (emit = null) };
+  return { source, push: (ticks: RawTick[]) => emit?.(ticks) };
 }

@@ -1,16 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decimalToUnits } from '../../src/shared/market/decimal';
 import { formatFixed, klinePeriods } from '../../src/shared/market/kline';
-import type { MarketDataSource, RawTick } from '../../server/market/sources/market-data-source';
-import { post, startTestServer, testBackends, type TestServer } from './harness';
+import { post, scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
 
 /** A price source the test scripts tick by tick. */
-function scriptedSource() {
-  let emit: ((ticks: RawTick[]) => void) | null = null;
-  const source: MarketDataSource = { name: 'scripted', start: (onTicks) => void (emit = onTicks), stop: () => void (emit = null) };
-  return { source, push: (ticks: RawTick[]) => emit?.(ticks) };
-}
-
 // Saturday 2026-01-17 12:00:30 UTC: crypto trades, US stocks and forex are closed.
 const now = Date.parse('2026-01-17T12:00:30Z');
 

@@ -1,13 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MarketDataSource, RawTick } from '../../server/market/sources/market-data-source';
 import { cashKind } from '../../server/modules/account/account-service';
 import { createLedger, type Ledger } from '../../server/modules/ledger/ledger';
 import { reconcileBooks } from '../../server/modules/ledger/reconciliation';
 import { optionEscrowKind } from '../../server/modules/options/options-service';
 import type { OptionProduct } from '../../src/shared/api/options';
 import { formatMoney, money } from '../../src/shared/money/money';
-import { startTestServer, testBackends, type TestServer } from './harness';
+import { scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
 import { call, fundedTrader, setSwitch } from './identity-support';
 
 /**
@@ -18,12 +17,6 @@ import { call, fundedTrader, setSwitch } from './identity-support';
  */
 let clock = Date.parse('2026-01-13T12:00:00Z');
 let ids = 0;
-
-function scriptedSource() {
-  let emit: ((ticks: RawTick[]) => void) | null = null;
-  const source: MarketDataSource = { name: 'scripted', start: (onTicks) => void (emit = onTicks), stop: () => void (emit = null) };
-  return { source, push: (ticks: RawTick[]) => emit?.(ticks) };
-}
 
 describe.each(testBackends())('attacks on the money rules on $name', (backend) => {
   let server: TestServer;

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../server/app';
 import { createTokenService, type TokenService } from '../../server/auth/tokens';
 import { openDatabase, type DatabaseHandle } from '../../server/db/database';
-import type { MarketDataSource, RawTick } from '../../server/market/sources/market-data-source';
+import type { MarketDataSource } from '../../server/market/sources/market-data-source';
 import { seededRandom } from '../../server/market/sources/random';
 import { cashKind } from '../../server/modules/account/account-service';
 import { createMessageDelivery } from '../../server/modules/identity/delivery';
@@ -15,7 +15,7 @@ import type { OptionOrder, OptionOrderListData, OptionProduct } from '../../src/
 import { exchangeFeedMessage } from '../../src/shared/api/trading';
 import { formatMoney, money, type Units } from '../../src/shared/money/money';
 import { optionFee, settleOption } from '../../src/shared/options/option-rules';
-import { startTestServer, testBackends, type TestServer } from './harness';
+import { scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
 import { call, fundedTrader } from './identity-support';
 
 // A Tuesday noon: forex, indices and crypto are open; Hong Kong 50 (01:15–08:30 UTC) is closed.
@@ -35,12 +35,6 @@ const environment = {
 let clientIds = 0;
 /** Tests that start several server instances (each prepares the market at start). */
 const restartTimeoutMs = 120_000;
-
-function scriptedSource() {
-  let emit: ((ticks: RawTick[]) => void) | null = null;
-  const source: MarketDataSource = { name: 'scripted', start: (onTicks) => void (emit = onTicks), stop: () => void (emit = null) };
-  return { source, push: (ticks: RawTick[]) => emit?.(ticks) };
-}
 
 type Call = Awaited<ReturnType<typeof call>>;
 type Server = Pick<TestServer, 'app' | 'delivery'>;

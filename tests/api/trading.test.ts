@@ -1,22 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MarketDataSource, RawTick } from '../../server/market/sources/market-data-source';
 import { cashKind } from '../../server/modules/account/account-service';
 import { createLedger, type Ledger } from '../../server/modules/ledger/ledger';
 import { reconcileBooks } from '../../server/modules/ledger/reconciliation';
 import { money } from '../../src/shared/money/money';
-import { startTestServer, testBackends, type TestServer } from './harness';
+import { scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
 import { call, fundedTrader, loginByEmail, registerByEmail, setSwitch } from './identity-support';
 
 // A Tuesday noon: forex is open.
 let clock = Date.parse('2026-01-13T12:00:00Z');
 let mailbox = 0;
 let orderIds = 0;
-
-function scriptedSource() {
-  let emit: ((ticks: RawTick[]) => void) | null = null;
-  const source: MarketDataSource = { name: 'scripted', start: (onTicks) => void (emit = onTicks), stop: () => void (emit = null) };
-  return { source, push: (ticks: RawTick[]) => emit?.(ticks) };
-}
 
 describe.each(testBackends())('market contracts on $name', (backend) => {
   let server: TestServer;
