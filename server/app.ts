@@ -316,7 +316,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     },
     onOrder: (uid, book, order) => positionsFeed.sendTo(uid, book, { type: 'option', data: order }),
     onChange: (uid, book) => positionsFeed.changed(uid, book),
-    freeMarginIn: (trx, uid, book) => trading.freeMarginIn(trx, uid, book),
+    freeMarginIn: (trx, uid, book, lockedCash) => trading.freeMarginIn(trx, uid, book, lockedCash),
     ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}),
     log: (message, error) => app.log.error({ err: error }, message),
   });

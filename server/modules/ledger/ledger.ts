@@ -171,9 +171,12 @@ export function createLedger(db: Kysely<Database>, nowMs: () => number = Date.no
      * Every transaction that moves a user's money calls this first, before it touches
      * orders, options or the house's accounts: one lock order for all of them (no
      * deadlocks), and what it reads afterwards cannot change under it (no lost updates).
+     * Answers the balances it locked, by kind.
      */
-    async lockOwnerAccounts(executor: Transaction<Database>, uid: number, book: Book): Promise<void> {
-      await executor.selectFrom('ledger_account').select('id').where('owner_uid', '=', uid).where('book', '=', book).orderBy('id').forUpdate().execute();
+    async lockOwnerAccounts(executor: Transaction<Database>, uid: number, book: Book): Promise<Map<string, Units>> {
+      const rows = await executor.selectFrom('ledger_account').select(['id', 'kind', 'balance']).where('owner_uid', '=', uid).where('book', '=', book).orderBy('id').forUpdate().execute();
+      // What the lock read is exact until the transaction ends: callers decide on it without reading again.
+      return new Map(rows.map((row) => [row.kind, money(String(row.balance))]));
     },
     /** Every account a user holds in a book, by kind (read inside the caller's lock to be exact). */
     async ownerBalances(executor: Executor, uid: number, book: Book): Promise<Map<string, Units>> {

@@ -98,7 +98,7 @@ export function createOptionsService(deps: {
   /** The money of (uid, book) changed (the positions feed's summary). */
   onChange?: (uid: number, book: Book) => void;
   /** The account's free margin (equity − locked margin) inside a transaction that holds its accounts. */
-  freeMarginIn?: (trx: Transaction<Database>, uid: number, book: Book) => Promise<Units>;
+  freeMarginIn?: (trx: Transaction<Database>, uid: number, book: Book, lockedCash: Units) => Promise<Units>;
 }) {
   const { db, ledger, market, settings } = deps;
   const nowMs = deps.nowMs ?? Date.now;
@@ -369,9 +369,9 @@ export function createOptionsService(deps: {
       const endMs = now + entry.timeLong * 1000;
       const insert = () =>
         db.transaction().execute(async (trx) => {
-          await ledger.lockOwnerAccounts(trx, uid, book);
+          const balances = await ledger.lockOwnerAccounts(trx, uid, book);
           // Free margin, not only cash: money an account's open losses need cannot go into options.
-          if (deps.freeMarginIn && (await deps.freeMarginIn(trx, uid, book)) < amount + fee) throw new AppError(ErrorCode.INSUFFICIENT_BALANCE);
+          if (deps.freeMarginIn && (await deps.freeMarginIn(trx, uid, book, balances.get(cashKind) ?? 0n)) < amount + fee) throw new AppError(ErrorCode.INSUFFICIENT_BALANCE);
           const orderNo = await nextOrderNumber(trx, 19);
           const inserted = await repository.insertOrder(trx, {
             order_no: orderNo,

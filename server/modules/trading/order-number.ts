@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 
 /**
@@ -11,4 +11,9 @@ export async function nextOrderNumber(trx: Transaction<Database>, digits: 16 | 1
   const next = BigInt(rows[0]?.n ?? '0');
   if (next <= 0n) throw new Error('order_number sequence answered nothing');
   return String(10n ** BigInt(digits - 1) + next);
+}
+
+/** The next market-order number as an expression of the insert itself (no round trip of its own). */
+export function nextOrderNumberSql(): RawBuilder<string> {
+  return sql<string>`(1000000000000000 + nextval('order_number'))::text`;
 }

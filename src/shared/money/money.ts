@@ -16,6 +16,20 @@ export function parseMoney(value: string): Units | null {
   return sign === '-' ? -units : units;
 }
 
+/**
+ * A decimal string with any number of decimals (a database sum of products) as a count of
+ * 10^-scale, exactly; null when it is not a decimal or has more than `scale` decimals.
+ */
+export function parseScaled(value: string, scale: number): bigint | null {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value.trim());
+  if (!match) return null;
+  const [, sign = '', whole = '0', fraction = ''] = match;
+  const kept = fraction.replace(/0+$/, '');
+  if (kept.length > scale) return null;
+  const units = BigInt(whole) * 10n ** BigInt(scale) + BigInt(kept.padEnd(scale, '0') || '0');
+  return sign === '-' ? -units : units;
+}
+
 /** Like parseMoney, but a programming error when the value is not money (trusted values). */
 export function money(value: string): Units {
   const units = parseMoney(value);

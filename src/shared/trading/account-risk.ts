@@ -1,4 +1,5 @@
-import { divideMoney, divideRounded, type Units } from '../money/money';
+import { divideMoney, divideRounded, moneyScale, type Units } from '../money/money';
+import type { Direction } from './order-rules';
 import { OrderStatus } from './order-rules';
 
 /**
@@ -51,4 +52,24 @@ export function belowStopOut(equity: Units, margin: Units, levelPercent: number)
 export function closeShortfall(cash: Units, positionMargin: Units, profitLoss: Units): Units {
   const after = cash + positionMargin + profitLoss;
   return after < 0n ? -after : 0n;
+}
+
+/**
+ * Open positions of one symbol and direction summed exactly (what a database sums in one
+ * read): Σ volume × contract size, in 10^-16, and Σ open price × volume × contract size,
+ * in 10^-24. Their profit at `closePrice` is the sum of the positions' own, without the
+ * per-position rounding to 10^-8 (so it may differ from that sum by a few 10^-8).
+ */
+export interface PositionGroup {
+  direction: Direction;
+  quantity: bigint;
+  cost: bigint;
+}
+export const groupQuantityScale = 2 * moneyScale;
+export const groupCostScale = 3 * moneyScale;
+
+export function groupProfitLoss(group: PositionGroup, closePrice: Units): Units {
+  const value = closePrice * group.quantity;
+  const move = group.direction === 0 ? value - group.cost : group.cost - value;
+  return divideRounded(move, 10n ** BigInt(groupCostScale - moneyScale));
 }
