@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { switchDefaults } from '../../src/shared/config/switches';
 import { loginPathFor, resolveGuard, safeReturnPath } from '../../src/app/routing/guards';
-import { matchRoute } from '../../src/app/routing/routes';
+import { hasScreen, matchRoute, routesWithScreens } from '../../src/app/routing/routes';
 
 const visitor = { signedIn: false, accountMode: null, switches: { ...switchDefaults } };
 const realUser = { signedIn: true, accountMode: 'real' as const, switches: { ...switchDefaults } };
@@ -74,3 +74,15 @@ describe('route guards', () => {
     expect(safeReturnPath(null)).toBe('/');
   });
 });
+
+describe('routes without a built screen', () => {
+  const signedIn = { ...realUser, hasScreen };
+  it('are never rendered: opening one goes home, after the sign-in and switch rules', () => {
+    expect(resolveGuard('/user/deposit', '', signedIn)).toEqual({ kind: 'redirect', to: '/' });
+    expect(resolveGuard('/user/twoFactor', '', signedIn).kind).toBe('render');
+    expect(resolveGuard('/user/deposit', '', { ...signedIn, signedIn: false, accountMode: null })).toMatchObject({ kind: 'redirect', to: `/login?to=${encodeURIComponent('/user/deposit')}` });
+    for (const name of routesWithScreens) expect(hasScreen(name)).toBe(true);
+    expect(hasScreen('user-withdraw')).toBe(false);
+  });
+});
+

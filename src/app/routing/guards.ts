@@ -1,6 +1,6 @@
 import type { Switches } from '../../shared/config/switches';
 import type { AccountMode } from '../../shared/session/token';
-import { matchRoute, type RouteMatch } from './routes';
+import { matchRoute, type RouteMatch, type RouteName } from './routes';
 
 export type GuardNotice = 'notice.login_required' | 'notice.already_logged_in';
 
@@ -12,6 +12,8 @@ export interface GuardContext {
   signedIn: boolean;
   accountMode: AccountMode | null;
   switches: Switches;
+  /** Whether a route's screen is built; one that is not goes home like an unknown path (all, when not given). */
+  hasScreen?: (name: RouteName) => boolean;
 }
 
 /** The path to come back to after signing in: path and query, encoded for `?to=`. */
@@ -23,7 +25,7 @@ export function loginPathFor(returnPath: string): string {
  * Decides what a navigation shows. Unknown paths go home; signed-out users reaching a
  * protected page go to sign-in with the return path kept; signed-in users reaching
  * sign-in or sign-up go home; a page whose switch is off, or a money page for a demo
- * account, goes back to the account hub.
+ * account, goes back to the account hub; a route whose screen is not built yet goes home.
  */
 export function resolveGuard(path: string, search: string, context: GuardContext): GuardDecision {
   const match = matchRoute(path);
@@ -43,6 +45,7 @@ export function resolveGuard(path: string, search: string, context: GuardContext
   if ('demo' in route && route.demo === false && context.accountMode === 'demo') {
     return { kind: 'redirect', to: '/user' };
   }
+  if (context.hasScreen && !context.hasScreen(route.name)) return { kind: 'redirect', to: '/' };
   return { kind: 'render', match };
 }
 

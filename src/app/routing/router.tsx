@@ -15,7 +15,6 @@ import { signInReturnSignal } from '../pages/auth/sign-in-return';
 import { TwoFactorPage } from '../pages/auth/two-factor-page';
 import { ChartPage } from '../pages/chart/chart-page';
 import { ExplorePage } from '../pages/explore/explore-page';
-import { FramePage } from '../pages/frame/frame-page';
 import { HistoryPage } from '../pages/history/history-page';
 import { HomePage } from '../pages/home/home-page';
 import { OptionPlacePage } from '../pages/option/option-place-page';
@@ -27,10 +26,10 @@ import { ServicePage } from '../pages/service/service-page';
 import { UserHubPage } from '../pages/user/user-hub-page';
 import { WorkspacePage } from '../pages/workspace/workspace-page';
 import { loginPathFor, resolveGuard } from './guards';
-import type { RouteName } from './routes';
+import { hasScreen, type ScreenRouteName } from './routes';
 
-/** Views built so far; every other route shows its layout frame. */
-const views: Partial<Record<RouteName, ComponentType<{ params: Record<string, string> }>>> = {
+/** The screen of every route that has one (`routesWithScreens`); the guard sends the others home. */
+const views: Record<ScreenRouteName, ComponentType<{ params: Record<string, string> }>> = {
   home: HomePage,
   explore: ExplorePage,
   login: LoginPage,
@@ -74,6 +73,7 @@ export function AppRoutes() {
     signedIn: session.signedIn,
     accountMode: session.accountMode,
     switches: switchesSignal.value,
+    hasScreen,
   });
   // This tab's own sign-in: go where it is heading, not home with "already signed in".
   const signInReturn = signInReturnSignal.value;
@@ -92,8 +92,9 @@ export function AppRoutes() {
   if (decision.kind === 'redirect') return null;
   const { route, params } = decision.match;
   // The desktop start page is the trading workspace.
+  if (!hasScreen(route.name)) return null; // the guard redirected already
   const View = isDesktop && route.name === 'home' ? WorkspacePage : views[route.name];
-  const content = View ? <View params={params} /> : <FramePage titleKey={route.titleKey} />;
+  const content = <View params={params} />;
 
   return isDesktop ? (
     <DesktopLayout>{content}</DesktopLayout>

@@ -3,7 +3,7 @@ import type { SwitchName } from '../../shared/config/switches';
 /**
  * Every route of the product. `access` says who may open it; `flag` names the switch
  * that must be on; `demo: false` hides it from demo accounts (money pages). The views
- * are attached in `route-views.tsx`; this table stays free of React so it is testable.
+ * are attached in `router.tsx`; this table stays free of React so it is testable.
  */
 export type RouteAccess = 'public' | 'signed-in' | 'signed-out';
 
@@ -59,6 +59,34 @@ export const routes = [
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteName = (typeof routes)[number]['name'];
+
+/**
+ * The routes whose screen is built. The others are in the table for their rules (access,
+ * switch, demo) but are never offered: opening one goes home, and no menu links to it.
+ */
+export const routesWithScreens = [
+  'home',
+  'explore',
+  'login',
+  'register',
+  'forgot',
+  'quotation',
+  'search',
+  'chart',
+  'place',
+  'place-option',
+  'position',
+  'history',
+  'user',
+  'user-service',
+  'user-two-factor',
+] as const satisfies readonly RouteName[];
+export type ScreenRouteName = (typeof routesWithScreens)[number];
+
+const screens: ReadonlySet<RouteName> = new Set(routesWithScreens);
+export function hasScreen(name: RouteName): name is ScreenRouteName {
+  return screens.has(name);
+}
 
 export interface RouteMatch {
   route: RouteDefinition & { name: RouteName };

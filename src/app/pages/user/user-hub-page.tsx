@@ -13,7 +13,7 @@ import { PageFrame } from '../../components/page-frame';
 import { showToast } from '../../components/toasts';
 import { adoptSession, sessionSignal } from '../../engine/signals';
 import { resolveGuard } from '../../routing/guards';
-import { routes, type RouteName } from '../../routing/routes';
+import { hasScreen, routes, type RouteName } from '../../routing/routes';
 
 /** The hub's menu, in order; each entry shows only where its route would open. */
 const menuRoutes: readonly RouteName[] = [
@@ -64,7 +64,8 @@ export function UserHubPage() {
     };
   }, [http, session.version]);
 
-  const context = { signedIn: true, accountMode: session.accountMode, switches: switchesSignal.value };
+  // Only screens that exist are offered (hasScreen): never a link to an empty page.
+  const context = { signedIn: true, accountMode: session.accountMode, switches: switchesSignal.value, hasScreen };
   const entries = routes.filter(
     (route) =>
       menuRoutes.includes(route.name) &&
