@@ -171,35 +171,19 @@ export function createTradingService(deps: {
     return { price, pnl: profitLossFor(row.direction as Direction, money(String(row.open_price)), price, money(String(row.volume)), { contractSize: String(row.contract_size) }), tickMs: quote.timeMs };
   }
 
-  function closeJournal(row: OrderRow, pnl: Units): JournalInput {
+  /**
+   * The journal that ends an order: its margin back to cash, with a position's result
+   * (`pnl`, the house's trading P/L the other side) or none for a canceled pending order.
+   */
+  function endJournal(row: OrderRow, pnl: Units | null): JournalInput {
     const margin = money(String(row.margin));
-    return {
-      idempotencyKey: `order-close:${row.order_no}`,
-      book: row.book,
-      kind: 'order-close',
-      uid: row.uid,
-      reference: row.order_no,
-      postings: [
-        { account: { owner: row.uid, book: row.book, kind: marginKind }, amount: -margin },
-        { account: { owner: row.uid, book: row.book, kind: cashKind }, amount: margin + pnl },
-        { account: { owner: null, book: row.book, kind: pnlKind }, amount: -pnl },
-      ],
-    };
-  }
-
-  function cancelJournal(row: OrderRow): JournalInput {
-    const margin = money(String(row.margin));
-    return {
-      idempotencyKey: `order-cancel:${row.order_no}`,
-      book: row.book,
-      kind: 'order-cancel',
-      uid: row.uid,
-      reference: row.order_no,
-      postings: [
-        { account: { owner: row.uid, book: row.book, kind: marginKind }, amount: -margin },
-        { account: { owner: row.uid, book: row.book, kind: cashKind }, amount: margin },
-      ],
-    };
+    const kind = pnl === null ? 'order-cancel' : 'order-close';
+    const postings: Posting[] = [
+      { account: { owner: row.uid, book: row.book, kind: marginKind }, amount: -margin },
+      { account: { owner: row.uid, book: row.book, kind: cashKind }, amount: margin + (pnl ?? 0n) },
+    ];
+    if (pnl !== null) postings.push({ account: { owner: null, book: row.book, kind: pnlKind }, amount: -pnl });
+    return { idempotencyKey: `${kind}:${row.order_no}`, book: row.book, kind, uid: row.uid, reference: row.order_no, postings };
   }
 
   /** Whether a quote is recent enough to trade on (the same threshold as every fill). */
@@ -281,7 +265,7 @@ export function createTradingService(deps: {
           .execute();
       if (closeShortfall(cash, money(String(self.margin)), pnl) === 0n) {
         await close(self, { price, pnl, tickMs }, reason);
-        await ledger.postInTransaction(trx, closeJournal(self, pnl));
+        await ledger.postInTransaction(trx, endJournal(self, pnl));
         return { result: 'closed' as const, ended: [self], after: null };
       }
       // The account cannot carry this loss on its cash: everything it holds covers it.
@@ -294,14 +278,14 @@ export function createTradingService(deps: {
       // What the house absorbs is recorded on the close that caused it: its profit and loss is what the user lost.
       const selfPnl = pnl + absorbed;
       await close(self, { price, pnl: selfPnl, tickMs }, reason);
-      const journals = [...voided.journals, closeJournal(self, selfPnl)];
+      const journals = [...voided.journals, endJournal(self, selfPnl)];
       for (const { row: other, at } of others) {
         if (at === null) {
           await trx.updateTable('trade_order').set({ status: OrderStatus.canceled, close_reason: 'stop_out', closed_at: closedAt }).where('id', '=', other.id).where('status', '=', OrderStatus.pending).execute();
-          journals.push(cancelJournal(other));
+          journals.push(endJournal(other, null));
         } else {
           await close(other, at, 'stop_out');
-          journals.push(closeJournal(other, at.pnl));
+          journals.push(endJournal(other, at.pnl));
         }
       }
       // One balance update per account for the whole set: the cash never passes through a negative value.
@@ -363,7 +347,7 @@ export function createTradingService(deps: {
         .where('status', '=', OrderStatus.pending)
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) !== 1) return false;
-      await ledger.postInTransaction(trx, cancelJournal(row));
+      await ledger.postInTransaction(trx, endJournal(row, null));
       return true;
     });
     if (canceled) {
