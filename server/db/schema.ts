@@ -99,7 +99,8 @@ export interface TradeOrderTable {
   closed_at: Date | null;
 }
 
-export type Book = 'real' | 'demo';
+export type { Book } from '../../src/shared/session/token';
+import type { Book } from '../../src/shared/session/token';
 
 /** Numeric amounts travel as exact decimal strings. */
 export interface LedgerAccountTable {

@@ -5,9 +5,9 @@ import {
   screenshotFileName,
   showsVolume,
   toggleIndicator,
-  tradeBlock,
   type ChartIndicators,
 } from '../../src/shared/market/chart-rules';
+import { tradeBlock } from '../../src/shared/market/tradability';
 
 describe('chart indicators', () => {
   it('adds and removes indicators of each kind', () => {
@@ -45,10 +45,13 @@ describe('chart page rules', () => {
   });
 
   it('replaces the buttons with "closed" or "market closed" when the product cannot be traded', () => {
-    expect(tradeBlock({ tradeStatus: 1 }, 'open')).toBeNull();
-    expect(tradeBlock({ tradeStatus: 1 }, 'closed')).toBe('market_closed');
-    expect(tradeBlock({ tradeStatus: 1 }, 'early_trading')).toBe('market_closed');
-    expect(tradeBlock({ tradeStatus: 0 }, 'open')).toBe('closed');
+    expect(tradeBlock([{ tradeStatus: 1 }], 'open')).toBeNull();
+    expect(tradeBlock([{ tradeStatus: 1 }], 'closed')).toBe('market_closed');
+    expect(tradeBlock([{ tradeStatus: 1 }], 'early_trading')).toBe('market_closed');
+    expect(tradeBlock([{ tradeStatus: 0 }], 'open')).toBe('closed');
+    // A timed option needs its option product and its market product both switched on.
+    expect(tradeBlock([{ tradeStatus: 1 }, { tradeStatus: 0 }], 'open')).toBe('closed');
+    expect(tradeBlock([{ tradeStatus: 1 }, { tradeStatus: 1 }], 'open')).toBeNull();
   });
 
   it('names a screenshot by symbol, period and UTC time', () => {

@@ -131,7 +131,7 @@ describe('engine host', () => {
     await host.api.signIn({ token, refreshToken: 'r1' });
     for (const each of [first, second]) {
       expect(each.sessions()).toHaveLength(1);
-      expect(each.sessions()[0]).toMatchObject({ signedIn: true, uid: 42, accountMode: 'demo', token });
+      expect(each.sessions()[0]).toMatchObject({ signedIn: true, uid: 42, book: 'demo', token });
     }
     expect(first.batches[0]?.seq).toBe(1);
 
@@ -148,7 +148,7 @@ describe('engine host', () => {
     before.dispose();
     const after = host_({ time, store });
     const welcome = await after.api.hello('tab', tab().listener);
-    expect(welcome.session).toMatchObject({ signedIn: true, uid: 7, accountMode: 'real' });
+    expect(welcome.session).toMatchObject({ signedIn: true, uid: 7, book: 'real' });
   });
 
   it('refuses a token that is not an access token and changes nothing', async () => {

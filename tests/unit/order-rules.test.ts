@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatMoney, money } from '../../src/shared/money/money';
-import { feeFor, marginFor, orderRuleViolation, profitLossFor, type OrderRequest, type ProductTerms } from '../../src/shared/trading/order-rules';
+import { closePriceOf, Direction, feeFor, fillPriceOf, marginFor, notionalFor, orderRuleViolation, overnightFeeFor, profitLossFor, type OrderRequest, type ProductTerms } from '../../src/shared/trading/order-rules';
 
 const eurusd: ProductTerms = { tradeStatus: 1, pip: '0.01', minCount: '0.01', maxCount: '50', contractSize: '100000', multiple: 100, feeRate: '0.00002' };
 const market = (change: Partial<OrderRequest> = {}): OrderRequest => ({ direction: 0, priceType: 2, volume: money('0.1'), limitPrice: null, stopLoss: null, takeProfit: null, ...change });
@@ -12,6 +12,19 @@ describe('order money', () => {
     expect(formatMoney(feeFor(price, money('0.1'), eurusd))).toBe('0.217024');
     expect(formatMoney(profitLossFor(0, price, money('1.08612'), money('0.1'), eurusd))).toBe('10.00');
     expect(formatMoney(profitLossFor(1, price, money('1.08612'), money('0.1'), eurusd))).toBe('-10.00');
+  });
+
+  it('charges overnight on the notional at the open price', () => {
+    expect(formatMoney(notionalFor(price, money('0.1'), eurusd))).toBe('10851.20');
+    expect(formatMoney(overnightFeeFor(price, money('0.1'), { contractSize: '100000', overnightRate: '0.0001' }))).toBe('1.08512');
+  });
+
+  it('fills a buy at the ask and closes it at the bid; a sell the other way round', () => {
+    const quote = { bid: 1.0851, ask: 1.0853 };
+    expect(fillPriceOf(Direction.buy, quote)).toBe(1.0853);
+    expect(closePriceOf(Direction.buy, quote)).toBe(1.0851);
+    expect(fillPriceOf(Direction.sell, quote)).toBe(1.0851);
+    expect(closePriceOf(Direction.sell, quote)).toBe(1.0853);
   });
 });
 

@@ -3,9 +3,9 @@ import { switchDefaults } from '../../src/shared/config/switches';
 import { loginPathFor, resolveGuard, safeReturnPath } from '../../src/app/routing/guards';
 import { hasScreen, matchRoute, routesWithScreens } from '../../src/app/routing/routes';
 
-const visitor = { signedIn: false, accountMode: null, switches: { ...switchDefaults } };
-const realUser = { signedIn: true, accountMode: 'real' as const, switches: { ...switchDefaults } };
-const demoUser = { ...realUser, accountMode: 'demo' as const };
+const visitor = { signedIn: false, book: null, switches: { ...switchDefaults } };
+const realUser = { signedIn: true, book: 'real' as const, switches: { ...switchDefaults } };
+const demoUser = { ...realUser, book: 'demo' as const };
 
 describe('route table', () => {
   it('matches every route of the specification, with symbol parameters', () => {
@@ -80,7 +80,7 @@ describe('routes without a built screen', () => {
   it('are never rendered: opening one goes home, after the sign-in and switch rules', () => {
     expect(resolveGuard('/user/deposit', '', signedIn)).toEqual({ kind: 'redirect', to: '/' });
     expect(resolveGuard('/user/twoFactor', '', signedIn).kind).toBe('render');
-    expect(resolveGuard('/user/deposit', '', { ...signedIn, signedIn: false, accountMode: null })).toMatchObject({ kind: 'redirect', to: `/login?to=${encodeURIComponent('/user/deposit')}` });
+    expect(resolveGuard('/user/deposit', '', { ...signedIn, signedIn: false, book: null })).toMatchObject({ kind: 'redirect', to: `/login?to=${encodeURIComponent('/user/deposit')}` });
     for (const name of routesWithScreens) expect(hasScreen(name)).toBe(true);
     expect(hasScreen('user-withdraw')).toBe(false);
   });

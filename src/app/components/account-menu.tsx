@@ -75,7 +75,7 @@ export function AccountMenu() {
   return (
     <div className="menu account-menu" ref={root}>
       <button type="button" className="user-card" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
-        <span className={`account-badge account-${session.accountMode}`}>{t(`mode.${session.accountMode}`)}</span>
+        <span className={`account-badge account-${session.book}`}>{t(`mode.${session.book}`)}</span>
         <span>{t('desktop.signed_in_as', { uid: session.uid })}</span>
       </button>
       {open ? (
@@ -103,14 +103,14 @@ export function AccountMenu() {
  * Real ⇄ demo, when the brand allows demo trading: asks first, then adopts the new
  * tokens for every tab (the engine reopens the positions feed for the other account).
  */
-export function AccountModeSwitch() {
+export function BookSwitch() {
   useSignals();
   const { t } = useTranslation();
   const { http, engine } = useApp();
   const session = sessionSignal.value;
   const [busy, setBusy] = useState(false);
   if (!session.signedIn || !switchesSignal.value.VIRTUAL_CURRENCY_TRADE) return null;
-  const current = session.accountMode ?? 'real';
+  const current = session.book ?? 'real';
 
   async function choose(mode: 'real' | 'demo') {
     if (mode === current || busy) return;

@@ -48,7 +48,7 @@ export function DebugConsole() {
     [t('debug.tabs'), String(diagnostics?.clientCount ?? '…')],
     [
       t('debug.session'),
-      session.signedIn ? `${t('debug.signed_in')} · ${session.uid} · ${t(`mode.${session.accountMode}`)}` : t('debug.signed_out'),
+      session.signedIn ? `${t('debug.signed_in')} · ${session.uid} · ${t(`mode.${session.book}`)}` : t('debug.signed_out'),
     ],
   ];
   const report = [

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { useApp } from '../app-context';
-import { AccountMenu, AccountModeSwitch } from '../components/account-menu';
+import { AccountMenu, BookSwitch } from '../components/account-menu';
 import { LanguagePicker } from '../components/language-picker';
 import { TradeModeSwitch } from '../components/trade-mode-switch';
 import { SchemeToggle, ThemeColourControl } from '../components/theme-controls';
@@ -122,7 +122,7 @@ export function DesktopLayout(props: { children: ReactNode }) {
         <ThemeColourControl folded={width <= swatchesMinWidthPx} />
         <SchemeToggle />
         <LanguagePicker compact={width <= swatchesMinWidthPx} />
-        <AccountModeSwitch />
+        <BookSwitch />
         <AccountMenu />
       </header>
       <div className="desktop-body">

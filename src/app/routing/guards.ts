@@ -1,5 +1,5 @@
 import type { Switches } from '../../shared/config/switches';
-import type { AccountMode } from '../../shared/session/token';
+import type { Book } from '../../shared/session/token';
 import { matchRoute, type RouteMatch, type RouteName } from './routes';
 
 export type GuardNotice = 'notice.login_required' | 'notice.already_logged_in';
@@ -10,7 +10,7 @@ export type GuardDecision =
 
 export interface GuardContext {
   signedIn: boolean;
-  accountMode: AccountMode | null;
+  book: Book | null;
   switches: Switches;
   /** Whether a route's screen is built; one that is not goes home like an unknown path (all, when not given). */
   hasScreen?: (name: RouteName) => boolean;
@@ -42,7 +42,7 @@ export function resolveGuard(path: string, search: string, context: GuardContext
   if ('flag' in route && route.flag && !context.switches[route.flag]) {
     return { kind: 'redirect', to: '/user' };
   }
-  if ('demo' in route && route.demo === false && context.accountMode === 'demo') {
+  if ('demo' in route && route.demo === false && context.book === 'demo') {
     return { kind: 'redirect', to: '/user' };
   }
   if (context.hasScreen && !context.hasScreen(route.name)) return { kind: 'redirect', to: '/' };

@@ -71,7 +71,7 @@ export function AppRoutes() {
   const session = sessionSignal.value;
   let decision = resolveGuard(location, search, {
     signedIn: session.signedIn,
-    accountMode: session.accountMode,
+    book: session.book,
     switches: switchesSignal.value,
     hasScreen,
   });

@@ -50,17 +50,6 @@ export function showsVolume(productType: number): boolean {
   return productType !== 2 && productType !== 3;
 }
 
-/**
- * Why a product cannot be traded now (the order form's closed reasons): 'closed' when
- * its trade status is off, 'market_closed' when its market is closed or in early
- * trading; null when it can be traded.
- */
-export function tradeBlock(product: { tradeStatus: number }, status: MarketStatus): 'closed' | 'market_closed' | null {
-  if (product.tradeStatus !== 1) return 'closed';
-  if (status !== 'open') return 'market_closed';
-  return null;
-}
-
 /** The screenshot's file name: symbol, period and a timestamp, JPEG. */
 export function screenshotFileName(symbol: string, period: KlinePeriod, atMs: number): string {
   const stamp = new Date(atMs).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);

@@ -1,7 +1,7 @@
 import type { OptionOrder } from '../api/options';
 import type { PositionsSummary } from '../api/trading';
 import type { KlinePeriod, WireBar } from '../market/kline';
-import type { AccountMode } from '../session/token';
+import type { Book } from '../session/token';
 
 /**
  * The data engine's API and the events it pushes, declared once. The worker's object is
@@ -28,7 +28,7 @@ export interface SessionSnapshot {
   token: string | null;
   refreshToken: string | null;
   uid: number | null;
-  accountMode: AccountMode | null;
+  book: Book | null;
   /** Access-token expiry, ms since epoch. */
   expiresAtMs: number | null;
   /** Increases with every change, so a tab can ignore an older snapshot. */
@@ -41,7 +41,7 @@ export const signedOutSession: SessionSnapshot = {
   token: null,
   refreshToken: null,
   uid: null,
-  accountMode: null,
+  book: null,
   expiresAtMs: null,
   version: 0,
   endReason: null,

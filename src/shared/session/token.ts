@@ -53,8 +53,9 @@ export function readAccessToken(token: string): AccessTokenPayload | null {
   }
 }
 
-export type AccountMode = 'real' | 'demo';
+/** The real or the demo account (the token's virtualStatus 0 or 1): one name in the app, the worker and the server. */
+export type Book = 'real' | 'demo';
 
-export function accountModeOf(payload: Pick<AccessTokenPayload, 'virtualStatus'>): AccountMode {
+export function bookOf(payload: Pick<AccessTokenPayload, 'virtualStatus'>): Book {
   return payload.virtualStatus === 0 ? 'real' : 'demo';
 }

@@ -1,9 +1,36 @@
 import { ErrorCode } from '../errors/catalogue';
 import { divideMoney, multiplyMoney, parseMoney, type Units } from '../money/money';
 
-/** Direction everywhere: 0 buy, 1 sell. Price type (buyPoint): 2 market, 1 pending. */
-export type Direction = 0 | 1;
-export type PriceType = 1 | 2;
+/** Direction everywhere (the wire's orderType): 0 buy, 1 sell. */
+export const Direction = { buy: 0, sell: 1 } as const;
+export type Direction = (typeof Direction)[keyof typeof Direction];
+
+/** Price type (the wire's buyPoint): 1 pending (a limit price), 2 market. */
+export const PriceType = { pending: 1, market: 2 } as const;
+export type PriceType = (typeof PriceType)[keyof typeof PriceType];
+
+/** Which side of a quote a price is read from. */
+export type QuoteSide = 'bid' | 'ask';
+
+/** A buy fills at the ask, a sell at the bid. */
+export function fillSide(direction: Direction): QuoteSide {
+  return direction === Direction.buy ? 'ask' : 'bid';
+}
+
+/** A buy closes (and its stop loss and take profit watch) the bid, a sell the ask. */
+export function closeSide(direction: Direction): QuoteSide {
+  return direction === Direction.buy ? 'bid' : 'ask';
+}
+
+/** The price an order in `direction` fills at on this quote. */
+export function fillPriceOf<T>(direction: Direction, quote: { readonly bid: T; readonly ask: T }): T {
+  return quote[fillSide(direction)];
+}
+
+/** The price a position in `direction` closes at on this quote. */
+export function closePriceOf<T>(direction: Direction, quote: { readonly bid: T; readonly ask: T }): T {
+  return quote[closeSide(direction)];
+}
 
 /** Order statuses: 1 pending, 2 position, 3 deal (closed), 4 canceled. */
 export const OrderStatus = { pending: 1, position: 2, deal: 3, canceled: 4 } as const;
@@ -40,23 +67,32 @@ export const pendingPriceBandPercent = 50;
 /** Whether a pending order's limit price lies outside the band around the current price. */
 export function pendingPriceOutsideBand(direction: Direction, limitPrice: Units, currentPrice: Units): boolean {
   const band = BigInt(pendingPriceBandPercent);
-  return direction === 0 ? limitPrice * 100n < currentPrice * (100n - band) : limitPrice * 100n > currentPrice * (100n + band);
+  return direction === Direction.buy ? limitPrice * 100n < currentPrice * (100n - band) : limitPrice * 100n > currentPrice * (100n + band);
 }
 
-/** Margin = price × volume × contract size ÷ leverage. */
+/** Notional = price × volume × contract size: what a position is worth at `price`. */
+export function notionalFor(price: Units, volume: Units, terms: Pick<ProductTerms, 'contractSize'>): Units {
+  return multiplyMoney(multiplyMoney(price, volume), parseMoney(terms.contractSize) ?? 0n);
+}
+
+/** Margin = notional ÷ leverage. */
 export function marginFor(price: Units, volume: Units, terms: Pick<ProductTerms, 'contractSize' | 'multiple'>): Units {
-  const notional = multiplyMoney(multiplyMoney(price, volume), parseMoney(terms.contractSize) ?? 0n);
-  return divideMoney(notional, BigInt(terms.multiple) * 100_000_000n);
+  return divideMoney(notionalFor(price, volume, terms), BigInt(terms.multiple) * 100_000_000n);
 }
 
-/** Fee = price × volume × contract size × fee rate. */
+/** Fee = notional × fee rate. */
 export function feeFor(price: Units, volume: Units, terms: Pick<ProductTerms, 'contractSize' | 'feeRate'>): Units {
-  return multiplyMoney(multiplyMoney(multiplyMoney(price, volume), parseMoney(terms.contractSize) ?? 0n), parseMoney(terms.feeRate) ?? 0n);
+  return multiplyMoney(notionalFor(price, volume, terms), parseMoney(terms.feeRate) ?? 0n);
+}
+
+/** The daily overnight fee of an open position: its notional at the open price × the product's overnight rate. */
+export function overnightFeeFor(openPrice: Units, volume: Units, terms: { contractSize: string; overnightRate: string }): Units {
+  return multiplyMoney(notionalFor(openPrice, volume, terms), parseMoney(terms.overnightRate) ?? 0n);
 }
 
 /** Profit (positive) or loss of a position closed at `closePrice`. */
 export function profitLossFor(direction: Direction, openPrice: Units, closePrice: Units, volume: Units, terms: Pick<ProductTerms, 'contractSize'>): Units {
-  const move = direction === 0 ? closePrice - openPrice : openPrice - closePrice;
+  const move = direction === Direction.buy ? closePrice - openPrice : openPrice - closePrice;
   return multiplyMoney(multiplyMoney(move, volume), parseMoney(terms.contractSize) ?? 0n);
 }
 
@@ -72,8 +108,8 @@ export function orderRuleViolation(request: OrderRequest, terms: ProductTerms, c
   if (step > 0n && request.volume % step !== 0n) return ErrorCode.INCORRECT_PARAMETER_VALUE;
   if (request.volume < (parseMoney(terms.minCount) ?? 0n)) return ErrorCode.LOT_SIZE_BELOW_LIMIT;
   if (request.volume > (parseMoney(terms.maxCount) ?? 0n)) return ErrorCode.LOT_SIZE_ABOVE_LIMIT;
-  const buy = request.direction === 0;
-  if (request.priceType === 1) {
+  const buy = request.direction === Direction.buy;
+  if (request.priceType === PriceType.pending) {
     if (request.limitPrice === null || request.limitPrice <= 0n) return ErrorCode.PENDING_PRICE_NOT_POSITIVE;
     // A buy limit waits below the price, a sell limit above it; otherwise it is a market order.
     if (buy ? request.limitPrice > currentPrice : request.limitPrice < currentPrice) return ErrorCode.INCORRECT_PARAMETER_VALUE;
@@ -81,7 +117,7 @@ export function orderRuleViolation(request: OrderRequest, terms: ProductTerms, c
   if (request.stopLoss !== null && request.stopLoss <= 0n) return ErrorCode.INCORRECT_PARAMETER_VALUE;
   if (request.takeProfit !== null && request.takeProfit <= 0n) return ErrorCode.INCORRECT_PARAMETER_VALUE;
   const { stopLoss, takeProfit } = request;
-  if (request.priceType === 2) {
+  if (request.priceType === PriceType.market) {
     // Market: against the price it fills at.
     if (buy) {
       if (takeProfit !== null && takeProfit < currentPrice) return ErrorCode.TAKE_PROFIT_BELOW_CURRENT;

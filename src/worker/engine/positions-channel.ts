@@ -109,7 +109,7 @@ export function createPositionsChannel(options: {
       const changedUrl = url !== socketUrl;
       socketUrl = url;
       session = next;
-      const nextAccount = next.signedIn ? `${next.uid}|${next.accountMode}` : null;
+      const nextAccount = next.signedIn ? `${next.uid}|${next.book}` : null;
       if (nextAccount === account && !changedUrl && (connection || retry !== null)) return;
       account = nextAccount;
       drop();

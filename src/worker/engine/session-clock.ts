@@ -55,7 +55,7 @@ export function createSessionClock(options: {
     await guarded(async () => {
       const current = options.session();
       if (!current.signedIn || current.expiresAtMs === null) return;
-      if (current.accountMode === 'demo' && !options.demoAllowed()) {
+      if (current.book === 'demo' && !options.demoAllowed()) {
         await options.signOut('invalid');
         return;
       }

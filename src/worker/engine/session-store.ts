@@ -4,7 +4,7 @@ import {
   type SessionSnapshot,
   type SessionTokens,
 } from '../../shared/protocol/engine';
-import { accountModeOf, readAccessToken } from '../../shared/session/token';
+import { bookOf, readAccessToken } from '../../shared/session/token';
 import type { Clock, KeyValueStore } from './ports';
 
 const storageKey = 'session';
@@ -32,7 +32,7 @@ export function createSessionStore(options: { store: KeyValueStore; clock: Clock
       token: tokens.token,
       refreshToken: tokens.refreshToken,
       uid: payload.uid,
-      accountMode: accountModeOf(payload),
+      book: bookOf(payload),
       expiresAtMs: payload.exp * 1000,
       version,
       endReason: null,

@@ -93,7 +93,7 @@ export function createEngineHost(options: EngineHostOptions) {
   /** Points the exchange socket and the option countdowns at the session's account. */
   function followAccount(snapshot: SessionSnapshot, settings: SessionSettings) {
     positions?.follow(snapshot, settings.positionsSocketUrl);
-    const account = snapshot.signedIn ? `${snapshot.uid}|${snapshot.accountMode}` : null;
+    const account = snapshot.signedIn ? `${snapshot.uid}|${snapshot.book}` : null;
     if (account === optionsAccount) return;
     optionsAccount = account;
     optionCountdowns?.follow(account !== null);

@@ -3,7 +3,8 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import type { Product } from '../../../shared/api/market';
-import { chartIsLive, showsVolume, tradeBlock } from '../../../shared/market/chart-rules';
+import { chartIsLive, showsVolume } from '../../../shared/market/chart-rules';
+import { tradeBlock } from '../../../shared/market/tradability';
 import { marketStatusAt, type MarketStatus } from '../../../shared/market/market-hours';
 import { listedProducts } from '../../../shared/market/product-list';
 import { formatPriceTime } from '../../../shared/format/date-time';
@@ -79,7 +80,7 @@ export function TradeButtons(props: { product: Product; status: MarketStatus; on
   useSignals();
   const { t } = useTranslation();
   const { mode } = useTradeMode();
-  const blocked = tradeBlock(props.product, props.status);
+  const blocked = tradeBlock([props.product], props.status);
   if (blocked) {
     return (
       <div className="trade-buttons">

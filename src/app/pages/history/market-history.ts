@@ -29,9 +29,9 @@ export interface MarketHistoryPage extends PageOf<TradeOrder> {
 export function useMarketHistory() {
   const { http } = useApp();
   const session = sessionSignal.value;
-  const demo = session.accountMode === 'demo';
+  const demo = session.book === 'demo';
   return usePagedList<TradeOrder, MarketHistoryPage>({
-    resetKey: `${session.uid ?? ''}:${session.accountMode ?? ''}`,
+    resetKey: `${session.uid ?? ''}:${session.book ?? ''}`,
     fetchPage: async (page, signal) => {
       // Failures are told in the list (retrying, then stopped with a retry button), not as toasts.
       const data = await http.call(

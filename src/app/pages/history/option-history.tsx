@@ -37,7 +37,7 @@ function useOptionHistory() {
   const { http } = useApp();
   const session = sessionSignal.value;
   return usePagedList<OptionOrder, OptionHistoryPage>({
-    resetKey: `${session.uid ?? ''}:${session.accountMode ?? ''}`,
+    resetKey: `${session.uid ?? ''}:${session.book ?? ''}`,
     fetchPage: async (page, signal) => {
       const data = await http.call(optionOrderList, { page, limit: historyPageSize, positionStatus: OptionStatus.settled }, { silent: true, signal });
       return { items: data.items, pages: data.pages, todayWinLoss: data.todayWinLoss, totalWinLoss: data.totalWinLoss };

@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Product } from '../../../shared/api/market';
 import { addOptionOrder, addOptionOrderMock } from '../../../shared/api/options';
-import { tradeBlock } from '../../../shared/market/chart-rules';
+import { tradeBlock } from '../../../shared/market/tradability';
 import type { MarketStatus } from '../../../shared/market/market-hours';
 import { formatMoney, money, parseMoney } from '../../../shared/money/money';
 import { optionFee, optionPlacementViolation, optionProfit, type OptionRule, type OptionTimeRate } from '../../../shared/options/option-rules';
@@ -99,7 +99,7 @@ export function OptionPlaceForm(props: {
   const up = direction === 0;
   const livePrice = row?.[1] ?? null;
   // The option product's status and the underlying product's both gate trading.
-  const blocked = tradeBlock({ tradeStatus: optionProduct.tradeStatus === 1 && product.tradeStatus === 1 ? 1 : 0 }, props.status);
+  const blocked = tradeBlock([optionProduct, product], props.status);
   const units = parseMoney(amount);
   const fee = units !== null && units > 0n ? optionFee(units, optionProduct.feeRate) : null;
   const profit = units !== null && units > 0n && entry ? optionProfit(units, entry.profitRate) : null;
@@ -138,7 +138,7 @@ export function OptionPlaceForm(props: {
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (submitting || blocked || livePrice === null || !validate() || !entry) return;
-    const contract = session.accountMode === 'demo' ? addOptionOrderMock : addOptionOrder;
+    const contract = session.book === 'demo' ? addOptionOrderMock : addOptionOrder;
     const placedAmount = formatMoney(money(amount), 0);
     const placed = await send((clientOrderId) =>
       http.call(contract, {

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import type { Product } from '../../../shared/api/market';
 import { addOrder, addOrderMock } from '../../../shared/api/trading';
-import { tradeBlock } from '../../../shared/market/chart-rules';
+import { tradeBlock } from '../../../shared/market/tradability';
 import type { MarketStatus } from '../../../shared/market/market-hours';
 import { formatMoney, parseMoney } from '../../../shared/money/money';
 import { checkPendingPrice, checkSidedPrice, checkVolume, sanitizeDecimalInput, type FieldVerdict } from '../../../shared/trading/form-rules';
@@ -82,7 +82,7 @@ export function PlaceForm(props: {
   const buy = direction === 0;
   // A buy fills at the ask, a sell at the bid.
   const current = row ? parseMoney(buy ? row[3] : row[2]) : null;
-  const blocked = tradeBlock(product, props.status);
+  const blocked = tradeBlock([product], props.status);
   const decimals = product.pricePrecision;
 
   function message(verdict: FieldVerdict): string | null {
@@ -120,7 +120,7 @@ export function PlaceForm(props: {
     if (submitting || blocked || current === null) return;
     const ok = [checks.volume(), priceType === 1 ? checks.price() : true, stopLossOn ? checks.stopLoss() : true, takeProfitOn ? checks.takeProfit() : true].every(Boolean);
     if (!ok) return;
-    const contract = session.accountMode === 'demo' ? addOrderMock : addOrder;
+    const contract = session.book === 'demo' ? addOrderMock : addOrder;
     const orderNo = await send((clientOrderId) =>
       http.call(contract, {
         tradePair: symbol,

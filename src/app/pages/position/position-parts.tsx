@@ -48,7 +48,7 @@ export function OrderDrawer(props: { order: TradeOrder; tab: PositionTab; onClos
   const format = useBrandFormat();
   const [busy, setBusy] = useState(false);
   const { order } = props;
-  const demo = sessionSignal.value.accountMode === 'demo';
+  const demo = sessionSignal.value.book === 'demo';
 
   async function act() {
     const cover = props.tab === 'opening';
@@ -111,7 +111,7 @@ export function ResetDemoButton() {
   useSignals();
   const { t } = useTranslation();
   const { http } = useApp();
-  if (sessionSignal.value.accountMode !== 'demo') return null;
+  if (sessionSignal.value.book !== 'demo') return null;
   async function resetDemo() {
     if (!(await confirmDialog({ title: t('position.reset_demo'), message: t('position.reset_demo_confirm') }))) return;
     try {

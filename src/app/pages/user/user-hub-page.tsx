@@ -7,7 +7,7 @@ import { logout } from '../../../shared/api/auth';
 import { formatMoney, money } from '../../../shared/money/money';
 import { useBrandFormat } from '../../format/use-brand-format';
 import { switchesSignal, useApp } from '../../app-context';
-import { AccountModeSwitch, useAccountBalance } from '../../components/account-menu';
+import { BookSwitch, useAccountBalance } from '../../components/account-menu';
 import { confirmDialog } from '../../components/confirm';
 import { PageFrame } from '../../components/page-frame';
 import { showToast } from '../../components/toasts';
@@ -65,12 +65,12 @@ export function UserHubPage() {
   }, [http, session.version]);
 
   // Only screens that exist are offered (hasScreen): never a link to an empty page.
-  const context = { signedIn: true, accountMode: session.accountMode, switches: switchesSignal.value, hasScreen };
+  const context = { signedIn: true, book: session.book, switches: switchesSignal.value, hasScreen };
   const entries = routes.filter(
     (route) =>
       menuRoutes.includes(route.name) &&
       resolveGuard(route.pattern, '', context).kind === 'render' &&
-      !(session.accountMode === 'demo' && demoHidden.has(route.name)),
+      !(session.book === 'demo' && demoHidden.has(route.name)),
   );
   entries.sort((a, b) => menuRoutes.indexOf(a.name) - menuRoutes.indexOf(b.name));
 
@@ -112,7 +112,7 @@ export function UserHubPage() {
             </span>
           ) : null}
         </div>
-        <span className={`account-badge account-${session.accountMode}`}>{t(`mode.${session.accountMode ?? 'real'}`)}</span>
+        <span className={`account-badge account-${session.book}`}>{t(`mode.${session.book ?? 'real'}`)}</span>
       </section>
 
       <section className="user-hub-balances" aria-label={t('desktop.balances')}>
@@ -130,7 +130,7 @@ export function UserHubPage() {
             <dd>{balance ? amount(balance.lockMargin) : '…'}</dd>
           </div>
         </dl>
-        <AccountModeSwitch />
+        <BookSwitch />
       </section>
 
       <nav aria-label={t('user.menu')}>
