@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ApiContract } from './anonymous';
 import { decimalString } from './envelope';
+import { accountBalance } from './account';
 import { optionOrder } from './options';
 
 function contract<TBody extends z.ZodType, TData extends z.ZodType>(path: string, body: TBody, data: TData): ApiContract<TBody, TData> {
@@ -133,8 +134,15 @@ export const optionFeedMessage = z.object({ type: z.literal('option'), data: opt
 export type OptionFeedMessage = z.infer<typeof optionFeedMessage>;
 
 /**
+ * The account's balance (the same fields as `user/balance`), pushed on `/exchange/ws` when
+ * the socket joins and after every change to the account's money, so that no view polls it.
+ */
+export const accountFeedMessage = z.object({ type: z.literal('account'), data: accountBalance });
+export type AccountFeedMessage = z.infer<typeof accountFeedMessage>;
+
+/**
  * Every message of `/exchange/ws`. The positions lists alone stay `positionsFeedMessage`,
  * so that a reader of the positions does not take an option for a list.
  */
-export const exchangeFeedMessage = z.discriminatedUnion('type', [...positionsFeedMessage.options, optionFeedMessage]);
+export const exchangeFeedMessage = z.discriminatedUnion('type', [...positionsFeedMessage.options, optionFeedMessage, accountFeedMessage]);
 export type ExchangeFeedMessage = z.infer<typeof exchangeFeedMessage>;

@@ -1,3 +1,4 @@
+import type { AccountBalance } from '../../shared/api/account';
 import type { OptionOrder } from '../../shared/api/options';
 import { exchangeFeedMessage } from '../../shared/api/trading';
 import type { PositionsState, SessionSnapshot } from '../../shared/protocol/engine';
@@ -31,6 +32,8 @@ export function createPositionsChannel(options: {
   onUpdate: (state: PositionsState) => void;
   /** An option placed or settled (the same socket carries them). */
   onOption?: (order: OptionOrder) => void;
+  /** The account's balance, pushed when the socket joins and after every change to its money. */
+  onAccount?: (balance: AccountBalance) => void;
   /** The first message of each connection: pushes may have been missed while it was down. */
   onConnected?: () => void;
   /** The server refused the session (4401: signed out, password reset, blocked): check it now. */
@@ -80,6 +83,10 @@ export function createPositionsChannel(options: {
         if (!message.success) return; // other message types (notice) belong elsewhere
         if (message.data.type === 'option') {
           options.onOption?.(message.data.data);
+          return;
+        }
+        if (message.data.type === 'account') {
+          options.onAccount?.(message.data.data);
           return;
         }
         publish(message.data.type === 'holtOrder' ? { ...state, holt: message.data.data } : { ...state, pending: message.data.data });
