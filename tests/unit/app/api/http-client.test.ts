@@ -1,0 +1,105 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createHttpClient, trimStrings, type RequestFailure } from '../../../../src/app/api/http-client';
+import { versionCheckDecision } from '../../../../src/app/boot/version-check';
+import { createTapSequenceDetector, debugConsoleTaps } from '../../../../src/app/debug/tap-sequence';
+import { getCustomerLink } from '../../../../src/shared/api/anonymous';
+
+describe('debug console tap sequence', () => {
+  it('opens after more than 5 taps within 3 s, not after 5', () => {
+    const detector = createTapSequenceDetector(debugConsoleTaps);
+    const results = [0, 300, 600, 900, 1200].map((time) => detector.tap(time));
+    expect(results.every((opened) => !opened)).toBe(true);
+    expect(detector.tap(1500)).toBe(true);
+  });
+
+  it('does not open when the taps are spread over more than 3 s', () => {
+    const detector = createTapSequenceDetector(debugConsoleTaps);
+    const results = [0, 700, 1400, 2100, 2800, 3500, 4200].map((time) => detector.tap(time));
+    expect(results.some(Boolean)).toBe(false);
+  });
+});
+
+describe('version check', () => {
+  it('reloads once for a newer deployment and never loops', () => {
+    expect(versionCheckDecision('b1', 'b1', null)).toBe('continue');
+    expect(versionCheckDecision('b1', null, null)).toBe('continue');
+    expect(versionCheckDecision('b1', 'b2', null)).toBe('reload');
+    expect(versionCheckDecision('b1', 'b2', 'b2')).toBe('continue');
+  });
+});
+
+describe('request client', () => {
+  const link = { url: '', telegram: 't', whatsapp: 'w', email: 'e', mode: 0 };
+  function client(response: () => Promise<Response>, token: string | null = null) {
+    const reported: RequestFailure[] = [];
+    const lost: string[] = [];
+    const fetchImpl = vi.fn((_url: string | URL | Request, _init?: RequestInit) => response());
+    const http = createHttpClient({
+      apiRoot: 'https://api.example',
+      timeoutMs: 0,
+      getToken: () => token,
+      getLanguage: () => 'de',
+      report: (failure) => reported.push(failure),
+      onSessionLost: (reason) => lost.push(reason),
+      fetchImpl: fetchImpl as unknown as typeof fetch,
+    });
+    return { http, reported, lost, fetchImpl };
+  }
+  const json = (body: unknown, status = 200) => async () => new Response(JSON.stringify(body), { status });
+
+  it('posts JSON with the language and the bearer token and answers the data', async () => {
+    const { http, fetchImpl } = client(json({ code: 0, msg: 'success', data: link }), 'tok');
+    await expect(http.call(getCustomerLink, {})).resolves.toEqual(link);
+    const [url, init] = fetchImpl.mock.calls[0]!;
+    expect(url).toBe('https://api.example/v1/wa-na/getCustomerLink');
+    expect(init?.method).toBe('POST');
+    expect(init?.headers).toMatchObject({ authorization: 'Bearer tok', 'accept-language': 'de' });
+  });
+
+  it('reports a server code, unless silent', async () => {
+    const failing = client(json({ code: 1001, msg: 'bad', data: null }));
+    await expect(failing.http.call(getCustomerLink, {})).rejects.toThrow('code 1001');
+    expect(failing.reported).toEqual([{ kind: 'code', code: 1001, serverMessage: 'bad' }]);
+    const silent = client(json({ code: 1001, msg: 'bad', data: null }));
+    await expect(silent.http.call(getCustomerLink, {}, { silent: true })).rejects.toThrow();
+    expect(silent.reported).toEqual([]);
+  });
+
+  it('ends the session on 23519 and on HTTP 401 from a signed-in path', async () => {
+    const ended = client(json({ code: 23519, msg: 'ended', data: null }));
+    await expect(ended.http.call(getCustomerLink, {})).rejects.toThrow();
+    expect(ended.lost).toEqual(['ended-by-server']);
+    const unauthorized = client(json({ code: 400, msg: 'no', data: null }, 401));
+    const signedIn = { ...getCustomerLink, path: '/v1/waa/user/info' };
+    await expect(unauthorized.http.call(signedIn, {})).rejects.toThrow();
+    expect(unauthorized.lost).toEqual(['unauthorized']);
+  });
+
+  it('ends the session when the user info call answers 1002 (no such user), and only that call', async () => {
+    const signedIn = { ...getCustomerLink, path: '/v1/waa/user/info' };
+    const gone = client(json({ code: 1002, msg: 'no user', data: null }));
+    await expect(gone.http.call(signedIn, {})).rejects.toThrow('code 1002');
+    expect(gone.lost).toEqual(['invalid']);
+    const elsewhere = client(json({ code: 1002, msg: 'no user', data: null }));
+    await expect(elsewhere.http.call(getCustomerLink, {})).rejects.toThrow('code 1002');
+    expect(elsewhere.lost).toEqual([]);
+  });
+
+  it('tells a malformed answer, an HTTP fault and a network failure apart', async () => {
+    const malformed = client(json({ code: 0, data: { url: 5 } }));
+    await expect(malformed.http.call(getCustomerLink, {})).rejects.toThrow();
+    expect(malformed.reported[0]).toEqual({ kind: 'malformed' });
+    const fault = client(async () => new Response('oops', { status: 502 }));
+    await expect(fault.http.call(getCustomerLink, {})).rejects.toThrow();
+    expect(fault.reported[0]).toEqual({ kind: 'http', status: 502 });
+    const offline = client(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await expect(offline.http.call(getCustomerLink, {})).rejects.toThrow();
+    expect(offline.reported[0]).toEqual({ kind: 'network' });
+  });
+
+  it('trims every string in a payload', () => {
+    expect(trimStrings({ a: ' x ', b: [' y'], c: { d: 'z  ' }, n: 1 })).toEqual({ a: 'x', b: ['y'], c: { d: 'z' }, n: 1 });
+  });
+});

@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import { sparklinePoints } from '../../../../../src/app/pages/home/mini-chart';
+
+describe('mini chart line', () => {
+  it('scales closes into the box, highest at the top', () => {
+    expect(sparklinePoints([1, 3, 2], 100, 10)).toBe('0.0,10.0 50.0,0.0 100.0,5.0');
+  });
+  it('draws a flat market in the middle and nothing without data', () => {
+    expect(sparklinePoints([5, 5], 10, 10)).toBe('0.0,5.0 10.0,5.0');
+    expect(sparklinePoints([], 10, 10)).toBe('');
+  });
+});

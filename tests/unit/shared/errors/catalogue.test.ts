@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  ErrorCode,
+  errorCodes,
+  errorMessageKey,
+  formatCodedMessage,
+  isKnownErrorCode,
+} from '../../../../src/shared/errors/catalogue';
+import { languageCodes } from '../../../../src/shared/i18n/languages';
+
+type Locale = Record<string, Record<string, string>>;
+const readLocale = (code: string): Locale =>
+  JSON.parse(fs.readFileSync(new URL(`../../../../src/shared/i18n/locales/${code}.json`, import.meta.url), 'utf8')) as Locale;
+
+function flatKeys(locale: Locale): string[] {
+  return Object.entries(locale).flatMap(([namespace, entries]) => Object.keys(entries).map((key) => `${namespace}.${key}`));
+}
+
+describe('error catalogue', () => {
+  it('holds every numeric code of the specification', () => {
+    const specified = [
+      -1, 201, 202, 203, 204, 205, 206, 301, 302, 303, 304, 305, 306, 307, 308, 309, 310, 311, 312, 313, 314, 315, 320, 321,
+      400, 401, 402, 403, 404, 405, 406, 407, 408, 409, 501, 502, 601, 602, 603, 604, 605, 606, 607, 701, 1000, 1001, 1002,
+      1004, 1008, 1009, 1010, 1012, 1013, 1014, 1016, 1017, 1018, 1019, 1020, 1021, 1030, 1031, 1032, 1033, 1066, 1067,
+      1070, 23519, 23555,
+    ];
+    for (const code of specified) expect(isKnownErrorCode(code), `code ${code}`).toBe(true);
+    expect(isKnownErrorCode(0)).toBe(false);
+  });
+
+  it('falls back to the unknown-error message for a code it does not know', () => {
+    expect(errorMessageKey(203)).toBe('errors.203');
+    expect(errorMessageKey(99999)).toBe(`errors.${ErrorCode.UNKNOWN_ERROR}`);
+  });
+
+  it('shows a message followed by its code in brackets', () => {
+    expect(formatCodedMessage('Insufficient available balance', 203)).toBe('Insufficient available balance (203)');
+  });
+
+  it.each(languageCodes)('has a translated message for every code in %s', (language) => {
+    const locale = readLocale(language);
+    for (const code of errorCodes) {
+      const message = locale.errors?.[String(code)];
+      expect(message, `${language} errors.${code}`).toBeTruthy();
+    }
+  });
+
+  it('keeps every language on exactly the English keys, with the same placeholders', () => {
+    const english = readLocale('en');
+    const englishKeys = flatKeys(english);
+    for (const language of languageCodes) {
+      const locale = readLocale(language);
+      expect(flatKeys(locale), language).toEqual(englishKeys);
+      for (const key of englishKeys) {
+        const [namespace = '', name = ''] = key.split('.');
+        const placeholders = (text: string | undefined) => [...(text ?? '').matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+        expect(placeholders(locale[namespace]?.[name]), `${language} ${key}`).toEqual(placeholders(english[namespace]?.[name]));
+      }
+    }
+  });
+
+  it('really translates: most strings of each language differ from English', () => {
+    const english = readLocale('en');
+    const englishKeys = flatKeys(english);
+    for (const language of languageCodes.filter((code) => code !== 'en')) {
+      const locale = readLocale(language);
+      const same = englishKeys.filter((key) => {
+        const [namespace = '', name = ''] = key.split('.');
+        return locale[namespace]?.[name] === english[namespace]?.[name];
+      });
+      expect(same.length / englishKeys.length, `${language}: ${same.join(', ')}`).toBeLessThan(0.1);
+    }
+  });
+});

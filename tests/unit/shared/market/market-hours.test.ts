@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { isUsDaylightSavingTime, marketStatusAt, type TradingHours } from '../../../../src/shared/market/market-hours';
+
+const utc = (iso: string) => Date.parse(`${iso}Z`);
+const allWeek = (start: number, close: number): TradingHours => ({
+  marketStartTime: Array.from({ length: 7 }, () => start),
+  marketCloseTime: Array.from({ length: 7 }, () => close),
+});
+
+// A US stock: 14:30–21:00 UTC in standard time (09:30–16:00 New York), Monday to Friday.
+const usStock: TradingHours = {
+  marketStartTime: [0, 52200, 52200, 52200, 52200, 52200, 0],
+  marketCloseTime: [0, 75600, 75600, 75600, 75600, 75600, 0],
+};
+// Forex: Sunday 22:00 UTC to Friday 22:00 UTC.
+const forex: TradingHours = {
+  marketStartTime: [79200, 0, 0, 0, 0, 0, 0],
+  marketCloseTime: [86399, 86399, 86399, 86399, 86399, 79200, 0],
+};
+
+describe('US daylight saving time', () => {
+  it('starts on the second Sunday of March and ends on the first Sunday of November', () => {
+    expect(isUsDaylightSavingTime(utc('2026-03-08T06:59:59'))).toBe(false);
+    expect(isUsDaylightSavingTime(utc('2026-03-08T07:00:00'))).toBe(true);
+    expect(isUsDaylightSavingTime(utc('2026-11-01T05:59:59'))).toBe(true);
+    expect(isUsDaylightSavingTime(utc('2026-11-01T06:00:00'))).toBe(false);
+    expect(isUsDaylightSavingTime(utc('2027-03-14T08:00:00'))).toBe(true);
+  });
+});
+
+describe('market status', () => {
+  it('opens a US stock at 14:30 UTC in winter and 13:30 UTC in summer', () => {
+    // Monday 2026-01-12 (standard time)
+    expect(marketStatusAt(usStock, utc('2026-01-12T14:29:59'))).toBe('early_trading');
+    expect(marketStatusAt(usStock, utc('2026-01-12T14:30:00'))).toBe('open');
+    expect(marketStatusAt(usStock, utc('2026-01-12T20:59:59'))).toBe('open');
+    expect(marketStatusAt(usStock, utc('2026-01-12T21:00:00'))).toBe('closed');
+    expect(marketStatusAt(usStock, utc('2026-01-12T13:59:59'))).toBe('closed');
+    // Monday 2026-07-13 (daylight saving time): one hour earlier
+    expect(marketStatusAt(usStock, utc('2026-07-13T13:30:00'))).toBe('open');
+    expect(marketStatusAt(usStock, utc('2026-07-13T13:00:00'))).toBe('early_trading');
+    expect(marketStatusAt(usStock, utc('2026-07-13T20:00:00'))).toBe('closed');
+  });
+
+  it('keeps a US stock closed at the weekend', () => {
+    expect(marketStatusAt(usStock, utc('2026-01-10T15:00:00'))).toBe('closed');
+    expect(marketStatusAt(usStock, utc('2026-01-11T15:00:00'))).toBe('closed');
+  });
+
+  it('opens forex from Sunday evening to Friday evening, with early trading before the open', () => {
+    expect(marketStatusAt(forex, utc('2026-01-11T21:45:00'))).toBe('early_trading');
+    expect(marketStatusAt(forex, utc('2026-01-11T22:00:00'))).toBe('open');
+    expect(marketStatusAt(forex, utc('2026-01-13T03:00:00'))).toBe('open');
+    expect(marketStatusAt(forex, utc('2026-01-16T21:59:59'))).toBe('open');
+    expect(marketStatusAt(forex, utc('2026-01-16T22:00:00'))).toBe('closed');
+    expect(marketStatusAt(forex, utc('2026-01-17T12:00:00'))).toBe('closed');
+  });
+
+  it('treats a span of 86399 seconds as open all day (crypto)', () => {
+    const crypto = allWeek(0, 86399);
+    for (const instant of ['2026-01-10T00:00:00', '2026-07-04T23:59:59', '2026-03-08T07:30:00']) {
+      expect(marketStatusAt(crypto, utc(instant)), instant).toBe('open');
+    }
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { Product } from '../../../../src/shared/api/market';
+import { formatDateTime, formatPriceTime } from '../../../../src/shared/format/date-time';
+import { listedProducts, listedProductTypes, parseSingleTrade, searchProducts } from '../../../../src/shared/market/product-list';
+
+function product(productCode: string, productType: number, sort: number | null, tradeStatus: 0 | 1 = 1, productName = productCode): Product {
+  return {
+    productCode, productName, productType, tradeStatus, sort, pricePrecision: 5, pip: '0.01', multiple: 100, minCount: '0.01', maxCount: '50',
+    countNum: 2, logoUrl: `/logos/${productCode}.svg`, marketStartTime: [0, 0, 0, 0, 0, 0, 0], marketCloseTime: [86399, 86399, 86399, 86399, 86399, 86399, 86399],
+    contractSize: '100000', spread: '0.0001', feeRate: '0.00002', overnightRate: '0.00008',
+  };
+}
+
+const catalogue = [
+  product('GBPUSD', 1, 2),
+  product('EURUSD', 1, 1, 1, 'EUR/USD'),
+  product('USDHKD', 1, null),
+  product('AUDUSD', 1, null),
+  product('USDJPY', 1, 3, 0),
+  product('XAUUSD', 2, 1, 1, 'Gold'),
+  product('BTCUSDT', 4, 1, 1, 'Bitcoin'),
+];
+
+describe('product lists', () => {
+  it('lists only tradeStatus 1 products of the type, by numeric sort with missing sorts last', () => {
+    expect(listedProducts(catalogue, 1).map((item) => item.productCode)).toEqual(['EURUSD', 'GBPUSD', 'AUDUSD', 'USDHKD']);
+    expect(listedProducts(catalogue).map((item) => item.productCode)).toEqual(['BTCUSDT', 'EURUSD', 'XAUUSD', 'GBPUSD', 'AUDUSD', 'USDHKD']);
+  });
+
+  it('offers a tab only for product types that have a listed product', () => {
+    expect(listedProductTypes(catalogue)).toEqual([1, 2, 4]);
+    expect(listedProductTypes([product('USDJPY', 1, 3, 0)])).toEqual([]);
+  });
+
+  it('reads singleTrade as a product type 1 to 5 and ignores anything else', () => {
+    expect(parseSingleTrade('4')).toBe(4);
+    for (const bad of [null, '', '0', '6', '1.5', '2a', ' 3']) expect(parseSingleTrade(bad)).toBeNull();
+  });
+
+  it('searches code and name without regard to case, tradable products only', () => {
+    expect(searchProducts(catalogue, 'usd').map((item) => item.productCode)).toEqual(['BTCUSDT', 'EURUSD', 'XAUUSD', 'GBPUSD', 'AUDUSD', 'USDHKD']);
+    expect(searchProducts(catalogue, ' gold ').map((item) => item.productCode)).toEqual(['XAUUSD']);
+    expect(searchProducts(catalogue, 'JPY')).toEqual([]);
+    expect(searchProducts(catalogue, '   ')).toEqual([]);
+  });
+});
+
+describe('time formats', () => {
+  const at = Date.parse('2026-03-09T13:04:05.678Z');
+
+  it('writes quote times as MM-DD HH:mm:ss in the brand time zone', () => {
+    expect(formatPriceTime(at, 'Africa/Abidjan')).toBe('03-09 13:04:05');
+    expect(formatPriceTime(at, 'Europe/London')).toBe('03-09 13:04:05');
+    // New York is on daylight time from 8 March 2026.
+    expect(formatPriceTime(at, 'America/New_York')).toBe('03-09 09:04:05');
+    expect(formatPriceTime(at + 1000, 'Africa/Abidjan')).toBe('03-09 13:04:06');
+  });
+
+  it('writes full dates as YYYY-MM-DD HH:mm:ss, midnight as 00', () => {
+    expect(formatDateTime(Date.parse('2026-01-02T00:00:09Z'), 'Africa/Abidjan')).toBe('2026-01-02 00:00:09');
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { formatMoney, money } from '../../../../src/shared/money/money';
+import { closePriceOf, Direction, feeFor, fillPriceOf, marginFor, notionalFor, orderRuleViolation, overnightFeeFor, profitLossFor, type OrderRequest, type ProductTerms } from '../../../../src/shared/trading/order-rules';
+
+const eurusd: ProductTerms = { tradeStatus: 1, pip: '0.01', minCount: '0.01', maxCount: '50', contractSize: '100000', multiple: 100, feeRate: '0.00002' };
+const market = (change: Partial<OrderRequest> = {}): OrderRequest => ({ direction: 0, priceType: 2, volume: money('0.1'), limitPrice: null, stopLoss: null, takeProfit: null, ...change });
+const price = money('1.08512');
+
+describe('order money', () => {
+  it('computes margin, fee and profit exactly', () => {
+    expect(formatMoney(marginFor(price, money('0.1'), eurusd))).toBe('108.512');
+    expect(formatMoney(feeFor(price, money('0.1'), eurusd))).toBe('0.217024');
+    expect(formatMoney(profitLossFor(0, price, money('1.08612'), money('0.1'), eurusd))).toBe('10.00');
+    expect(formatMoney(profitLossFor(1, price, money('1.08612'), money('0.1'), eurusd))).toBe('-10.00');
+  });
+
+  it('charges overnight on the notional at the open price', () => {
+    expect(formatMoney(notionalFor(price, money('0.1'), eurusd))).toBe('10851.20');
+    expect(formatMoney(overnightFeeFor(price, money('0.1'), { contractSize: '100000', overnightRate: '0.0001' }))).toBe('1.08512');
+  });
+
+  it('fills a buy at the ask and closes it at the bid; a sell the other way round', () => {
+    const quote = { bid: 1.0851, ask: 1.0853 };
+    expect(fillPriceOf(Direction.buy, quote)).toBe(1.0853);
+    expect(closePriceOf(Direction.buy, quote)).toBe(1.0851);
+    expect(fillPriceOf(Direction.sell, quote)).toBe(1.0851);
+    expect(closePriceOf(Direction.sell, quote)).toBe(1.0853);
+  });
+});
+
+describe('order rules and their codes', () => {
+  it('accepts a valid market order', () => {
+    expect(orderRuleViolation(market(), eurusd, price)).toBeNull();
+  });
+  it('checks the product and the volume (304–307, step)', () => {
+    expect(orderRuleViolation(market(), { ...eurusd, tradeStatus: 0 }, price)).toBe(304);
+    expect(orderRuleViolation(market({ volume: money('51') }), eurusd, price)).toBe(305);
+    expect(orderRuleViolation(market({ volume: money('0.001') }), eurusd, price)).toBe(1016);
+    expect(orderRuleViolation(market({ volume: 0n }), eurusd, price)).toBe(307);
+    expect(orderRuleViolation(market({ volume: money('0.02') }), { ...eurusd, minCount: '0.05' }, price)).toBe(306);
+  });
+  it('checks stop loss and take profit against the fill price (308–311)', () => {
+    expect(orderRuleViolation(market({ takeProfit: money('1.08') }), eurusd, price)).toBe(310);
+    expect(orderRuleViolation(market({ stopLoss: money('1.09') }), eurusd, price)).toBe(311);
+    expect(orderRuleViolation(market({ direction: 1, takeProfit: money('1.09') }), eurusd, price)).toBe(308);
+    expect(orderRuleViolation(market({ direction: 1, stopLoss: money('1.08') }), eurusd, price)).toBe(309);
+    expect(orderRuleViolation(market({ stopLoss: money('1.08'), takeProfit: money('1.09') }), eurusd, price)).toBeNull();
+  });
+  it('checks pending orders against their limit price (301, 312–315, side of the price)', () => {
+    const pending = (change: Partial<OrderRequest>) => market({ priceType: 1, limitPrice: money('1.08'), ...change });
+    expect(orderRuleViolation(pending({ limitPrice: 0n }), eurusd, price)).toBe(301);
+    expect(orderRuleViolation(pending({ limitPrice: money('1.09') }), eurusd, price)).toBe(1016);
+    expect(orderRuleViolation(pending({ takeProfit: money('1.07') }), eurusd, price)).toBe(314);
+    expect(orderRuleViolation(pending({ stopLoss: money('1.081') }), eurusd, price)).toBe(315);
+    const sell = (change: Partial<OrderRequest>) => pending({ direction: 1, limitPrice: money('1.09'), ...change });
+    expect(orderRuleViolation(sell({ takeProfit: money('1.095') }), eurusd, price)).toBe(312);
+    expect(orderRuleViolation(sell({ stopLoss: money('1.085') }), eurusd, price)).toBe(313);
+    expect(orderRuleViolation(sell({ stopLoss: money('1.1'), takeProfit: money('1.08') }), eurusd, price)).toBeNull();
+  });
+});

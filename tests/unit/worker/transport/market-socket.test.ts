@@ -1,0 +1,263 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { PriceTick } from '../../../../src/shared/api/market';
+import { parseMessage, serializeFrame, type OutgoingFrame, type StompFrame } from '../../../../src/shared/stomp/frame';
+import type { ConnectionState } from '../../../../src/worker/engine/reconnect-policy';
+import { createMarketSocket, type MarketSocketOptions } from '../../../../src/worker/transport/market-socket';
+import type { WebSocketLike } from '../../../../src/worker/transport/stomp-connection';
+
+const CONNECTING = 0;
+const OPEN = 1;
+const CLOSED = 3;
+
+/** A WebSocket the test plays the server of. */
+class FakeSocket implements WebSocketLike {
+  readyState = CONNECTING;
+  binaryType = 'blob';
+  readonly sent: string[] = [];
+  closedWith: number | null = null;
+  onopen: WebSocketLike['onopen'] = null;
+  onmessage: WebSocketLike['onmessage'] = null;
+  onclose: WebSocketLike['onclose'] = null;
+  onerror: WebSocketLike['onerror'] = null;
+
+  constructor(
+    readonly url: string,
+    readonly protocols: string[],
+  ) {}
+
+  send(data: string) {
+    if (this.readyState !== OPEN) throw new Error('send on a socket that is not open');
+    this.sent.push(data);
+  }
+  close(code?: number) {
+    this.closedWith = code ?? 1005;
+    this.readyState = CLOSED;
+  }
+
+  // The server's side.
+  open() {
+    this.readyState = OPEN;
+    this.onopen?.({});
+  }
+  receive(frame: OutgoingFrame | string) {
+    this.onmessage?.({ data: typeof frame === 'string' ? frame : serializeFrame(frame) });
+  }
+  /** Opens and answers CONNECT. */
+  accept(heartBeat = '0,0') {
+    this.open();
+    this.receive({ command: 'CONNECTED', headers: { version: '1.2', 'heart-beat': heartBeat } });
+  }
+  /** The connection drops (or never came up). */
+  drop(code = 1006) {
+    this.readyState = CLOSED;
+    this.onclose?.({ code, reason: '' });
+  }
+  frames(): StompFrame[] {
+    return this.sent.flatMap((text) => {
+      const parsed = parseMessage(text);
+      if (!parsed.ok) throw new Error(`client sent a malformed frame: ${parsed.error.code}`);
+      return parsed.items.flatMap((item) => (item.kind === 'frame' ? [item.frame] : []));
+    });
+  }
+  subscriptionIds(destination: string): string[] {
+    return this.frames()
+      .filter((frame) => frame.command === 'SUBSCRIBE' && frame.headers.destination === destination)
+      .map((frame) => frame.headers.id ?? '');
+  }
+}
+
+function tick(symbol: string, price: string): PriceTick {
+  return {
+    symbol, name: symbol, price, bidPrice: price, askPrice: price, volume: '1', lastUpdate: 1_790_000_000_000,
+    type: 'Cryptos', priceChangePercent: '0.10', low: price, high: price,
+  };
+}
+
+function setup(overrides: Partial<MarketSocketOptions> = {}) {
+  const sockets: FakeSocket[] = [];
+  const states: ConnectionState[] = [];
+  const prices: PriceTick[][] = [];
+  const logs: string[] = [];
+  const market = createMarketSocket({
+    url: 'wss://markets.example/market/stomp',
+    createSocket: (url, protocols) => {
+      const socket = new FakeSocket(url, protocols);
+      sockets.push(socket);
+      return socket;
+    },
+    onPrices: (ticks) => prices.push(ticks),
+    onState: (state) => states.push(state),
+    log: (message) => logs.push(message),
+    ...overrides,
+  });
+  const latest = () => {
+    const socket = sockets.at(-1);
+    if (!socket) throw new Error('no socket yet');
+    return socket;
+  };
+  return { market, sockets, states, prices, logs, latest };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('market socket', () => {
+  it('connects with STOMP 1.2, subscribes to /topic/prices and decodes batches', () => {
+    const { market, sockets, states, prices, logs, latest } = setup();
+    market.start();
+    expect(sockets).toHaveLength(1);
+    expect(latest()).toMatchObject({ url: 'wss://markets.example/market/stomp', protocols: ['v12.stomp'] });
+    expect(market.state).toEqual({ status: 'connecting', failedAttempts: 0, gaveUp: false });
+
+    latest().open();
+    expect(latest().frames()).toEqual([
+      { command: 'CONNECT', headers: { 'accept-version': '1.2', host: '/', 'heart-beat': '10000,10000' }, body: '' },
+    ]);
+    latest().receive({ command: 'CONNECTED', headers: { version: '1.2', 'heart-beat': '0,0' } });
+    expect(market.state).toEqual({ status: 'open', failedAttempts: 0, gaveUp: false });
+    const [id] = latest().subscriptionIds('/topic/prices');
+    expect(id).toBeTruthy();
+
+    const batch = [tick('BTCUSDT', '64000.50'), tick('ETHUSDT', '3100.25')];
+    // Two MESSAGE frames and a heart-beat in one WebSocket message.
+    const message = (body: string) => serializeFrame({ command: 'MESSAGE', headers: { destination: '/topic/prices', subscription: id!, 'message-id': '1' }, body });
+    latest().receive(`${message(JSON.stringify(batch))}\n${message(JSON.stringify([batch[0]]))}`);
+    expect(prices).toEqual([batch, [batch[0]]]);
+
+    latest().receive(message('[{"symbol":"BTCUSDT","price":64000.5}]'));
+    expect(prices).toHaveLength(2);
+    expect(logs).toEqual(['market: a prices message did not match the contract']);
+    expect(states.map((state) => state.status)).toEqual(['connecting', 'open']);
+  });
+
+  it('retries after 500 ms × the attempt, and gives up after 10 failed attempts', () => {
+    const { market, sockets, latest } = setup();
+    market.start();
+    const delays: number[] = [];
+    for (let attempt = 1; attempt <= 10; attempt += 1) {
+      latest().drop();
+      expect(market.state).toEqual({ status: 'closed', failedAttempts: attempt, gaveUp: false });
+      const count = sockets.length;
+      vi.advanceTimersByTime(500 * attempt - 1);
+      expect(sockets).toHaveLength(count);
+      vi.advanceTimersByTime(1);
+      expect(sockets).toHaveLength(count + 1);
+      expect(market.state.status).toBe('connecting');
+      delays.push(500 * attempt);
+    }
+    expect(delays).toEqual([500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 4500, 5000]);
+    latest().drop();
+    expect(market.state).toEqual({ status: 'closed', failedAttempts: 11, gaveUp: true });
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(11);
+
+    // The user's "retry" starts again from a clean count.
+    market.restart();
+    expect(sockets).toHaveLength(12);
+    expect(market.state).toEqual({ status: 'connecting', failedAttempts: 0, gaveUp: false });
+    latest().accept();
+    expect(market.state).toEqual({ status: 'open', failedAttempts: 0, gaveUp: false });
+  });
+
+  it('subscribes again on every reconnection, and a success resets the count', () => {
+    const { market, sockets, prices, latest } = setup();
+    market.start();
+    latest().accept();
+    const first = latest();
+    expect(first.subscriptionIds('/topic/prices')).toHaveLength(1);
+
+    first.drop(1001);
+    expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, gaveUp: false });
+    vi.advanceTimersByTime(500);
+    latest().drop(); // the first retry fails too
+    expect(market.state.failedAttempts).toBe(2);
+    vi.advanceTimersByTime(1000);
+    expect(sockets).toHaveLength(3);
+    latest().accept();
+    expect(market.state).toEqual({ status: 'open', failedAttempts: 0, gaveUp: false });
+    const [id] = latest().subscriptionIds('/topic/prices');
+    expect(id).toBeTruthy();
+    latest().receive({ command: 'MESSAGE', headers: { destination: '/topic/prices', subscription: id!, 'message-id': '9' }, body: JSON.stringify([tick('EURUSD', '1.08512')]) });
+    expect(prices).toEqual([[tick('EURUSD', '1.08512')]]);
+
+    // Dropped after being open: the count starts from 1 again (500 ms).
+    latest().drop();
+    expect(market.state.failedAttempts).toBe(1);
+    vi.advanceTimersByTime(500);
+    expect(sockets).toHaveLength(4);
+  });
+
+  it('counts a server that never answers CONNECT, or goes silent, as a lost connection', () => {
+    const { market, sockets, latest } = setup();
+    market.start();
+    latest().open(); // no CONNECTED
+    vi.advanceTimersByTime(9_999);
+    expect(market.state.status).toBe('connecting');
+    vi.advanceTimersByTime(1);
+    expect(latest().closedWith).not.toBeNull();
+    expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, gaveUp: false });
+
+    vi.advanceTimersByTime(500);
+    expect(sockets).toHaveLength(2);
+    latest().accept('10000,10000');
+    expect(market.state.status).toBe('open');
+    // We beat every 10 s while quiet; the server beats for a while, then stops.
+    vi.advanceTimersByTime(10_000);
+    expect(latest().sent.filter((text) => text === '\n')).toHaveLength(1);
+    latest().receive('\n');
+    vi.advanceTimersByTime(19_999);
+    expect(market.state.status).toBe('open');
+    vi.advanceTimersByTime(1);
+    expect(latest().closedWith).not.toBeNull();
+    expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, gaveUp: false });
+  });
+
+  it('reports an ERROR frame and reconnects', () => {
+    const { market, sockets, logs, latest } = setup();
+    market.start();
+    latest().accept();
+    latest().receive({ command: 'ERROR', headers: { message: 'unknown destination' }, body: 'no such destination' });
+    expect(logs).toContain('market: STOMP error unknown destination');
+    expect(latest().closedWith).not.toBeNull();
+    expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, gaveUp: false });
+    vi.advanceTimersByTime(500);
+    expect(sockets).toHaveLength(2);
+  });
+
+  it('stops retrying on stop(), and disconnects an open connection', async () => {
+    const { market, sockets, states, latest } = setup();
+    market.start();
+    latest().drop();
+    await market.stop();
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(1);
+
+    market.start();
+    latest().accept();
+    const reported = states.length;
+    const stopping = market.stop();
+    const disconnect = latest().frames().find((frame) => frame.command === 'DISCONNECT');
+    expect(disconnect?.headers.receipt).toBeTruthy();
+    latest().receive({ command: 'RECEIPT', headers: { 'receipt-id': disconnect!.headers.receipt! } });
+    await stopping;
+    expect(latest().closedWith).toBe(1000);
+    latest().drop(1000); // the close event comes later: not a lost connection
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(2);
+    expect(states).toHaveLength(reported);
+  });
+
+  it('does not wait for ever for the RECEIPT when stopping', async () => {
+    const { market, latest } = setup();
+    market.start();
+    latest().accept();
+    const stopping = market.stop();
+    vi.advanceTimersByTime(1_000);
+    await stopping;
+    expect(latest().closedWith).toBe(1000);
+  });
+});
