@@ -1,32 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createHttpClient, trimStrings, type RequestFailure } from '../../../../src/app/api/http-client';
-import { versionCheckDecision } from '../../../../src/app/boot/version-check';
-import { createTapSequenceDetector, debugConsoleTaps } from '../../../../src/app/debug/tap-sequence';
 import { getCustomerLink } from '../../../../src/shared/api/anonymous';
-
-describe('debug console tap sequence', () => {
-  it('opens after more than 5 taps within 3 s, not after 5', () => {
-    const detector = createTapSequenceDetector(debugConsoleTaps);
-    const results = [0, 300, 600, 900, 1200].map((time) => detector.tap(time));
-    expect(results.every((opened) => !opened)).toBe(true);
-    expect(detector.tap(1500)).toBe(true);
-  });
-
-  it('does not open when the taps are spread over more than 3 s', () => {
-    const detector = createTapSequenceDetector(debugConsoleTaps);
-    const results = [0, 700, 1400, 2100, 2800, 3500, 4200].map((time) => detector.tap(time));
-    expect(results.some(Boolean)).toBe(false);
-  });
-});
-
-describe('version check', () => {
-  it('reloads once for a newer deployment and never loops', () => {
-    expect(versionCheckDecision('b1', 'b1', null)).toBe('continue');
-    expect(versionCheckDecision('b1', null, null)).toBe('continue');
-    expect(versionCheckDecision('b1', 'b2', null)).toBe('reload');
-    expect(versionCheckDecision('b1', 'b2', 'b2')).toBe('continue');
-  });
-});
 
 describe('request client', () => {
   const link = { url: '', telegram: 't', whatsapp: 'w', email: 'e', mode: 0 };

@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { switchDefaults } from '../../../../src/shared/config/switches';
 import { loginPathFor, resolveGuard, safeReturnPath } from '../../../../src/app/routing/guards';
-import { hasScreen, matchRoute, routesWithScreens } from '../../../../src/app/routing/routes';
+import { hasScreen, routesWithScreens } from '../../../../src/app/routing/routes';
 
 const visitor = { signedIn: false, book: null, switches: { ...switchDefaults } };
 const realUser = { signedIn: true, book: 'real' as const, switches: { ...switchDefaults } };
 const demoUser = { ...realUser, book: 'demo' as const };
-
-describe('route table', () => {
-  it('matches every route of the specification, with symbol parameters', () => {
-    for (const path of ['/', '/search', '/quotation', '/login', '/register', '/forgot', '/position', '/explore', '/history', '/user', '/user/service', '/user/wallet/editBankCard', '/user/wallet/transactionList']) {
-      expect(matchRoute(path), path).not.toBeNull();
-    }
-    expect(matchRoute('/BTCUSDT/chart')?.params).toEqual({ symbol: 'BTCUSDT' });
-    expect(matchRoute('/EURUSD/placeOption')?.route.name).toBe('place-option');
-    expect(matchRoute('/EURUSD/place')?.route.name).toBe('place');
-  });
-});
 
 describe('route guards', () => {
   it('sends unknown paths home', () => {

@@ -7,7 +7,6 @@ import {
   toggleIndicator,
   type ChartIndicators,
 } from '../../../../src/shared/market/chart-rules';
-import { tradeBlock } from '../../../../src/shared/market/tradability';
 
 describe('chart indicators', () => {
   it('adds and removes indicators of each kind', () => {
@@ -42,16 +41,6 @@ describe('chart page rules', () => {
 
   it('hides volume for commodities and indices', () => {
     expect([1, 2, 3, 4, 5].map(showsVolume)).toEqual([true, false, false, true, true]);
-  });
-
-  it('replaces the buttons with "closed" or "market closed" when the product cannot be traded', () => {
-    expect(tradeBlock([{ tradeStatus: 1 }], 'open')).toBeNull();
-    expect(tradeBlock([{ tradeStatus: 1 }], 'closed')).toBe('market_closed');
-    expect(tradeBlock([{ tradeStatus: 1 }], 'early_trading')).toBe('market_closed');
-    expect(tradeBlock([{ tradeStatus: 0 }], 'open')).toBe('closed');
-    // A timed option needs its option product and its market product both switched on.
-    expect(tradeBlock([{ tradeStatus: 1 }, { tradeStatus: 0 }], 'open')).toBe('closed');
-    expect(tradeBlock([{ tradeStatus: 1 }, { tradeStatus: 1 }], 'open')).toBeNull();
   });
 
   it('names a screenshot by symbol, period and UTC time', () => {

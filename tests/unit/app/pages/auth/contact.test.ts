@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { captchaSource } from '../../../../../src/app/pages/auth/captcha-field';
-import { codeDigits } from '../../../../../src/app/pages/auth/code-input';
 import { contactLabel, emptyContact, readContact, type ContactDraft } from '../../../../../src/app/pages/auth/contact';
-import { countryOptions, isCountryCode } from '../../../../../src/app/pages/auth/countries';
 
 const draft = (change: Partial<ContactDraft>): ContactDraft => ({ type: 'E', email: '', phone: '', country: 'US', ...change });
 
@@ -30,28 +27,5 @@ describe('sign-in and sign-up contact', () => {
     expect(emptyContact('US', 'DE').country).toBe('DE');
     expect(emptyContact('US', 'nowhere').country).toBe('US');
     expect(emptyContact('US', undefined).country).toBe('US');
-  });
-
-  it('lists calling codes with names in the UI language, sorted by name', () => {
-    const german = countryOptions('de');
-    expect(german.find((option) => option.code === 'DE')).toEqual({ code: 'DE', callingCode: '49', name: 'Deutschland' });
-    const names = german.map((option) => option.name);
-    expect(names).toEqual([...names].sort(new Intl.Collator('de').compare));
-    expect(isCountryCode('GB')).toBe(true);
-    expect(isCountryCode('ZZ')).toBe(false);
-  });
-});
-
-describe('code and captcha fields', () => {
-  it('keeps only digits, at most six, so a pasted code with separators goes in whole', () => {
-    expect(codeDigits('123 456')).toBe('123456');
-    expect(codeDigits('12-34-56-78')).toBe('123456');
-    expect(codeDigits('a1b2')).toBe('12');
-  });
-
-  it('shows only image data, and takes bare base64 as a PNG', () => {
-    expect(captchaSource('data:image/svg+xml;base64,PHN2Zz4=')).toBe('data:image/svg+xml;base64,PHN2Zz4=');
-    expect(captchaSource('iVBORw0KGgo=')).toBe('data:image/png;base64,iVBORw0KGgo=');
-    expect(captchaSource('javascript:alert(1)')).toBeNull();
   });
 });
