@@ -3,6 +3,9 @@ import type { PriceTick } from '../../../../src/shared/api/market';
 import { leaderElectedConnection, type ExclusiveLock, type MarketRelayMessage, type RelayChannel } from '../../../../src/worker/engine/leader-election';
 import type { MarketConnectionFactory } from '../../../../src/worker/engine/market-feed';
 import type { ConnectionState } from '../../../../src/worker/engine/reconnect-policy';
+import { fakeBroadcastNetwork } from '../../support/fake-broadcast';
+import { settle } from '../../support/fake-clock';
+import { priceTick } from '../../support/price-tick';
 
 /** Web Locks stand-in: one holder at a time, the rest wait in order. */
 function fakeLocks(): ExclusiveLock {
@@ -25,20 +28,6 @@ function fakeLocks(): ExclusiveLock {
   };
 }
 
-function fakeRelayNetwork() {
-  const members: ((message: MarketRelayMessage) => void)[] = [];
-  return (): RelayChannel => {
-    let own: ((message: MarketRelayMessage) => void) | null = null;
-    return {
-      post: (message) => members.filter((member) => member !== own).forEach((member) => member(message)),
-      listen: (handler) => {
-        own = handler;
-        members.push(handler);
-      },
-    };
-  };
-}
-
 function engineTab(lock: ExclusiveLock, relay: RelayChannel, sockets: { opened: number; emit: ((ticks: PriceTick[]) => void)[] }) {
   const received: PriceTick[][] = [];
   const states: ConnectionState[] = [];
@@ -58,17 +47,23 @@ function engineTab(lock: ExclusiveLock, relay: RelayChannel, sockets: { opened: 
   return { connection, received, states };
 }
 
-const tick = (price: string): PriceTick => ({ symbol: 'BTCUSDT', name: 'Bitcoin', price, bidPrice: price, askPrice: price, volume: '1', lastUpdate: 1, type: 'Cryptos', priceChangePercent: '0.00', low: price, high: price });
+const tick = (price: string) => priceTick('BTCUSDT', price, 1);
+
+/** Two engines (tabs) of one browser that share one lock and one relay; both started. */
+function twoStartedTabs() {
+  const lock = fakeLocks();
+  const network = fakeBroadcastNetwork<MarketRelayMessage>();
+  const sockets = { opened: 0, emit: [] as ((ticks: PriceTick[]) => void)[] };
+  const first = engineTab(lock, network(), sockets);
+  const second = engineTab(lock, network(), sockets);
+  first.connection.start();
+  second.connection.start();
+  return { sockets, first, second };
+}
 
 describe('market leader election (dedicated-worker fallback)', () => {
   it('opens one socket for all tabs and relays its prices to the others', async () => {
-    const lock = fakeLocks();
-    const network = fakeRelayNetwork();
-    const sockets = { opened: 0, emit: [] as ((ticks: PriceTick[]) => void)[] };
-    const first = engineTab(lock, network(), sockets);
-    const second = engineTab(lock, network(), sockets);
-    first.connection.start();
-    second.connection.start();
+    const { sockets, first, second } = twoStartedTabs();
     await Promise.resolve();
     expect(sockets.opened).toBe(1);
     sockets.emit[0]?.([tick('1.00')]);
@@ -78,15 +73,9 @@ describe('market leader election (dedicated-worker fallback)', () => {
   });
 
   it('hands the socket to a waiting tab when the leader goes', async () => {
-    const lock = fakeLocks();
-    const network = fakeRelayNetwork();
-    const sockets = { opened: 0, emit: [] as ((ticks: PriceTick[]) => void)[] };
-    const first = engineTab(lock, network(), sockets);
-    const second = engineTab(lock, network(), sockets);
-    first.connection.start();
-    second.connection.start();
+    const { sockets, first, second } = twoStartedTabs();
     await first.connection.stop();
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await settle();
     expect(sockets.opened).toBe(2);
     sockets.emit[1]?.([tick('2.00')]);
     expect(second.received.at(-1)).toEqual([tick('2.00')]);

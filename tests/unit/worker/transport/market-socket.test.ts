@@ -4,6 +4,7 @@ import { parseMessage, serializeFrame, type OutgoingFrame, type StompFrame } fro
 import type { ConnectionState } from '../../../../src/worker/engine/reconnect-policy';
 import { createMarketSocket, type MarketSocketOptions } from '../../../../src/worker/transport/market-socket';
 import type { WebSocketLike } from '../../../../src/worker/transport/stomp-connection';
+import { priceTick } from '../../support/price-tick';
 
 const CONNECTING = 0;
 const OPEN = 1;
@@ -66,12 +67,7 @@ class FakeSocket implements WebSocketLike {
   }
 }
 
-function tick(symbol: string, price: string): PriceTick {
-  return {
-    symbol, name: symbol, price, bidPrice: price, askPrice: price, volume: '1', lastUpdate: 1_790_000_000_000,
-    type: 'Cryptos', priceChangePercent: '0.10', low: price, high: price,
-  };
-}
+const tick = (symbol: string, price: string) => priceTick(symbol, price, 1_790_000_000_000);
 
 function setup(overrides: Partial<MarketSocketOptions> = {}) {
   const sockets: FakeSocket[] = [];

@@ -1,0 +1,63 @@
+import type { PriceTick } from '../../../src/shared/api/market';
+import type { MarketConnectionFactory } from '../../../src/worker/engine/market-feed';
+import type { PositionsConnector } from '../../../src/worker/engine/positions-channel';
+import type { ConnectionState } from '../../../src/worker/engine/reconnect-policy';
+import type { SessionApi } from '../../../src/worker/engine/session-clock';
+
+/** A market socket the test drives: it hands over prices and connection states. */
+export function fakeMarket() {
+  const handlers: { onPrices?: (ticks: PriceTick[]) => void; onState?: (state: ConnectionState) => void } = {};
+  const urls: string[] = [];
+  const connect = (url: string): MarketConnectionFactory => (given) => {
+    urls.push(url);
+    Object.assign(handlers, given);
+    return { start: () => given.onState({ status: 'connecting', failedAttempts: 0, gaveUp: false }), restart: () => undefined, stop: async () => undefined };
+  };
+  return { connect, handlers, urls };
+}
+
+export type FakeMarket = ReturnType<typeof fakeMarket>;
+
+type RefreshAnswer = Awaited<ReturnType<SessionApi['refresh']>>;
+
+/**
+ * The session calls of the server: `checkToken` answers `check` (changed with
+ * `answerChecksWith`), each refresh the next of `refresh`, then unreachable.
+ */
+export function fakeSessionApi(options: { check?: 'valid' | 'invalid' | 'unreachable'; refresh?: RefreshAnswer[] } = {}) {
+  let verdict = options.check ?? 'valid';
+  const checks: string[] = [];
+  const refreshes: string[] = [];
+  const answers = [...(options.refresh ?? [])];
+  const api: SessionApi = {
+    checkToken: async (token) => {
+      checks.push(token);
+      return verdict;
+    },
+    refresh: async (tokens) => {
+      refreshes.push(tokens.refreshToken);
+      return answers.shift() ?? { kind: 'unreachable' };
+    },
+  };
+  return {
+    api,
+    checks,
+    refreshes,
+    answerChecksWith(next: typeof verdict) {
+      verdict = next;
+    },
+  };
+}
+
+/** The `/exchange/ws` sockets the engine opens: their URLs, their handlers, and whether the engine closed them. */
+export function fakePositionsServer() {
+  const opened: string[] = [];
+  const live: { handlers: Parameters<PositionsConnector>[1]; closed: boolean }[] = [];
+  const connect: PositionsConnector = (url, handlers) => {
+    opened.push(url);
+    const entry = { handlers, closed: false };
+    live.push(entry);
+    return { close: () => void (entry.closed = true) };
+  };
+  return { connect, opened, live };
+}

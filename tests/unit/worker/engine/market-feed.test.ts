@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { createFakeClock } from '../../support/fake-clock';
+import { createTestHost, fakeTab, type FakeTab } from '../../support/engine-harness';
+import { fakeMarket } from '../../support/fake-ports';
+import { priceTick } from '../../support/price-tick';
+
+const marketSettings = { socketUrl: 'ws://x', batchWindowMs: 100, marketRoot: '' };
+
+/** A host with one tab configured for the market; the test drives the market's socket. */
+async function oneTabOnTheMarket() {
+  const time = createFakeClock();
+  const market = fakeMarket();
+  const host = createTestHost({ time, market });
+  const only = fakeTab();
+  await host.api.hello('tab', only.listener);
+  await host.api.configureMarket(marketSettings);
+  return { time, market, host, only };
+}
+
+const priceRows = (tab: FakeTab) => tab.events('prices').flat();
+
+describe('engine market feed', () => {
+  it('opens one socket however many tabs configure it', async () => {
+    const market = fakeMarket();
+    const host = createTestHost({ time: createFakeClock(), market });
+    await host.api.hello('tab-1', fakeTab().listener);
+    await host.api.hello('tab-2', fakeTab().listener);
+    await host.api.configureMarket({ ...marketSettings, socketUrl: 'ws://x/market/stomp' });
+    await host.api.configureMarket({ ...marketSettings, socketUrl: 'ws://x/market/stomp' });
+    expect(market.urls).toEqual(['ws://x/market/stomp']);
+  });
+
+  it('batches each tab its watched prices: the first at once, the rest at the window\'s end', async () => {
+    const time = createFakeClock();
+    const market = fakeMarket();
+    const host = createTestHost({ time, market });
+    const first = fakeTab();
+    const second = fakeTab();
+    await host.api.hello('tab-1', first.listener);
+    await host.api.hello('tab-2', second.listener);
+    await host.api.configureMarket(marketSettings);
+    await host.api.watchPrices('tab-1', ['EURUSD', 'GBPUSD']);
+    await host.api.watchPrices('tab-2', ['BTCUSDT']);
+
+    market.handlers.onState?.({ status: 'open', failedAttempts: 0, gaveUp: false });
+    for (let index = 0; index < 20; index += 1) {
+      market.handlers.onPrices?.([priceTick('EURUSD', `1.0${index}`, index), priceTick('USDJPY', '150.0', index)]);
+    }
+    // Leading edge: the first prices after a quiet window go out at once; the next 19
+    // ticks wait for the window's end and arrive as one row carrying the latest.
+    expect(priceRows(first)).toEqual([['EURUSD', '1.00', '1.00', '1.00', '0.00', '1.00', '1.00', '1', 0]]);
+    time.advance(99);
+    expect(priceRows(first)).toHaveLength(1);
+    time.advance(1);
+    expect(priceRows(first)).toEqual([
+      ['EURUSD', '1.00', '1.00', '1.00', '0.00', '1.00', '1.00', '1', 0],
+      ['EURUSD', '1.019', '1.019', '1.019', '0.00', '1.019', '1.019', '1', 19],
+    ]);
+    time.advance(1_000);
+    expect(priceRows(first)).toHaveLength(2);
+    expect(priceRows(second)).toEqual([]);
+    expect(first.events('market').at(-1)).toMatchObject({ status: 'open', ready: true, stale: false, symbolCount: 2 });
+    expect(await host.api.diagnostics()).toMatchObject({ marketSocketOpen: true, watchedSymbols: 3 });
+  });
+
+  it('sends a feed on the window\'s own cadence at once, even after a flush off the beat (no phase lock)', async () => {
+    const { time, market, host, only } = await oneTabOnTheMarket();
+    const delivered: number[] = [];
+    const prices = (lastUpdate: number) => {
+      market.handlers.onPrices?.([priceTick('EURUSD', `1.${lastUpdate}`, lastUpdate), priceTick('GBPUSD', `1.${lastUpdate}`, lastUpdate)]);
+    };
+    const seen = () => only.events('prices').length;
+    await host.api.watchPrices('tab', ['EURUSD']);
+    prices(1);
+    // A row scrolls into view 42 ms after a batch: its price is sent at once, off the beat.
+    time.advance(42);
+    await host.api.watchPrices('tab', ['EURUSD', 'GBPUSD']);
+    for (let batch = 2; batch <= 6; batch += 1) {
+      time.advance(batch === 2 ? 58 : 100);
+      const before = seen();
+      prices(batch);
+      delivered.push(seen() - before);
+    }
+    // At most one batch is held back (to the window's end); the feed then goes out as it arrives.
+    expect(delivered.slice(1)).toEqual([1, 1, 1, 1]);
+  });
+
+  it('flags the feed stale after 10 s of silence and fresh on the next prices', async () => {
+    const { time, market, only } = await oneTabOnTheMarket();
+    market.handlers.onPrices?.([priceTick('EURUSD', '1.1', 1)]);
+    time.advance(9_000);
+    const staleStates = () => only.events('market').map((snapshot) => snapshot.stale);
+    expect(staleStates().includes(true)).toBe(false);
+    time.advance(1_000);
+    expect(staleStates().at(-1)).toBe(true);
+    market.handlers.onPrices?.([priceTick('EURUSD', '1.2', 2)]);
+    expect(staleStates().at(-1)).toBe(false);
+  });
+
+  it('stops sending prices to a tab that left', async () => {
+    const { time, market, host, only } = await oneTabOnTheMarket();
+    await host.api.watchPrices('tab', ['EURUSD']);
+    await host.api.goodbye('tab');
+    market.handlers.onPrices?.([priceTick('EURUSD', '1.1', 1)]);
+    time.advance(200);
+    expect(only.events('prices')).toEqual([]);
+    expect((await host.api.diagnostics()).watchedSymbols).toBe(0);
+  });
+});
+
+describe('engine kline watch', () => {
+  it('fetches history once per browser, then pushes the forming bar to the tabs watching it', async () => {
+    const time = createFakeClock(Date.parse('2026-01-12T10:00:30Z'));
+    const market = fakeMarket();
+    const requests: string[] = [];
+    const t0 = Date.parse('2026-01-12T10:00:00Z');
+    const history = [
+      { time: t0 - 60_000, openPrice: '1.10000', highestPrice: '1.10100', lowestPrice: '1.09900', closePrice: '1.10050', volume: '10', turnover: '11' },
+      { time: t0, openPrice: '1.10050', highestPrice: '1.10060', lowestPrice: '1.10040', closePrice: '1.10055', volume: '3', turnover: '3' },
+    ];
+    const host = createTestHost({
+      time,
+      market,
+      fetchHistory: async (root, symbol, period) => {
+        requests.push(`${root}|${symbol}|${period}`);
+        return history;
+      },
+    });
+    const chart = fakeTab();
+    const otherChart = fakeTab();
+    const quotes = fakeTab();
+    await host.api.hello('chart', chart.listener);
+    await host.api.hello('other', otherChart.listener);
+    await host.api.hello('quotes', quotes.listener);
+    await host.api.configureMarket({ ...marketSettings, marketRoot: 'https://md.example' });
+    const bars = await host.api.watchKline('chart', 'EURUSD', '1min');
+    await host.api.watchKline('other', 'EURUSD', '1min');
+    expect(bars).toEqual(history);
+    expect(requests).toEqual(['https://md.example|EURUSD|1min']);
+
+    market.handlers.onPrices?.([priceTick('EURUSD', '1.10200', t0 + 31_000)]);
+    time.advance(100);
+    expect(chart.events('kline')).toEqual([
+      { symbol: 'EURUSD', period: '1min', bar: { time: t0, openPrice: '1.10050', highestPrice: '1.10200', lowestPrice: '1.10040', closePrice: '1.10200', volume: '4', turnover: '4' } },
+    ]);
+    expect(otherChart.events('kline')).toHaveLength(1);
+    expect(quotes.events('kline')).toEqual([]);
+
+    await host.api.unwatchKline('chart', 'EURUSD', '1min');
+    await host.api.goodbye('other');
+    market.handlers.onPrices?.([priceTick('EURUSD', '1.10300', t0 + 40_000)]);
+    time.advance(100);
+    expect(chart.events('kline')).toHaveLength(1);
+    // Nobody watches the pair any more: the next watch fetches fresh history.
+    await host.api.watchKline('quotes', 'EURUSD', '1min');
+    expect(requests).toHaveLength(2);
+  });
+});
