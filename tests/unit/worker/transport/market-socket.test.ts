@@ -187,7 +187,7 @@ describe('market socket', () => {
     expect(sockets).toHaveLength(4);
   });
 
-  it('counts a server that never answers CONNECT, or goes silent, as a lost connection', () => {
+  it('counts a server that never answers CONNECT as a lost connection, and retries', () => {
     const { market, sockets, latest } = setup();
     market.start();
     latest().open(); // no CONNECTED
@@ -199,6 +199,11 @@ describe('market socket', () => {
 
     vi.advanceTimersByTime(500);
     expect(sockets).toHaveLength(2);
+  });
+
+  it('counts a server that goes silent as a lost connection', () => {
+    const { market, latest } = setup();
+    market.start();
     latest().accept('10000,10000');
     expect(market.state.status).toBe('open');
     // We beat every 10 s while quiet; the server beats for a while, then stops.
@@ -224,14 +229,17 @@ describe('market socket', () => {
     expect(sockets).toHaveLength(2);
   });
 
-  it('stops retrying on stop(), and disconnects an open connection', async () => {
-    const { market, sockets, states, latest } = setup();
+  it('stops retrying on stop()', async () => {
+    const { market, sockets, latest } = setup();
     market.start();
     latest().drop();
     await market.stop();
     vi.advanceTimersByTime(60_000);
     expect(sockets).toHaveLength(1);
+  });
 
+  it('disconnects an open connection on stop(), with a receipt, and takes its late close for no lost connection', async () => {
+    const { market, sockets, states, latest } = setup();
     market.start();
     latest().accept();
     const reported = states.length;
@@ -243,7 +251,7 @@ describe('market socket', () => {
     expect(latest().closedWith).toBe(1000);
     latest().drop(1000); // the close event comes later: not a lost connection
     vi.advanceTimersByTime(60_000);
-    expect(sockets).toHaveLength(2);
+    expect(sockets).toHaveLength(1);
     expect(states).toHaveLength(reported);
   });
 

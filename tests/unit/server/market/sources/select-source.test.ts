@@ -20,7 +20,7 @@ describe('market source selection', () => {
     expect(await sourceFor({ MARKET_SOURCE: 'none' })).toBeNull();
   });
 
-  it('replays a CSV recording, and refuses csv without a file', async () => {
+  it('replays a CSV recording', async () => {
     const directory = await fs.mkdtemp(path.join(os.tmpdir(), 'tradeweb-csv-'));
     const file = path.join(directory, 'ticks.csv');
     await fs.writeFile(file, 'time,symbol,bid,ask,volume\n2026-01-12T10:00:00Z,EURUSD,1.08512,1.08524,3\n');
@@ -29,6 +29,9 @@ describe('market source selection', () => {
     } finally {
       await fs.rm(directory, { recursive: true, force: true });
     }
+  });
+
+  it('refuses csv without a file, and a source it does not know', () => {
     expect(() => readSettings({ MARKET_SOURCE: 'csv' })).toThrow(/MARKET_CSV_PATH/);
     expect(() => readSettings({ MARKET_SOURCE: 'bloomberg' })).toThrow(/MARKET_SOURCE/);
   });
