@@ -107,7 +107,7 @@ const productTypeSet = new Set<string>(productTypes);
 
 /**
  * The hot-path twin of `priceTickSchema`: the same rules without building a new object,
- * for the worker's tick ingest. `tests/unit/price-tick-check.test.ts` keeps the two in
+ * for the worker's tick ingest. `tests/unit/shared/api/market.test.ts` keeps the two in
  * agreement.
  */
 export function isPriceTick(value: unknown): value is PriceTick {

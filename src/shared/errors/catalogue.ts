@@ -1,7 +1,7 @@
 /**
  * The numeric error catalogue of the product, defined once for the app, the worker and
  * the server. Each code's message lives in every locale file under `errors.<code>`;
- * `tests/unit/error-catalogue.test.ts` proves that all 12 languages have all of them.
+ * `tests/unit/shared/errors/catalogue.test.ts` proves that all 12 languages have all of them.
  *
  * Codes 1003, 1005–1007, 1011, 1015 and 1022 appear in the specification with internal
  * names only; we give them the specification's otherwise unnumbered server messages.
