@@ -16,8 +16,9 @@ const runningUid = '1000000000000001';
 const placedUid = '1000000000000002';
 
 /**
- * One tab signed in to an account with one running option: 60 s long, begun 15 s ago by
- * the server's clock, which runs 5 s behind this browser's.
+ * One tab signed in to an account with one running option, 60 s long. The server's clock
+ * runs 5 s behind this browser's: the option began 10 s ago by the server's clock, 15 s
+ * ago by this browser's.
  */
 async function signedInWithARunningOption() {
   const time = createFakeClock();
