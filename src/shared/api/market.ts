@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { klinePeriods } from '../market/kline';
+import { contract, noBody } from './contract';
 import { decimalString } from './envelope';
 
 /** Product types as the quotation tabs show them. */
@@ -81,11 +82,11 @@ export const historyRangeBody = z.strictObject({
 export const productListData = z.object({ list: z.array(productSchema) });
 
 // Market-data calls under {marketRoot}; `:symbol` is filled from the payload's symbol.
-export const marketHistory = { path: '/market/history', body: historyBody, data: z.array(wireBarSchema) };
-export const marketHistoryRange = { path: '/market/history/limit', body: historyRangeBody, data: z.array(wireBarSchema) };
-export const marketThumb = { path: '/market/thumb/:symbol', body: z.strictObject({}), data: priceTickSchema };
-export const marketStatus = { path: '/market/status/:symbol', body: z.strictObject({}), data: marketStatusSchema };
-export const productList = { path: '/v1/wa-na/forex/product/list', body: z.strictObject({}), data: productListData };
+export const marketHistory = contract('/market/history', historyBody, z.array(wireBarSchema));
+export const marketHistoryRange = contract('/market/history/limit', historyRangeBody, z.array(wireBarSchema));
+export const marketThumb = contract('/market/thumb/:symbol', noBody, priceTickSchema);
+export const marketStatus = contract('/market/status/:symbol', noBody, marketStatusSchema);
+export const productList = contract('/v1/wa-na/forex/product/list', noBody, productListData);
 
 /** The STOMP destinations the market endpoint serves. */
 export function parseMarketDestination(
