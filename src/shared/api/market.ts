@@ -3,11 +3,14 @@ import { klinePeriods } from '../market/kline';
 import { contract, noBody } from './contract';
 import { decimalString } from './envelope';
 
-/** Product types as the quotation tabs show them. */
+/** Product types as the quotation tabs show them, in tab order. */
 export const productTypes = ['Forex', 'Commodities', 'Indices', 'Cryptos', 'US stocks'] as const;
-export type ProductType = (typeof productTypes)[number];
+export type ProductTypeName = (typeof productTypes)[number];
+/** Numeric product type (the wire's productType), in the same order as the names. */
+export const ProductType = { forex: 1, commodities: 2, indices: 3, cryptos: 4, usStocks: 5 } as const;
+export type ProductType = (typeof ProductType)[keyof typeof ProductType];
 /** Numeric product type: 1 Forex, 2 Commodities, 3 Indices, 4 Cryptos, 5 US stocks. */
-export const productTypeNumber = (type: ProductType) => productTypes.indexOf(type) + 1;
+export const productTypeNumber = (type: ProductTypeName) => productTypes.indexOf(type) + 1;
 
 const weekdaySeconds = z.array(z.number().int().min(0).max(86399)).length(7);
 

@@ -71,8 +71,8 @@ export type AddOptionOrderData = z.infer<typeof addOptionOrderData>;
 export const addOptionOrder = contract('/exchange/addOptionOrder', addOptionOrderBody, addOptionOrderData);
 export const addOptionOrderMock = contract('/exchange/addOptionOrderMock', addOptionOrderBody, addOptionOrderData);
 
-/** 0 running (pending or waiting for settlement), 1 settled. */
-export const OptionStatus = { running: 0, settled: 1 } as const;
+// Defined with the option rules; named here too for the callers of these contracts.
+export { OptionStatus } from '../options/option-rules';
 
 /** An option order as the specification names its fields. */
 export const optionOrder = z.object({

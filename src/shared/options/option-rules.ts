@@ -1,4 +1,5 @@
 import { ErrorCode } from '../errors/catalogue';
+import { isTradable } from '../market/tradability';
 import { divideRounded, moneyScale, multiplyMoney, parseMoney, type Units } from '../money/money';
 
 /**
@@ -133,7 +134,7 @@ export function optionPlacementViolation(input: OptionPlacementInput): OptionVio
   if (!input.pairExists) return { rule: 'pair_missing', code: ErrorCode.PAIR_DOES_NOT_EXIST };
   const product = input.product;
   if (!product || product.entries.length === 0) return { rule: 'option_config_missing', code: ErrorCode.OPTION_CONFIG_FOR_PAIR_MISSING };
-  if (product.tradeStatus !== 1 || !input.marketOpen) return { rule: 'closed', code: ErrorCode.PAIR_NOT_TRADABLE };
+  if (!isTradable(product) || !input.marketOpen) return { rule: 'closed', code: ErrorCode.PAIR_NOT_TRADABLE };
   if (input.timeLong === null) return { rule: 'delivery_empty_rule', code: ErrorCode.OPTION_TIME_ERROR };
   const entry = product.entries.find((each) => each.timeLong === input.timeLong);
   if (!entry) return { rule: 'delivery_time_rule', code: ErrorCode.OPTION_TIME_ERROR };
@@ -156,7 +157,14 @@ export function optionPlacementViolation(input: OptionPlacementInput): OptionVio
   return null;
 }
 
-export type OptionDirection = 0 | 1;
+/** An option's direction (the wire's orderType): 0 up (buy), 1 down (sell). */
+export const OptionDirection = { up: 0, down: 1 } as const;
+export type OptionDirection = (typeof OptionDirection)[keyof typeof OptionDirection];
+
+/** An option order's status: 0 running (pending or waiting for settlement), 1 settled. */
+export const OptionStatus = { running: 0, settled: 1 } as const;
+export type OptionStatus = (typeof OptionStatus)[keyof typeof OptionStatus];
+
 export type OptionOutcome = 'win' | 'loss' | 'equal';
 
 export interface OptionSettlement {
@@ -175,7 +183,7 @@ export function optionProfit(amount: Units, profitRatePercent: string): Units {
 /** Up (0) wins when the end price is above the start price, down (1) when below; equal refunds. */
 export function settleOption(direction: OptionDirection, amount: Units, profitRatePercent: string, startPrice: Units, endPrice: Units): OptionSettlement {
   if (endPrice === startPrice) return { outcome: 'equal', payout: amount, winLost: 0n };
-  const won = direction === 0 ? endPrice > startPrice : endPrice < startPrice;
+  const won = direction === OptionDirection.up ? endPrice > startPrice : endPrice < startPrice;
   if (!won) return { outcome: 'loss', payout: 0n, winLost: -amount };
   const profit = optionProfit(amount, profitRatePercent);
   return { outcome: 'win', payout: amount + profit, winLost: profit };
