@@ -118,6 +118,11 @@ export interface OptionPlacementInput {
 
 const unit = 10n ** BigInt(moneyScale);
 
+/** The whole amounts an entry allows: at least its minimum and never below 1; at most its maximum, none when that is 0. */
+export function optionAmountBounds(entry: Pick<OptionTimeRate, 'min' | 'max'>): { min: number; max: number | null } {
+  return { min: Math.max(entry.min, 1), max: entry.max > 0 ? entry.max : null };
+}
+
 /** The fee of an option: amount × the product's fee rate (a fraction, "0.01" is 1 %). */
 export function optionFee(amount: Units, feeRate: string): Units {
   return multiplyMoney(amount, parseMoney(feeRate) ?? 0n);
@@ -148,7 +153,8 @@ export function optionPlacementViolation(input: OptionPlacementInput): OptionVio
   const amount = parseMoney(text);
   if (amount === null || amount <= 0n || amount % unit !== 0n) return { rule: 'amount_positive_int_rule', code: ErrorCode.INCORRECT_PARAMETER_VALUE };
   const whole = amount / unit;
-  if (whole < BigInt(Math.max(entry.min, 1)) || (entry.max > 0 && whole > BigInt(entry.max))) {
+  const bounds = optionAmountBounds(entry);
+  if (whole < BigInt(bounds.min) || (bounds.max !== null && whole > BigInt(bounds.max))) {
     return { rule: 'amount_range_rule', code: ErrorCode.INCORRECT_PARAMETER_VALUE };
   }
   if (input.balance !== null && amount + optionFee(amount, product.feeRate) > input.balance) {
