@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { ApiContract } from '../../src/shared/api/anonymous';
+import type { ApiContract } from '../../src/shared/api/contract';
 import { ErrorCode } from '../../src/shared/errors/catalogue';
 import { AppError } from './app-error';
 import { sendError, success } from './envelope';

@@ -1,4 +1,4 @@
-import type { ProductType } from '../../src/shared/api/market';
+import type { ProductTypeName } from '../../src/shared/api/market';
 
 /**
  * The seeded instruments: what the product list shows, what trading needs (contract
@@ -9,7 +9,7 @@ import type { ProductType } from '../../src/shared/api/market';
 export interface Instrument {
   code: string;
   name: string;
-  type: ProductType;
+  type: ProductTypeName;
   precision: number;
   /** Price step that a spread is counted in (0.0001 for most forex, 0.01 for JPY pairs). */
   pipSize: string;

@@ -1,17 +1,23 @@
-import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
-import type { IncomingMessage } from 'node:http';
 import type { TopicBus } from '../topic-bus';
 import { createConnectionLimit, tooManyConnectionsCode } from '../../http/connection-limits';
-import { HEARTBEAT, MAX_FRAME_BYTES, parseMessage, serializeFrame, type StompFrame, type StompHeaders } from '../../../src/shared/stomp/frame';
+import { HEARTBEAT, parseMessage, serializeFrame, type StompFrame, type StompHeaders } from '../../../src/shared/stomp/frame';
+import {
+  heartBeatHeader,
+  keepHeartBeat,
+  MAX_HEART_BEAT_MS,
+  negotiateHeartBeat,
+  type HeartBeatClock,
+  type HeartBeatKeeper,
+} from '../../../src/shared/stomp/heart-beat';
+import { SubscriptionTable } from './stomp-subscriptions';
+import { ensureWebsocketSupport, MAX_INBOUND_MESSAGE_BYTES, STOMP_SUBPROTOCOLS } from './stomp-upgrade';
 
 /**
  * The market-data STOMP 1.2 endpoint: a read-only WebSocket where clients SUBSCRIBE to
  * destinations of a {@link TopicBus} and receive every publish as a MESSAGE frame.
  */
 
-/** Preferred first: the answer to a client that offers several. */
-export const STOMP_SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'] as const;
 export const DEFAULT_HEARTBEAT_MS = 10_000;
 export const DEFAULT_MAX_SUBSCRIPTIONS_PER_CONNECTION = 200;
 /** Open sockets per client address (offices and carriers share addresses); the server's setting overrides it. */
@@ -20,15 +26,6 @@ export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 20;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** Above this many octets queued on a socket, messages to it are dropped until it drains. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
-/** Clients only send control frames; a bigger message is refused before parsing. */
-export const MAX_INBOUND_MESSAGE_BYTES = MAX_FRAME_BYTES;
-/**
- * Largest heart-beat value accepted in CONNECT. Node timers overflow past 2^31-1 ms, and
- * a promise to beat less than hourly says nothing about liveness anyway.
- */
-export const MAX_HEARTBEAT_VALUE_MS = 60 * 60 * 1000;
-/** The spec lets the receiver allow for timing inaccuracy; we allow a whole interval. */
-export const SILENCE_FACTOR = 2;
 export const SERVER_NAME = 'tradeweb-market/1.0';
 
 const CLOSE_NORMAL = 1000;
@@ -80,11 +77,6 @@ interface StompSocket {
 
 type RawData = Uint8Array | ArrayBuffer | Uint8Array[];
 
-interface Subscription {
-  readonly destination: string;
-  readonly unsubscribe: () => void;
-}
-
 interface EndpointSettings {
   bus: TopicBus;
   allowedDestination: (destination: string) => boolean;
@@ -93,39 +85,6 @@ interface EndpointSettings {
   connectTimeoutMs: number;
   maxBufferedBytes: number;
   log: StompLogger;
-}
-
-/** STOMP paths per WebSocket server, for subprotocol choice at upgrade time. */
-const stompPathsByServer = new WeakMap<object, Set<string>>();
-
-function pathOf(url: string | undefined): string {
-  const query = (url ?? '').indexOf('?');
-  return query < 0 ? (url ?? '') : (url ?? '').slice(0, query);
-}
-
-function chooseStompSubprotocol(offered: ReadonlySet<string>): string | false {
-  return STOMP_SUBPROTOCOLS.find((protocol) => offered.has(protocol)) ?? false;
-}
-
-/**
- * Registers @fastify/websocket once per instance tree and remembers which paths speak
- * STOMP, so the upgrade answers a STOMP subprotocol there and keeps the `ws` default
- * (the first one offered) elsewhere. Returns null when someone else registered the
- * plugin: then the subprotocol is checked after the upgrade instead.
- */
-async function ensureWebsocketSupport(app: FastifyInstance): Promise<Set<string> | null> {
-  if (!app.hasDecorator('websocketServer')) {
-    const stompPaths = new Set<string>();
-    await app.register(fastifyWebsocket, {
-      options: {
-        maxPayload: MAX_INBOUND_MESSAGE_BYTES,
-        handleProtocols: (offered: Set<string>, request: IncomingMessage) =>
-          stompPaths.has(pathOf(request.url)) ? chooseStompSubprotocol(offered) : (offered.values().next().value ?? false),
-      },
-    });
-    stompPathsByServer.set(app.websocketServer as object, stompPaths);
-  }
-  return stompPathsByServer.get(app.websocketServer as object) ?? null;
 }
 
 export async function registerStompEndpoint(app: FastifyInstance, options: StompEndpointOptions): Promise<StompEndpoint> {
@@ -139,8 +98,8 @@ export async function registerStompEndpoint(app: FastifyInstance, options: Stomp
     log: options.log ?? app.log,
   };
   // Misconfiguration should stop the server at start, not surface as odd timers later.
-  if (!Number.isInteger(settings.heartbeatMs) || settings.heartbeatMs < 0 || settings.heartbeatMs > MAX_HEARTBEAT_VALUE_MS) {
-    throw new RangeError(`heartbeatMs must be an integer from 0 to ${MAX_HEARTBEAT_VALUE_MS}`);
+  if (!Number.isInteger(settings.heartbeatMs) || settings.heartbeatMs < 0 || settings.heartbeatMs > MAX_HEART_BEAT_MS) {
+    throw new RangeError(`heartbeatMs must be an integer from 0 to ${MAX_HEART_BEAT_MS}`);
   }
   if (!Number.isInteger(settings.maxSubscriptions) || settings.maxSubscriptions < 1) {
     throw new RangeError('maxSubscriptionsPerConnection must be a positive integer');
@@ -190,33 +149,18 @@ function toBytes(data: RawData): Uint8Array {
   return data;
 }
 
-function parseHeartBeat(value: string): { canSend: number; wants: number } | null {
-  const match = /^\s*(\d{1,10})\s*,\s*(\d{1,10})\s*$/.exec(value);
-  if (!match) return null;
-  const canSend = Number(match[1]);
-  const wants = Number(match[2]);
-  if (canSend > MAX_HEARTBEAT_VALUE_MS || wants > MAX_HEARTBEAT_VALUE_MS) return null;
-  return { canSend, wants };
-}
-
-/** STOMP 1.2: no beats if either side says 0, else the slower of the two. */
-function negotiate(senderCan: number, receiverWants: number): number {
-  return senderCan === 0 || receiverWants === 0 ? 0 : Math.max(senderCan, receiverWants);
-}
+const heartBeatClock: HeartBeatClock = {
+  nowMs: () => performance.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
 
 class StompConnection {
   private phase: 'awaiting-connect' | 'connected' | 'closed' = 'awaiting-connect';
-  private readonly subscriptions = new Map<string, Subscription>();
-  /** Destinations subscribed on this connection: one subscription each. */
-  private readonly destinations = new Set<string>();
+  private readonly subscriptions: SubscriptionTable;
   private nextMessageId = 1;
-  private lastSentAt = performance.now();
-  private lastReceivedAt = performance.now();
-  private sendIntervalMs = 0;
-  private receiveIntervalMs = 0;
   private connectTimer: NodeJS.Timeout | null = null;
-  private sendTimer: NodeJS.Timeout | null = null;
-  private receiveTimer: NodeJS.Timeout | null = null;
+  private beatKeeper: HeartBeatKeeper | null = null;
   /** Messages skipped since the socket went over the buffer limit; 0 while it keeps up. */
   private dropped = 0;
 
@@ -224,6 +168,7 @@ class StompConnection {
     private readonly socket: StompSocket,
     private readonly settings: EndpointSettings,
   ) {
+    this.subscriptions = new SubscriptionTable(settings.maxSubscriptions);
     socket.on('message', (data) => this.onMessage(data));
     if (settings.connectTimeoutMs > 0) {
       this.connectTimer = setTimeout(() => this.fail('CONNECT expected', 'no CONNECT frame in time'), settings.connectTimeoutMs);
@@ -233,13 +178,11 @@ class StompConnection {
   /** Stops timers and frees bus subscriptions; safe to call more than once. */
   dispose(): void {
     this.phase = 'closed';
-    for (const subscription of this.subscriptions.values()) subscription.unsubscribe();
     this.subscriptions.clear();
-    this.destinations.clear();
-    for (const timer of [this.connectTimer, this.sendTimer, this.receiveTimer]) {
-      if (timer) clearTimeout(timer);
-    }
-    this.connectTimer = this.sendTimer = this.receiveTimer = null;
+    if (this.connectTimer) clearTimeout(this.connectTimer);
+    this.connectTimer = null;
+    this.beatKeeper?.stop();
+    this.beatKeeper = null;
   }
 
   // A method, so TypeScript does not keep a narrowed `phase` across frame handlers.
@@ -271,7 +214,7 @@ class StompConnection {
   private transmit(data: string): boolean {
     if (this.socket.readyState !== SOCKET_OPEN) return false;
     this.socket.send(data);
-    this.lastSentAt = performance.now();
+    this.beatKeeper?.sent();
     return true;
   }
 
@@ -287,7 +230,7 @@ class StompConnection {
 
   private onMessage(data: RawData): void {
     if (this.phase === 'closed') return;
-    this.lastReceivedAt = performance.now();
+    this.beatKeeper?.received();
     const bytes = toBytes(data);
     if (bytes.length > MAX_INBOUND_MESSAGE_BYTES) {
       this.fail('frame too large', `messages are limited to ${MAX_INBOUND_MESSAGE_BYTES} octets`);
@@ -347,46 +290,28 @@ class StompConnection {
       this.fail('unsupported version', 'this server speaks STOMP 1.2 only', frame);
       return;
     }
-    const beat = parseHeartBeat(frame.headers['heart-beat'] ?? '0,0');
-    if (!beat) {
-      this.fail('malformed heart-beat', `heart-beat must be two integers from 0 to ${MAX_HEARTBEAT_VALUE_MS}`, frame);
+    const intervals = negotiateHeartBeat(this.settings.heartbeatMs, frame.headers['heart-beat']);
+    if (!intervals) {
+      this.fail('malformed heart-beat', `heart-beat must be two integers from 0 to ${MAX_HEART_BEAT_MS}`, frame);
       return;
     }
-    const own = this.settings.heartbeatMs;
-    this.sendIntervalMs = negotiate(own, beat.wants);
-    this.receiveIntervalMs = negotiate(beat.canSend, own);
     if (this.connectTimer) clearTimeout(this.connectTimer);
     this.connectTimer = null;
     this.phase = 'connected';
     this.transmit(
-      serializeFrame({ command: 'CONNECTED', headers: { version: '1.2', 'heart-beat': `${own},${own}`, server: SERVER_NAME } }),
+      serializeFrame({
+        command: 'CONNECTED',
+        headers: { version: '1.2', 'heart-beat': heartBeatHeader(this.settings.heartbeatMs), server: SERVER_NAME },
+      }),
     );
-    if (this.sendIntervalMs > 0) this.armSendTimer(this.sendIntervalMs);
-    if (this.receiveIntervalMs > 0) this.armReceiveTimer(this.receiveIntervalMs * SILENCE_FACTOR);
-  }
-
-  // Timers are re-armed from timestamps rather than reset on every frame: a busy
-  // socket sends many MESSAGEs and should not pay a timer update for each.
-  private armSendTimer(delay: number): void {
-    this.sendTimer = setTimeout(() => {
-      if (this.phase === 'closed') return;
-      if (performance.now() - this.lastSentAt >= this.sendIntervalMs && !this.congested()) this.transmit(HEARTBEAT);
-      const remaining = this.sendIntervalMs - (performance.now() - this.lastSentAt);
-      this.armSendTimer(remaining > 0 ? remaining : this.sendIntervalMs);
-    }, delay);
-  }
-
-  private armReceiveTimer(delay: number): void {
-    this.receiveTimer = setTimeout(() => {
-      if (this.phase === 'closed') return;
-      const allowed = this.receiveIntervalMs * SILENCE_FACTOR;
-      const silent = performance.now() - this.lastReceivedAt;
-      if (silent >= allowed) {
-        this.fail('heart-beat timeout', `nothing received for ${Math.round(silent)} ms`);
-        return;
-      }
-      this.armReceiveTimer(allowed - silent);
-    }, delay);
+    this.beatKeeper = keepHeartBeat({
+      intervals,
+      clock: heartBeatClock,
+      beat: () => {
+        if (!this.congested()) this.transmit(HEARTBEAT);
+      },
+      onSilence: (silentMs) => this.fail('heart-beat timeout', `nothing received for ${Math.round(silentMs)} ms`),
+    });
   }
 
   private onSubscribe(frame: StompFrame): void {
@@ -400,30 +325,17 @@ class StompConnection {
     if (!this.settings.allowedDestination(destination)) {
       return this.fail('unknown destination', `no such destination: ${destination}`, frame);
     }
-    if (this.subscriptions.has(id)) return this.fail('duplicate subscription', `subscription id ${id} is in use`, frame);
-    // Each subscription is a copy of every message: the same destination twice only multiplies load.
-    if (this.destinations.has(destination)) {
-      return this.fail('duplicate destination', `already subscribed to ${destination}`, frame);
-    }
-    if (this.subscriptions.size >= this.settings.maxSubscriptions) {
-      return this.fail('too many subscriptions', `at most ${this.settings.maxSubscriptions} per connection`, frame);
-    }
+    const refusal = this.subscriptions.refusal(id, destination);
+    if (refusal) return this.fail(refusal.message, refusal.detail, frame);
     const unsubscribe = this.settings.bus.subscribe(destination, (body) => this.deliver(id, destination, body));
-    this.subscriptions.set(id, { destination, unsubscribe });
-    this.destinations.add(destination);
+    this.subscriptions.add(id, destination, unsubscribe);
     this.sendReceipt(frame.headers);
   }
 
   private onUnsubscribe(frame: StompFrame): void {
     const { id } = frame.headers;
     if (id === undefined || id === '') return this.fail('missing id', 'UNSUBSCRIBE needs an id header', frame);
-    const subscription = this.subscriptions.get(id);
-    // An unknown id is not fatal: a client may repeat an UNSUBSCRIBE it already sent.
-    if (subscription) {
-      subscription.unsubscribe();
-      this.subscriptions.delete(id);
-      this.destinations.delete(subscription.destination);
-    }
+    this.subscriptions.remove(id);
     this.sendReceipt(frame.headers);
   }
 

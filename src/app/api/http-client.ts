@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ApiContract } from '../../shared/api/anonymous';
+import type { ApiContract } from '../../shared/api/contract';
 import { envelopeSchema } from '../../shared/api/envelope';
 import { ErrorCode } from '../../shared/errors/catalogue';
 

@@ -1,12 +1,7 @@
 import { z } from 'zod';
-import type { ApiContract } from './anonymous';
+import { contract, noBody } from './contract';
 import { decimalString } from './envelope';
 
-function contract<TBody extends z.ZodType, TData extends z.ZodType>(path: string, body: TBody, data: TData): ApiContract<TBody, TData> {
-  return { path, body, data };
-}
-
-const noBody = z.strictObject({});
 
 /** The signed-in account's money: available balance and margin locked in positions. */
 export const accountBalance = z.object({ balanceAmount: decimalString, lockMargin: decimalString });

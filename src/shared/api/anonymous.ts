@@ -1,25 +1,9 @@
 import { z } from 'zod';
+import { contract, noBody } from './contract';
 
 /**
- * Anonymous calls under `/v1/wa-na/`. Each contract names its path, the request body
- * schema (strict: unknown fields are rejected) and the `data` schema of its answer.
- * The server validates requests with `body`; the app parses answers with `data`.
+ * Anonymous calls under `/v1/wa-na/` (see `contract.ts` for what a contract holds).
  */
-export interface ApiContract<TBody extends z.ZodType, TData extends z.ZodType> {
-  path: string;
-  body: TBody;
-  data: TData;
-}
-
-function contract<TBody extends z.ZodType, TData extends z.ZodType>(
-  path: string,
-  body: TBody,
-  data: TData,
-): ApiContract<TBody, TData> {
-  return { path, body, data };
-}
-
-const noBody = z.strictObject({});
 
 export const systemConfigItem = z.object({ name: z.string(), enable: z.boolean() });
 export type SystemConfigItem = z.infer<typeof systemConfigItem>;
@@ -50,6 +34,3 @@ export type CustomerLink = z.infer<typeof customerLink>;
 
 export const getCustomerLink = contract('/v1/wa-na/getCustomerLink', noBody, customerLink);
 
-export type AnyContract = ApiContract<z.ZodType, z.ZodType>;
-export type BodyOf<C> = C extends ApiContract<infer B, z.ZodType> ? z.input<B> : never;
-export type DataOf<C> = C extends ApiContract<z.ZodType, infer D> ? z.output<D> : never;

@@ -1,12 +1,7 @@
 import { z } from 'zod';
-import type { ApiContract } from './anonymous';
+import { contract, noBody } from './contract';
 import { captchaMaxLength, contactMaxLength, passwordMaxLength } from '../auth/validation';
 
-function contract<TBody extends z.ZodType, TData extends z.ZodType>(path: string, body: TBody, data: TData): ApiContract<TBody, TData> {
-  return { path, body, data };
-}
-
-const noBody = z.strictObject({});
 /** 'E' e-mail, 'P' phone (digits with country code, no plus sign). */
 export const contactType = z.enum(['E', 'P']);
 export type ContactType = z.infer<typeof contactType>;

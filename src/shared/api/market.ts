@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { klinePeriods } from '../market/kline';
+import { contract, noBody } from './contract';
 import { decimalString } from './envelope';
 
-/** Product types as the quotation tabs show them. */
+/** Product types as the quotation tabs show them, in tab order. */
 export const productTypes = ['Forex', 'Commodities', 'Indices', 'Cryptos', 'US stocks'] as const;
-export type ProductType = (typeof productTypes)[number];
+export type ProductTypeName = (typeof productTypes)[number];
+/** Numeric product type (the wire's productType), in the same order as the names. */
+export const ProductType = { forex: 1, commodities: 2, indices: 3, cryptos: 4, usStocks: 5 } as const;
+export type ProductType = (typeof ProductType)[keyof typeof ProductType];
 /** Numeric product type: 1 Forex, 2 Commodities, 3 Indices, 4 Cryptos, 5 US stocks. */
-export const productTypeNumber = (type: ProductType) => productTypes.indexOf(type) + 1;
+export const productTypeNumber = (type: ProductTypeName) => productTypes.indexOf(type) + 1;
 
 const weekdaySeconds = z.array(z.number().int().min(0).max(86399)).length(7);
 
@@ -81,11 +85,11 @@ export const historyRangeBody = z.strictObject({
 export const productListData = z.object({ list: z.array(productSchema) });
 
 // Market-data calls under {marketRoot}; `:symbol` is filled from the payload's symbol.
-export const marketHistory = { path: '/market/history', body: historyBody, data: z.array(wireBarSchema) };
-export const marketHistoryRange = { path: '/market/history/limit', body: historyRangeBody, data: z.array(wireBarSchema) };
-export const marketThumb = { path: '/market/thumb/:symbol', body: z.strictObject({}), data: priceTickSchema };
-export const marketStatus = { path: '/market/status/:symbol', body: z.strictObject({}), data: marketStatusSchema };
-export const productList = { path: '/v1/wa-na/forex/product/list', body: z.strictObject({}), data: productListData };
+export const marketHistory = contract('/market/history', historyBody, z.array(wireBarSchema));
+export const marketHistoryRange = contract('/market/history/limit', historyRangeBody, z.array(wireBarSchema));
+export const marketThumb = contract('/market/thumb/:symbol', noBody, priceTickSchema);
+export const marketStatus = contract('/market/status/:symbol', noBody, marketStatusSchema);
+export const productList = contract('/v1/wa-na/forex/product/list', noBody, productListData);
 
 /** The STOMP destinations the market endpoint serves. */
 export function parseMarketDestination(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ApiContract } from './anonymous';
+import { contract, moneyInput } from './contract';
 import { decimalString } from './envelope';
 
 /**
@@ -7,12 +7,6 @@ import { decimalString } from './envelope';
  * root (real and demo paths), and the order calls. The order calls have no Mock variants:
  * the server answers from the book of the caller's token.
  */
-function contract<TBody extends z.ZodType, TData extends z.ZodType>(path: string, body: TBody, data: TData): ApiContract<TBody, TData> {
-  return { path, body, data };
-}
-
-const money = z.string().trim().regex(/^\d{1,22}(\.\d{1,8})?$/);
-
 /** The largest page of running orders (the open list fetches them all with 99999). */
 export const optionRunningLimitMax = 99_999;
 /** The largest page of settled orders (the history asks for 10). */
@@ -49,15 +43,15 @@ export const addOptionOrderBody = z.strictObject({
   /** The `id` of the pair's option product. */
   optionsProductId: z.number().int().positive(),
   /** The price the client showed; the server starts the option at its own latest tick. */
-  price: money,
+  price: moneyInput,
   /** Delivery time in seconds: one of the product's entries. */
   timeLong: z.number().int().positive(),
   /** The client's clock at submission (unix time); informational, the server's clock rules. */
   btime: z.number().int().min(0),
   /** The profit rate the client showed, as a fraction (profit percent ÷ 100): must be the one on offer. */
-  rate: money,
+  rate: moneyInput,
   /** A whole amount within the entry's min and max. */
-  amount: money,
+  amount: moneyInput,
   /** 0 up (buy), 1 down (sell). */
   orderType: z.union([z.literal(0), z.literal(1)]),
   /** Retrying with the same id places one option. */
@@ -77,8 +71,8 @@ export type AddOptionOrderData = z.infer<typeof addOptionOrderData>;
 export const addOptionOrder = contract('/exchange/addOptionOrder', addOptionOrderBody, addOptionOrderData);
 export const addOptionOrderMock = contract('/exchange/addOptionOrderMock', addOptionOrderBody, addOptionOrderData);
 
-/** 0 running (pending or waiting for settlement), 1 settled. */
-export const OptionStatus = { running: 0, settled: 1 } as const;
+// Defined with the option rules; named here too for the callers of these contracts.
+export { OptionStatus } from '../options/option-rules';
 
 /** An option order as the specification names its fields. */
 export const optionOrder = z.object({

@@ -1,22 +1,16 @@
 import { z } from 'zod';
-import type { ApiContract } from './anonymous';
+import { contract, moneyInput } from './contract';
 import { decimalString } from './envelope';
 import { accountBalance } from './account';
 import { optionOrder } from './options';
 
-function contract<TBody extends z.ZodType, TData extends z.ZodType>(path: string, body: TBody, data: TData): ApiContract<TBody, TData> {
-  return { path, body, data };
-}
-
-const money = z.string().trim().regex(/^\d{1,22}(\.\d{1,8})?$/);
-
 export const addOrderBody = z.strictObject({
   tradePair: z.string().trim().min(1).max(32),
   /** "0" for a market order; the limit price of a pending one. */
-  price: money,
-  stopPrice: money.optional(),
-  takeProfitPrice: money.optional(),
-  orderQuantity: money,
+  price: moneyInput,
+  stopPrice: moneyInput.optional(),
+  takeProfitPrice: moneyInput.optional(),
+  orderQuantity: moneyInput,
   /** Leverage; must be the product's. */
   multiple: z.number().int().positive(),
   /** 0 buy, 1 sell. */

@@ -1,3 +1,4 @@
+import { ProductType } from '../api/market';
 import { klinePeriods, type KlinePeriod } from './kline';
 import type { MarketStatus } from './market-hours';
 
@@ -45,9 +46,9 @@ export function chartIsLive(status: MarketStatus): boolean {
   return status === 'open';
 }
 
-/** Volume is not shown for commodities (2) and indices (3). */
+/** Volume is not shown for commodities and indices. */
 export function showsVolume(productType: number): boolean {
-  return productType !== 2 && productType !== 3;
+  return productType !== ProductType.commodities && productType !== ProductType.indices;
 }
 
 /** The screenshot's file name: symbol, period and a timestamp, JPEG. */

@@ -1,13 +1,14 @@
-import type { Product } from '../api/market';
+import { ProductType, type Product } from '../api/market';
+import { isTradable } from './tradability';
 
 /**
- * The products a quote list or search shows: tradable ones only (tradeStatus 1), of one
+ * The products a quote list or search shows: tradable ones only, of one
  * product type when given, ordered by the numeric sort with missing values last (then
  * by code, so that equal sorts keep one order everywhere).
  */
 export function listedProducts(products: readonly Product[], productType?: number): Product[] {
   return products
-    .filter((product) => product.tradeStatus === 1 && (productType === undefined || product.productType === productType))
+    .filter((product) => isTradable(product) && (productType === undefined || product.productType === productType))
     .sort((a, b) => {
       if (a.sort !== b.sort) {
         if (a.sort === null) return 1;
@@ -20,8 +21,8 @@ export function listedProducts(products: readonly Product[], productType?: numbe
 
 /** The product types that have at least one listed product, in tab order (1 to 5). */
 export function listedProductTypes(products: readonly Product[]): number[] {
-  const present = new Set(products.filter((product) => product.tradeStatus === 1).map((product) => product.productType));
-  return [1, 2, 3, 4, 5].filter((type) => present.has(type));
+  const present = new Set(products.filter(isTradable).map((product) => product.productType));
+  return Object.values(ProductType).filter((type) => present.has(type));
 }
 
 /** A `singleTrade` query value as a product type, or null when it names none. */

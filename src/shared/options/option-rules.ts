@@ -1,4 +1,5 @@
 import { ErrorCode } from '../errors/catalogue';
+import { isTradable } from '../market/tradability';
 import { divideRounded, moneyScale, multiplyMoney, parseMoney, type Units } from '../money/money';
 
 /**
@@ -117,6 +118,11 @@ export interface OptionPlacementInput {
 
 const unit = 10n ** BigInt(moneyScale);
 
+/** The whole amounts an entry allows: at least its minimum and never below 1; at most its maximum, none when that is 0. */
+export function optionAmountBounds(entry: Pick<OptionTimeRate, 'min' | 'max'>): { min: number; max: number | null } {
+  return { min: Math.max(entry.min, 1), max: entry.max > 0 ? entry.max : null };
+}
+
 /** The fee of an option: amount × the product's fee rate (a fraction, "0.01" is 1 %). */
 export function optionFee(amount: Units, feeRate: string): Units {
   return multiplyMoney(amount, parseMoney(feeRate) ?? 0n);
@@ -133,7 +139,7 @@ export function optionPlacementViolation(input: OptionPlacementInput): OptionVio
   if (!input.pairExists) return { rule: 'pair_missing', code: ErrorCode.PAIR_DOES_NOT_EXIST };
   const product = input.product;
   if (!product || product.entries.length === 0) return { rule: 'option_config_missing', code: ErrorCode.OPTION_CONFIG_FOR_PAIR_MISSING };
-  if (product.tradeStatus !== 1 || !input.marketOpen) return { rule: 'closed', code: ErrorCode.PAIR_NOT_TRADABLE };
+  if (!isTradable(product) || !input.marketOpen) return { rule: 'closed', code: ErrorCode.PAIR_NOT_TRADABLE };
   if (input.timeLong === null) return { rule: 'delivery_empty_rule', code: ErrorCode.OPTION_TIME_ERROR };
   const entry = product.entries.find((each) => each.timeLong === input.timeLong);
   if (!entry) return { rule: 'delivery_time_rule', code: ErrorCode.OPTION_TIME_ERROR };
@@ -147,7 +153,8 @@ export function optionPlacementViolation(input: OptionPlacementInput): OptionVio
   const amount = parseMoney(text);
   if (amount === null || amount <= 0n || amount % unit !== 0n) return { rule: 'amount_positive_int_rule', code: ErrorCode.INCORRECT_PARAMETER_VALUE };
   const whole = amount / unit;
-  if (whole < BigInt(Math.max(entry.min, 1)) || (entry.max > 0 && whole > BigInt(entry.max))) {
+  const bounds = optionAmountBounds(entry);
+  if (whole < BigInt(bounds.min) || (bounds.max !== null && whole > BigInt(bounds.max))) {
     return { rule: 'amount_range_rule', code: ErrorCode.INCORRECT_PARAMETER_VALUE };
   }
   if (input.balance !== null && amount + optionFee(amount, product.feeRate) > input.balance) {
@@ -156,7 +163,14 @@ export function optionPlacementViolation(input: OptionPlacementInput): OptionVio
   return null;
 }
 
-export type OptionDirection = 0 | 1;
+/** An option's direction (the wire's orderType): 0 up (buy), 1 down (sell). */
+export const OptionDirection = { up: 0, down: 1 } as const;
+export type OptionDirection = (typeof OptionDirection)[keyof typeof OptionDirection];
+
+/** An option order's status: 0 running (pending or waiting for settlement), 1 settled. */
+export const OptionStatus = { running: 0, settled: 1 } as const;
+export type OptionStatus = (typeof OptionStatus)[keyof typeof OptionStatus];
+
 export type OptionOutcome = 'win' | 'loss' | 'equal';
 
 export interface OptionSettlement {
@@ -175,7 +189,7 @@ export function optionProfit(amount: Units, profitRatePercent: string): Units {
 /** Up (0) wins when the end price is above the start price, down (1) when below; equal refunds. */
 export function settleOption(direction: OptionDirection, amount: Units, profitRatePercent: string, startPrice: Units, endPrice: Units): OptionSettlement {
   if (endPrice === startPrice) return { outcome: 'equal', payout: amount, winLost: 0n };
-  const won = direction === 0 ? endPrice > startPrice : endPrice < startPrice;
+  const won = direction === OptionDirection.up ? endPrice > startPrice : endPrice < startPrice;
   if (!won) return { outcome: 'loss', payout: 0n, winLost: -amount };
   const profit = optionProfit(amount, profitRatePercent);
   return { outcome: 'win', payout: amount + profit, winLost: profit };

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** What the app reads from an access token (the server alone verifies its signature). */
 export const accessTokenPayloadSchema = z.object({
   uid: z.number().int().positive(),
-  /** 0 real account; anything else is the demo account. */
+  /** 0 real account; anything else is the demo account (see VirtualStatus). */
   virtualStatus: z.number().int(),
   aesKey: z.string(),
   /** Seconds since epoch, as JWT writes it. */
@@ -53,9 +53,12 @@ export function readAccessToken(token: string): AccessTokenPayload | null {
   }
 }
 
+/** The token's virtualStatus: 0 the real account; the demo account is 1 (anything but 0 reads as demo). */
+export const VirtualStatus = { real: 0, demo: 1 } as const;
+
 /** The real or the demo account (the token's virtualStatus 0 or 1): one name in the app, the worker and the server. */
 export type Book = 'real' | 'demo';
 
 export function bookOf(payload: Pick<AccessTokenPayload, 'virtualStatus'>): Book {
-  return payload.virtualStatus === 0 ? 'real' : 'demo';
+  return payload.virtualStatus === VirtualStatus.real ? 'real' : 'demo';
 }

@@ -1,6 +1,5 @@
 import { divideMoney, divideRounded, moneyScale, type Units } from '../money/money';
-import type { Direction } from './order-rules';
-import { OrderStatus } from './order-rules';
+import { Direction, OrderStatus } from './order-rules';
 
 /**
  * The account's risk, defined once: the number the live feed shows the user (net worth,
@@ -70,6 +69,6 @@ export const groupCostScale = 3 * moneyScale;
 
 export function groupProfitLoss(group: PositionGroup, closePrice: Units): Units {
   const value = closePrice * group.quantity;
-  const move = group.direction === 0 ? value - group.cost : group.cost - value;
+  const move = group.direction === Direction.buy ? value - group.cost : group.cost - value;
   return divideRounded(move, 10n ** BigInt(groupCostScale - moneyScale));
 }

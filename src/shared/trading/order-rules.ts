@@ -1,4 +1,5 @@
 import { ErrorCode } from '../errors/catalogue';
+import { isTradable } from '../market/tradability';
 import { divideMoney, multiplyMoney, parseMoney, type Units } from '../money/money';
 
 /** Direction everywhere (the wire's orderType): 0 buy, 1 sell. */
@@ -102,7 +103,7 @@ export function profitLossFor(direction: Direction, openPrice: Units, closePrice
  * the limit price of a pending order). Null when valid.
  */
 export function orderRuleViolation(request: OrderRequest, terms: ProductTerms, currentPrice: Units): number | null {
-  if (terms.tradeStatus !== 1) return ErrorCode.PAIR_PROHIBITED;
+  if (!isTradable(terms)) return ErrorCode.PAIR_PROHIBITED;
   if (request.volume <= 0n) return ErrorCode.LOT_SIZE_NOT_POSITIVE;
   const step = parseMoney(terms.pip) ?? 0n;
   if (step > 0n && request.volume % step !== 0n) return ErrorCode.INCORRECT_PARAMETER_VALUE;

@@ -1,5 +1,5 @@
 import type { OptionOrder } from '../../shared/api/options';
-import { progressPercent } from '../../shared/options/option-rules';
+import { OptionStatus, progressPercent } from '../../shared/options/option-rules';
 import type { OptionsState, RunningOption } from '../../shared/protocol/engine';
 import type { Clock, Timers } from './ports';
 
@@ -89,9 +89,9 @@ export function createOptionCountdowns(options: {
       const orders = await options.loadRunning();
       if (pushedDuringLoad === pushed) pushedDuringLoad = null;
       if (own !== generation || orders === null) return;
-      const next = new Map(orders.filter((order) => order.status === 0).map((order) => [order.uid, order]));
+      const next = new Map(orders.filter((order) => order.status === OptionStatus.running).map((order) => [order.uid, order]));
       for (const order of pushed.values()) {
-        if (order.status === 0) next.set(order.uid, order);
+        if (order.status === OptionStatus.running) next.set(order.uid, order);
         else next.delete(order.uid);
       }
       running = next;
@@ -101,7 +101,7 @@ export function createOptionCountdowns(options: {
     /** A push from the exchange socket: a placement or a settlement. */
     apply(order: OptionOrder) {
       pushedDuringLoad?.set(order.uid, order);
-      if (order.status === 0) {
+      if (order.status === OptionStatus.running) {
         if (!running.has(order.uid)) {
           offsetSamples.push(clock.nowMs() - order.beginTime);
           if (offsetSamples.length > offsetSamplesKept) offsetSamples.shift();

@@ -1,7 +1,13 @@
 /// <reference lib="webworker" />
 import { createStore, del, get, set } from 'idb-keyval';
-import type { KeyValueStore, Timers } from '../engine/ports';
-import type { PeerChannel, PeerMessage } from './engine-host';
+import { systemClock, type KeyValueStore, type Timers } from '../engine/ports';
+import { fetchMarketHistory } from '../transport/market-history';
+import { openPositionsSocket } from '../transport/positions-socket';
+import { fetchRunningOptions, fetchSessionApi } from '../transport/session-api';
+import type { EngineHostOptions, PeerMessage } from './engine-host';
+
+/** The channel on which the engines of one origin keep their sessions in step. */
+const enginePeersChannel = 'tradeweb-engine-peers';
 
 /** IndexedDB through idb-keyval: survives reloads and is shared by every engine of the origin. */
 export function indexedDbStore(): KeyValueStore {
@@ -20,12 +26,30 @@ export const workerTimers: Timers = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-export function broadcastPeers(name: string): PeerChannel {
+/** A BroadcastChannel as a post/listen pair (the engines' peers, the fallback's market relay). */
+export function broadcastChannel<M>(name: string): { post(message: M): void; listen(handler: (message: M) => void): void } {
   const channel = new BroadcastChannel(name);
   return {
     post: (message) => channel.postMessage(message),
     listen: (handler) => {
-      channel.onmessage = (event: MessageEvent<PeerMessage>) => handler(event.data);
+      channel.onmessage = (event: MessageEvent<M>) => handler(event.data);
     },
+  };
+}
+
+/**
+ * The browser's edges for either entry file: the shared worker's engine and the
+ * fallback's per-tab engines must use the same store and peer channel to meet.
+ */
+export function browserEngineEdges(): Omit<EngineHostOptions, 'kind' | 'connectMarket' | 'ownsSessionClock'> {
+  return {
+    clock: systemClock,
+    timers: workerTimers,
+    store: indexedDbStore(),
+    peers: broadcastChannel<PeerMessage>(enginePeersChannel),
+    fetchHistory: fetchMarketHistory,
+    sessionApi: fetchSessionApi,
+    connectPositions: openPositionsSocket,
+    fetchRunningOptions,
   };
 }

@@ -2,13 +2,9 @@
 // First: the content security policy forbids eval (see the module).
 import '../../shared/api/zod-jitless';
 import * as Comlink from 'comlink';
-import { systemClock } from '../engine/ports';
 import { leaderElectedConnection, type MarketRelayMessage } from '../engine/leader-election';
-import { fetchMarketHistory } from '../transport/market-history';
 import { createMarketSocket } from '../transport/market-socket';
-import { openPositionsSocket } from '../transport/positions-socket';
-import { fetchRunningOptions, fetchSessionApi } from '../transport/session-api';
-import { broadcastPeers, indexedDbStore, workerTimers } from './browser-edges';
+import { broadcastChannel, browserEngineEdges } from './browser-edges';
 import { createEngineHost } from './engine-host';
 
 /**
@@ -25,33 +21,16 @@ void navigator.locks.request('tradeweb-session-clock', { mode: 'exclusive' }, ()
 });
 
 const host = createEngineHost({
-  kind: 'dedicated',
-  clock: systemClock,
-  timers: workerTimers,
-  store: indexedDbStore(),
-  peers: broadcastPeers('tradeweb-engine-peers'),
-  fetchHistory: fetchMarketHistory,
-  sessionApi: fetchSessionApi,
   // Each tab's engine in this fallback has its own positions socket (the feed is per user and small).
-  connectPositions: openPositionsSocket,
-  fetchRunningOptions,
+  ...browserEngineEdges(),
+  kind: 'dedicated',
   ownsSessionClock: () => sessionClockOwner,
   connectMarket: (url) =>
     leaderElectedConnection({
       lock: { acquire: (name, hold) => void navigator.locks.request(name, { mode: 'exclusive' }, hold) },
-      relay: marketRelay(),
+      relay: broadcastChannel<MarketRelayMessage>('tradeweb-market-relay'),
       connect: (handlers) => createMarketSocket({ url, ...handlers }),
     }),
 });
-
-function marketRelay() {
-  const channel = new BroadcastChannel('tradeweb-market-relay');
-  return {
-    post: (message: MarketRelayMessage) => channel.postMessage(message),
-    listen: (handler: (message: MarketRelayMessage) => void) => {
-      channel.onmessage = (event: MessageEvent<MarketRelayMessage>) => handler(event.data);
-    },
-  };
-}
 
 Comlink.expose(host.api);

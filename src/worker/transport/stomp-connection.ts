@@ -7,6 +7,18 @@ import {
   type StompFrame,
   type StompHeaders,
 } from '../../shared/stomp/frame';
+import {
+  heartBeatHeader,
+  keepHeartBeat,
+  negotiateHeartBeat,
+  type HeartBeatClock,
+  type HeartBeatIntervals,
+  type HeartBeatKeeper,
+} from '../../shared/stomp/heart-beat';
+import { createStompSubscriptions, type StompMessageHandler } from './stomp-subscriptions';
+
+export type { StompMessageHandler } from './stomp-subscriptions';
+export { SILENCE_FACTOR } from '../../shared/stomp/heart-beat';
 
 /**
  * A small STOMP 1.2 client over one WebSocket, with the codec of `src/shared/stomp`.
@@ -27,8 +39,6 @@ export const STOMP_SUBPROTOCOL = 'v12.stomp';
 export const DEFAULT_HEARTBEAT_MS = 10_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 export const DEFAULT_DISCONNECT_TIMEOUT_MS = 1_000;
-/** The receiver allows for timing inaccuracy: silence is fatal after two intervals. */
-export const SILENCE_FACTOR = 2;
 /** A server's MESSAGE frames (a whole prices batch) may be far larger than control frames. */
 export const CLIENT_FRAME_LIMITS: Readonly<FrameLimits> = { ...DEFAULT_FRAME_LIMITS, maxFrameBytes: 16 * 1024 * 1024 };
 
@@ -50,12 +60,8 @@ export interface WebSocketLike {
 
 export type CreateSocket = (url: string, protocols: string[]) => WebSocketLike;
 
-export interface StompHeartbeat {
-  /** How often we send a heart-beat when otherwise quiet; 0: never. */
-  sendMs: number;
-  /** How often the server promised to; silence for {@link SILENCE_FACTOR}× this closes. 0: not watched. */
-  receiveMs: number;
-}
+/** The heart-beat intervals agreed with the server. */
+export type StompHeartbeat = HeartBeatIntervals;
 
 export interface StompOpenInfo {
   version: string;
@@ -94,8 +100,6 @@ export interface StompErrorInfo {
   body: string;
   headers: StompHeaders;
 }
-
-export type StompMessageHandler = (body: string, headers: StompHeaders) => void;
 
 export interface StompConnectionOptions {
   url: string;
@@ -137,12 +141,6 @@ export interface StompConnection {
   close(): void;
 }
 
-interface Subscription {
-  readonly destination: string;
-  /** One entry per subscribe call (the same function twice is two entries). */
-  readonly handlers: Set<{ readonly onMessage: StompMessageHandler }>;
-}
-
 function defaultCreateSocket(url: string, protocols: string[]): WebSocketLike {
   return new WebSocket(url, protocols);
 }
@@ -155,15 +153,11 @@ function hostOf(url: string): string {
   }
 }
 
-function parseHeartBeat(value: string | undefined): { canSend: number; wants: number } {
-  const match = /^\s*(\d{1,10})\s*,\s*(\d{1,10})\s*$/.exec(value ?? '');
-  return match ? { canSend: Number(match[1]), wants: Number(match[2]) } : { canSend: 0, wants: 0 };
-}
-
-/** STOMP 1.2: no beats if either side says 0, else the slower of the two. */
-function negotiate(senderCan: number, receiverWants: number): number {
-  return senderCan === 0 || receiverWants === 0 ? 0 : Math.max(senderCan, receiverWants);
-}
+const heartBeatClock: HeartBeatClock = {
+  nowMs: () => performance.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
 
 /** Octets of a binary message, whatever shape the socket delivers them in. */
 function binaryOf(data: unknown): Uint8Array | null {
@@ -176,20 +170,18 @@ export function openStompConnection(options: StompConnectionOptions): StompConne
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const limits = options.frameLimits ?? CLIENT_FRAME_LIMITS;
   const disconnectTimeoutMs = options.disconnectTimeoutMs ?? DEFAULT_DISCONNECT_TIMEOUT_MS;
-  const subscriptions = new Map<string, Subscription>();
-  /** The subscription id of each subscribed destination. */
-  const idsByDestination = new Map<string, string>();
+  const subscriptions = createStompSubscriptions({
+    isConnected: () => state === 'connected',
+    subscribe: (id, destination) => transmit(serializeFrame({ command: 'SUBSCRIBE', headers: { id, destination } })),
+    unsubscribe: (id) => transmit(serializeFrame({ command: 'UNSUBSCRIBE', headers: { id } })),
+  });
   const closeWaiters: (() => void)[] = [];
   let socket: WebSocketLike | null = null;
   let state: StompConnectionState = 'connecting';
   let connected = false;
   let heartbeat: StompHeartbeat | null = null;
-  let nextSubscriptionId = 1;
-  let lastSentAt = performance.now();
-  let lastReceivedAt = lastSentAt;
+  let beatKeeper: HeartBeatKeeper | null = null;
   let connectTimer: ReturnType<typeof setTimeout> | null = null;
-  let sendTimer: ReturnType<typeof setTimeout> | null = null;
-  let receiveTimer: ReturnType<typeof setTimeout> | null = null;
   let disconnectTimer: ReturnType<typeof setTimeout> | null = null;
   let disconnectReceipt: string | null = null;
   let disconnected: Promise<void> | null = null;
@@ -200,8 +192,10 @@ export function openStompConnection(options: StompConnectionOptions): StompConne
   }
 
   function clearTimers() {
-    for (const timer of [connectTimer, sendTimer, receiveTimer, disconnectTimer]) if (timer !== null) clearTimeout(timer);
-    connectTimer = sendTimer = receiveTimer = disconnectTimer = null;
+    for (const timer of [connectTimer, disconnectTimer]) if (timer !== null) clearTimeout(timer);
+    connectTimer = disconnectTimer = null;
+    beatKeeper?.stop();
+    beatKeeper = null;
   }
 
   /** Ends the connection once: timers off, socket closed, onClose told. */
@@ -210,7 +204,6 @@ export function openStompConnection(options: StompConnectionOptions): StompConne
     state = 'closed';
     clearTimers();
     subscriptions.clear();
-    idsByDestination.clear();
     if (socket && (socket.readyState === SOCKET_CONNECTING || socket.readyState === SOCKET_OPEN)) {
       const normal = info.reason === 'disconnect' || info.reason === 'closed' || info.reason === 'error-frame';
       try {
@@ -226,32 +219,7 @@ export function openStompConnection(options: StompConnectionOptions): StompConne
   function transmit(text: string) {
     if (!socket || socket.readyState !== SOCKET_OPEN) return;
     socket.send(text);
-    lastSentAt = performance.now();
-  }
-
-  function sendSubscribe(id: string, destination: string) {
-    transmit(serializeFrame({ command: 'SUBSCRIBE', headers: { id, destination } }));
-  }
-
-  // Re-armed from timestamps rather than reset on every frame: a busy socket should not
-  // pay a timer update per message.
-  function armSendTimer(delay: number) {
-    sendTimer = setTimeout(() => {
-      if (state !== 'connected' || !heartbeat) return;
-      if (performance.now() - lastSentAt >= heartbeat.sendMs) transmit(HEARTBEAT);
-      const remaining = heartbeat.sendMs - (performance.now() - lastSentAt);
-      armSendTimer(remaining > 0 ? remaining : heartbeat.sendMs);
-    }, delay);
-  }
-
-  function armReceiveTimer(delay: number) {
-    receiveTimer = setTimeout(() => {
-      if (state !== 'connected' || !heartbeat) return;
-      const allowed = heartbeat.receiveMs * SILENCE_FACTOR;
-      const silent = performance.now() - lastReceivedAt;
-      if (silent >= allowed) finish({ reason: 'heartbeat-timeout', detail: `nothing received for ${Math.round(silent)} ms` });
-      else armReceiveTimer(allowed - silent);
-    }, delay);
+    beatKeeper?.sent();
   }
 
   function onConnected(frame: StompFrame) {
@@ -260,33 +228,25 @@ export function openStompConnection(options: StompConnectionOptions): StompConne
       finish({ reason: 'protocol-error', detail: `server speaks STOMP ${version ?? '1.0'}, not 1.2` });
       return;
     }
-    const server = parseHeartBeat(frame.headers['heart-beat']);
-    heartbeat = { sendMs: negotiate(heartbeatMs, server.wants), receiveMs: negotiate(server.canSend, heartbeatMs) };
+    // A malformed header is a protocol error, as the server treats ours (STOMP 1.2 §Heart-beating).
+    const intervals = negotiateHeartBeat(heartbeatMs, frame.headers['heart-beat']);
+    if (!intervals) {
+      finish({ reason: 'protocol-error', detail: `malformed heart-beat: ${frame.headers['heart-beat'] ?? ''}` });
+      return;
+    }
+    heartbeat = intervals;
     if (connectTimer !== null) clearTimeout(connectTimer);
     connectTimer = null;
     state = 'connected';
     connected = true;
-    if (heartbeat.sendMs > 0) armSendTimer(heartbeat.sendMs);
-    if (heartbeat.receiveMs > 0) armReceiveTimer(heartbeat.receiveMs * SILENCE_FACTOR);
-    for (const [id, subscription] of subscriptions) sendSubscribe(id, subscription.destination);
-    options.onOpen?.({ version, server: frame.headers.server, heartbeat });
-  }
-
-  function deliver(frame: StompFrame) {
-    const id = frame.headers.subscription;
-    const subscription = id === undefined ? undefined : subscriptions.get(id);
-    // A MESSAGE for a subscription just cancelled may still arrive; it is nobody's.
-    if (!subscription) return;
-    for (const handler of [...subscription.handlers]) {
-      try {
-        handler.onMessage(frame.body, frame.headers);
-      } catch (error) {
-        // A subscriber's fault must not cost the frames (or subscribers) after it; it still surfaces.
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
+    beatKeeper = keepHeartBeat({
+      intervals,
+      clock: heartBeatClock,
+      beat: () => transmit(HEARTBEAT),
+      onSilence: (silentMs) => finish({ reason: 'heartbeat-timeout', detail: `nothing received for ${Math.round(silentMs)} ms` }),
+    });
+    subscriptions.sendAll();
+    options.onOpen?.({ version, server: frame.headers.server, heartbeat: intervals });
   }
 
   function onFrame(frame: StompFrame) {
@@ -302,7 +262,7 @@ export function openStompConnection(options: StompConnectionOptions): StompConne
     }
     switch (frame.command) {
       case 'MESSAGE':
-        if (state === 'connected') deliver(frame);
+        if (state === 'connected') subscriptions.deliver(frame.headers.subscription, frame.body, frame.headers);
         return;
       case 'RECEIPT':
         if (disconnectReceipt !== null && frame.headers['receipt-id'] === disconnectReceipt) finish({ reason: 'disconnect' });
@@ -314,7 +274,7 @@ export function openStompConnection(options: StompConnectionOptions): StompConne
 
   function onSocketMessage(data: unknown) {
     if (state === 'closed') return;
-    lastReceivedAt = performance.now();
+    beatKeeper?.received();
     const binary = typeof data === 'string' ? null : binaryOf(data);
     if (typeof data !== 'string' && !binary) {
       finish({ reason: 'protocol-error', detail: 'a message that is neither text nor octets' });
@@ -344,11 +304,10 @@ export function openStompConnection(options: StompConnectionOptions): StompConne
     opened.binaryType = 'arraybuffer';
     opened.onopen = () => {
       if (state !== 'connecting') return;
-      lastReceivedAt = performance.now();
       transmit(
         serializeFrame({
           command: 'CONNECT',
-          headers: { 'accept-version': '1.2', host: options.host ?? hostOf(options.url), 'heart-beat': `${heartbeatMs},${heartbeatMs}` },
+          headers: { 'accept-version': '1.2', host: options.host ?? hostOf(options.url), 'heart-beat': heartBeatHeader(heartbeatMs) },
         }),
       );
     };
@@ -374,28 +333,7 @@ export function openStompConnection(options: StompConnectionOptions): StompConne
     },
     subscribe(destination, onMessage) {
       if (state !== 'connecting' && state !== 'connected') return () => undefined;
-      const handler = { onMessage };
-      let id = idsByDestination.get(destination);
-      let subscription = id === undefined ? undefined : subscriptions.get(id);
-      if (id === undefined || !subscription) {
-        id = `sub-${nextSubscriptionId}`;
-        nextSubscriptionId += 1;
-        subscription = { destination, handlers: new Set() };
-        subscriptions.set(id, subscription);
-        idsByDestination.set(destination, id);
-        if (state === 'connected') sendSubscribe(id, destination);
-      }
-      subscription.handlers.add(handler);
-      const ownId = id;
-      const own = subscription;
-      return () => {
-        if (!own.handlers.delete(handler) || own.handlers.size > 0) return;
-        // The last caller of this destination left: the STOMP subscription goes too.
-        if (subscriptions.get(ownId) !== own) return;
-        subscriptions.delete(ownId);
-        idsByDestination.delete(destination);
-        if (state === 'connected') transmit(serializeFrame({ command: 'UNSUBSCRIBE', headers: { id: ownId } }));
-      };
+      return subscriptions.add(destination, onMessage);
     },
     disconnect() {
       if (state === 'closed') return Promise.resolve();
@@ -407,10 +345,8 @@ export function openStompConnection(options: StompConnectionOptions): StompConne
       }
       state = 'disconnecting';
       subscriptions.clear();
-      idsByDestination.clear();
-      if (sendTimer !== null) clearTimeout(sendTimer);
-      if (receiveTimer !== null) clearTimeout(receiveTimer);
-      sendTimer = receiveTimer = null;
+      beatKeeper?.stop();
+      beatKeeper = null;
       disconnectReceipt = 'disconnect';
       transmit(serializeFrame({ command: 'DISCONNECT', headers: { receipt: disconnectReceipt } }));
       disconnectTimer = setTimeout(() => finish({ reason: 'disconnect', detail: 'no RECEIPT in time' }), disconnectTimeoutMs);

@@ -1,4 +1,5 @@
 import { divideRounded, moneyScale, parseMoney } from '../../../shared/money/money';
+import { optionAmountBounds } from '../../../shared/options/option-rules';
 
 /** Option amounts are whole units (amount_positive_int_rule): the stepper's precision is 0 and its step 1. */
 const unit = 10n ** BigInt(moneyScale);
@@ -10,8 +11,9 @@ const step = 1n;
  * unreadable field starts at the minimum.
  */
 export function stepOptionAmount(typed: string, direction: 1 | -1, bounds: { min: number; max: number }): string {
-  const lower = BigInt(Math.max(bounds.min, 1));
-  const upper = bounds.max > 0 ? BigInt(bounds.max) : null;
+  const { min, max } = optionAmountBounds(bounds);
+  const lower = BigInt(min);
+  const upper = max === null ? null : BigInt(max);
   const units = parseMoney(typed);
   let next = units === null || typed.trim() === '' ? lower : divideRounded(units, unit) + (direction === 1 ? step : -step);
   if (next < lower) next = lower;

@@ -6,7 +6,7 @@ import { addOptionOrder, addOptionOrderMock } from '../../../shared/api/options'
 import { tradeBlock } from '../../../shared/market/tradability';
 import type { MarketStatus } from '../../../shared/market/market-hours';
 import { formatMoney, money, parseMoney } from '../../../shared/money/money';
-import { optionFee, optionPlacementViolation, optionProfit, type OptionRule, type OptionTimeRate } from '../../../shared/options/option-rules';
+import { optionAmountBounds, optionFee, optionPlacementViolation, optionProfit, type OptionRule, type OptionTimeRate } from '../../../shared/options/option-rules';
 import { sanitizeDecimalInput } from '../../../shared/trading/form-rules';
 import { useBrandFormat } from '../../format/use-brand-format';
 import { useApp } from '../../app-context';
@@ -108,10 +108,15 @@ export function OptionPlaceForm(props: {
   function ruleMessage(rule: OptionRule, bounds: OptionTimeRate | null): string {
     if (rule === 'delivery_time_rule') return t('option.delivery_empty_rule');
     if (rule === 'amount_range_rule' && bounds) {
-      const min = String(Math.max(bounds.min, 1));
-      return bounds.max > 0 ? t('option.amount_range_rule', { min, max: String(bounds.max) }) : t('option.amount_min_rule', { min });
+      const { min, max } = optionAmountBounds(bounds);
+      return max !== null ? t('option.amount_range_rule', { min: String(min), max: String(max) }) : t('option.amount_min_rule', { min: String(min) });
     }
     return t(`option.${rule}`);
+  }
+
+  function amountHint(bounds: OptionTimeRate): string {
+    const { min, max } = optionAmountBounds(bounds);
+    return max === null ? '' : t('option.amount_hint', { min: String(min), max: String(max) });
   }
 
   function setField(field: Field, message: string | null) {
@@ -214,7 +219,7 @@ export function OptionPlaceForm(props: {
         inputMode="decimal"
         autoComplete="off"
         inputClassName="numeric option-amount-input"
-        placeholder={bounds ? (bounds.max > 0 ? t('option.amount_hint', { min: String(Math.max(bounds.min, 1)), max: String(bounds.max) }) : '') : ''}
+        placeholder={bounds ? amountHint(bounds) : ''}
         error={errors.amount ?? null}
         onChange={(value) => {
           setAmount(sanitizeDecimalInput(value, amountInputDecimals));

@@ -1,0 +1,11 @@
+import type { AccountBalance } from '../api/account';
+import { formatMoney, money } from './money';
+
+/**
+ * The account's total balance as the top bar and the user hub show it: the available
+ * balance plus the margin locked in positions, exactly, as a decimal string with at
+ * least two decimals.
+ */
+export function totalBalance(balance: AccountBalance): string {
+  return formatMoney(money(balance.balanceAmount) + money(balance.lockMargin));
+}
