@@ -4,8 +4,8 @@ import {
   completionTriesFromList,
   watchOptionCompletion,
   type CompletionTimers,
-} from '../../src/app/pages/option/option-completion';
-import { stepOptionAmount } from '../../src/app/pages/option/option-amount';
+} from '../../src/app/features/trading/options/option-completion';
+import { stepOptionAmount } from '../../src/app/features/trading/options/option-amount';
 import type { OptionOrder } from '../../src/shared/api/options';
 
 /** Timers on a virtual clock: `advance` runs what falls due, letting each run's promises settle. */

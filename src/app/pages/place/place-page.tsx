@@ -2,10 +2,10 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
 import { PageFrame } from '../../components/page-frame';
-import { productsSignal, useProducts } from '../../market/products';
-import { useMarketStatus } from '../chart/chart-page';
-import { ProductMissingPage } from '../quotation/quotation-page';
-import { PlaceForm } from './place-form';
+import { productsSignal, useProducts } from '../../features/catalogue/products';
+import { ProductMissingPage } from '../../features/catalogue/products-pending';
+import { useMarketStatus } from '../../features/trading/use-market-status';
+import { PlaceForm } from '../../features/trading/place-form';
 
 /** `/:symbol/place?direction=0|1`: the market order form for one product. */
 export function PlacePage(props: { params: Record<string, string> }) {

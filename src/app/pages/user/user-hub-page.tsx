@@ -7,7 +7,7 @@ import { logout } from '../../../shared/api/auth';
 import { formatMoney, money } from '../../../shared/money/money';
 import { useBrandFormat } from '../../format/use-brand-format';
 import { switchesSignal, useApp } from '../../app-context';
-import { BookSwitch, useAccountBalance } from '../../components/account-menu';
+import { BookSwitch, useAccountBalance } from '../../features/account/account-menu';
 import { confirmDialog } from '../../components/confirm';
 import { PageFrame } from '../../components/page-frame';
 import { showToast } from '../../components/toasts';

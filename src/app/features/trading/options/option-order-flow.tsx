@@ -2,15 +2,15 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useEffectEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import { optionCompleted, optionOrderByUid, type OptionOrder } from '../../../shared/api/options';
-import { progressPercent } from '../../../shared/options/option-rules';
-import { useBrandFormat } from '../../format/use-brand-format';
-import { useApp } from '../../app-context';
-import { Dialog } from '../../components/dialog';
-import { showToast } from '../../components/toasts';
-import { optionsSignal, priceSignal } from '../../engine/signals';
-import { useWatchedPrices } from '../../engine/use-watched-prices';
-import { changeTone } from '../../market/price-tone';
+import { optionCompleted, optionOrderByUid, type OptionOrder } from '../../../../shared/api/options';
+import { progressPercent } from '../../../../shared/options/option-rules';
+import { useBrandFormat } from '../../../format/use-brand-format';
+import { useApp } from '../../../app-context';
+import { Dialog } from '../../../components/dialog';
+import { showToast } from '../../../components/toasts';
+import { optionsSignal, priceSignal } from '../../../engine/signals';
+import { useWatchedPrices } from '../../../engine/use-watched-prices';
+import { changeTone } from '../../catalogue/price-tone';
 import { watchOptionCompletion } from './option-completion';
 
 /** The specification's mobile drawer heights: the option success (progress) drawer and the settlement drawer. */

@@ -1,13 +1,13 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TradeOrder } from '../../../shared/api/trading';
-import { useBrandFormat } from '../../format/use-brand-format';
-import { VirtualGrid, type GridColumn } from '../../components/virtual-grid';
-import { positionsSignal } from '../../engine/signals';
-import { changeTone } from '../../market/price-tone';
-import { useTradeMode } from '../../market/trade-mode';
-import { OptionPositionsBoard } from '../option/option-positions';
+import type { TradeOrder } from '../../../../shared/api/trading';
+import { useBrandFormat } from '../../../format/use-brand-format';
+import { VirtualGrid, type GridColumn } from '../../../components/virtual-grid';
+import { positionsSignal } from '../../../engine/signals';
+import { changeTone } from '../../catalogue/price-tone';
+import { useTradeMode } from '../trade-mode';
+import { OptionPositionsBoard } from '../options/option-positions';
 import { OrderDrawer, PositionTabs, PositionsSummaryBar, ResetDemoButton, type PositionTab } from './position-parts';
 
 /** The specification's desktop columns for open positions and pending orders. */

@@ -1,6 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
-import { useTradeMode } from '../market/trade-mode';
+import { useTradeMode } from './trade-mode';
 
 /**
  * The market/option switch: in the desktop top bar, and on phones above the positions

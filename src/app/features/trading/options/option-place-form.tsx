@@ -1,31 +1,30 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Product } from '../../../shared/api/market';
-import { addOptionOrder, addOptionOrderMock } from '../../../shared/api/options';
-import { tradeBlock } from '../../../shared/market/tradability';
-import type { MarketStatus } from '../../../shared/market/market-hours';
-import { formatMoney, money, parseMoney } from '../../../shared/money/money';
-import { optionFee, optionPlacementViolation, optionProfit, type OptionRule, type OptionTimeRate } from '../../../shared/options/option-rules';
-import { sanitizeDecimalInput } from '../../../shared/trading/form-rules';
-import { useBrandFormat } from '../../format/use-brand-format';
-import { useApp } from '../../app-context';
-import { useAccountBalance } from '../../components/account-menu';
-import { FieldError, TextField } from '../../components/text-field';
-import { priceSignal, sessionSignal } from '../../engine/signals';
-import { useWatchedPrices } from '../../engine/use-watched-prices';
-import type { LoadedOptionProduct } from '../../market/option-products';
+import type { Product } from '../../../../shared/api/market';
+import { addOptionOrder, addOptionOrderMock } from '../../../../shared/api/options';
+import { tradeBlock } from '../../../../shared/market/tradability';
+import type { MarketStatus } from '../../../../shared/market/market-hours';
+import { formatMoney, money, parseMoney } from '../../../../shared/money/money';
+import { optionFee, optionPlacementViolation, optionProfit, type OptionDirection, type OptionRule, type OptionTimeRate } from '../../../../shared/options/option-rules';
+import { sanitizeDecimalInput } from '../../../../shared/trading/form-rules';
+import { useBrandFormat } from '../../../format/use-brand-format';
+import { useApp } from '../../../app-context';
+import { useAccountBalance } from '../../account/account-menu';
+import { FieldError, TextField } from '../../../components/text-field';
+import { priceSignal, sessionSignal } from '../../../engine/signals';
+import { useWatchedPrices } from '../../../engine/use-watched-prices';
+import type { LoadedOptionProduct } from '../../catalogue/option-products';
 import { stepOptionAmount } from './option-amount';
 import { completionTriesFromForm } from './option-completion';
 import { OptionOrderFlow, type OptionFlowOrder } from './option-order-flow';
-import { SignInToTrade, useOrderSubmission } from '../place/order-submission';
+import { SignInToTrade, useOrderSubmission } from '../order-submission';
 
 /** The specification's balance refresh while the form is open. */
 const balanceRefreshMs = 1_000;
 /** Typed amounts keep at most this many decimals (the whole-number rule then names the mistake). */
 const amountInputDecimals = 2;
 
-type Direction = 0 | 1;
 type Field = 'delivery' | 'amount';
 
 /** Which field shows a broken rule; configuration and closed states are shown by the form itself. */
@@ -70,9 +69,9 @@ export function OptionPlaceForm(props: {
   product: Product;
   optionProduct: LoadedOptionProduct;
   status: MarketStatus;
-  direction: Direction;
+  direction: OptionDirection;
   /** Desktop: the up/down tab. */
-  onDirection?: (direction: Direction) => void;
+  onDirection?: (direction: OptionDirection) => void;
 }) {
   useSignals();
   const { t } = useTranslation();

@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals-react';
-import { productList, type Product } from '../../shared/api/market';
-import type { HttpClient } from '../api/http-client';
+import { productList, type Product } from '../../../shared/api/market';
+import type { HttpClient } from '../../api/http-client';
 import { createSharedRefresh } from './shared-refresh';
 
 /** The specification's product refresh: every 60 s while a view shows products. */

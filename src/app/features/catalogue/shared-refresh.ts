@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import type { HttpClient } from '../api/http-client';
-import { useApp } from '../app-context';
+import type { HttpClient } from '../../api/http-client';
+import { useApp } from '../../app-context';
 
 /**
  * A catalogue a tab loads once and refreshes while any view shows it: concurrent callers

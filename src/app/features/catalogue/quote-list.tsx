@@ -9,7 +9,7 @@ import type { PriceRow } from '../../../shared/protocol/engine';
 import { useApp } from '../../app-context';
 import { priceSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
-import { changeTone, signedPercent } from '../../market/price-tone';
+import { changeTone, signedPercent } from './price-tone';
 
 /** Row height in px; the virtualizer positions rows by it. */
 const rowHeight = 60;

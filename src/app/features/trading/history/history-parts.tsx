@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useBrandFormat } from '../../format/use-brand-format';
-import { useApp } from '../../app-context';
-import { changeTone } from '../../market/price-tone';
+import { useBrandFormat } from '../../../format/use-brand-format';
+import { useApp } from '../../../app-context';
+import { changeTone } from '../../catalogue/price-tone';
 import type { PagedListStatus } from './use-paged-list';
 
 type Range = 'today' | 'total';

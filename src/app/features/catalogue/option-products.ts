@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals-react';
-import { findOptionsProduct, type OptionProduct } from '../../shared/api/options';
-import { parseTimeRatePayload, type OptionTimeRate } from '../../shared/options/option-rules';
-import type { HttpClient } from '../api/http-client';
+import { findOptionsProduct, type OptionProduct } from '../../../shared/api/options';
+import { parseTimeRatePayload, type OptionTimeRate } from '../../../shared/options/option-rules';
+import type { HttpClient } from '../../api/http-client';
 import { createSharedRefresh } from './shared-refresh';
 import { productRefreshMs } from './products';
 

@@ -1,8 +1,8 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TradeOrder } from '../../../shared/api/trading';
-import { useBrandFormat } from '../../format/use-brand-format';
-import { changeTone } from '../../market/price-tone';
+import type { TradeOrder } from '../../../../shared/api/trading';
+import { useBrandFormat } from '../../../format/use-brand-format';
+import { changeTone } from '../../catalogue/price-tone';
 
 /** Row height in px; the virtualizer positions rows by it and the stylesheet sizes them to it. */
 export const marketHistoryRowHeight = 72;

@@ -1,4 +1,4 @@
-import { divideRounded, moneyScale, parseMoney } from '../../../shared/money/money';
+import { divideRounded, moneyScale, parseMoney } from '../../../../shared/money/money';
 
 /** Option amounts are whole units (amount_positive_int_rule): the stepper's precision is 0 and its step 1. */
 const unit = 10n ** BigInt(moneyScale);

@@ -1,7 +1,7 @@
-import { orderHistory, orderHistoryMock, type TradeOrder } from '../../../shared/api/trading';
-import { OrderStatus } from '../../../shared/trading/order-rules';
-import { useApp } from '../../app-context';
-import { sessionSignal } from '../../engine/signals';
+import { orderHistory, orderHistoryMock, type TradeOrder } from '../../../../shared/api/trading';
+import { OrderStatus } from '../../../../shared/trading/order-rules';
+import { useApp } from '../../../app-context';
+import { sessionSignal } from '../../../engine/signals';
 import { useTranslation } from 'react-i18next';
 import type { HistorySource } from './history-list';
 import { usePagedList, type PageOf } from './use-paged-list';

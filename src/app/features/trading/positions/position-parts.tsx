@@ -1,16 +1,16 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { resetMock } from '../../../shared/api/account';
-import { cancelOrder, cancelOrderMock, closeOrder, closeOrderMock, type PositionsSummary, type TradeOrder } from '../../../shared/api/trading';
-import { useBrandFormat } from '../../format/use-brand-format';
-import { useApp } from '../../app-context';
-import { confirmDialog } from '../../components/confirm';
-import { DetailList } from '../../components/detail-list';
-import { Dialog } from '../../components/dialog';
-import { showToast } from '../../components/toasts';
-import { sessionSignal } from '../../engine/signals';
-import { changeTone } from '../../market/price-tone';
+import { resetMock } from '../../../../shared/api/account';
+import { cancelOrder, cancelOrderMock, closeOrder, closeOrderMock, type PositionsSummary, type TradeOrder } from '../../../../shared/api/trading';
+import { useBrandFormat } from '../../../format/use-brand-format';
+import { useApp } from '../../../app-context';
+import { confirmDialog } from '../../../components/confirm';
+import { DetailList } from '../../../components/detail-list';
+import { Dialog } from '../../../components/dialog';
+import { showToast } from '../../../components/toasts';
+import { sessionSignal } from '../../../engine/signals';
+import { changeTone } from '../../catalogue/price-tone';
 
 /** What the shared pieces of the positions page and the desktop grid are made of. */
 

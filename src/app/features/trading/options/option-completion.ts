@@ -1,4 +1,4 @@
-import type { OptionOrder } from '../../../shared/api/options';
+import type { OptionOrder } from '../../../../shared/api/options';
 
 /** The specification's completion check: first after 1 s, then every 1.5 s. */
 export const completionFirstDelayMs = 1_000;

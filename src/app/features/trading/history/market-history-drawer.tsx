@@ -1,10 +1,10 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { TradeOrder } from '../../../shared/api/trading';
-import { useBrandFormat } from '../../format/use-brand-format';
-import { DetailList, type DetailRow } from '../../components/detail-list';
-import { Dialog } from '../../components/dialog';
-import { changeTone } from '../../market/price-tone';
+import type { TradeOrder } from '../../../../shared/api/trading';
+import { useBrandFormat } from '../../../format/use-brand-format';
+import { DetailList, type DetailRow } from '../../../components/detail-list';
+import { Dialog } from '../../../components/dialog';
+import { changeTone } from '../../catalogue/price-tone';
 
 /** The specification's mobile height of the history drawer, in px. */
 const historyDrawerHeightPx = 362;

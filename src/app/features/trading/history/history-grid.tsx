@@ -1,10 +1,10 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TradeOrder } from '../../../shared/api/trading';
-import { useBrandFormat } from '../../format/use-brand-format';
-import { VirtualGrid, type GridColumn } from '../../components/virtual-grid';
-import { changeTone } from '../../market/price-tone';
+import type { TradeOrder } from '../../../../shared/api/trading';
+import { useBrandFormat } from '../../../format/use-brand-format';
+import { VirtualGrid, type GridColumn } from '../../../components/virtual-grid';
+import { changeTone } from '../../catalogue/price-tone';
 import type { HistorySource } from './history-list';
 import { PagedListFooter, ProfitLossSummary } from './history-parts';
 import { MarketHistoryDrawer } from './market-history-drawer';

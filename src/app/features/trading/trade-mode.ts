@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals-react';
-import { availableTradeModes, currentTradeMode, type TradeMode } from '../../shared/config/trade-mode';
-import { switchesSignal, useApp } from '../app-context';
-import { preferences, savePreferences } from '../preferences/preferences';
+import { availableTradeModes, currentTradeMode, type TradeMode } from '../../../shared/config/trade-mode';
+import { switchesSignal, useApp } from '../../app-context';
+import { preferences, savePreferences } from '../../preferences/preferences';
 
 /** The user's chosen trade mode (market or option); what is shown also depends on the switches. */
 const chosenTradeModeSignal = signal<TradeMode | undefined>(undefined, { name: 'chosenTradeMode' });

@@ -2,14 +2,14 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { useBrandFormat } from '../format/use-brand-format';
-import { userBalance, type AccountBalance } from '../../shared/api/account';
-import { switchAccount } from '../../shared/api/auth';
-import { money, formatMoney } from '../../shared/money/money';
-import { switchesSignal, useApp } from '../app-context';
-import { adoptSession, sessionSignal } from '../engine/signals';
-import { confirmDialog } from './confirm';
-import { showToast } from './toasts';
+import { useBrandFormat } from '../../format/use-brand-format';
+import { userBalance, type AccountBalance } from '../../../shared/api/account';
+import { switchAccount } from '../../../shared/api/auth';
+import { money, formatMoney } from '../../../shared/money/money';
+import { switchesSignal, useApp } from '../../app-context';
+import { adoptSession, sessionSignal } from '../../engine/signals';
+import { confirmDialog } from '../../components/confirm';
+import { showToast } from '../../components/toasts';
 
 /** The specification's mobile height of the account switch warning. */
 const switchWarningHeightPx = 270;

@@ -11,7 +11,7 @@ import { checkPendingPrice, checkSidedPrice, checkVolume, sanitizeDecimalInput, 
 import { feeFor, marginFor, type Direction } from '../../../shared/trading/order-rules';
 import { useBrandFormat } from '../../format/use-brand-format';
 import { useApp } from '../../app-context';
-import { useAccountBalance } from '../../components/account-menu';
+import { useAccountBalance } from '../account/account-menu';
 import { Dialog } from '../../components/dialog';
 import { SignInToTrade, useOrderSubmission } from './order-submission';
 import { TextField } from '../../components/text-field';

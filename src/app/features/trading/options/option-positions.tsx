@@ -1,11 +1,11 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { RunningOption } from '../../../shared/protocol/engine';
-import { useBrandFormat } from '../../format/use-brand-format';
-import { VirtualGrid, type GridColumn } from '../../components/virtual-grid';
-import { optionsSignal } from '../../engine/signals';
-import { ResetDemoButton } from '../position/position-parts';
+import type { RunningOption } from '../../../../shared/protocol/engine';
+import { useBrandFormat } from '../../../format/use-brand-format';
+import { VirtualGrid, type GridColumn } from '../../../components/virtual-grid';
+import { optionsSignal } from '../../../engine/signals';
+import { ResetDemoButton } from '../positions/position-parts';
 import { completionTriesFromList } from './option-completion';
 import { CountdownBar, LivePrice, OptionOrderFlow, type OptionFlowOrder } from './option-order-flow';
 

@@ -1,4 +1,8 @@
 import { signal } from '@preact/signals-react';
+import { Direction } from '../../../shared/trading/order-rules';
+
+/** The quotation list shows by default when the window is taller than this. */
+export const quoteListDefaultMinHeightPx = 790;
 
 /** The desktop start symbol, shown once prices arrive when nothing is selected. */
 export const defaultDesktopSymbol = 'BTCUSDT';
@@ -12,7 +16,7 @@ export const quotePanelOpenSignal = signal<boolean | null>(null, { name: 'quoteP
 
 /** The workspace's order placement panel (the top bar's place-order toggle) and its side. */
 export const placePanelOpenSignal = signal(false, { name: 'placePanelOpen' });
-export const placeDirectionSignal = signal<0 | 1>(0, { name: 'placeDirection' });
+export const placeDirectionSignal = signal<Direction>(Direction.buy, { name: 'placeDirection' });
 
 /** The workspace's order list: positions or history (the side buttons), or none. */
 export type OrderListKind = 'positions' | 'history';
