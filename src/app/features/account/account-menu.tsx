@@ -2,42 +2,9 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { sessionSignal } from '../../engine/signals';
 import { useBrandFormat } from '../../format/use-brand-format';
-import { userBalance, type AccountBalance } from '../../../shared/api/account';
-import { switchAccount } from '../../../shared/api/auth';
-import { money, formatMoney } from '../../../shared/money/money';
-import { switchesSignal, useApp } from '../../app-context';
-import { adoptSession, sessionSignal } from '../../engine/signals';
-import { confirmDialog } from '../../components/confirm';
-import { showToast } from '../../components/toasts';
-
-/** The specification's mobile height of the account switch warning. */
-const switchWarningHeightPx = 270;
-
-/** How often the open balance popover refreshes. */
-const balanceRefreshMs = 5_000;
-
-/** Total (balance plus locked margin) and available balance of the signed-in account. */
-export function useAccountBalance(active: boolean, refreshMs = balanceRefreshMs): AccountBalance | null {
-  const { http } = useApp();
-  const [balance, setBalance] = useState<AccountBalance | null>(null);
-  useEffect(() => {
-    if (!active) return;
-    let stopped = false;
-    const load = () =>
-      http
-        .call(userBalance, {}, { silent: true })
-        .then((next) => !stopped && setBalance(next))
-        .catch(() => undefined);
-    void load();
-    const timer = setInterval(load, refreshMs);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
-  }, [http, active, refreshMs]);
-  return balance;
-}
+import { useAccountBalance } from './account-balance';
 
 /** The desktop user card: "let's sign in" for visitors, else the account with its balance popover. */
 export function AccountMenu() {
@@ -48,7 +15,7 @@ export function AccountMenu() {
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const root = useRef<HTMLDivElement>(null);
-  const balance = useAccountBalance(open && session.signedIn);
+  const balance = useAccountBalance();
 
   useEffect(() => {
     if (!open) return;
@@ -71,7 +38,6 @@ export function AccountMenu() {
     );
   }
   const amount = format.amount;
-  const total = balance ? formatMoney(money(balance.balanceAmount) + money(balance.lockMargin)) : null;
   return (
     <div className="menu account-menu" ref={root}>
       <button type="button" className="user-card" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
@@ -83,7 +49,7 @@ export function AccountMenu() {
           <dl className="balance-lines numeric">
             <div>
               <dt>{t('desktop.total_balance')}</dt>
-              <dd data-testid="total-balance">{total ? amount(total) : '…'}</dd>
+              <dd data-testid="total-balance">{balance ? amount(balance.total) : '…'}</dd>
             </div>
             <div>
               <dt>{t('desktop.available_balance')}</dt>
@@ -95,50 +61,6 @@ export function AccountMenu() {
           </Link>
         </div>
       ) : null}
-    </div>
-  );
-}
-
-/**
- * Real ⇄ demo, when the brand allows demo trading: asks first, then adopts the new
- * tokens for every tab (the engine reopens the positions feed for the other account).
- */
-export function BookSwitch() {
-  useSignals();
-  const { t } = useTranslation();
-  const { http, engine } = useApp();
-  const session = sessionSignal.value;
-  const [busy, setBusy] = useState(false);
-  if (!session.signedIn || !switchesSignal.value.VIRTUAL_CURRENCY_TRADE) return null;
-  const current = session.book ?? 'real';
-
-  async function choose(mode: 'real' | 'demo') {
-    if (mode === current || busy) return;
-    const confirmed = await confirmDialog({
-      title: t('mode.switch_title'),
-      message: t(mode === 'demo' ? 'mode.switch_to_demo' : 'mode.switch_to_real'),
-      heightPx: switchWarningHeightPx,
-    });
-    if (!confirmed) return;
-    setBusy(true);
-    try {
-      const tokens = await http.call(switchAccount, {});
-      adoptSession(await engine.signIn(tokens));
-      showToast('success', t('mode.switched', { mode: t(`mode.${mode}`) }));
-    } catch {
-      // The request client has told the user why.
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  return (
-    <div className="segmented" role="group" aria-label={t('mode.account_mode')}>
-      {(['real', 'demo'] as const).map((mode) => (
-        <button key={mode} type="button" aria-pressed={mode === current} disabled={busy} onClick={() => void choose(mode)}>
-          {t(`mode.${mode}`)}
-        </button>
-      ))}
     </div>
   );
 }

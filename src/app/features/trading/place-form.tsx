@@ -11,15 +11,13 @@ import { checkPendingPrice, checkSidedPrice, checkVolume, sanitizeDecimalInput, 
 import { feeFor, marginFor, type Direction } from '../../../shared/trading/order-rules';
 import { useBrandFormat } from '../../format/use-brand-format';
 import { useApp } from '../../app-context';
-import { useAccountBalance } from '../account/account-menu';
+import { useAccountBalance } from '../account/account-balance';
 import { Dialog } from '../../components/dialog';
 import { SignInToTrade, useOrderSubmission } from './order-submission';
 import { TextField } from '../../components/text-field';
 import { priceSignal, sessionSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
-
-/** Balance refresh while the form is open. */
-const balanceRefreshMs = 1_000;
+import { isDemoSession } from '../../../shared/protocol/engine';
 
 type PriceType = 1 | 2;
 
@@ -66,7 +64,7 @@ export function PlaceForm(props: {
   useWatchedPrices([symbol]);
   const row = priceSignal(symbol).value;
   const session = sessionSignal.value;
-  const balance = useAccountBalance(session.signedIn, balanceRefreshMs);
+  const balance = useAccountBalance();
 
   const [priceType, setPriceType] = useState<PriceType>(2);
   const [volume, setVolume] = useState(product.minCount);
@@ -120,7 +118,7 @@ export function PlaceForm(props: {
     if (submitting || blocked || current === null) return;
     const ok = [checks.volume(), priceType === 1 ? checks.price() : true, stopLossOn ? checks.stopLoss() : true, takeProfitOn ? checks.takeProfit() : true].every(Boolean);
     if (!ok) return;
-    const contract = session.book === 'demo' ? addOrderMock : addOrder;
+    const contract = isDemoSession(session) ? addOrderMock : addOrder;
     const orderNo = await send((clientOrderId) =>
       http.call(contract, {
         tradePair: symbol,

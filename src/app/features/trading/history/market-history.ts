@@ -5,6 +5,7 @@ import { sessionSignal } from '../../../engine/signals';
 import { useTranslation } from 'react-i18next';
 import type { HistorySource } from './history-list';
 import { usePagedList, type PageOf } from './use-paged-list';
+import { isDemoSession, sessionAccount } from '../../../../shared/protocol/engine';
 
 /** The specification's page size for history lists. */
 export const historyPageSize = 10;
@@ -29,9 +30,9 @@ export interface MarketHistoryPage extends PageOf<TradeOrder> {
 export function useMarketHistory() {
   const { http } = useApp();
   const session = sessionSignal.value;
-  const demo = session.book === 'demo';
+  const demo = isDemoSession(session);
   return usePagedList<TradeOrder, MarketHistoryPage>({
-    resetKey: `${session.uid ?? ''}:${session.book ?? ''}`,
+    resetKey: sessionAccount(session) ?? '',
     fetchPage: async (page, signal) => {
       // Failures are told in the list (retrying, then stopped with a retry button), not as toasts.
       const data = await http.call(

@@ -15,6 +15,7 @@ import { PagedHistoryGrid } from './history-grid';
 import { PagedHistoryList, type HistorySource } from './history-list';
 import { historyFailureCap, historyPageSize } from './market-history';
 import { usePagedList, type PageOf } from './use-paged-list';
+import { sessionAccount } from '../../../../shared/protocol/engine';
 
 /** Row height in px of the phone list. */
 const optionHistoryRowHeight = 72;
@@ -37,7 +38,7 @@ function useOptionHistory() {
   const { http } = useApp();
   const session = sessionSignal.value;
   return usePagedList<OptionOrder, OptionHistoryPage>({
-    resetKey: `${session.uid ?? ''}:${session.book ?? ''}`,
+    resetKey: sessionAccount(session) ?? '',
     fetchPage: async (page, signal) => {
       const data = await http.call(optionOrderList, { page, limit: historyPageSize, positionStatus: OptionStatus.settled }, { silent: true, signal });
       return { items: data.items, pages: data.pages, todayWinLoss: data.todayWinLoss, totalWinLoss: data.totalWinLoss };

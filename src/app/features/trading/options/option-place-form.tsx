@@ -10,7 +10,7 @@ import { optionFee, optionPlacementViolation, optionProfit, type OptionDirection
 import { sanitizeDecimalInput } from '../../../../shared/trading/form-rules';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { useApp } from '../../../app-context';
-import { useAccountBalance } from '../../account/account-menu';
+import { useAccountBalance } from '../../account/account-balance';
 import { FieldError, TextField } from '../../../components/text-field';
 import { priceSignal, sessionSignal } from '../../../engine/signals';
 import { useWatchedPrices } from '../../../engine/use-watched-prices';
@@ -19,9 +19,8 @@ import { stepOptionAmount } from './option-amount';
 import { completionTriesFromForm } from './option-completion';
 import { OptionOrderFlow, type OptionFlowOrder } from './option-order-flow';
 import { SignInToTrade, useOrderSubmission } from '../order-submission';
+import { isDemoSession } from '../../../../shared/protocol/engine';
 
-/** The specification's balance refresh while the form is open. */
-const balanceRefreshMs = 1_000;
 /** Typed amounts keep at most this many decimals (the whole-number rule then names the mistake). */
 const amountInputDecimals = 2;
 
@@ -61,7 +60,7 @@ function useDeliveryLabel() {
 /**
  * The option order form: delivery times with their profit rates, the amount (digits and
  * one dot, preset chips, a stepper kept within the entry's bounds), the expected profit
- * and fee, the balance refreshed every second, and the closed reasons. Real sessions place
+ * and fee, the live balance, and the closed reasons. Real sessions place
  * on the real book, demo sessions through the Mock path. After placing, the progress,
  * settling and result drawers follow the option.
  */
@@ -83,7 +82,7 @@ export function OptionPlaceForm(props: {
   useWatchedPrices([symbol]);
   const row = priceSignal(symbol).value;
   const session = sessionSignal.value;
-  const balance = useAccountBalance(session.signedIn, balanceRefreshMs);
+  const balance = useAccountBalance();
   const deliveryId = useId();
 
   const [timeLong, setTimeLong] = useState<number | null>(null);
@@ -137,7 +136,7 @@ export function OptionPlaceForm(props: {
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (submitting || blocked || livePrice === null || !validate() || !entry) return;
-    const contract = session.book === 'demo' ? addOptionOrderMock : addOptionOrder;
+    const contract = isDemoSession(session) ? addOptionOrderMock : addOptionOrder;
     const placedAmount = formatMoney(money(amount), 0);
     const placed = await send((clientOrderId) =>
       http.call(contract, {

@@ -11,6 +11,7 @@ import { Dialog } from '../../../components/dialog';
 import { showToast } from '../../../components/toasts';
 import { sessionSignal } from '../../../engine/signals';
 import { changeTone } from '../../catalogue/price-tone';
+import { isDemoSession } from '../../../../shared/protocol/engine';
 
 /** What the shared pieces of the positions page and the desktop grid are made of. */
 
@@ -48,7 +49,7 @@ export function OrderDrawer(props: { order: TradeOrder; tab: PositionTab; onClos
   const format = useBrandFormat();
   const [busy, setBusy] = useState(false);
   const { order } = props;
-  const demo = sessionSignal.value.book === 'demo';
+  const demo = isDemoSession(sessionSignal.value);
 
   async function act() {
     const cover = props.tab === 'opening';
@@ -111,7 +112,7 @@ export function ResetDemoButton() {
   useSignals();
   const { t } = useTranslation();
   const { http } = useApp();
-  if (sessionSignal.value.book !== 'demo') return null;
+  if (!isDemoSession(sessionSignal.value)) return null;
   async function resetDemo() {
     if (!(await confirmDialog({ title: t('position.reset_demo'), message: t('position.reset_demo_confirm') }))) return;
     try {
