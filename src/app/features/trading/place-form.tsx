@@ -8,7 +8,7 @@ import { tradeBlock } from '../../../shared/market/tradability';
 import type { MarketStatus } from '../../../shared/market/market-hours';
 import { formatMoney, parseMoney } from '../../../shared/money/money';
 import { checkPendingPrice, checkSidedPrice, checkVolume, sanitizeDecimalInput, type FieldVerdict } from '../../../shared/trading/form-rules';
-import { feeFor, marginFor, type Direction } from '../../../shared/trading/order-rules';
+import { Direction, feeFor, fillPriceOf, marginFor, PriceType } from '../../../shared/trading/order-rules';
 import { useBrandFormat } from '../../format/use-brand-format';
 import { useApp } from '../../app-context';
 import { useAccountBalance } from '../account/account-balance';
@@ -18,8 +18,6 @@ import { TextField } from '../../components/text-field';
 import { priceSignal, sessionSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
 import { isDemoSession } from '../../../shared/protocol/engine';
-
-type PriceType = 1 | 2;
 
 type Field = 'volume' | 'price' | 'stopLoss' | 'takeProfit';
 
@@ -66,7 +64,7 @@ export function PlaceForm(props: {
   const session = sessionSignal.value;
   const balance = useAccountBalance();
 
-  const [priceType, setPriceType] = useState<PriceType>(2);
+  const [priceType, setPriceType] = useState<PriceType>(PriceType.market);
   const [volume, setVolume] = useState(product.minCount);
   const [price, setPrice] = useState('');
   const [stopLossOn, setStopLossOn] = useState(false);
@@ -77,9 +75,8 @@ export function PlaceForm(props: {
   const [placed, setPlaced] = useState<string | null>(null);
   const { submitting, submit: send } = useOrderSubmission();
 
-  const buy = direction === 0;
-  // A buy fills at the ask, a sell at the bid.
-  const current = row ? parseMoney(buy ? row[3] : row[2]) : null;
+  const buy = direction === Direction.buy;
+  const current = row ? parseMoney(fillPriceOf(direction, { bid: row[2], ask: row[3] })) : null;
   const blocked = tradeBlock([product], props.status);
   const decimals = product.pricePrecision;
 
@@ -98,31 +95,31 @@ export function PlaceForm(props: {
     // A buy limit waits at or below the price, a sell limit at or above it, both within the band.
     price: () => current !== null && settle('price', checkPendingPrice(price, current, buy, decimals), setPrice),
     stopLoss: () => {
-      const reference = priceType === 1 ? parseMoney(price) : current;
+      const reference = priceType === PriceType.pending ? parseMoney(price) : current;
       return reference !== null && settle('stopLoss', checkSidedPrice(stopLoss, reference, buy ? 'max' : 'min', decimals, 'trade.stoploss_empty_rule'), setStopLoss);
     },
     takeProfit: () => {
-      const reference = priceType === 1 ? parseMoney(price) : current;
+      const reference = priceType === PriceType.pending ? parseMoney(price) : current;
       return reference !== null && settle('takeProfit', checkSidedPrice(takeProfit, reference, buy ? 'min' : 'max', decimals, 'trade.takeprofit_empty_rule'), setTakeProfit);
     },
   };
 
-  const fillPrice = priceType === 1 ? parseMoney(price) : current;
+  const fillPrice = priceType === PriceType.pending ? parseMoney(price) : current;
   const lots = parseMoney(volume);
   const margin = fillPrice !== null && lots !== null ? marginFor(fillPrice, lots, product) : null;
-  const fee = fillPrice !== null && lots !== null && priceType === 2 ? feeFor(fillPrice, lots, product) : 0n;
+  const fee = fillPrice !== null && lots !== null && priceType === PriceType.market ? feeFor(fillPrice, lots, product) : 0n;
   const amount = format.units;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (submitting || blocked || current === null) return;
-    const ok = [checks.volume(), priceType === 1 ? checks.price() : true, stopLossOn ? checks.stopLoss() : true, takeProfitOn ? checks.takeProfit() : true].every(Boolean);
+    const ok = [checks.volume(), priceType === PriceType.pending ? checks.price() : true, stopLossOn ? checks.stopLoss() : true, takeProfitOn ? checks.takeProfit() : true].every(Boolean);
     if (!ok) return;
     const contract = isDemoSession(session) ? addOrderMock : addOrder;
     const orderNo = await send((clientOrderId) =>
       http.call(contract, {
         tradePair: symbol,
-        price: priceType === 1 ? price : '0',
+        price: priceType === PriceType.pending ? price : '0',
         ...(stopLossOn ? { stopPrice: stopLoss } : {}),
         ...(takeProfitOn ? { takeProfitPrice: takeProfit } : {}),
         orderQuantity: volume,
@@ -141,24 +138,24 @@ export function PlaceForm(props: {
     <form className="place-form" noValidate onSubmit={(event) => void submit(event)}>
       {props.onDirection ? (
         <div className="segmented direction-tabs" role="group" aria-label={t('trade.direction')}>
-          {([0, 1] as const).map((each) => (
+          {([Direction.buy, Direction.sell] as const).map((each) => (
             <button key={each} type="button" aria-pressed={each === direction} onClick={() => props.onDirection?.(each)}>
-              {t(each === 0 ? 'market.buy' : 'market.sell')}
+              {t(each === Direction.buy ? 'market.buy' : 'market.sell')}
             </button>
           ))}
         </div>
       ) : null}
       <div className="segmented price-type-tabs" role="group" aria-label={t('trade.price_type')}>
-        {([2, 1] as const).map((each) => (
+        {([PriceType.market, PriceType.pending] as const).map((each) => (
           <button key={each} type="button" aria-pressed={each === priceType} onClick={() => setPriceType(each)}>
-            {t(each === 2 ? 'trade.market_price' : 'trade.pending_order')}
+            {t(each === PriceType.market ? 'trade.market_price' : 'trade.pending_order')}
           </button>
         ))}
       </div>
       <p className="place-current numeric">
         {t(buy ? 'trade.current_ask' : 'trade.current_bid')}: <strong data-testid="place-current">{current !== null ? formatMoney(current, decimals) : '—'}</strong>
       </p>
-      {priceType === 1 ? (
+      {priceType === PriceType.pending ? (
         <DecimalInput label={t('trade.limit_price')} value={price} decimals={decimals} onChange={setPrice} onBlur={() => void checks.price()} error={errors.price ?? null} />
       ) : null}
       <DecimalInput label={t('trade.volume')} value={volume} decimals={product.countNum} onChange={setVolume} onBlur={() => void checks.volume()} error={errors.volume ?? null} />

@@ -10,6 +10,7 @@ import { PagedListFooter, ProfitLossSummary } from './history-parts';
 import { MarketHistoryDrawer } from './market-history-drawer';
 import { useMarketHistorySource } from './market-history';
 import type { PageOf } from './use-paged-list';
+import { Direction, PriceType } from '../../../../shared/trading/order-rules';
 
 /** The specification's desktop columns for market history. */
 function useHistoryColumns(): GridColumn<TradeOrder>[] {
@@ -25,9 +26,9 @@ function useHistoryColumns(): GridColumn<TradeOrder>[] {
         key: 'direction',
         label: t('position.direction'),
         width: 'minmax(72px, 0.5fr)',
-        cell: (order) => <span className={order.orderType === 0 ? 'up' : 'down'}>{t(order.orderType === 0 ? 'market.buy' : 'market.sell')}</span>,
+        cell: (order) => <span className={order.orderType === Direction.buy ? 'up' : 'down'}>{t(order.orderType === Direction.buy ? 'market.buy' : 'market.sell')}</span>,
       },
-      { key: 'priceType', label: t('trade.price_type'), width: 'minmax(84px, 0.8fr)', cell: (order) => t(order.buyPoint === 1 ? 'trade.pending_order' : 'trade.market_price') },
+      { key: 'priceType', label: t('trade.price_type'), width: 'minmax(84px, 0.8fr)', cell: (order) => t(order.buyPoint === PriceType.pending ? 'trade.pending_order' : 'trade.market_price') },
       { key: 'volume', label: t('position.volume'), width: 'minmax(56px, 0.6fr)', numeric: true, cell: (order) => order.orderQuantity },
       { key: 'placePrice', label: t('position.open_price'), width: 'minmax(70px, 1fr)', numeric: true, cell: (order) => order.openingPrice ?? '—' },
       { key: 'coverPrice', label: t('history.close_price'), width: 'minmax(70px, 1fr)', numeric: true, cell: (order) => order.closingPrice ?? '—' },

@@ -5,6 +5,7 @@ import { useBrandFormat } from '../../../format/use-brand-format';
 import { DetailList, type DetailRow } from '../../../components/detail-list';
 import { Dialog } from '../../../components/dialog';
 import { changeTone } from '../../catalogue/price-tone';
+import { Direction, PriceType } from '../../../../shared/trading/order-rules';
 
 /** The specification's mobile height of the history drawer, in px. */
 const historyDrawerHeightPx = 362;
@@ -31,12 +32,12 @@ export function MarketHistoryDrawer(props: { order: TradeOrder; onClose: () => v
   const { order } = props;
   const amount = format.amount;
   const time = format.time;
-  const buy = order.orderType === 0;
+  const buy = order.orderType === Direction.buy;
   const pnl = order.profitLoss === null ? null : amount(order.profitLoss);
   const rows: DetailRow[] = [
     { label: t('position.order_id'), value: order.uid },
     { label: t('position.direction'), value: t(buy ? 'market.buy' : 'market.sell'), tone: buy ? 'up' : 'down' },
-    { label: t('trade.price_type'), value: t(order.buyPoint === 1 ? 'trade.pending_order' : 'trade.market_price') },
+    { label: t('trade.price_type'), value: t(order.buyPoint === PriceType.pending ? 'trade.pending_order' : 'trade.market_price') },
     { label: t('position.volume'), value: order.orderQuantity },
     { label: t('history.lever'), value: `${order.lever}×` },
     { label: t('position.margin'), value: amount(order.securityDepositInitial) },

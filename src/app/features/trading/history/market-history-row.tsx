@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { TradeOrder } from '../../../../shared/api/trading';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { changeTone } from '../../catalogue/price-tone';
+import { Direction } from '../../../../shared/trading/order-rules';
 
 /** Row height in px; the virtualizer positions rows by it and the stylesheet sizes them to it. */
 export const marketHistoryRowHeight = 72;
@@ -12,7 +13,7 @@ export const MarketHistoryRow = memo(function MarketHistoryRow(props: { order: T
   const { t } = useTranslation();
   const format = useBrandFormat();
   const { order } = props;
-  const buy = order.orderType === 0;
+  const buy = order.orderType === Direction.buy;
   // Toned by the amount shown: a loss that rounds to 0.00 is not red.
   const pnl = format.amount(order.profitLoss ?? '0');
   return (

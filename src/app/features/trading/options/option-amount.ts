@@ -5,15 +5,15 @@ const unit = 10n ** BigInt(moneyScale);
 const step = 1n;
 
 /**
- * The − / + stepper: the typed amount rounded to a whole unit, moved by one step, and
+ * The − / + stepper (`sign` −1 / 1): the typed amount rounded to a whole unit, moved by one step, and
  * kept within the entry's minimum (at least 1) and maximum (0: none). An empty or
  * unreadable field starts at the minimum.
  */
-export function stepOptionAmount(typed: string, direction: 1 | -1, bounds: { min: number; max: number }): string {
+export function stepOptionAmount(typed: string, sign: 1 | -1, bounds: { min: number; max: number }): string {
   const lower = BigInt(Math.max(bounds.min, 1));
   const upper = bounds.max > 0 ? BigInt(bounds.max) : null;
   const units = parseMoney(typed);
-  let next = units === null || typed.trim() === '' ? lower : divideRounded(units, unit) + (direction === 1 ? step : -step);
+  let next = units === null || typed.trim() === '' ? lower : divideRounded(units, unit) + (sign === 1 ? step : -step);
   if (next < lower) next = lower;
   if (upper !== null && next > upper) next = upper;
   return next.toString();

@@ -1,4 +1,4 @@
-import type { OptionOrder } from '../../../../shared/api/options';
+import { OptionStatus, type OptionOrder } from '../../../../shared/api/options';
 
 /** The specification's completion check: first after 1 s, then every 1.5 s. */
 export const completionFirstDelayMs = 1_000;
@@ -57,7 +57,7 @@ export function watchOptionCompletion(options: CompletionWatchOptions): Completi
       if (await options.isCompleted(options.uid)) {
         const order = await options.fetchOrder(options.uid);
         // `completed` and the order agree unless a read raced the settlement: then try again.
-        if (order.status === 1) {
+        if (order.status === OptionStatus.settled) {
           finish(order);
           return;
         }

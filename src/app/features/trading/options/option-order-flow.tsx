@@ -2,7 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useEffectEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import { optionCompleted, optionOrderByUid, type OptionOrder } from '../../../../shared/api/options';
+import { optionCompleted, optionOrderByUid, OptionStatus, type OptionOrder } from '../../../../shared/api/options';
 import { progressPercent } from '../../../../shared/options/option-rules';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { useApp } from '../../../app-context';
@@ -39,7 +39,7 @@ function useOptionLifecycle(props: { start: OptionFlowOrder; maxTries: number; l
   const uid = start.uid;
   const options = optionsSignal.value;
   const entry = options.running.find((each) => each.order.uid === uid);
-  const pushed = options.settled.find((each) => each.uid === uid && each.status === 1);
+  const pushed = options.settled.find((each) => each.uid === uid && each.status === OptionStatus.settled);
   const [fetched, setFetched] = useState<OptionOrder | null>(null);
   const [polled, setPolled] = useState<OptionOrder | null>(null);
   // Once the engine has counted this option, its leaving the running list means its time is up;
@@ -48,7 +48,7 @@ function useOptionLifecycle(props: { start: OptionFlowOrder; maxTries: number; l
   if (entry && counted === null) setCounted(entry.order);
   const [nowMs, setNowMs] = useState(() => Date.now());
 
-  const result = pushed ?? polled ?? (fetched?.status === 1 ? fetched : null);
+  const result = pushed ?? polled ?? (fetched?.status === OptionStatus.settled ? fetched : null);
   const remainingMs = entry ? entry.remainingMs : counted !== null ? 0 : start.endTime + localOffsetMs - nowMs;
   const ended = result !== null || remainingMs <= 0;
 

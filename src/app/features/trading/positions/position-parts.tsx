@@ -12,6 +12,7 @@ import { showToast } from '../../../components/toasts';
 import { sessionSignal } from '../../../engine/signals';
 import { changeTone } from '../../catalogue/price-tone';
 import { isDemoSession } from '../../../../shared/protocol/engine';
+import { Direction } from '../../../../shared/trading/order-rules';
 
 /** What the shared pieces of the positions page and the desktop grid are made of. */
 
@@ -69,7 +70,7 @@ export function OrderDrawer(props: { order: TradeOrder; tab: PositionTab; onClos
 
   const rows: [string, string | null][] = [
     [t('position.order_id'), order.uid],
-    [t('position.direction'), t(order.orderType === 0 ? 'market.buy' : 'market.sell')],
+    [t('position.direction'), t(order.orderType === Direction.buy ? 'market.buy' : 'market.sell')],
     [t('position.volume'), order.orderQuantity],
     [props.tab === 'opening' ? t('position.open_price') : t('position.limit_price'), order.openingPrice ?? order.limitPrice],
     [t('position.current_price'), order.currentPrice],

@@ -9,6 +9,7 @@ import { changeTone } from '../../catalogue/price-tone';
 import { useTradeMode } from '../trade-mode';
 import { OptionPositionsBoard } from '../options/option-positions';
 import { OrderDrawer, PositionTabs, PositionsSummaryBar, ResetDemoButton, type PositionTab } from './position-parts';
+import { Direction, PriceType } from '../../../../shared/trading/order-rules';
 
 /** The specification's desktop columns for open positions and pending orders. */
 function usePositionColumns(tab: PositionTab): GridColumn<TradeOrder>[] {
@@ -22,9 +23,9 @@ function usePositionColumns(tab: PositionTab): GridColumn<TradeOrder>[] {
         key: 'direction',
         label: t('position.direction'),
         width: 'minmax(64px, 0.6fr)',
-        cell: (order) => <span className={order.orderType === 0 ? 'up' : 'down'}>{t(order.orderType === 0 ? 'market.buy' : 'market.sell')}</span>,
+        cell: (order) => <span className={order.orderType === Direction.buy ? 'up' : 'down'}>{t(order.orderType === Direction.buy ? 'market.buy' : 'market.sell')}</span>,
       },
-      { key: 'priceType', label: t('position.price_type'), width: 'minmax(100px, 0.8fr)', cell: (order) => t(order.buyPoint === 1 ? 'trade.pending_order' : 'trade.market_price') },
+      { key: 'priceType', label: t('position.price_type'), width: 'minmax(100px, 0.8fr)', cell: (order) => t(order.buyPoint === PriceType.pending ? 'trade.pending_order' : 'trade.market_price') },
       { key: 'volume', label: t('position.volume'), width: 'minmax(60px, 0.7fr)', numeric: true, cell: (order) => order.orderQuantity },
       { key: 'placePrice', label: t(tab === 'opening' ? 'position.open_price' : 'position.limit_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: (order) => order.openingPrice ?? order.limitPrice ?? '—' },
       { key: 'current', label: t('position.current_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: (order) => order.currentPrice ?? '—' },
