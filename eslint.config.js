@@ -1,7 +1,26 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+// The app reaches the worker only through the declared protocol in src/shared.
+const workerTypesOnly = { group: ['**/worker/**'], allowTypeImports: true, message: 'The app imports worker code only as types.' };
+
+// Route screens: src/app/pages/<name>/. A page composes features; it never imports another
+// page, and features, components and layouts never import a page (only routing does).
+const pageFolders = readdirSync(new URL('./src/app/pages/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const anyPage = { regex: '(^|/)pages(/|$)', message: 'Features, components and layouts never import a page: move what is shared into src/app/features/.' };
+/** Another page folder, reached from inside `page` (`../other/…`, or through `pages/`). */
+function otherPages(page) {
+  const others = pageFolders.filter((name) => name !== page).join('|');
+  return {
+    regex: `^(\\.\\./)+(pages/)?(${others})(/|$)|(^|/)pages/(${others})(/|$)`,
+    message: 'A page never imports another page: move what both use into src/app/features/.',
+  };
+}
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', '.tmp', 'data'] },
@@ -25,13 +44,17 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      // The app reaches the worker only through the declared protocol in src/shared.
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['**/worker/**'], allowTypeImports: true, message: 'The app imports worker code only as types.' }] },
-      ],
+      'no-restricted-imports': ['error', { patterns: [workerTypesOnly] }],
     },
   },
+  {
+    files: ['src/app/features/**/*.{ts,tsx}', 'src/app/components/**/*.{ts,tsx}', 'src/app/layouts/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [workerTypesOnly, anyPage] }] },
+  },
+  ...pageFolders.map((page) => ({
+    files: [`src/app/pages/${page}/**/*.{ts,tsx}`],
+    rules: { 'no-restricted-imports': ['error', { patterns: [workerTypesOnly, otherPages(page)] }] },
+  })),
   {
     files: ['src/shared/**/*.ts'],
     rules: {

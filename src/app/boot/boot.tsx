@@ -12,7 +12,7 @@ import { connectEngine } from '../engine/engine-client';
 import { sessionSignal } from '../engine/signals';
 import { changeLanguage, i18next, initI18n } from '../i18n/i18n';
 import { switchesSignal } from '../app-context';
-import { restoreChartSettings } from '../pages/chart/chart-settings';
+import { restoreChartSettings } from '../features/chart/chart-settings';
 import { loadPreferences } from '../preferences/preferences';
 import { applyBrandColours, applyColourScheme } from '../theme/theme';
 import { BlockingOverlay, LoadingScreen } from './blocking-overlay';

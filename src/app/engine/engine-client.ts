@@ -1,6 +1,15 @@
 import * as Comlink from 'comlink';
 import type { EngineApi, EngineWelcome } from '../../shared/protocol/engine';
-import { adoptSession, applyEngineBatch, engineKindSignal, marketSignal, optionsSignal, positionsSignal, resetBatchSequence } from './signals';
+import {
+  adoptSession,
+  applyEngineBatch,
+  balanceSignal,
+  engineKindSignal,
+  marketSignal,
+  optionsSignal,
+  positionsSignal,
+  resetBatchSequence,
+} from './signals';
 import type { KlinePeriod, WireBar } from '../../shared/market/kline';
 import { createWatchRegistry, type WatchRegistry } from './watch-registry';
 
@@ -85,6 +94,10 @@ export async function connectEngine(): Promise<{ remote: EngineRemote; welcome: 
     adoptSession(welcome.session);
     void remote.positions().then((state) => (positionsSignal.value = state));
     void remote.options().then((state) => (optionsSignal.value = state));
+    // Only a known balance: null would wipe one a view has just loaded while the socket joins.
+    void remote.balance().then((balance) => {
+      if (balance) balanceSignal.value = balance;
+    });
     return welcome;
   }
 

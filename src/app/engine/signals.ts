@@ -1,7 +1,9 @@
 import { batch, signal, type Signal } from '@preact/signals-react';
+import type { AccountBalance } from '../../shared/api/account';
 import type { KlinePeriod, WireBar } from '../../shared/market/kline';
 import {
   initialMarketSnapshot,
+  sessionAccount,
   signedOutSession,
   type MarketSnapshot,
   type OptionsState,
@@ -23,11 +25,24 @@ export const positionsSignal = signal<PositionsState>({ holt: null, pending: nul
 export const optionsSignal = signal<OptionsState>({ loaded: false, running: [], settled: [] }, { name: 'options' });
 
 /**
+ * The signed-in account's balance, pushed by the engine from the exchange socket (read it
+ * through `useAccountBalance`); null until it speaks for this account.
+ */
+export const balanceSignal = signal<AccountBalance | null>(null, { name: 'balance' });
+
+/**
  * Takes a session snapshot unless a newer one is already here (a batch and a call's
- * answer may arrive in either order).
+ * answer may arrive in either order). Another account (sign-out, switch) drops the
+ * balance at once rather than show the previous account's money until the engine's
+ * next push.
  */
 export function adoptSession(snapshot: SessionSnapshot) {
-  if (snapshot.version >= sessionSignal.peek().version) sessionSignal.value = snapshot;
+  const previous = sessionSignal.peek();
+  if (snapshot.version < previous.version) return;
+  batch(() => {
+    if (sessionAccount(snapshot) !== sessionAccount(previous)) balanceSignal.value = null;
+    sessionSignal.value = snapshot;
+  });
 }
 
 /** Signals made on first use and kept by key, each named for debugging. */
@@ -76,6 +91,9 @@ export function applyEngineBatch(engineBatch: EngineBatch) {
           break;
         case 'options':
           optionsSignal.value = event.payload;
+          break;
+        case 'balance':
+          balanceSignal.value = event.payload;
           break;
         case 'kline':
           barSignal(event.payload.symbol, event.payload.period).value = event.payload.bar;

@@ -3,14 +3,21 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { useApp } from '../app-context';
-import { AccountMenu, BookSwitch } from '../components/account-menu';
+import { AccountMenu } from '../features/account/account-menu';
+import { BookSwitch } from '../features/account/book-switch';
 import { LanguagePicker } from '../components/language-picker';
-import { TradeModeSwitch } from '../components/trade-mode-switch';
+import { TradeModeSwitch } from '../features/trading/trade-mode-switch';
 import { SchemeToggle, ThemeColourControl } from '../components/theme-controls';
 import { DebugTapTarget } from '../debug/debug-console';
-import { orderListSignal, placePanelOpenSignal, quotePanelOpenSignal, searchPanelOpenSignal, type OrderListKind } from '../market/selection';
-import { CandleTypePicker, IndicatorButton, PeriodSelect } from '../pages/chart/chart-tools';
-import { quoteListDefaultMinHeightPx } from '../pages/workspace/workspace-page';
+import {
+  orderListSignal,
+  placePanelOpenSignal,
+  quoteListDefaultMinHeightPx,
+  quotePanelOpenSignal,
+  searchPanelOpenSignal,
+  type OrderListKind,
+} from '../features/workspace/selection';
+import { CandleTypePicker, IndicatorButton, PeriodSelect } from '../features/chart/chart-tools';
 import { swatchesMinWidthPx, useViewport } from './use-viewport';
 
 

@@ -1,6 +1,7 @@
 import type { Switches } from '../../shared/config/switches';
 import type { Book } from '../../shared/session/token';
 import { matchRoute, type RouteMatch, type RouteName } from './routes';
+import { isDemoSession } from '../../shared/protocol/engine';
 
 export type GuardNotice = 'notice.login_required' | 'notice.already_logged_in';
 
@@ -42,7 +43,7 @@ export function resolveGuard(path: string, search: string, context: GuardContext
   if ('flag' in route && route.flag && !context.switches[route.flag]) {
     return { kind: 'redirect', to: '/user' };
   }
-  if ('demo' in route && route.demo === false && context.book === 'demo') {
+  if ('demo' in route && route.demo === false && isDemoSession(context)) {
     return { kind: 'redirect', to: '/user' };
   }
   if (context.hasScreen && !context.hasScreen(route.name)) return { kind: 'redirect', to: '/' };

@@ -1,3 +1,4 @@
+import type { AccountBalance } from '../api/account';
 import type { OptionOrder } from '../api/options';
 import type { PositionsSummary } from '../api/trading';
 import type { KlinePeriod, WireBar } from '../market/kline';
@@ -46,6 +47,16 @@ export const signedOutSession: SessionSnapshot = {
   version: 0,
   endReason: null,
 };
+
+/** The signed-in account (user and book) a session speaks for, as a key; null when signed out. */
+export function sessionAccount(snapshot: Pick<SessionSnapshot, 'signedIn' | 'uid' | 'book'>): string | null {
+  return snapshot.signedIn ? `${snapshot.uid}|${snapshot.book}` : null;
+}
+
+/** Whether a session trades on the demo book (the Mock paths, the demo reset). */
+export function isDemoSession(snapshot: Pick<SessionSnapshot, 'book'>): boolean {
+  return snapshot.book === 'demo';
+}
 
 export type EngineKind = 'shared' | 'dedicated';
 
@@ -103,6 +114,11 @@ export interface EngineEventMap {
   positions: PositionsState;
   /** The signed-in account's running options with their countdowns, about every 200 ms while any run. */
   options: OptionsState;
+  /**
+   * The signed-in account's balance as the exchange socket last pushed it (on joining and
+   * after every change to its money); null after sign-out or a switch until it speaks again.
+   */
+  balance: AccountBalance | null;
 }
 
 /** A running option and its countdown: progress = ceil(remaining / timeLong × 100). */
@@ -160,6 +176,8 @@ export interface EngineApi {
   positions(): Promise<PositionsState>;
   /** The running options and recent settlements (also pushed as `options` events). */
   options(): Promise<OptionsState>;
+  /** The account's latest balance (also pushed as `balance` events); null until the socket has sent it. */
+  balance(): Promise<AccountBalance | null>;
   /** Keeps a tab registered; false means the engine had evicted it and it must say hello again. */
   heartbeat(clientId: string): Promise<boolean>;
   /** A tab leaving (pagehide). */

@@ -1,6 +1,7 @@
 import {
   initialMarketSnapshot,
   engineClientTimeoutMs,
+  sessionAccount,
   engineHeartbeatIntervalMs,
   type EngineApi,
   type EngineKind,
@@ -10,6 +11,7 @@ import {
 import { createMarketFeed, type MarketConnectionFactory, type MarketFeed } from '../engine/market-feed';
 import type { Clock, KeyValueStore, Timers } from '../engine/ports';
 import type { KlinePeriod, WireBar } from '../../shared/market/kline';
+import type { AccountBalance } from '../../shared/api/account';
 import type { OptionOrder } from '../../shared/api/options';
 import { createOptionCountdowns, emptyOptions } from '../engine/option-countdowns';
 import { createPositionsChannel, emptyPositions, type PositionsConnector } from '../engine/positions-channel';
@@ -82,21 +84,31 @@ export function createEngineHost(options: EngineHostOptions) {
         connect: options.connectPositions,
         onUpdate: (state) => clients.broadcast([{ type: 'positions', payload: state }]),
         onOption: (order) => optionCountdowns?.apply(order),
+        onAccount: (next) => publishBalance(next),
         onConnected: () => void optionCountdowns?.reload(),
         onRefused: () => void sessionClock?.verify(),
         ...(options.log ? { log: options.log } : {}),
       })
     : null;
-  /** The account the option countdowns belong to. */
-  let optionsAccount: string | null = null;
+  /** The account the exchange socket, the option countdowns and the balance belong to. */
+  let followedAccount: string | null = null;
+  /** The followed account's balance as the exchange socket last pushed it. */
+  let balance: AccountBalance | null = null;
 
-  /** Points the exchange socket and the option countdowns at the session's account. */
+  function publishBalance(next: AccountBalance | null) {
+    balance = next;
+    clients.broadcast([{ type: 'balance', payload: next }]);
+  }
+
+  /** Points the exchange socket, the option countdowns and the balance at the session's account. */
   function followAccount(snapshot: SessionSnapshot, settings: SessionSettings) {
+    const account = sessionAccount(snapshot);
+    const changed = account !== followedAccount;
+    followedAccount = account;
+    // Never show one account's money under another: forget it until the socket speaks.
+    if (changed && balance !== null) publishBalance(null);
     positions?.follow(snapshot, settings.positionsSocketUrl);
-    const account = snapshot.signedIn ? `${snapshot.uid}|${snapshot.book}` : null;
-    if (account === optionsAccount) return;
-    optionsAccount = account;
-    optionCountdowns?.follow(account !== null);
+    if (changed) optionCountdowns?.follow(account !== null);
   }
 
   const session = createSessionStore({
@@ -135,6 +147,9 @@ export function createEngineHost(options: EngineHostOptions) {
     },
     async options() {
       return optionCountdowns?.state ?? emptyOptions;
+    },
+    async balance() {
+      return balance;
     },
     async heartbeat(clientId) {
       return clients.touch(clientId);

@@ -5,7 +5,7 @@ import { useApp } from '../../app-context';
 import { LanguagePicker } from '../../components/language-picker';
 import { PageFrame } from '../../components/page-frame';
 import { useIsDesktop } from '../../layouts/use-viewport';
-import { WorkspacePage } from '../workspace/workspace-page';
+import { Workspace } from '../../features/workspace/workspace';
 
 function HeadsetIcon() {
   return (
@@ -52,7 +52,7 @@ export function AuthShell(props: { title: string; back: string; children: ReactN
     <div className="auth-desktop">
       {/* The trading workspace stays in view behind the card, out of reach until signed in. */}
       <div className="auth-behind" inert aria-hidden="true">
-        <WorkspacePage />
+        <Workspace />
       </div>
       <div className="auth-overlay">
         <section className="auth-card" aria-labelledby={titleId}>

@@ -1,19 +1,12 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { PageFrame } from '../../components/page-frame';
-import { TradeModeSwitch } from '../../components/trade-mode-switch';
+import { TradeModeSwitch } from '../../features/trading/trade-mode-switch';
 import { useIsDesktop } from '../../layouts/use-viewport';
-import { useTradeMode } from '../../market/trade-mode';
-import { MarketHistoryGrid } from './history-grid';
-import { MarketHistoryList } from './history-list';
-import { OptionHistoryGrid, OptionHistoryList } from './option-history';
-
-/** Desktop history of the current trade mode: closed market orders or settled options. */
-export function HistoryBoard() {
-  useSignals();
-  const { mode } = useTradeMode();
-  return mode === 'option' ? <OptionHistoryGrid /> : <MarketHistoryGrid />;
-}
+import { useTradeMode } from '../../features/trading/trade-mode';
+import { MarketHistoryList } from '../../features/trading/history/history-list';
+import { HistoryBoard } from '../../features/trading/history/history-board';
+import { OptionHistoryList } from '../../features/trading/history/option-history';
 
 /**
  * `/history`: in market mode the account's closed market orders with the realized profit

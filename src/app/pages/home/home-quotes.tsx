@@ -2,9 +2,10 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { listedProducts } from '../../../shared/market/product-list';
-import { productsSignal, useProducts } from '../../market/products';
-import { ProductsPending, useOpenProduct } from '../quotation/quotation-page';
-import { QuoteList } from '../quotation/quote-list';
+import { productsSignal, useProducts } from '../../features/catalogue/products';
+import { ProductsPending } from '../../features/catalogue/products-pending';
+import { QuoteList } from '../../features/catalogue/quote-list';
+import { useOpenProduct } from '../../features/catalogue/use-open-product';
 
 /** The home variant of the quote list: the first three products, and a link to all of them. */
 export function HomeQuotes() {

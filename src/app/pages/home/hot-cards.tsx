@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { useApp } from '../../app-context';
 import { priceSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
-import { changeTone, signedPercent } from '../../market/price-tone';
+import { changeTone, signedPercent } from '../../features/catalogue/price-tone';
 import { MiniChart } from './mini-chart';
 
 

@@ -1,74 +1,13 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TradeOrder } from '../../../shared/api/trading';
 import { PageFrame } from '../../components/page-frame';
-import { positionsSignal } from '../../engine/signals';
 import { useIsDesktop } from '../../layouts/use-viewport';
-import { changeTone } from '../../market/price-tone';
-import { useTradeMode } from '../../market/trade-mode';
-import { TradeModeSwitch } from '../../components/trade-mode-switch';
-import { OptionPositionList } from '../option/option-positions';
-import { OrderDrawer, PositionTabs, PositionsSummaryBar, ResetDemoButton, type PositionTab } from './position-parts';
-import { PositionsBoard } from './positions-grid';
-
-function OrderRow(props: { order: TradeOrder; onOpen: () => void }) {
-  const { t } = useTranslation();
-  const { order } = props;
-  const buy = order.orderType === 0;
-  const pnl = order.profitLoss ?? '0';
-  return (
-    <li className="order-row">
-      <button type="button" className="order-row-button" onClick={props.onOpen} aria-label={`${order.productName} ${order.uid}`}>
-        <span className="order-name">
-          <strong>{order.productName}</strong>
-          <span className={`order-direction ${buy ? 'up' : 'down'}`}>{t(buy ? 'market.buy' : 'market.sell')}</span>
-          <span className="numeric">{order.orderQuantity}</span>
-        </span>
-        <span className="order-prices numeric">
-          <span>{order.openingPrice ?? order.limitPrice}</span>
-          <span>{order.currentPrice ?? '—'}</span>
-        </span>
-        <span className={`order-pnl numeric ${changeTone(pnl)}`} data-testid={`pnl-${order.uid}`}>
-          {pnl}
-        </span>
-      </button>
-    </li>
-  );
-}
-
-/** The phone list: tabs, summary and one row per order (an account holds a screenful at most). */
-function PositionList() {
-  useSignals();
-  const { t } = useTranslation();
-  const [tab, setTab] = useState<PositionTab>('opening');
-  const [openId, setOpenId] = useState<string | null>(null);
-  const positions = positionsSignal.value;
-  const summary = tab === 'opening' ? positions.holt : positions.pending;
-  const orders = summary?.orderList ?? [];
-  // The drawer closes by itself when its order leaves the feed (closed, filled, canceled).
-  const open = openId ? orders.find((order) => order.uid === openId) : undefined;
-  return (
-    <>
-      <PositionTabs tab={tab} onTab={setTab} />
-      <PositionsSummaryBar summary={summary} tab={tab} />
-      {summary === null ? (
-        <p className="list-state" aria-busy="true">
-          {t('position.waiting')}
-        </p>
-      ) : orders.length === 0 ? (
-        <p className="list-state">{t(tab === 'opening' ? 'position.empty_opening' : 'position.empty_pending')}</p>
-      ) : (
-        <ul className="order-rows" aria-label={t(`position.${tab}`)}>
-          {orders.map((order) => (
-            <OrderRow key={order.uid} order={order} onOpen={() => setOpenId(order.uid)} />
-          ))}
-        </ul>
-      )}
-      {open ? <OrderDrawer order={open} tab={tab} onClose={() => setOpenId(null)} /> : null}
-    </>
-  );
-}
+import { useTradeMode } from '../../features/trading/trade-mode';
+import { TradeModeSwitch } from '../../features/trading/trade-mode-switch';
+import { OptionPositionList } from '../../features/trading/options/option-positions';
+import { ResetDemoButton } from '../../features/trading/positions/position-parts';
+import { PositionList } from '../../features/trading/positions/position-list';
+import { PositionsBoard } from '../../features/trading/positions/positions-grid';
 
 /**
  * `/position`: open positions and pending orders of the signed-in account, live from the

@@ -4,10 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { userInfo, type UserInfo } from '../../../shared/api/account';
 import { logout } from '../../../shared/api/auth';
-import { formatMoney, money } from '../../../shared/money/money';
+import { isDemoSession } from '../../../shared/protocol/engine';
 import { useBrandFormat } from '../../format/use-brand-format';
 import { switchesSignal, useApp } from '../../app-context';
-import { BookSwitch, useAccountBalance } from '../../components/account-menu';
+import { useAccountBalance } from '../../features/account/account-balance';
+import { BookSwitch } from '../../features/account/book-switch';
 import { confirmDialog } from '../../components/confirm';
 import { PageFrame } from '../../components/page-frame';
 import { showToast } from '../../components/toasts';
@@ -50,7 +51,7 @@ export function UserHubPage() {
   const [, navigate] = useLocation();
   const session = sessionSignal.value;
   const [info, setInfo] = useState<UserInfo | null>(null);
-  const balance = useAccountBalance(session.signedIn);
+  const balance = useAccountBalance();
 
   // Reloaded when the account changes (the switch gives the other account's token).
   useEffect(() => {
@@ -70,12 +71,11 @@ export function UserHubPage() {
     (route) =>
       menuRoutes.includes(route.name) &&
       resolveGuard(route.pattern, '', context).kind === 'render' &&
-      !(session.book === 'demo' && demoHidden.has(route.name)),
+      !(isDemoSession(session) && demoHidden.has(route.name)),
   );
   entries.sort((a, b) => menuRoutes.indexOf(a.name) - menuRoutes.indexOf(b.name));
 
   const amount = format.amount;
-  const total = balance ? formatMoney(money(balance.balanceAmount) + money(balance.lockMargin)) : null;
 
   async function copyInvite(code: string) {
     try {
@@ -119,7 +119,7 @@ export function UserHubPage() {
         <dl className="balance-lines numeric">
           <div>
             <dt>{t('desktop.total_balance')}</dt>
-            <dd data-testid="hub-total-balance">{total ? amount(total) : '…'}</dd>
+            <dd data-testid="hub-total-balance">{balance ? amount(balance.total) : '…'}</dd>
           </div>
           <div>
             <dt>{t('desktop.available_balance')}</dt>

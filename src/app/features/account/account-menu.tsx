@@ -1,0 +1,66 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { sessionSignal } from '../../engine/signals';
+import { useBrandFormat } from '../../format/use-brand-format';
+import { useAccountBalance } from './account-balance';
+
+/** The desktop user card: "let's sign in" for visitors, else the account with its balance popover. */
+export function AccountMenu() {
+  useSignals();
+  const { t } = useTranslation();
+  const format = useBrandFormat();
+  const session = sessionSignal.value;
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const root = useRef<HTMLDivElement>(null);
+  const balance = useAccountBalance();
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (event: MouseEvent | KeyboardEvent) => {
+      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', close);
+    document.addEventListener('keydown', close);
+    return () => {
+      document.removeEventListener('mousedown', close);
+      document.removeEventListener('keydown', close);
+    };
+  }, [open]);
+
+  if (!session.signedIn) {
+    return (
+      <Link href="/login" className="user-card">
+        {t('desktop.lets_sign_in')}
+      </Link>
+    );
+  }
+  const amount = format.amount;
+  return (
+    <div className="menu account-menu" ref={root}>
+      <button type="button" className="user-card" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
+        <span className={`account-badge account-${session.book}`}>{t(`mode.${session.book}`)}</span>
+        <span>{t('desktop.signed_in_as', { uid: session.uid })}</span>
+      </button>
+      {open ? (
+        <div className="menu-list balance-popover" id={panelId} role="group" aria-label={t('desktop.balances')}>
+          <dl className="balance-lines numeric">
+            <div>
+              <dt>{t('desktop.total_balance')}</dt>
+              <dd data-testid="total-balance">{balance ? amount(balance.total) : '…'}</dd>
+            </div>
+            <div>
+              <dt>{t('desktop.available_balance')}</dt>
+              <dd data-testid="available-balance">{balance ? amount(balance.balanceAmount) : '…'}</dd>
+            </div>
+          </dl>
+          <Link href="/user" className="button secondary" onClick={() => setOpen(false)}>
+            {t('page.user')}
+          </Link>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { searchProducts } from '../../../shared/market/product-list';
+import { useApp } from '../../app-context';
+import { productsSignal, useProducts } from './products';
+import { ProductsPending } from './products-pending';
+import { QuoteList } from './quote-list';
+
+/** Longest keyword accepted; product codes and names are far shorter. */
+const keywordMaxLength = 32;
+
+/**
+ * A keyword (Enter or the icon runs it), the brand's hot-search buttons, and the
+ * matching tradable products with live quotes.
+ */
+export function SearchBoard(props: { query: string; onQuery: (keyword: string) => void; onOpen: (symbol: string) => void }) {
+  useSignals();
+  useProducts();
+  const { t } = useTranslation();
+  const { config } = useApp();
+  const [draft, setDraft] = useState(props.query);
+  const state = productsSignal.value;
+  const results = searchProducts(state.list, props.query);
+
+  function run(keyword: string) {
+    const trimmed = keyword.trim().slice(0, keywordMaxLength);
+    setDraft(trimmed);
+    props.onQuery(trimmed);
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    run(draft);
+  }
+
+  return (
+    <>
+      <form className="search-form" role="search" onSubmit={onSubmit}>
+        <input
+          type="search"
+          className="search-input"
+          value={draft}
+          maxLength={keywordMaxLength}
+          placeholder={t('market.search_placeholder')}
+          aria-label={t('market.search_keyword')}
+          enterKeyHint="search"
+          onChange={(event) => setDraft(event.target.value)}
+        />
+        <button type="submit" className="icon-button" aria-label={t('common.search')}>
+          ⌕
+        </button>
+      </form>
+      <div className="hot-search" role="group" aria-label={t('market.hot_search')}>
+        {config.hotSearch.map((term) => (
+          <button key={term} type="button" className="chip" aria-pressed={props.query === term} onClick={() => run(term)}>
+            {term}
+          </button>
+        ))}
+      </div>
+      <div className="quote-panel">
+        {state.status !== 'ready' && state.list.length === 0 ? (
+          <ProductsPending />
+        ) : !props.query ? null : results.length === 0 ? (
+          <p className="list-state" role="status">
+            {t('market.search_no_results', { keyword: props.query })}
+          </p>
+        ) : (
+          <QuoteList products={results} label={t('market.search_results')} onOpen={props.onOpen} />
+        )}
+      </div>
+    </>
+  );
+}

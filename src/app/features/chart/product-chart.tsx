@@ -1,0 +1,129 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { lazy, Suspense, useCallback, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Product } from '../../../shared/api/market';
+import { chartIsLive, showsVolume } from '../../../shared/market/chart-rules';
+import type { MarketStatus } from '../../../shared/market/market-hours';
+import { formatPriceTime } from '../../../shared/format/date-time';
+import { useApp } from '../../app-context';
+import { colourSchemeSignal } from '../../components/theme-controls';
+import { showToast } from '../../components/toasts';
+import { priceSignal } from '../../engine/signals';
+import { useWatchedPrices } from '../../engine/use-watched-prices';
+import { changeTone, signedPercent } from '../catalogue/price-tone';
+import { chartSettingsSignal } from './chart-settings';
+import { CandleTypePicker, ChartTools, PeriodPicker } from './chart-tools';
+import type { KlineChartHandle } from './kline-chart';
+
+// KLineChart is loaded only when a chart is shown.
+const KlineChart = lazy(() => import('./kline-chart'));
+
+/** Price, change, last update and the high (ask) / low (bid) / volume line. */
+export function ChartQuote(props: { product: Product }) {
+  useSignals();
+  const { t } = useTranslation();
+  const { config } = useApp();
+  const symbol = props.product.productCode;
+  useWatchedPrices([symbol]);
+  const row = priceSignal(symbol).value;
+  const tone = row ? changeTone(row[4]) : '';
+  return (
+    <section className="chart-quote" aria-label={t('chart.quote')}>
+      <div className="chart-quote-main">
+        <strong className={`chart-price numeric ${tone}`} data-testid="chart-price">
+          {row?.[1] ?? '—'}
+        </strong>
+        <span className={`numeric ${tone}`}>{row ? signedPercent(row[4]) : ''}</span>
+        <span className="chart-quote-time numeric">{row ? formatPriceTime(row[8], config.timeZone) : ''}</span>
+      </div>
+      <dl className="chart-stats numeric">
+        <div>
+          <dt>{t('chart.high')}</dt>
+          <dd>{row?.[3] ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>{t('chart.low')}</dt>
+          <dd>{row?.[2] ?? '—'}</dd>
+        </div>
+        {showsVolume(props.product.productType) ? (
+          <div>
+            <dt>{t('chart.volume')}</dt>
+            <dd>{row?.[7] ?? '—'}</dd>
+          </div>
+        ) : null}
+      </dl>
+    </section>
+  );
+}
+
+/** The chart of one product with its tools; the page on phones and the chart panel on desktop. */
+export function ProductChart(props: { product: Product; status: MarketStatus; withControls?: boolean }) {
+  useSignals();
+  const { t } = useTranslation();
+  const { config } = useApp();
+  const chart = useRef<KlineChartHandle | null>(null);
+  const frame = useRef<HTMLDivElement>(null);
+  const settings = chartSettingsSignal.value;
+  const live = chartIsLive(props.status);
+  const onHistoryFailed = useCallback(() => showToast('error', t('chart.history_failed')), [t]);
+  const tooltipTitles = useMemo(
+    () => ({
+      time: t('chart.tooltip_time'),
+      open: t('chart.tooltip_open'),
+      high: t('chart.high'),
+      low: t('chart.low'),
+      close: t('chart.tooltip_close'),
+      volume: t('chart.volume'),
+    }),
+    [t],
+  );
+  return (
+    <div className="product-chart" ref={frame}>
+      {props.withControls === false ? null : (
+        <div className="chart-controls">
+          <PeriodPicker />
+          <CandleTypePicker />
+        </div>
+      )}
+      <ChartTools chart={chart} symbol={props.product.productCode} fullScreenTarget={frame} withPageControls={props.withControls !== false} />
+      {live ? null : <p className="chart-history-only">{t('chart.history_only')}</p>}
+      <Suspense fallback={<div className="kline-chart" aria-busy="true" />}>
+        <KlineChart
+          ref={chart}
+          symbol={props.product.productCode}
+          period={settings.period}
+          pricePrecision={props.product.pricePrecision}
+          live={live}
+          candleType={settings.candleType}
+          indicators={settings.indicators}
+          scheme={colourSchemeSignal.value}
+          upDownTemplate={config.upDownTemplate}
+          timeZone={config.timeZone}
+          label={t('chart.chart_of', { name: props.product.productName })}
+          tooltipTitles={tooltipTitles}
+          onHistoryFailed={onHistoryFailed}
+        />
+      </Suspense>
+    </div>
+  );
+}
+
+/** The product dropdown (chart page title, desktop chart panel). */
+export function ProductSelect(props: { products: readonly Product[]; current: string; onChange: (symbol: string) => void; widthPx?: number }) {
+  const { t } = useTranslation();
+  return (
+    <select
+      className="product-select"
+      aria-label={t('chart.product')}
+      value={props.current}
+      style={props.widthPx ? { width: props.widthPx } : undefined}
+      onChange={(event) => props.onChange(event.target.value)}
+    >
+      {props.products.map((product) => (
+        <option key={product.productCode} value={product.productCode}>
+          {product.productName}
+        </option>
+      ))}
+    </select>
+  );
+}

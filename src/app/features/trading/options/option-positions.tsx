@@ -1,0 +1,140 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { RunningOption } from '../../../../shared/protocol/engine';
+import { useBrandFormat } from '../../../format/use-brand-format';
+import { VirtualGrid, type GridColumn } from '../../../components/virtual-grid';
+import { optionsSignal } from '../../../engine/signals';
+import { ResetDemoButton } from '../positions/position-parts';
+import { completionTriesFromList } from './option-completion';
+import { CountdownBar, LivePrice, OptionOrderFlow, type OptionFlowOrder } from './option-order-flow';
+
+/**
+ * The running options of the signed-in account, from the engine's countdowns: rows with
+ * a countdown bar that leave at 0, and the running-order drawer (progress, settling,
+ * result with up to 40 completion checks).
+ */
+
+function useRunningOptions() {
+  useSignals();
+  const state = optionsSignal.value;
+  return { loaded: state.loaded, running: state.running };
+}
+
+function RunningState(props: { loaded: boolean; empty: boolean }) {
+  const { t } = useTranslation();
+  if (!props.loaded) {
+    return (
+      <p className="list-state" aria-busy="true">
+        {t('option.waiting')}
+      </p>
+    );
+  }
+  return props.empty ? <p className="list-state">{t('option.empty_running')}</p> : null;
+}
+
+function OptionRow(props: { running: RunningOption; onOpen: () => void }) {
+  const { t } = useTranslation();
+  const format = useBrandFormat();
+  const { order, progress, remainingMs } = props.running;
+  const up = order.orderType === 0;
+  return (
+    <li className="order-row option-row" data-testid={`option-row-${order.uid}`}>
+      <button type="button" className="order-row-button option-row-button" onClick={props.onOpen} aria-label={`${order.productName} ${order.uid}`}>
+        <span className="order-name">
+          <strong>{order.productName}</strong>
+          <span className={`order-direction ${up ? 'up' : 'down'}`}>{t(up ? 'option.buy_up' : 'option.buy_down')}</span>
+          <span className="numeric">{format.amount(order.amount)}</span>
+        </span>
+        <span className="order-prices numeric">
+          <span>{order.price}</span>
+          <span>
+            <LivePrice symbol={order.tradePair} />
+          </span>
+        </span>
+        <CountdownBar progress={progress} remainingMs={remainingMs} label={t('option.time_left')} />
+      </button>
+    </li>
+  );
+}
+
+/** Phones: one row per running option (an account holds a screenful at most). */
+export function OptionPositionList() {
+  const { t } = useTranslation();
+  const { loaded, running } = useRunningOptions();
+  // The drawer keeps its own copy: the row leaves at 0 while the drawer goes on to the result.
+  const [open, setOpen] = useState<OptionFlowOrder | null>(null);
+  return (
+    <>
+      <RunningState loaded={loaded} empty={running.length === 0} />
+      {running.length > 0 ? (
+        <ul className="order-rows" aria-label={t('option.running')}>
+          {running.map((each) => (
+            <OptionRow key={each.order.uid} running={each} onOpen={() => setOpen(each.order)} />
+          ))}
+        </ul>
+      ) : null}
+      {open ? <OptionOrderFlow key={open.uid} start={open} maxTries={completionTriesFromList} onClose={() => setOpen(null)} /> : null}
+    </>
+  );
+}
+
+/** The specification's desktop columns in option mode. */
+function useOptionColumns(): GridColumn<RunningOption>[] {
+  const { t } = useTranslation();
+  const format = useBrandFormat();
+  return useMemo(() => {
+    const amount = format.amount;
+    return [
+      { key: 'symbol', label: t('position.symbol'), width: 'minmax(90px, 1.1fr)', cell: ({ order }) => <strong>{order.productName}</strong> },
+      { key: 'uid', label: t('position.order_id'), width: 'minmax(150px, 1.3fr)', numeric: true, cell: ({ order }) => order.uid },
+      {
+        key: 'direction',
+        label: t('position.direction'),
+        width: 'minmax(70px, 0.7fr)',
+        cell: ({ order }) => <span className={order.orderType === 0 ? 'up' : 'down'}>{t(order.orderType === 0 ? 'option.buy_up' : 'option.buy_down')}</span>,
+      },
+      { key: 'delivery', label: t('option.delivery_time'), width: 'minmax(64px, 0.6fr)', numeric: true, cell: ({ order }) => t('option.seconds', { seconds: order.timeLong }) },
+      { key: 'placePrice', label: t('option.place_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: ({ order }) => order.price },
+      { key: 'current', label: t('position.current_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: ({ order }) => <LivePrice symbol={order.tradePair} /> },
+      { key: 'amount', label: t('option.order_amount'), width: 'minmax(70px, 0.8fr)', numeric: true, cell: ({ order }) => amount(order.amount) },
+      { key: 'fee', label: t('position.fee'), width: 'minmax(56px, 0.6fr)', numeric: true, cell: ({ order }) => amount(order.feeAmount) },
+      { key: 'time', label: t('option.place_time'), width: 'minmax(130px, 1.2fr)', numeric: true, cell: ({ order }) => format.time(order.beginTime) },
+      {
+        key: 'progress',
+        label: t('option.progress'),
+        width: 'minmax(130px, 1.2fr)',
+        cell: ({ progress, remainingMs }) => <CountdownBar progress={progress} remainingMs={remainingMs} label={t('option.time_left')} />,
+      },
+    ] satisfies GridColumn<RunningOption>[];
+  }, [t, format]);
+}
+
+/** Desktop: the running options as a grid with the option columns (the `/position` page and the workspace's order list). */
+export function OptionPositionsBoard() {
+  const { t } = useTranslation();
+  const { loaded, running } = useRunningOptions();
+  const columns = useOptionColumns();
+  const [open, setOpen] = useState<OptionFlowOrder | null>(null);
+  return (
+    <div className="positions-board">
+      <div className="positions-board-bar">
+        <h3 className="option-board-title">{t('option.running')}</h3>
+        <ResetDemoButton />
+      </div>
+      <RunningState loaded={loaded} empty={running.length === 0} />
+      {running.length > 0 ? (
+        <VirtualGrid
+          label={t('option.running')}
+          columns={columns}
+          items={running}
+          rowKey={({ order }) => order.uid}
+          rowLabel={({ order }) => `${order.productName} ${order.uid}`}
+          onOpen={({ order }) => setOpen(order)}
+        />
+      ) : null}
+      {open ? <OptionOrderFlow key={open.uid} start={open} maxTries={completionTriesFromList} onClose={() => setOpen(null)} /> : null}
+    </div>
+  );
+}
+

@@ -1,0 +1,131 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { resetMock } from '../../../../shared/api/account';
+import { cancelOrder, cancelOrderMock, closeOrder, closeOrderMock, type PositionsSummary, type TradeOrder } from '../../../../shared/api/trading';
+import { useBrandFormat } from '../../../format/use-brand-format';
+import { useApp } from '../../../app-context';
+import { confirmDialog } from '../../../components/confirm';
+import { DetailList } from '../../../components/detail-list';
+import { Dialog } from '../../../components/dialog';
+import { showToast } from '../../../components/toasts';
+import { sessionSignal } from '../../../engine/signals';
+import { changeTone } from '../../catalogue/price-tone';
+import { isDemoSession } from '../../../../shared/protocol/engine';
+import { Direction } from '../../../../shared/trading/order-rules';
+
+/** What the shared pieces of the positions page and the desktop grid are made of. */
+
+export type PositionTab = 'opening' | 'pending';
+
+export function PositionsSummaryBar(props: { summary: PositionsSummary | null; tab: PositionTab }) {
+  const { t } = useTranslation();
+  const format = useBrandFormat();
+  const amount = (value: string | undefined) => (value === undefined ? '—' : format.amount(value));
+  const pnl = props.summary?.profitLossSum;
+  return (
+    <dl className="position-summary numeric">
+      <div>
+        <dt>{t(props.tab === 'opening' ? 'position.profit_loss' : 'position.expected_profit_loss')}</dt>
+        <dd className={pnl ? changeTone(pnl) : ''} data-testid="summary-pnl">
+          {amount(pnl)}
+        </dd>
+      </div>
+      <div>
+        <dt>{t('position.net_worth')}</dt>
+        <dd data-testid="summary-net-worth">{amount(props.summary?.netValue)}</dd>
+      </div>
+      <div>
+        <dt>{t('position.available_prepayment')}</dt>
+        <dd data-testid="summary-available">{amount(props.summary?.securityDepositAvailableSum)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** The details of an open position or pending order, with cover or cancel after a confirmation. */
+export function OrderDrawer(props: { order: TradeOrder; tab: PositionTab; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { http } = useApp();
+  const format = useBrandFormat();
+  const [busy, setBusy] = useState(false);
+  const { order } = props;
+  const demo = isDemoSession(sessionSignal.value);
+
+  async function act() {
+    const cover = props.tab === 'opening';
+    if (!(await confirmDialog({ title: t(cover ? 'position.cover' : 'position.cancel_order'), message: t(cover ? 'position.cover_confirm' : 'position.cancel_confirm') }))) return;
+    setBusy(true);
+    try {
+      const contract = cover ? (demo ? closeOrderMock : closeOrder) : demo ? cancelOrderMock : cancelOrder;
+      await http.call(contract, { orderId: order.uid });
+      showToast('success', t(cover ? 'position.covered' : 'position.canceled'));
+      props.onClose();
+    } catch {
+      // The request client has told the user why (e.g. the minimum holding time).
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const rows: [string, string | null][] = [
+    [t('position.order_id'), order.uid],
+    [t('position.direction'), t(order.orderType === Direction.buy ? 'market.buy' : 'market.sell')],
+    [t('position.volume'), order.orderQuantity],
+    [props.tab === 'opening' ? t('position.open_price') : t('position.limit_price'), order.openingPrice ?? order.limitPrice],
+    [t('position.current_price'), order.currentPrice],
+    [t('trade.stop_loss'), order.stopPrice],
+    [t('trade.take_profit'), order.takeProfitPrice],
+    [t('position.margin'), order.securityDepositInitial],
+    [t('position.fee'), order.feeAmount],
+    [props.tab === 'opening' ? t('position.profit_loss') : t('position.expected_profit_loss'), order.profitLoss],
+    [t('position.order_time'), format.time(order.orderTime)],
+  ];
+  return (
+    <Dialog title={`${order.productName} · ${t('position.details')}`} onClose={props.onClose} heightPx={orderInfoDrawerHeightPx}>
+      <DetailList rows={rows.map(([label, value]) => ({ label, value }))} />
+      <button type="button" className="button primary order-action" disabled={busy} onClick={() => void act()}>
+        {t(props.tab === 'opening' ? 'position.cover' : 'position.cancel_order')}
+      </button>
+    </Dialog>
+  );
+}
+
+/** The specification's mobile height of the order-info drawer. */
+const orderInfoDrawerHeightPx = 462;
+
+/** The tabs of the market positions: open positions and pending orders. */
+export function PositionTabs(props: { tab: PositionTab; onTab: (tab: PositionTab) => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="segmented position-tabs" role="group" aria-label={t('position.tabs')}>
+      {(['opening', 'pending'] as const).map((each) => (
+        <button key={each} type="button" aria-pressed={each === props.tab} onClick={() => props.onTab(each)}>
+          {t(`position.${each}`)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** Restores the demo account (demo orders closed, virtual balance back) after a confirmation. */
+export function ResetDemoButton() {
+  useSignals();
+  const { t } = useTranslation();
+  const { http } = useApp();
+  if (!isDemoSession(sessionSignal.value)) return null;
+  async function resetDemo() {
+    if (!(await confirmDialog({ title: t('position.reset_demo'), message: t('position.reset_demo_confirm') }))) return;
+    try {
+      await http.call(resetMock, {});
+      showToast('success', t('position.reset_done'));
+    } catch {
+      // Told by the request client.
+    }
+  }
+  return (
+    <button type="button" className="tool-button" onClick={() => void resetDemo()}>
+      {t('position.reset_demo')}
+    </button>
+  );
+}

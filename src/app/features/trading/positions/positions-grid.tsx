@@ -1,0 +1,102 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TradeOrder } from '../../../../shared/api/trading';
+import { useBrandFormat } from '../../../format/use-brand-format';
+import { VirtualGrid, type GridColumn } from '../../../components/virtual-grid';
+import { positionsSignal } from '../../../engine/signals';
+import { changeTone } from '../../catalogue/price-tone';
+import { useTradeMode } from '../trade-mode';
+import { OptionPositionsBoard } from '../options/option-positions';
+import { OrderDrawer, PositionTabs, PositionsSummaryBar, ResetDemoButton, type PositionTab } from './position-parts';
+import { Direction, PriceType } from '../../../../shared/trading/order-rules';
+
+/** The specification's desktop columns for open positions and pending orders. */
+function usePositionColumns(tab: PositionTab): GridColumn<TradeOrder>[] {
+  const { t } = useTranslation();
+  const format = useBrandFormat();
+  return useMemo(
+    () => [
+      { key: 'symbol', label: t('position.symbol'), width: 'minmax(90px, 1.2fr)', cell: (order) => <strong>{order.productName}</strong> },
+      { key: 'uid', label: t('position.order_id'), width: 'minmax(150px, 1.3fr)', numeric: true, cell: (order) => order.uid },
+      {
+        key: 'direction',
+        label: t('position.direction'),
+        width: 'minmax(64px, 0.6fr)',
+        cell: (order) => <span className={order.orderType === Direction.buy ? 'up' : 'down'}>{t(order.orderType === Direction.buy ? 'market.buy' : 'market.sell')}</span>,
+      },
+      { key: 'priceType', label: t('position.price_type'), width: 'minmax(100px, 0.8fr)', cell: (order) => t(order.buyPoint === PriceType.pending ? 'trade.pending_order' : 'trade.market_price') },
+      { key: 'volume', label: t('position.volume'), width: 'minmax(60px, 0.7fr)', numeric: true, cell: (order) => order.orderQuantity },
+      { key: 'placePrice', label: t(tab === 'opening' ? 'position.open_price' : 'position.limit_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: (order) => order.openingPrice ?? order.limitPrice ?? '—' },
+      { key: 'current', label: t('position.current_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: (order) => order.currentPrice ?? '—' },
+      { key: 'stop', label: t('trade.stop_loss'), width: 'minmax(70px, 0.9fr)', numeric: true, cell: (order) => order.stopPrice ?? '—' },
+      { key: 'take', label: t('trade.take_profit'), width: 'minmax(70px, 0.9fr)', numeric: true, cell: (order) => order.takeProfitPrice ?? '—' },
+      {
+        key: 'pnl',
+        label: t(tab === 'opening' ? 'position.interest' : 'position.expected_profit_loss'),
+        width: 'minmax(80px, 1fr)',
+        numeric: true,
+        cell: (order) => (
+          <span className={changeTone(order.profitLoss ?? '0')} data-testid={`grid-pnl-${order.uid}`}>
+            {order.profitLoss ?? '—'}
+          </span>
+        ),
+      },
+      { key: 'fee', label: t('position.fee'), width: 'minmax(60px, 0.7fr)', numeric: true, cell: (order) => order.feeAmount },
+      { key: 'time', label: t('position.order_time'), width: 'minmax(130px, 1.3fr)', numeric: true, cell: (order) => format.time(order.orderTime) },
+    ],
+    [t, tab, format],
+  );
+}
+
+/**
+ * Desktop positions by trade mode: the market board, or the running options with the
+ * option columns. The `/position` page on desktop and the workspace's order-list panel.
+ */
+export function PositionsBoard() {
+  useSignals();
+  const { mode } = useTradeMode();
+  return mode === 'option' ? <OptionPositionsBoard /> : <MarketPositionsBoard />;
+}
+
+/**
+ * Desktop market positions: the opening/pending tabs, the summary (profit and loss, net
+ * worth, available prepayment), the live grid and the demo reset.
+ */
+function MarketPositionsBoard() {
+  useSignals();
+  const { t } = useTranslation();
+  const [tab, setTab] = useState<PositionTab>('opening');
+  const [openId, setOpenId] = useState<string | null>(null);
+  const columns = usePositionColumns(tab);
+  const positions = positionsSignal.value;
+  const summary = tab === 'opening' ? positions.holt : positions.pending;
+  const orders = summary?.orderList ?? [];
+  const open = openId ? orders.find((order) => order.uid === openId) : undefined;
+  return (
+    <div className="positions-board">
+      <div className="positions-board-bar">
+        <PositionTabs tab={tab} onTab={setTab} />
+        <PositionsSummaryBar summary={summary} tab={tab} />
+        <ResetDemoButton />
+      </div>
+      {summary === null ? (
+        <p className="list-state" aria-busy="true">
+          {t('position.waiting')}
+        </p>
+      ) : orders.length === 0 ? (
+        <p className="list-state">{t(tab === 'opening' ? 'position.empty_opening' : 'position.empty_pending')}</p>
+      ) : (
+        <VirtualGrid
+          label={t(`position.${tab}`)}
+          columns={columns}
+          items={orders}
+          rowKey={(order) => order.uid}
+          rowLabel={(order) => `${order.productName} ${order.uid}`}
+          onOpen={(order) => setOpenId(order.uid)}
+        />
+      )}
+      {open ? <OrderDrawer order={open} tab={tab} onClose={() => setOpenId(null)} /> : null}
+    </div>
+  );
+}
