@@ -1,4 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
+import { OptionDirection } from '../../../shared/options/option-rules';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
@@ -25,7 +26,7 @@ export function OptionPlacePage(props: { params: Record<string, string> }) {
   const [, navigate] = useLocation();
   const isDesktop = useIsDesktop();
   const symbol = props.params.symbol ?? '';
-  const direction = new URLSearchParams(useSearch()).get('direction') === '1' ? 1 : 0;
+  const direction = new URLSearchParams(useSearch()).get('direction') === String(OptionDirection.down) ? OptionDirection.down : OptionDirection.up;
   const product = productsSignal.value.list.find((item) => item.productCode === symbol);
   const optionProduct = optionProductsSignal.value.byCode.get(symbol);
   const status = useMarketStatus(product);
@@ -40,7 +41,7 @@ export function OptionPlacePage(props: { params: Record<string, string> }) {
 
   if (!product) return <ProductMissingPage titleKey="page.place_option" symbol={symbol} />;
   return (
-    <PageFrame title={`${t(direction === 0 ? 'option.buy_up' : 'option.buy_down')} · ${product.productName}`}>
+    <PageFrame title={`${t(direction === OptionDirection.up ? 'option.buy_up' : 'option.buy_down')} · ${product.productName}`}>
       <OptionPlaceBody product={product} status={status} direction={direction} />
     </PageFrame>
   );

@@ -1,4 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
+import { OptionDirection } from '../../../../shared/options/option-rules';
 import { memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
@@ -54,7 +55,7 @@ function optionKey(order: OptionOrder): string {
 }
 
 function directionLabel(order: OptionOrder, t: TFunction): string {
-  return t(order.orderType === 0 ? 'option.buy_up' : 'option.buy_down');
+  return t(order.orderType === OptionDirection.up ? 'option.buy_up' : 'option.buy_down');
 }
 
 /** The placed rate (a fraction, "0.8") as the percent the form offered ("80.00%"), exactly. */
@@ -93,7 +94,7 @@ const OptionHistoryRow = memo(function OptionHistoryRow(props: { order: OptionOr
       <span className="history-row-main">
         <span className="order-name">
           <strong>{order.productName}</strong>
-          <span className={`order-direction ${order.orderType === 0 ? 'up' : 'down'}`}>{directionLabel(order, t)}</span>
+          <span className={`order-direction ${order.orderType === OptionDirection.up ? 'up' : 'down'}`}>{directionLabel(order, t)}</span>
           <span className="numeric">{t('option.seconds', { seconds: order.timeLong })}</span>
         </span>
         <span className="history-row-prices numeric">
@@ -120,7 +121,7 @@ function OptionHistoryDrawer(props: { order: OptionOrder; onClose: () => void })
   const winLost = order.winLost === null ? null : amount(order.winLost);
   const rows: DetailRow[] = [
     { label: t('position.order_id'), value: order.uid },
-    { label: t('position.direction'), value: directionLabel(order, t), tone: order.orderType === 0 ? 'up' : 'down' },
+    { label: t('position.direction'), value: directionLabel(order, t), tone: order.orderType === OptionDirection.up ? 'up' : 'down' },
     { label: t('option.delivery_time'), value: t('option.seconds', { seconds: order.timeLong }) },
     { label: t('option.order_amount'), value: amount(order.amount) },
     { label: t('history.profit_rate'), value: ratePercent(order.rate) },
@@ -163,7 +164,7 @@ function useOptionColumns(): GridColumn<OptionOrder>[] {
     return [
       { key: 'symbol', label: t('history.symbol'), width: 'minmax(70px, 1.2fr)', cell: (order) => <strong>{order.productName}</strong> },
       { key: 'uid', label: t('position.order_id'), width: 'minmax(170px, 1fr)', numeric: true, cell: (order) => order.uid },
-      { key: 'direction', label: t('position.direction'), width: 'minmax(80px, 0.6fr)', cell: (order) => <span className={order.orderType === 0 ? 'up' : 'down'}>{directionLabel(order, t)}</span> },
+      { key: 'direction', label: t('position.direction'), width: 'minmax(80px, 0.6fr)', cell: (order) => <span className={order.orderType === OptionDirection.up ? 'up' : 'down'}>{directionLabel(order, t)}</span> },
       { key: 'delivery', label: t('option.delivery_time'), width: 'minmax(64px, 0.6fr)', numeric: true, cell: (order) => t('option.seconds', { seconds: order.timeLong }) },
       { key: 'start', label: t('option.place_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: (order) => order.price },
       { key: 'end', label: t('option.end_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: (order) => order.priceEnd ?? '—' },

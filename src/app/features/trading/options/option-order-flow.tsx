@@ -3,7 +3,7 @@ import { useEffect, useEffectEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { optionCompleted, optionOrderByUid, OptionStatus, type OptionOrder } from '../../../../shared/api/options';
-import { progressPercent } from '../../../../shared/options/option-rules';
+import { OptionDirection, progressPercent } from '../../../../shared/options/option-rules';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { useApp } from '../../../app-context';
 import { Dialog } from '../../../components/dialog';
@@ -178,7 +178,7 @@ export function OptionOrderFlow(props: {
     },
   });
   const amount = format.amount;
-  const up = order.orderType === 0;
+  const up = order.orderType === OptionDirection.up;
   const direction = <Detail label={t('position.direction')} value={t(up ? 'option.buy_up' : 'option.buy_down')} tone={up ? 'up' : 'down'} />;
 
   if (phase.kind === 'result') {

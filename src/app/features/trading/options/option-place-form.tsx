@@ -6,7 +6,7 @@ import { addOptionOrder, addOptionOrderMock } from '../../../../shared/api/optio
 import { tradeBlock } from '../../../../shared/market/tradability';
 import type { MarketStatus } from '../../../../shared/market/market-hours';
 import { formatMoney, money, parseMoney } from '../../../../shared/money/money';
-import { optionAmountBounds, optionFee, optionPlacementViolation, optionProfit, type OptionDirection, type OptionRule, type OptionTimeRate } from '../../../../shared/options/option-rules';
+import { optionAmountBounds, optionFee, optionPlacementViolation, optionProfit, OptionDirection, type OptionRule, type OptionTimeRate } from '../../../../shared/options/option-rules';
 import { sanitizeDecimalInput } from '../../../../shared/trading/form-rules';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { useApp } from '../../../app-context';
@@ -94,7 +94,7 @@ export function OptionPlaceForm(props: {
   const entries = optionProduct.entries;
   // A refresh may drop the chosen entry: then nothing is chosen.
   const entry = entries.find((each) => each.timeLong === timeLong) ?? null;
-  const up = direction === 0;
+  const up = direction === OptionDirection.up;
   const livePrice = row?.[1] ?? null;
   // The option product's status and the underlying product's both gate trading.
   const blocked = tradeBlock([optionProduct, product], props.status);
@@ -179,9 +179,9 @@ export function OptionPlaceForm(props: {
     <form className="place-form option-form" noValidate onSubmit={(event) => void submit(event)}>
       {props.onDirection ? (
         <div className="segmented direction-tabs" role="group" aria-label={t('trade.direction')}>
-          {([0, 1] as const).map((each) => (
+          {[OptionDirection.up, OptionDirection.down].map((each) => (
             <button key={each} type="button" aria-pressed={each === direction} onClick={() => props.onDirection?.(each)}>
-              {t(each === 0 ? 'option.buy_up' : 'option.buy_down')}
+              {t(each === OptionDirection.up ? 'option.buy_up' : 'option.buy_down')}
             </button>
           ))}
         </div>

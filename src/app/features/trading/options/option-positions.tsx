@@ -1,4 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
+import { OptionDirection } from '../../../../shared/options/option-rules';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RunningOption } from '../../../../shared/protocol/engine';
@@ -37,7 +38,7 @@ function OptionRow(props: { running: RunningOption; onOpen: () => void }) {
   const { t } = useTranslation();
   const format = useBrandFormat();
   const { order, progress, remainingMs } = props.running;
-  const up = order.orderType === 0;
+  const up = order.orderType === OptionDirection.up;
   return (
     <li className="order-row option-row" data-testid={`option-row-${order.uid}`}>
       <button type="button" className="order-row-button option-row-button" onClick={props.onOpen} aria-label={`${order.productName} ${order.uid}`}>
@@ -92,7 +93,7 @@ function useOptionColumns(): GridColumn<RunningOption>[] {
         key: 'direction',
         label: t('position.direction'),
         width: 'minmax(70px, 0.7fr)',
-        cell: ({ order }) => <span className={order.orderType === 0 ? 'up' : 'down'}>{t(order.orderType === 0 ? 'option.buy_up' : 'option.buy_down')}</span>,
+        cell: ({ order }) => <span className={order.orderType === OptionDirection.up ? 'up' : 'down'}>{t(order.orderType === OptionDirection.up ? 'option.buy_up' : 'option.buy_down')}</span>,
       },
       { key: 'delivery', label: t('option.delivery_time'), width: 'minmax(64px, 0.6fr)', numeric: true, cell: ({ order }) => t('option.seconds', { seconds: order.timeLong }) },
       { key: 'placePrice', label: t('option.place_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: ({ order }) => order.price },
