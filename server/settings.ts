@@ -240,5 +240,44 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     positionsSocketsPerUser: values.POSITIONS_SOCKETS_PER_USER,
     marketLoadSymbols: values.MARKET_LOAD_SYMBOLS,
     marketLoadTicksPerSecond: values.MARKET_LOAD_TICKS_PER_SECOND,
+    ...fixedRules,
   };
 }
+
+const minuteMs = 60_000;
+
+/** Business constants no environment variable changes: named once here, read by the module they rule. */
+const fixedRules = {
+  // Identity: one-time codes and captchas.
+  /** A sign-up or reset code expires this long after it is sent (the message says so in minutes). */
+  codeTtlMs: 10 * minuteMs,
+  /** Wrong guesses that lock a code. */
+  codeMaxAttempts: 5,
+  /** The same destination gets a new code at most this often. */
+  codeResendMs: minuteMs,
+  /** The window of CODES_SENT_PER_10_MIN (per address, and per destination and purpose) and of CODE_CHECKS_PER_10_MIN. */
+  codeWindowMs: 10 * minuteMs,
+  /** The window of LOGIN_ATTEMPTS_PER_15_MIN. */
+  loginWindowMs: 15 * minuteMs,
+  /** An image captcha is answered within this long. */
+  captchaTtlMs: 2 * minuteMs,
+  /** Captcha images per client address per minute. */
+  captchasPerMinute: 30,
+  // Site.
+  /** Switches are read on every signed-in request; a short cache keeps that off the database. */
+  switchesCacheMs: 2_000,
+  /** The banners seeded at first start; later changes live in the database. */
+  defaultBanners: ['/banners/banner-1.svg', '/banners/banner-2.svg', '/banners/banner-3.svg'],
+  // Market data.
+  /** Changed prices are published this often, as one `/topic/prices` batch. */
+  marketFlushMs: 100,
+  /** Finished bars are written this often. */
+  marketPersistMs: 5_000,
+  // Trading.
+  /** The stop-out check runs this often (and looks for the UTC day's rollover, which charges the overnight fee). */
+  riskCheckMs: 1_000,
+  /** The most often a moving market pushes one account's positions feed. */
+  positionsFeedIntervalMs: 250,
+  /** Open positions sockets' sessions are re-checked this often (ends no announcement reached). */
+  positionsSessionRecheckMs: 30_000,
+};

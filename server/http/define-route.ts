@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { ApiContract } from '../../src/shared/api/contract';
 import { ErrorCode } from '../../src/shared/errors/catalogue';
 import { AppError } from './app-error';
-import { sendError, success } from './envelope';
+import { success } from './envelope';
 
 export type RouteHandler<TBody extends z.ZodType, TData extends z.ZodType> = (
   body: z.output<TBody>,
@@ -14,6 +14,7 @@ export type RouteHandler<TBody extends z.ZodType, TData extends z.ZodType> = (
  * Registers one contract as a POST route: the body is validated with the contract's
  * schema (unknown fields rejected), the handler runs one use case, and its result is
  * checked against the contract before it is sent, so the server cannot drift from it.
+ * Whatever fails is answered by the error handler (error-handler.ts).
  */
 export function defineRoute<TBody extends z.ZodType, TData extends z.ZodType>(
   app: FastifyInstance,
@@ -24,20 +25,9 @@ export function defineRoute<TBody extends z.ZodType, TData extends z.ZodType>(
     const parsed = contract.body.safeParse(request.body ?? {});
     if (!parsed.success) {
       const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
-      return sendError(request, reply, ErrorCode.INCORRECT_PARAMETER_CONTENT, { data: { problems } });
+      throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'body does not match the contract', 200, { problems });
     }
-    try {
-      const data = await handler(parsed.data, request);
-      return reply.send(success(contract.data.parse(data)));
-    } catch (error) {
-      if (error instanceof AppError) {
-        return sendError(request, reply, error.code, {
-          httpStatus: error.httpStatus,
-          data: error.data,
-          ...(error.message_ ? { message: error.message_ } : {}),
-        });
-      }
-      throw error;
-    }
+    const data = await handler(parsed.data, request);
+    return reply.send(success(contract.data.parse(data)));
   });
 }

@@ -2,13 +2,36 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ErrorCode } from '../../src/shared/errors/catalogue';
+import { AppError } from './app-error';
+import { answerError } from './error-handler';
+
+/** Paths of the API: what matches no route there is an unknown call, never the app. */
+const apiPrefixes = ['/v1/', '/market/', '/exchange/', '/dev/'];
 
 /**
  * Serves the built app: hashed assets cached for good, everything else revalidated,
  * `/config.json` from the brand's file when one is configured, and `index.html` for any
- * other page path (history fallback) so that deep links work.
+ * other page path (history fallback) so that deep links work. What no route matches is
+ * answered here: an API path with INCORRECT_URL, a page with the app, a file with 404.
  */
 export async function registerStaticApp(
+  app: FastifyInstance,
+  options: { staticDir: string; brandConfigPath: string | null },
+) {
+  const sendIndex = await serveBuiltApp(app, options);
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (apiPrefixes.some((prefix) => path.startsWith(prefix))) {
+      return answerError(request, reply, new AppError(ErrorCode.INCORRECT_URL, 'no such call', 404));
+    }
+    const isPage = request.method === 'GET' && !/\.[a-z0-9]+$/i.test(path);
+    if (isPage) return sendIndex(reply);
+    return reply.status(404).type('text/plain').send('Not found');
+  });
+}
+
+async function serveBuiltApp(
   app: FastifyInstance,
   options: { staticDir: string; brandConfigPath: string | null },
 ) {
@@ -25,10 +48,7 @@ export async function registerStaticApp(
 
   if (!built) {
     app.log.warn({ staticDir: options.staticDir }, 'app not built; run `npm run build` to serve it');
-    return {
-      sendIndex: (reply: FastifyReply) =>
-        reply.status(503).type('text/plain').send('The app is not built: run `npm run build`.'),
-    };
+    return (reply: FastifyReply) => reply.status(503).type('text/plain').send('The app is not built: run `npm run build`.');
   }
 
   await app.register(fastifyStatic, {
@@ -45,7 +65,5 @@ export async function registerStaticApp(
     },
   });
 
-  return {
-    sendIndex: (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html'),
-  };
+  return (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html');
 }

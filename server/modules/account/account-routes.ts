@@ -1,27 +1,15 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resetMock, userBalance, userInfo } from '../../../src/shared/api/account';
-import { ErrorCode } from '../../../src/shared/errors/catalogue';
-import { AppError } from '../../http/app-error';
-import { defineRoute } from '../../http/define-route';
-import { bookOf, type AccountService } from './account-service';
+import { bookOf } from '../../../src/shared/session/token';
+import type { SignedInRoutes } from '../../http/signed-in';
+import type { AccountService } from './account-service';
 
-function signedIn(request: FastifyRequest) {
-  if (!request.auth) throw new AppError(ErrorCode.NOT_LOGGED_IN, undefined, 401);
-  return request.auth;
-}
-
-export function registerAccountRoutes(app: FastifyInstance, accounts: AccountService) {
-  defineRoute(app, userInfo, async (_body, request) => {
-    const auth = signedIn(request);
-    return accounts.info(auth.uid, auth.virtualStatus);
-  });
-  defineRoute(app, userBalance, async (_body, request) => {
-    const auth = signedIn(request);
-    return accounts.balance(auth.uid, bookOf(auth.virtualStatus));
-  });
-  defineRoute(app, resetMock, async (_body, request) => {
-    const auth = signedIn(request);
-    await accounts.resetDemo(auth.uid, auth.virtualStatus);
-    return null;
+export async function registerAccountRoutes(signedIn: SignedInRoutes, accounts: AccountService) {
+  await signedIn((scope) => {
+    scope.route(userInfo, async (_body, { session }) => accounts.info(session.uid, session.virtualStatus));
+    scope.route(userBalance, async (_body, { session }) => accounts.balance(session.uid, bookOf(session)));
+    scope.route(resetMock, async (_body, { session }) => {
+      await accounts.resetDemo(session.uid, session.virtualStatus);
+      return null;
+    });
   });
 }

@@ -2,11 +2,6 @@ import { sql, type Kysely } from 'kysely';
 import type { ContactType } from '../../../src/shared/api/auth';
 import type { Database } from '../../db/schema';
 
-/** A unique-constraint violation, in PostgreSQL and PGlite alike. */
-export function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
-}
-
 export function createIdentityRepository(db: Kysely<Database>) {
   return {
     findUserByContact(type: ContactType, username: string) {
@@ -42,7 +37,6 @@ export function createIdentityRepository(db: Kysely<Database>) {
     async setTotp(uid: number, sealedSecret: string | null, enabled: boolean) {
       await db.updateTable('app_user').set({ totp_secret: sealedSecret, totp_enabled: enabled }).where('uid', '=', uid).execute();
     },
-    /** Records the first switch to demo; true only for the call that recorded it. */
     /** Spends a second-factor step: false when it (or a later one) was spent already (a replayed code). */
     async useTotpStep(uid: number, step: number): Promise<boolean> {
       const result = await db
@@ -53,6 +47,7 @@ export function createIdentityRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
+    /** Records the first switch to demo; true only for the call that recorded it. */
     async markVirtualUsed(uid: number, at: Date): Promise<boolean> {
       const result = await db.updateTable('app_user').set({ virtual_used_at: at }).where('uid', '=', uid).where('virtual_used_at', 'is', null).executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;

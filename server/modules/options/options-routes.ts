@@ -1,4 +1,3 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   addOptionOrder,
   addOptionOrderMock,
@@ -8,47 +7,26 @@ import {
   optionOrderList,
   optionProductList,
 } from '../../../src/shared/api/options';
-import { ErrorCode } from '../../../src/shared/errors/catalogue';
-import type { Book } from '../../db/schema';
-import { AppError } from '../../http/app-error';
+import { bookOf } from '../../../src/shared/session/token';
+import type { FastifyInstance } from 'fastify';
 import { defineRoute } from '../../http/define-route';
-import { bookOf } from '../account/account-service';
+import { sessionOnBook, type SignedInRoutes } from '../../http/signed-in';
 import type { OptionsService } from './options-service';
 
-/** The signed-in caller. */
-function caller(request: FastifyRequest): { uid: number; book: Book } {
-  const auth = request.auth;
-  if (!auth) throw new AppError(ErrorCode.NOT_LOGGED_IN, undefined, 401);
-  return { uid: auth.uid, book: bookOf(auth.virtualStatus) };
-}
-
-/** Placement paths are per book, as in trading: the real path takes real tokens, the Mock path demo ones. */
-function placer(request: FastifyRequest, book: Book): number {
-  const { uid, book: tokenBook } = caller(request);
-  if (tokenBook !== book) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, `${tokenBook} session on a ${book} path`);
-  return uid;
-}
-
-export function registerOptionsRoutes(app: FastifyInstance, options: OptionsService) {
+export async function registerOptionsRoutes(app: FastifyInstance, signedIn: SignedInRoutes, options: OptionsService) {
   defineRoute(app, findOptionsProduct, (body) => options.products(body));
-  defineRoute(app, optionProductList, (body) => options.products(body));
-  for (const [book, add] of [
-    ['real', addOptionOrder],
-    ['demo', addOptionOrderMock],
-  ] as const) {
-    defineRoute(app, add, (body, request) => options.place(placer(request, book), book, body));
-  }
-  // The order calls have no Mock variants: they answer from the book of the caller's token.
-  defineRoute(app, optionOrderByUid, (body, request) => {
-    const { uid, book } = caller(request);
-    return options.order(uid, book, body.uid);
-  });
-  defineRoute(app, optionCompleted, (body, request) => {
-    const { uid, book } = caller(request);
-    return options.completed(uid, book, body.uid);
-  });
-  defineRoute(app, optionOrderList, (body, request) => {
-    const { uid, book } = caller(request);
-    return options.orderList(uid, book, body);
+  await signedIn((scope) => {
+    scope.route(optionProductList, (body) => options.products(body));
+    // Placement paths are per book, as in trading: the real path takes real tokens, the Mock path demo ones.
+    for (const [book, add] of [
+      ['real', addOptionOrder],
+      ['demo', addOptionOrderMock],
+    ] as const) {
+      scope.route(add, (body, { session }) => options.place(sessionOnBook(session, book), book, body));
+    }
+    // The order calls have no Mock variants: they answer from the book of the caller's token.
+    scope.route(optionOrderByUid, (body, { session }) => options.order(session.uid, bookOf(session), body.uid));
+    scope.route(optionCompleted, (body, { session }) => options.completed(session.uid, bookOf(session), body.uid));
+    scope.route(optionOrderList, (body, { session }) => options.orderList(session.uid, bookOf(session), body));
   });
 }

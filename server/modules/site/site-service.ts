@@ -5,10 +5,8 @@ import { customerLinkSettingKey, type SiteRepository } from './site-repository';
 
 const noCustomerLink: CustomerLink = { url: '', telegram: '', whatsapp: '', email: '', mode: 0 };
 
-/** Switches are read on every signed-in request; a short cache keeps that off the database. */
-const switchesCacheMs = 2_000;
-
-export function createSiteService(repository: SiteRepository) {
+export function createSiteService(repository: SiteRepository, options: { switchesCacheMs: number }) {
+  const { switchesCacheMs } = options;
   let cached: { atMs: number; value: Promise<Switches> } | null = null;
   return {
     /** The feature switches as a map (defaults for names the table lacks). */

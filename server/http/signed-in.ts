@@ -1,0 +1,134 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { ApiContract } from '../../src/shared/api/anonymous';
+import { checkToken } from '../../src/shared/api/auth';
+import { ErrorCode } from '../../src/shared/errors/catalogue';
+import { bookOf, type AccessTokenPayload, type Book } from '../../src/shared/session/token';
+import { AppError } from './app-error';
+import { defineRoute } from './define-route';
+import { success } from './envelope';
+import { answerError } from './error-handler';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The verified access token of a signed-in call; non-null in every route of a signed-in scope ({@link SignedInRequest}). */
+    session: AccessTokenPayload | null;
+  }
+  interface FastifyContextConfig {
+    /** A signed-in path that checks its own credentials (the positions socket: its token is in the query). */
+    signsInItself?: boolean;
+  }
+}
+
+/** The session an access token names. */
+export type SessionOfToken = Pick<AccessTokenPayload, 'uid' | 'fid' | 'virtualStatus'>;
+
+/** What the check asks: is the token well signed, and does its session still live (not ended server-side)? */
+export interface SessionCheck {
+  verify(token: string): Promise<AccessTokenPayload | null>;
+  alive(session: SessionOfToken): Promise<boolean>;
+}
+
+/** A request that passed the signed-in check. */
+export type SignedInRequest = FastifyRequest & { session: AccessTokenPayload };
+
+export type SignedInHandler<TBody extends z.ZodType, TData extends z.ZodType> = (body: z.output<TBody>, request: SignedInRequest) => Promise<z.input<TData>>;
+
+/** Where signed-in routes are declared: only here, so none can miss the check. */
+export interface SignedInScope {
+  /** A contract's route whose handler is given the verified session. */
+  route<TBody extends z.ZodType, TData extends z.ZodType>(contract: ApiContract<TBody, TData>, handler: SignedInHandler<TBody, TData>): void;
+  /** A path the check itself answers: code 0 once the session is verified (`user/checkToken`). */
+  answeredByTheCheck(path: string): void;
+}
+
+/** Registers routes in a new signed-in scope (an encapsulated plugin whose hook checks every request). */
+export type SignedInRoutes = (register: (scope: SignedInScope) => void) => Promise<void>;
+
+const signedInPrefixes = ['/v1/waa/', '/exchange/'];
+
+/** Whether a path belongs to the signed-in calls (`/v1/waa/…`, `/exchange/…`). */
+export function isSignedInPath(path: string | undefined): boolean {
+  return path !== undefined && signedInPrefixes.some((prefix) => path.startsWith(prefix));
+}
+
+/** A URL's path decoded, lower-cased and with runs of slashes collapsed: no spelling of a signed-in path escapes the check. */
+export function normalizedPath(url: string): string {
+  const raw = url.split('?')[0] ?? '';
+  let path = raw;
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    // A malformed escape matches no route; the raw path is checked as it is.
+  }
+  return path.replace(/\/+/g, '/').toLowerCase();
+}
+
+/** The signed-in user of a path that exists per book: real paths take real tokens, Mock paths demo ones. */
+export function sessionOnBook(session: AccessTokenPayload, book: Book): number {
+  const tokenBook = bookOf(session);
+  if (tokenBook !== book) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, `${tokenBook} session on a ${book} path`);
+  return session.uid;
+}
+
+function hasSession(request: FastifyRequest): request is SignedInRequest {
+  return request.session !== null;
+}
+
+/**
+ * The signed-in check: a bearer token, well signed, whose session lives. Refusals answer
+ * 401 NOT_LOGGED_IN without a valid token and SESSION_ENDED for an ended session, except
+ * `user/checkToken`, which answers LIST_FAILURE for both. Routes are declared through the
+ * returned {@link SignedInRoutes}; a signed-in path registered anywhere else fails at
+ * start, and a request no route matched is checked by its normalized path, so that no
+ * spelling (`%2F`, case, runs of slashes) reaches the not-found answer unchecked.
+ */
+export function registerSignedIn(app: FastifyInstance, sessions: SessionCheck): SignedInRoutes {
+  const scopes = new WeakSet<FastifyInstance>();
+  app.decorateRequest('session', null);
+
+  async function check(request: FastifyRequest, reply: FastifyReply) {
+    const header = request.headers.authorization ?? '';
+    const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
+    const payload = token ? await sessions.verify(token) : null;
+    const checkingToken = request.routeOptions.url === checkToken.path;
+    if (!payload) {
+      const refusal = checkingToken ? new AppError(ErrorCode.LIST_FAILURE) : new AppError(ErrorCode.NOT_LOGGED_IN, 'no valid bearer token', 401);
+      return answerError(request, reply, refusal);
+    }
+    // A valid signature is not enough: the session may have been ended server-side.
+    if (!(await sessions.alive(payload))) {
+      return answerError(request, reply, new AppError(checkingToken ? ErrorCode.LIST_FAILURE : ErrorCode.SESSION_ENDED));
+    }
+    request.session = payload;
+  }
+
+  // Matched routes are checked by their scope; what no route matched, by the path the router would have read.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.is404 || !isSignedInPath(normalizedPath(request.url))) return;
+    return check(request, reply);
+  });
+  app.addHook('onRoute', function (route) {
+    if (!isSignedInPath(normalizedPath(route.url)) || scopes.has(this) || route.config?.signsInItself === true) return;
+    throw new Error(`${route.method} ${route.url} is a signed-in path: declare it through the signed-in scope`);
+  });
+
+  return async (register) => {
+    await app.register(async (instance) => {
+      scopes.add(instance);
+      instance.addHook('onRequest', check);
+      register({
+        route(contract, handler) {
+          defineRoute(instance, contract, (body, request) => {
+            // Only a bug reaches this: the scope's hook answered every request without a session.
+            if (!hasSession(request)) throw new Error(`${contract.path} reached without a session`);
+            return handler(body, request);
+          });
+        },
+        answeredByTheCheck(path) {
+          instance.post(path, async () => success(null));
+        },
+      });
+    });
+  };
+}

@@ -1,0 +1,114 @@
+import crypto from 'node:crypto';
+import type { ContactType } from '../../../src/shared/api/auth';
+import { isValidApiPhone, isValidEmail } from '../../../src/shared/auth/validation';
+import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import { AppError, rateLimitedError } from '../../http/app-error';
+import { createBackgroundWork } from './background-work';
+import { captchaImage, captchaText } from './captcha-image';
+import type { IdentityContext, IdentityDependencies } from './identity-context';
+
+/** Code purposes (the `type` of sendMail / sendPhone). */
+export const CodePurpose = { register: 1, forgot: 2, registerComplete: 4 } as const;
+
+/** One-time codes by mail and SMS, their checks, and image captchas. */
+export function createCodes(deps: IdentityDependencies, context: IdentityContext) {
+  const { repository, cipher, delivery, limits, settings } = deps;
+  const { limit, claim, nowMs, now } = context;
+  const background = createBackgroundWork(deps.log);
+
+  /**
+   * Answers a code request the same way, in the same time, whether or not the address has
+   * an account: every request is recorded alike (the resend rule and the per-destination
+   * count), and what depends on the account (a code, a notice, a welcome, or nothing)
+   * is done afterwards, off the request.
+   */
+  async function sendCode(channel: 'email' | 'sms', destination: string, purpose: number, client: string) {
+    limit(limits.codeSending, client);
+    const verdict = await repository.recordCodeRequest(cipher.digest(`send:${purpose}:${destination}`), now(), {
+      resendMs: settings.codeResendMs,
+      windowMs: settings.codeWindowMs,
+      limit: settings.codesSentPer10Min,
+    });
+    if (!verdict.allowed) throw rateLimitedError(verdict.retryAfterSeconds);
+    background.run(() => deliverCode(channel, destination, purpose), 'sending a code failed');
+  }
+
+  async function deliverCode(channel: 'email' | 'sms', destination: string, purpose: number) {
+    const type: ContactType = channel === 'email' ? 'E' : 'P';
+    const existing = await repository.findUserByContact(type, destination);
+
+    if (purpose === CodePurpose.registerComplete) {
+      // A welcome mail after sign-up, when the brand sends one; nothing to check.
+      if (existing && channel === 'email' && (await deps.switches()).sendRegisterCompleteMail) {
+        await delivery.send({ channel, to: destination, subject: `${settings.siteName}: welcome`, text: `Your ${settings.siteName} account is ready.` });
+      }
+      return;
+    }
+    if (purpose === CodePurpose.register && existing) {
+      // Tell the owner instead of sending a code; the caller learns nothing here.
+      await delivery.send({ channel, to: destination, subject: `${settings.siteName}: sign-up attempt`, text: `Someone tried to sign up with this ${channel === 'email' ? 'address' : 'number'}. It already has an account; you can reset its password if needed.` });
+      return;
+    }
+    if (purpose === CodePurpose.forgot && !existing) return; // nothing to reset: nothing sent
+
+    const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
+    const createdAt = now();
+    // The hash binds the code to its row (so a code cannot be replayed against another);
+    // until it is written the row matches no code at all.
+    const id = await repository.insertCode({ destination, purpose, codeHash: '-', expiresAt: new Date(nowMs() + settings.codeTtlMs), createdAt });
+    await repository.setCodeHash(id, cipher.digest(`code:${id}:${code}`));
+    const what = purpose === CodePurpose.register ? 'sign-up' : 'password reset';
+    await delivery.send({
+      channel,
+      to: destination,
+      subject: `${settings.siteName}: your ${what} code`,
+      text: `Your ${settings.siteName} ${what} code is ${code}. It expires in ${Math.round(settings.codeTtlMs / 60_000)} minutes. If you did not ask for it, ignore this message.`,
+      code,
+    });
+  }
+
+  return {
+    /** Waits for the codes and notices still being sent (server close, tests). */
+    settled: () => background.settled(),
+
+    /** Checks the latest code for a destination; counts every try and locks after the maximum (atomically: `guessCode`). */
+    async checkCode(destination: string, purpose: number, code: string, client: string) {
+      limit(limits.codeChecking, client);
+      const throttleKey = await claim(limits.codeFailures, `code:${purpose}:${destination}`);
+      const latest = await repository.latestCode(destination, purpose);
+      if (!latest) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
+      const outcome = await repository.guessCode(latest.id, cipher.digest(`code:${latest.id}:${code}`), settings.codeMaxAttempts, now());
+      if (outcome === 'accepted') {
+        await limits.codeFailures.reset(throttleKey);
+        return;
+      }
+      // A used or locked code is just invalid; an unused one past its time says so.
+      const expired = outcome === 'refused' && !latest.consumed_at && latest.attempts < settings.codeMaxAttempts && latest.expires_at.getTime() <= nowMs();
+      throw new AppError(expired ? ErrorCode.VERIFICATION_CODE_EXPIRED : ErrorCode.INVALID_VERIFICATION_CODE);
+    },
+
+    async sendMail(email: string, purpose: number, client: string) {
+      if (!isValidEmail(email)) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'e-mail');
+      await sendCode('email', email.toLowerCase(), purpose, client);
+    },
+
+    async sendPhone(phone: string, purpose: number, client: string) {
+      if (!isValidApiPhone(phone)) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'phone');
+      const switches = await deps.switches();
+      if (purpose === CodePurpose.register && (!switches.PHONE_REGISTER || !switches.PHONE_REGISTER_SMS_VERIFICATION)) {
+        throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'phone sign-up codes are off');
+      }
+      await sendCode('sms', phone, purpose, client);
+    },
+
+    async imageCaptcha(client: string): Promise<{ image: string; uuid: string }> {
+      limit(limits.captcha, client);
+      const text = captchaText();
+      const uuid = crypto.randomUUID();
+      await repository.insertCaptcha(uuid, cipher.digest(`captcha:${uuid}:${text.toUpperCase()}`), new Date(nowMs() + settings.captchaTtlMs));
+      return { image: captchaImage(text), uuid };
+    },
+  };
+}
+
+export type Codes = ReturnType<typeof createCodes>;

@@ -1,0 +1,98 @@
+import type { ContactType } from '../../../src/shared/api/auth';
+import { isValidApiPhone, isValidEmail } from '../../../src/shared/auth/validation';
+import type { Switches } from '../../../src/shared/config/switches';
+import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import type { DataCipher } from '../../auth/data-key';
+import type { FailureThrottle } from '../../auth/failure-throttle';
+import type { RateLimiter } from '../../auth/rate-limiter';
+import type { TokenService } from '../../auth/tokens';
+import { matchTotpStep } from '../../auth/totp';
+import type { DomainEvents } from '../../events/domain-events';
+import { AppError, rateLimitedError } from '../../http/app-error';
+import type { Settings } from '../../settings';
+import type { MessageDelivery } from './delivery';
+import type { IdentityRepository } from './identity-repository';
+
+export interface IdentityLimits {
+  /** Per client address and account: sign-in attempts. */
+  login: RateLimiter;
+  /** Per client address: codes sent (per destination: `code_request`, see codes.ts). */
+  codeSending: RateLimiter;
+  /** Per client address: codes checked (register, forgot, second factor). */
+  codeChecking: RateLimiter;
+  /** Per client address: captcha images. */
+  captcha: RateLimiter;
+  /** Per account, whatever the address: sign-in tries (second factor included), with a growing delay. */
+  accountSignIn: FailureThrottle;
+  /** Per destination (register, reset) and per user (second-factor set-up): code checks, with a growing delay. */
+  codeFailures: FailureThrottle;
+}
+
+/** The settings identity reads. */
+export type IdentitySettings = Pick<
+  Settings,
+  | 'refreshTokenTtlSeconds'
+  | 'siteName'
+  | 'virtualTradingOnce'
+  | 'codesSentPer10Min'
+  | 'codeTtlMs'
+  | 'codeMaxAttempts'
+  | 'codeResendMs'
+  | 'codeWindowMs'
+  | 'captchaTtlMs'
+>;
+
+export interface IdentityDependencies {
+  repository: IdentityRepository;
+  tokens: TokenService;
+  cipher: DataCipher;
+  delivery: MessageDelivery;
+  limits: IdentityLimits;
+  settings: IdentitySettings;
+  switches: () => Promise<Switches>;
+  /** New users (their accounts are opened) and ended sessions (their sockets close). */
+  events: Pick<DomainEvents, 'userRegistered' | 'sessionsEnded'>;
+  /** Failures of work done off the request (sending codes). */
+  log: (message: string, error: unknown) => void;
+  nowMs?: () => number;
+}
+
+/** What every identity use case shares: the clock, the limits, contact and second-factor checks. */
+export function createIdentityContext(deps: IdentityDependencies) {
+  const { repository, cipher } = deps;
+  const nowMs = deps.nowMs ?? Date.now;
+  return {
+    nowMs,
+    now: () => new Date(nowMs()),
+
+    limit(limiter: RateLimiter, key: string) {
+      const result = limiter.hit(key);
+      if (!result.allowed) throw rateLimitedError(result.retryAfterSeconds);
+    },
+
+    /** Claims a try against a shared failure count; the key is hashed so no address is stored. */
+    async claim(throttle: FailureThrottle, key: string): Promise<string> {
+      const hashed = cipher.digest(`throttle:${key}`);
+      const verdict = await throttle.attempt(hashed);
+      if (!verdict.allowed) throw rateLimitedError(verdict.retryAfterSeconds);
+      return hashed;
+    },
+
+    /** A second-factor code is right and its step not spent before (checked and spent in one statement). */
+    async spendTotp(uid: number, secret: string, code: string): Promise<boolean> {
+      const step = matchTotpStep(secret, code, nowMs());
+      return step !== null && (await repository.useTotpStep(uid, step));
+    },
+
+    normalizeContact(type: ContactType, username: string): string {
+      if (type === 'E') {
+        if (!isValidEmail(username)) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'e-mail');
+        return username.toLowerCase();
+      }
+      if (!isValidApiPhone(username)) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'phone');
+      return username;
+    },
+  };
+}
+
+export type IdentityContext = ReturnType<typeof createIdentityContext>;

@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import { createDataCipher, loadDataKey } from '../../auth/data-key';
+import { createFailureThrottle } from '../../auth/failure-throttle';
+import { createRateLimiter } from '../../auth/rate-limiter';
+import type { TokenService } from '../../auth/tokens';
+import type { DatabaseHandle } from '../../db/database';
+import type { DomainEvents } from '../../events/domain-events';
+import { registerSignedIn, type SessionCheck, type SignedInRoutes } from '../../http/signed-in';
+import type { Settings } from '../../settings';
+import type { SiteService } from '../site/site-service';
+import { createMessageDelivery, type MessageDelivery } from './delivery';
+import { createIdentityRepository, type IdentityRepository } from './identity-repository';
+import { registerIdentityRoutes } from './identity-routes';
+import { createIdentityService, type IdentityService } from './identity-service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    identity: IdentityService;
+  }
+}
+
+export interface IdentityModule {
+  identity: IdentityService;
+  /** Whether an access token is good and its session lives: the signed-in check's question, and the positions socket's. */
+  sessions: SessionCheck;
+  signedIn: SignedInRoutes;
+  delivery: MessageDelivery;
+  users: IdentityRepository;
+}
+
+/**
+ * Identity: users, codes, sign-in and sessions. Whether a session lives is identity's
+ * answer, so the signed-in check is registered here, once, and handed to every module
+ * whose calls need a signed-in user.
+ */
+export async function registerIdentity(
+  app: FastifyInstance,
+  deps: {
+    settings: Settings;
+    database: DatabaseHandle;
+    tokens: TokenService;
+    site: SiteService;
+    events: DomainEvents;
+    /** Where the data key and the mail outbox live; in memory when null (tests). */
+    dataDir: string | null;
+    /** How mail and SMS leave; the settings' SMTP or the outbox when not given. */
+    delivery?: MessageDelivery | undefined;
+    nowMs?: (() => number) | undefined;
+  },
+): Promise<IdentityModule> {
+  const { settings, database, tokens, nowMs } = deps;
+  const cipher = createDataCipher(await loadDataKey({ dataKeySetting: settings.dataEncryptionKey, dataDir: deps.dataDir }));
+  const delivery = deps.delivery ?? createMessageDelivery({ smtpUrl: settings.smtpUrl, mailFrom: settings.mailFrom, dataDir: deps.dataDir });
+  const delayAfterFailures = (freeFailures: number) =>
+    createFailureThrottle(database.db, { freeFailures, maxDelaySeconds: settings.authDelayMaxSeconds }, nowMs);
+  const repository = createIdentityRepository(database.db);
+  const identity = createIdentityService({
+    repository,
+    tokens,
+    cipher,
+    delivery,
+    limits: {
+      login: createRateLimiter({ limit: settings.loginAttemptsPer15Min, windowMs: settings.loginWindowMs }),
+      codeSending: createRateLimiter({ limit: settings.codesSentPer10Min, windowMs: settings.codeWindowMs }),
+      codeChecking: createRateLimiter({ limit: settings.codeChecksPer10Min, windowMs: settings.codeWindowMs }),
+      captcha: createRateLimiter({ limit: settings.captchasPerMinute, windowMs: 60_000 }),
+      accountSignIn: delayAfterFailures(settings.loginFailuresBeforeDelay),
+      codeFailures: delayAfterFailures(settings.codeFailuresBeforeDelay),
+    },
+    settings,
+    switches: () => deps.site.switches(),
+    events: deps.events,
+    log: (message, error) => app.log.error({ err: error }, message),
+    ...(nowMs ? { nowMs } : {}),
+  });
+  const sessions: SessionCheck = {
+    verify: (token) => tokens.verifyAccessToken(token),
+    alive: (session) => identity.sessionAlive(session),
+  };
+  const signedIn = registerSignedIn(app, sessions);
+  await registerIdentityRoutes(app, signedIn, identity);
+  app.decorate('identity', identity);
+  // Codes and notices still being sent go out before the server (and its database) closes.
+  app.addHook('onClose', () => identity.settled());
+  // The account module reads profiles through the repository until it asks the service.
+  return { identity, sessions, signedIn, delivery, users: repository };
+}

@@ -1,0 +1,56 @@
+import type { ContactType } from '../../../src/shared/api/auth';
+import { isValidNewPassword } from '../../../src/shared/auth/validation';
+import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import { hashPassword, verifyAgainstNothing, verifyPassword } from '../../auth/passwords';
+import { AppError } from '../../http/app-error';
+import { CodePurpose, type Codes } from './codes';
+import type { IdentityContext, IdentityDependencies } from './identity-context';
+import type { Sessions } from './sessions';
+
+/** Sign-in (with a second factor when the user has one) and the password reset. */
+export function createSignIn(deps: IdentityDependencies, context: IdentityContext, codes: Codes, sessions: Sessions) {
+  const { repository, cipher, limits } = deps;
+  const { limit, claim, spendTotp, normalizeContact } = context;
+
+  return {
+    async login(
+      input: { username: string; password: string; type: ContactType; command?: 'verification' | undefined; authCode?: string | undefined },
+      client: string,
+    ): Promise<{ token: string; refreshToken: string; qrcodeStatus: 0 | 1 }> {
+      const account = `${input.type}|${input.username.toLowerCase()}`;
+      const key = `${client}|${account}`;
+      limit(limits.login, key);
+      // Per account whatever the address (addresses are cheap to change): counted before
+      // the password is checked, so even the right one waits while the delay runs.
+      const accountKey = await claim(limits.accountSignIn, `login:${account}`);
+      let user;
+      try {
+        user = await repository.findUserByContact(input.type, normalizeContact(input.type, input.username));
+      } catch {
+        user = undefined; // a malformed contact is just a wrong account
+      }
+      const passwordOk = user ? await verifyPassword(user.password_hash, input.password) : await verifyAgainstNothing(input.password);
+      if (!user || !passwordOk) throw new AppError(ErrorCode.INCORRECT_ACCOUNT_OR_PASSWORD);
+      if (user.blocked) throw new AppError(ErrorCode.USER_BLOCKED);
+      if (user.totp_enabled && user.totp_secret) {
+        if (input.command !== 'verification' || !input.authCode) return { token: '', refreshToken: '', qrcodeStatus: 0 };
+        limit(limits.codeChecking, client);
+        const secret = cipher.decrypt(user.totp_secret);
+        if (!secret || !(await spendTotp(user.uid, secret, input.authCode.padStart(6, '0')))) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
+      }
+      limits.login.reset(key);
+      await limits.accountSignIn.reset(accountKey);
+      return { ...(await sessions.startSession(user.uid)), qrcodeStatus: 1 };
+    },
+
+    async forgot(input: { username: string; password: string; type: ContactType; code: string }, client: string) {
+      const destination = normalizeContact(input.type, input.username);
+      if (!isValidNewPassword(input.password)) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'password');
+      await codes.checkCode(destination, CodePurpose.forgot, input.code, client);
+      const user = await repository.findUserByContact(input.type, destination);
+      if (!user) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE); // unreachable: no code is sent to unknown contacts
+      await repository.updatePassword(user.uid, await hashPassword(input.password));
+      await sessions.endAllSessions(user.uid, 'password-reset');
+    },
+  };
+}
