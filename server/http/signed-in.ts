@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { ApiContract } from '../../src/shared/api/anonymous';
+import type { ApiContract } from '../../src/shared/api/contract';
 import { checkToken } from '../../src/shared/api/auth';
 import { ErrorCode } from '../../src/shared/errors/catalogue';
 import { bookOf, type AccessTokenPayload, type Book } from '../../src/shared/session/token';
