@@ -156,7 +156,9 @@ export function optionPlacementViolation(input: OptionPlacementInput): OptionVio
   return null;
 }
 
-export type OptionDirection = 0 | 1;
+/** An option's direction (the wire's orderType): 0 up (wins when the price rises), 1 down. */
+export const OptionDirection = { up: 0, down: 1 } as const;
+export type OptionDirection = (typeof OptionDirection)[keyof typeof OptionDirection];
 export type OptionOutcome = 'win' | 'loss' | 'equal';
 
 export interface OptionSettlement {
@@ -175,7 +177,7 @@ export function optionProfit(amount: Units, profitRatePercent: string): Units {
 /** Up (0) wins when the end price is above the start price, down (1) when below; equal refunds. */
 export function settleOption(direction: OptionDirection, amount: Units, profitRatePercent: string, startPrice: Units, endPrice: Units): OptionSettlement {
   if (endPrice === startPrice) return { outcome: 'equal', payout: amount, winLost: 0n };
-  const won = direction === 0 ? endPrice > startPrice : endPrice < startPrice;
+  const won = direction === OptionDirection.up ? endPrice > startPrice : endPrice < startPrice;
   if (!won) return { outcome: 'loss', payout: 0n, winLost: -amount };
   const profit = optionProfit(amount, profitRatePercent);
   return { outcome: 'win', payout: amount + profit, winLost: profit };
