@@ -34,12 +34,15 @@ import { createIdentityRepository } from './modules/identity/identity-repository
 import { registerIdentityRoutes } from './modules/identity/identity-routes';
 import { createIdentityService, type IdentityService } from './modules/identity/identity-service';
 import { registerAccountRoutes } from './modules/account/account-routes';
-import { cashKind, createAccountService, type DemoHoldings } from './modules/account/account-service';
+import { createAccountRepository } from './modules/account/account-repository';
+import { createAccountOpening, createAccountService } from './modules/account/account-service';
 import { createLedger } from './modules/ledger/ledger';
 import { registerOptionsRoutes } from './modules/options/options-routes';
 import { createOptionsService, type OptionsService } from './modules/options/options-service';
 import { createPositionsFeed, type PositionsFeed } from './modules/trading/positions-feed';
 import { registerTradingRoutes } from './modules/trading/trading-routes';
+import { createFreeMarginRead } from './modules/trading/free-margin';
+import { createTradingRepository } from './modules/trading/trading-repository';
 import { createTradingService, type TradingService } from './modules/trading/trading-service';
 import type { Settings } from './settings';
 
@@ -154,20 +157,12 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const minute = 60_000;
   const identityRepository = createIdentityRepository(database.db);
   const ledger = createLedger(database.db, dependencies.nowMs);
-  // The trading engine starts with the market further down; the demo reset reaches it late-bound.
-  let demoHoldings: DemoHoldings | null = null;
   let positionsFeedLate: PositionsFeed | null = null;
-  const accounts = createAccountService({
-    db: database.db,
-    ledger,
-    users: identityRepository,
-    demoBalance: settings.demoBalance,
-    demoHoldings: () => demoHoldings,
-    ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}),
-  });
+  const demoBalance = money(settings.demoBalance);
+  const openAccounts = createAccountOpening({ ledger, demoBalance });
   const identity = createIdentityService({
     repository: identityRepository,
-    onRegistered: (uid) => accounts.open(uid),
+    onRegistered: (uid) => openAccounts(uid),
     tokens,
     cipher,
     delivery,
@@ -238,7 +233,6 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   app.decorate('identity', identity);
   // Codes and notices still being sent go out before the server (and its database) closes.
   app.addHook('onClose', () => identity.settled());
-  registerAccountRoutes(app, accounts);
 
   const topicBus = createTopicBus();
   const broker = settings.marketBrokerUrl ? createBrokerPublisher({ url: settings.marketBrokerUrl, log: app.log }) : null;
@@ -279,28 +273,23 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
       ? await selectMarketSource({ settings, instruments, resumeAt, log: app.log })
       : dependencies.marketSource;
   app.log.info({ source: source?.name ?? 'none' }, 'market data source');
+  const orders = createTradingRepository(database.db);
+  const accountRepository = createAccountRepository(database.db);
+  const tradeProhibited = (uid: number) => accountRepository.tradeProhibited(uid);
   const positionsFeed = createPositionsFeed({
-    db: database.db,
+    orders,
     ledger,
     market,
+    intervalMs: settings.positionsFeedIntervalMs,
+    sessionRecheckMs: settings.positionsSessionRecheckMs,
     sessionAlive: (session) => identity.sessionAlive(session),
     log: (message, error) => app.log.warn({ err: error }, message),
   });
   positionsFeedLate = positionsFeed;
-  const trading = createTradingService({
-    onChange: (uid, book) => positionsFeed.changed(uid, book),
-    db: database.db,
-    ledger,
-    market,
-    stalePriceMs: settings.stalePriceMs,
-    minHoldSeconds: settings.minHoldSeconds,
-    forexMinDeposit: settings.forexMinDeposit,
-    stopOutLevelPercent: settings.stopOutLevelPercent,
-    maxPendingOrders: settings.maxPendingOrders,
-    ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}),
-    log: (message, error) => app.log.error({ err: error }, message),
-  });
-  await trading.restore();
+  // In dependency order, each module given what it needs when it is created: the free-margin
+  // read (orders and ledger), then options (which need it), then trading (whose
+  // negative-balance protection ends options), then the account (whose demo reset ends both).
+  const freeMarginIn = createFreeMarginRead({ orders, ledger, market });
   const options = createOptionsService({
     db: database.db,
     ledger,
@@ -314,20 +303,35 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
       tickBufferMax: settings.optionTickBufferMax,
       tickRetentionHours: settings.optionTickRetentionHours,
     },
+    freeMarginIn,
+    tradeProhibited,
     onOrder: (uid, book, order) => positionsFeed.sendTo(uid, book, { type: 'option', data: order }),
     onChange: (uid, book) => positionsFeed.changed(uid, book),
-    freeMarginIn: (trx, uid, book, lockedCash) => trading.freeMarginIn(trx, uid, book, lockedCash),
     ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}),
     log: (message, error) => app.log.error({ err: error }, message),
   });
-  trading.coverWithOptions({ lockRunningIn: (trx, uid, book) => options.lockRunningIn(trx, uid, book) });
+  const trading = createTradingService({
+    onChange: (uid, book) => positionsFeed.changed(uid, book),
+    db: database.db,
+    orders,
+    ledger,
+    market,
+    freeMarginIn,
+    options,
+    tradeProhibited,
+    stalePriceMs: settings.stalePriceMs,
+    minHoldSeconds: settings.minHoldSeconds,
+    forexMinDeposit: settings.forexMinDeposit,
+    stopOutLevelPercent: settings.stopOutLevelPercent,
+    maxPendingOrders: settings.maxPendingOrders,
+    ...(dependencies.nowMs ? { nowMs: dependencies.nowMs } : {}),
+    log: (message, error) => app.log.error({ err: error }, message),
+  });
+  await trading.restore();
   // Before the price source starts: options that ended while the server was down settle on the ticks recorded then.
   await options.start();
-  demoHoldings = {
-    endOptionsIn: (trx, uid) => options.endDemoOptionsIn(trx, uid),
-    endOrdersIn: (trx, uid) => trading.endDemoOrdersIn(trx, uid),
-    heldIn: (trx, uid) => options.heldIn(trx, uid, 'demo'),
-  };
+  const accounts = createAccountService({ db: database.db, ledger, users: identityRepository, open: openAccounts, demoBalance, trading, options });
+  registerAccountRoutes(app, accounts);
   // Stop-out every second; the overnight fee once per UTC day (keys make reruns harmless).
   let lastRollover = new Date(dependencies.nowMs?.() ?? Date.now()).toISOString().slice(0, 10);
   const tradingTimer = setInterval(() => {
@@ -412,16 +416,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
       if (!body.success || amount <= 0n) return reply.code(400).send({ error: 'expected { uid, amount > 0 }' });
       const user = await database.db.selectFrom('app_user').select('uid').where('uid', '=', body.data.uid).executeTakeFirst();
       if (!user) return reply.code(404).send({ error: 'no such user' });
-      await ledger.post({
-        idempotencyKey: `dev-fund:${crypto.randomUUID()}`,
-        book: 'real',
-        kind: 'deposit',
-        uid: user.uid,
-        postings: [
-          { account: { owner: null, book: 'real', kind: 'deposits' }, amount: -amount },
-          { account: { owner: user.uid, book: 'real', kind: cashKind }, amount },
-        ],
-      });
+      await ledger.creditDeposit({ uid: user.uid, amount, idempotencyKey: `dev-fund:${crypto.randomUUID()}` });
       return { funded: formatMoney(amount) };
     });
   }

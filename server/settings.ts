@@ -101,6 +101,13 @@ const environmentSchema = z.object({
   MARKET_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   POSITIONS_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   POSITIONS_SOCKETS_PER_USER: z.coerce.number().int().min(1).default(10),
+  /** The most often a moving market pushes one account's positions feed, in ms. */
+  POSITIONS_FEED_INTERVAL_MS: z.coerce.number().int().min(50).max(10_000).default(250),
+  /**
+   * How often the positions feed checks its open sockets' sessions, in ms, so that ends
+   * no announcement reaches (another server process, a user blocked in the database) are caught.
+   */
+  POSITIONS_SESSION_RECHECK_MS: z.coerce.number().int().min(1_000).default(30_000),
   /** Development outbox for mail and SMS, readable at GET /dev/outbox. Never on by default. */
   DEV_OUTBOX: flag.default(false),
   /** Where prices come from: the seeded simulator, a CSV recording, Binance's public stream (crypto), or none. */
@@ -238,6 +245,8 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     marketConnectionsPerAddress: values.MARKET_CONNECTIONS_PER_ADDRESS,
     positionsSocketsPerAddress: values.POSITIONS_SOCKETS_PER_ADDRESS,
     positionsSocketsPerUser: values.POSITIONS_SOCKETS_PER_USER,
+    positionsFeedIntervalMs: values.POSITIONS_FEED_INTERVAL_MS,
+    positionsSessionRecheckMs: values.POSITIONS_SESSION_RECHECK_MS,
     marketLoadSymbols: values.MARKET_LOAD_SYMBOLS,
     marketLoadTicksPerSecond: values.MARKET_LOAD_TICKS_PER_SECOND,
   };

@@ -3,7 +3,8 @@ import { resetMock, userBalance, userInfo } from '../../../src/shared/api/accoun
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { AppError } from '../../http/app-error';
 import { defineRoute } from '../../http/define-route';
-import { bookOf, type AccountService } from './account-service';
+import { bookOf } from '../../../src/shared/session/token';
+import type { AccountService } from './account-service';
 
 function signedIn(request: FastifyRequest) {
   if (!request.auth) throw new AppError(ErrorCode.NOT_LOGGED_IN, undefined, 401);
@@ -17,7 +18,7 @@ export function registerAccountRoutes(app: FastifyInstance, accounts: AccountSer
   });
   defineRoute(app, userBalance, async (_body, request) => {
     const auth = signedIn(request);
-    return accounts.balance(auth.uid, bookOf(auth.virtualStatus));
+    return accounts.balance(auth.uid, bookOf(auth));
   });
   defineRoute(app, resetMock, async (_body, request) => {
     const auth = signedIn(request);

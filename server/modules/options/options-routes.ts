@@ -12,14 +12,14 @@ import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import type { Book } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import { defineRoute } from '../../http/define-route';
-import { bookOf } from '../account/account-service';
+import { bookOf } from '../../../src/shared/session/token';
 import type { OptionsService } from './options-service';
 
 /** The signed-in caller. */
 function caller(request: FastifyRequest): { uid: number; book: Book } {
   const auth = request.auth;
   if (!auth) throw new AppError(ErrorCode.NOT_LOGGED_IN, undefined, 401);
-  return { uid: auth.uid, book: bookOf(auth.virtualStatus) };
+  return { uid: auth.uid, book: bookOf(auth) };
 }
 
 /** Placement paths are per book, as in trading: the real path takes real tokens, the Mock path demo ones. */
