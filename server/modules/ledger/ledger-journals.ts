@@ -43,37 +43,32 @@ export interface OrderRef {
   orderNo: string;
 }
 
+/** A journal about one order or option: its number is the reference and ends the key. */
+function orderJournal(order: OrderRef, kind: JournalKind, idempotencyKey: string, postings: Posting[]): JournalInput {
+  return { idempotencyKey, book: order.book, kind, uid: order.uid, reference: order.orderNo, postings };
+}
+
+/** Cash into one of the user's held accounts (margin, escrow), and a fee to the house. */
+function heldFromCash(owner: OrderRef, held: UserAccountKind, amount: Units, fee: Units): Posting[] {
+  return [
+    { account: user(owner.uid, owner.book, UserAccountKind.cash), amount: -(amount + fee) },
+    { account: user(owner.uid, owner.book, held), amount },
+    { account: house(owner.book, HouseAccountKind.fees), amount: fee },
+  ];
+}
+
 /** An order placed: its margin moves from cash to margin, its fee (a market order's; 0 pending) to the house. */
 export function marginLockedJournal(order: OrderRef & { margin: Units; fee: Units }): JournalInput {
-  const { uid, book, orderNo } = order;
-  return {
-    idempotencyKey: `${JournalKeyPrefix.orderOpen}${orderNo}`,
-    book,
-    kind: JournalKind.orderOpen,
-    uid,
-    reference: orderNo,
-    postings: [
-      { account: user(uid, book, UserAccountKind.cash), amount: -(order.margin + order.fee) },
-      { account: user(uid, book, UserAccountKind.margin), amount: order.margin },
-      { account: house(book, HouseAccountKind.fees), amount: order.fee },
-    ],
-  };
+  return orderJournal(order, JournalKind.orderOpen, `${JournalKeyPrefix.orderOpen}${order.orderNo}`, heldFromCash(order, UserAccountKind.margin, order.margin, order.fee));
 }
 
 /** A pending order filled: its fee from cash to the house. */
 export function feeChargedJournal(order: OrderRef & { fee: Units }): JournalInput {
   const { uid, book, orderNo } = order;
-  return {
-    idempotencyKey: `${JournalKeyPrefix.orderFee}${orderNo}`,
-    book,
-    kind: JournalKind.orderFee,
-    uid,
-    reference: orderNo,
-    postings: [
-      { account: user(uid, book, UserAccountKind.cash), amount: -order.fee },
-      { account: house(book, HouseAccountKind.fees), amount: order.fee },
-    ],
-  };
+  return orderJournal(order, JournalKind.orderFee, `${JournalKeyPrefix.orderFee}${orderNo}`, [
+    { account: user(uid, book, UserAccountKind.cash), amount: -order.fee },
+    { account: house(book, HouseAccountKind.fees), amount: order.fee },
+  ]);
 }
 
 /**
@@ -88,64 +83,31 @@ export function orderEndedJournal(order: OrderRef & { margin: Units; profitLoss:
     { account: user(uid, book, UserAccountKind.cash), amount: margin + (profitLoss ?? 0n) },
   ];
   if (closed) postings.push({ account: house(book, HouseAccountKind.tradingResult), amount: -profitLoss });
-  return {
-    idempotencyKey: `${closed ? JournalKeyPrefix.orderClose : JournalKeyPrefix.orderCancel}${orderNo}`,
-    book,
-    kind: closed ? JournalKind.orderClose : JournalKind.orderCancel,
-    uid,
-    reference: orderNo,
-    postings,
-  };
+  return orderJournal(order, closed ? JournalKind.orderClose : JournalKind.orderCancel, `${closed ? JournalKeyPrefix.orderClose : JournalKeyPrefix.orderCancel}${orderNo}`, postings);
 }
 
 /** One day's overnight fee of an open position (`day` in the key: once a day). */
 export function overnightChargedJournal(order: OrderRef & { day: string; fee: Units }): JournalInput {
   const { uid, book, orderNo } = order;
-  return {
-    idempotencyKey: `${JournalKeyPrefix.overnight}${orderNo}:${order.day}`,
-    book,
-    kind: JournalKind.overnightFee,
-    uid,
-    reference: orderNo,
-    postings: [
-      { account: user(uid, book, UserAccountKind.cash), amount: -order.fee },
-      { account: house(book, HouseAccountKind.overnight), amount: order.fee },
-    ],
-  };
+  return orderJournal(order, JournalKind.overnightFee, `${JournalKeyPrefix.overnight}${orderNo}:${order.day}`, [
+    { account: user(uid, book, UserAccountKind.cash), amount: -order.fee },
+    { account: house(book, HouseAccountKind.overnight), amount: order.fee },
+  ]);
 }
 
 /** An option placed: its amount from cash to escrow, its fee to the house. */
 export function optionEscrowedJournal(option: OrderRef & { amount: Units; fee: Units }): JournalInput {
-  const { uid, book, orderNo } = option;
-  return {
-    idempotencyKey: `${JournalKeyPrefix.optionOpen}${orderNo}`,
-    book,
-    kind: JournalKind.optionOpen,
-    uid,
-    reference: orderNo,
-    postings: [
-      { account: user(uid, book, UserAccountKind.cash), amount: -(option.amount + option.fee) },
-      { account: user(uid, book, UserAccountKind.optionEscrow), amount: option.amount },
-      { account: house(book, HouseAccountKind.fees), amount: option.fee },
-    ],
-  };
+  return orderJournal(option, JournalKind.optionOpen, `${JournalKeyPrefix.optionOpen}${option.orderNo}`, heldFromCash(option, UserAccountKind.optionEscrow, option.amount, option.fee));
 }
 
 /** An option settled on its end tick: escrow out, the payout to cash, the house takes the difference (a win's profit it pays is negative). */
 export function optionSettledJournal(option: OrderRef & { amount: Units; outcome: OptionOutcome; payout: Units }): JournalInput {
   const { uid, book, orderNo, amount, payout } = option;
-  return {
-    idempotencyKey: `${JournalKeyPrefix.optionSettle}${orderNo}`,
-    book,
-    kind: optionOutcomeJournal[option.outcome],
-    uid,
-    reference: orderNo,
-    postings: [
-      { account: user(uid, book, UserAccountKind.optionEscrow), amount: -amount },
-      { account: user(uid, book, UserAccountKind.cash), amount: payout },
-      { account: house(book, HouseAccountKind.optionResult), amount: amount - payout },
-    ],
-  };
+  return orderJournal(option, optionOutcomeJournal[option.outcome], `${JournalKeyPrefix.optionSettle}${orderNo}`, [
+    { account: user(uid, book, UserAccountKind.optionEscrow), amount: -amount },
+    { account: user(uid, book, UserAccountKind.cash), amount: payout },
+    { account: house(book, HouseAccountKind.optionResult), amount: amount - payout },
+  ]);
 }
 
 /**
@@ -159,7 +121,7 @@ export function optionVoidedJournal(option: OrderRef & { amount: Units; refunded
     refundedFee === null
       ? [escrowOut, { account: user(uid, book, UserAccountKind.cash), amount }]
       : [escrowOut, { account: house(book, HouseAccountKind.fees), amount: -refundedFee }, { account: user(uid, book, UserAccountKind.cash), amount: amount + refundedFee }];
-  return { idempotencyKey: `${JournalKeyPrefix.optionSettle}${orderNo}`, book, kind: JournalKind.optionVoid, uid, reference: orderNo, postings };
+  return orderJournal(option, JournalKind.optionVoid, `${JournalKeyPrefix.optionSettle}${orderNo}`, postings);
 }
 
 /** A new user's demo cash (the key makes it once per user). */
