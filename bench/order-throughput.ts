@@ -10,11 +10,12 @@ import { buildServer } from '../server/app';
 import { createTokenService } from '../server/auth/tokens';
 import { openDatabase, type DatabaseTarget } from '../server/db/database';
 import type { MarketDataSource, RawTick } from '../server/market/sources/market-data-source';
-import { cashKind } from '../server/modules/account/account-service';
+import { UserAccountKind } from '../server/modules/ledger/ledger-kinds';
 import { createMessageDelivery } from '../server/modules/identity/delivery';
 import { createLedger } from '../server/modules/ledger/ledger';
 import { readSettings } from '../server/settings';
 import { money } from '../src/shared/money/money';
+const { cash: cashKind } = UserAccountKind;
 
 const orders = 400;
 

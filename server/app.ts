@@ -16,7 +16,7 @@ import { registerIdentity } from './modules/identity';
 import { createLedger } from './modules/ledger/ledger';
 import { registerOptions } from './modules/options';
 import { registerSite } from './modules/site';
-import { registerTrading } from './modules/trading';
+import { registerTrading, registerTradingReads } from './modules/trading';
 import type { Settings } from './settings';
 
 export interface ServerDependencies {
@@ -62,7 +62,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     customerLink: () => site.customerLink(),
   });
   // Identity registers the signed-in check, which the modules after it declare their calls through.
-  const { identity, sessions, signedIn, delivery, users } = await registerIdentity(app, {
+  const { identity, sessions, signedIn, delivery } = await registerIdentity(app, {
     settings,
     database,
     tokens,
@@ -80,9 +80,13 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     seed: dependencies.marketSeed,
     nowMs,
   });
-  const { trading, positionsFeed, startRiskChecks } = await registerTrading(app, { settings, database, ledger, market, sessions, events, signedIn, nowMs });
-  const options = await registerOptions(app, { settings, database, ledger, market, trading, positionsFeed, signedIn, nowMs });
-  await registerAccount({ settings, database, ledger, users, trading, options, events, signedIn, nowMs });
+  // Trading's reads first: options need its feed and free margin, trading's cover needs options, the demo reset both.
+  const tradingReads = registerTradingReads(app, { settings, database, ledger, market, sessions, events });
+  const { positionsFeed, freeMarginIn } = tradingReads;
+  const tradeProhibited = (uid: number) => identity.tradeProhibited(uid);
+  const options = await registerOptions(app, { settings, database, ledger, market, freeMarginIn, tradeProhibited, positionsFeed, signedIn, nowMs });
+  const { trading, startRiskChecks } = await registerTrading(app, { settings, database, ledger, market, reads: tradingReads, options, tradeProhibited, signedIn, nowMs });
+  await registerAccount({ settings, database, ledger, identity, trading, options, events, signedIn });
   registerDevRoutes(app, { settings, delivery, feedControl, identity, ledger });
   app.get('/healthz', async () => ({
     status: 'ok',

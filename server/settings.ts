@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { resendCodeAfterSeconds } from '../src/shared/auth/validation';
 import { parseCustomerLinkSetting } from '../src/shared/config/customer-link';
 import { isSwitchName, type SwitchName } from '../src/shared/config/switches';
 
@@ -101,6 +102,13 @@ const environmentSchema = z.object({
   MARKET_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   POSITIONS_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   POSITIONS_SOCKETS_PER_USER: z.coerce.number().int().min(1).default(10),
+  /** The most often a moving market pushes one account's positions feed, in ms. */
+  POSITIONS_FEED_INTERVAL_MS: z.coerce.number().int().min(50).max(10_000).default(250),
+  /**
+   * How often the positions feed checks its open sockets' sessions, in ms, so that ends
+   * no announcement reaches (another server process, a user blocked in the database) are caught.
+   */
+  POSITIONS_SESSION_RECHECK_MS: z.coerce.number().int().min(1_000).default(30_000),
   /** Development outbox for mail and SMS, readable at GET /dev/outbox. Never on by default. */
   DEV_OUTBOX: flag.default(false),
   /** Where prices come from: the seeded simulator, a CSV recording, Binance's public stream (crypto), or none. */
@@ -238,6 +246,8 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     marketConnectionsPerAddress: values.MARKET_CONNECTIONS_PER_ADDRESS,
     positionsSocketsPerAddress: values.POSITIONS_SOCKETS_PER_ADDRESS,
     positionsSocketsPerUser: values.POSITIONS_SOCKETS_PER_USER,
+    positionsFeedIntervalMs: values.POSITIONS_FEED_INTERVAL_MS,
+    positionsSessionRecheckMs: values.POSITIONS_SESSION_RECHECK_MS,
     marketLoadSymbols: values.MARKET_LOAD_SYMBOLS,
     marketLoadTicksPerSecond: values.MARKET_LOAD_TICKS_PER_SECOND,
     ...fixedRules,
@@ -253,8 +263,8 @@ const fixedRules = {
   codeTtlMs: 10 * minuteMs,
   /** Wrong guesses that lock a code. */
   codeMaxAttempts: 5,
-  /** The same destination gets a new code at most this often. */
-  codeResendMs: minuteMs,
+  /** The same destination gets a new code at most this often (the app's resend countdown is the same rule). */
+  codeResendMs: resendCodeAfterSeconds * 1000,
   /** The window of CODES_SENT_PER_10_MIN (per address, and per destination and purpose) and of CODE_CHECKS_PER_10_MIN. */
   codeWindowMs: 10 * minuteMs,
   /** The window of LOGIN_ATTEMPTS_PER_15_MIN. */
@@ -276,8 +286,4 @@ const fixedRules = {
   // Trading.
   /** The stop-out check runs this often (and looks for the UTC day's rollover, which charges the overnight fee). */
   riskCheckMs: 1_000,
-  /** The most often a moving market pushes one account's positions feed. */
-  positionsFeedIntervalMs: 250,
-  /** Open positions sockets' sessions are re-checked this often (ends no announcement reached). */
-  positionsSessionRecheckMs: 30_000,
 };

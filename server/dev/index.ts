@@ -7,7 +7,6 @@ import type { IdentityService } from '../modules/identity/identity-service';
 import type { MessageDelivery } from '../modules/identity/delivery';
 import type { Ledger } from '../modules/ledger/ledger';
 import type { Settings } from '../settings';
-import { creditDeposit } from './deposit';
 
 const fundBody = z.strictObject({ uid: z.number().int().positive(), amount: z.string().regex(/^\d{1,12}(\.\d{1,8})?$/) });
 
@@ -52,7 +51,7 @@ export function registerDevRoutes(
       const amount = body.success ? money(body.data.amount) : 0n;
       if (!body.success || amount <= 0n) return reply.code(400).send({ error: 'expected { uid, amount > 0 }' });
       if (!(await deps.identity.userExists(body.data.uid))) return reply.code(404).send({ error: 'no such user' });
-      await creditDeposit(deps.ledger, { uid: body.data.uid, amount, idempotencyKey: `dev-fund:${crypto.randomUUID()}` });
+      await deps.ledger.creditDeposit({ uid: body.data.uid, amount, idempotencyKey: `dev-fund:${crypto.randomUUID()}` });
       return { funded: formatMoney(amount) };
     });
   }

@@ -1,8 +1,9 @@
 import { expect } from 'vitest';
-import { cashKind } from '../../server/modules/account/account-service';
+import { UserAccountKind } from '../../server/modules/ledger/ledger-kinds';
 import type { Ledger } from '../../server/modules/ledger/ledger';
 import { money } from '../../src/shared/money/money';
 import { post, type TestServer } from './harness';
+const { cash: cashKind } = UserAccountKind;
 
 export const password = 'correct horse 7';
 

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney, money } from '../../src/shared/money/money';
-import { cashKind, marginKind } from '../../server/modules/account/account-service';
+import { UserAccountKind } from '../../server/modules/ledger/ledger-kinds';
 import { createLedger, type Ledger } from '../../server/modules/ledger/ledger';
 import { seededRandom } from '../../server/market/sources/random';
 import { startTestServer, testBackends, type TestServer } from './harness';
 import { call, loginByEmail, registerByEmail, setSwitch } from './identity-support';
+const { cash: cashKind, margin: marginKind } = UserAccountKind;
 
 let mailbox = 0;
 const newEmail = () => `ledger${Date.now().toString(36)}${(mailbox += 1)}@example.com`;

@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cashKind } from '../../server/modules/account/account-service';
+import { UserAccountKind } from '../../server/modules/ledger/ledger-kinds';
 import { createLedger, type Ledger } from '../../server/modules/ledger/ledger';
 import { reconcileBooks } from '../../server/modules/ledger/reconciliation';
-import { optionEscrowKind } from '../../server/modules/options/options-service';
 import type { OptionProduct } from '../../src/shared/api/options';
 import { formatMoney, money } from '../../src/shared/money/money';
 import { scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
 import { call, fundedTrader, setSwitch } from './identity-support';
+const { cash: cashKind, optionEscrow: optionEscrowKind } = UserAccountKind;
 
 /**
  * Attacks on the money rules (an adversarial review of issue 12's hardening): hedges

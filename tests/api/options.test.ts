@@ -6,10 +6,9 @@ import { createTokenService, type TokenService } from '../../server/auth/tokens'
 import { openDatabase, type DatabaseHandle } from '../../server/db/database';
 import type { MarketDataSource } from '../../server/market/sources/market-data-source';
 import { seededRandom } from '../../server/market/sources/random';
-import { cashKind } from '../../server/modules/account/account-service';
+import { HouseAccountKind, UserAccountKind } from '../../server/modules/ledger/ledger-kinds';
 import { createMessageDelivery } from '../../server/modules/identity/delivery';
 import { createLedger, type Ledger } from '../../server/modules/ledger/ledger';
-import { optionEscrowKind, optionResultKind } from '../../server/modules/options/options-service';
 import { readSettings } from '../../server/settings';
 import type { OptionOrder, OptionOrderListData, OptionProduct } from '../../src/shared/api/options';
 import { exchangeFeedMessage } from '../../src/shared/api/trading';
@@ -17,6 +16,8 @@ import { formatMoney, money, type Units } from '../../src/shared/money/money';
 import { optionFee, settleOption } from '../../src/shared/options/option-rules';
 import { scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
 import { call, fundedTrader } from './identity-support';
+const { cash: cashKind, optionEscrow: optionEscrowKind } = UserAccountKind;
+const { optionResult: optionResultKind } = HouseAccountKind;
 
 // A Tuesday noon: forex, indices and crypto are open; Hong Kong 50 (01:15–08:30 UTC) is closed.
 const tuesdayNoon = Date.parse('2026-01-13T12:00:00Z');

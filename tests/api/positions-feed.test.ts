@@ -2,11 +2,12 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MarketDataSource, RawTick } from '../../server/market/sources/market-data-source';
-import { cashKind } from '../../server/modules/account/account-service';
+import { UserAccountKind } from '../../server/modules/ledger/ledger-kinds';
 import { createLedger } from '../../server/modules/ledger/ledger';
 import { money } from '../../src/shared/money/money';
 import { startTestServer, testBackends, type TestServer } from './harness';
 import { call, lastCode, loginByEmail, password, registerByEmail } from './identity-support';
+const { cash: cashKind } = UserAccountKind;
 
 interface ClientSocket {
   readonly readyState: number;
@@ -107,6 +108,32 @@ describe.each(testBackends())('positions feed on $name', (backend) => {
       expect(code).toBe(4401);
     } finally {
       socket.close();
+    }
+  });
+
+  it("pushes the account's balance, the values user/balance answers, when a socket joins and after a placement", async () => {
+    const email = `feedbalance${Date.now().toString(36)}@example.com`;
+    await registerByEmail(server, email);
+    const session = await loginByEmail(server, email);
+    const uid = ((await call(server, '/v1/waa/user/info', {}, session.token)).data as { uid: number }).uid;
+    await createLedger(server.database.db).creditDeposit({ uid, amount: money('1000'), idempotencyKey: `feed-balance-deposit:${uid}` });
+    quote(108500);
+    const client = feedSocket(`${base}/exchange/ws?token=${encodeURIComponent(session.token)}`);
+    const pushed = () => client.messages.map((text) => JSON.parse(text) as { type: string; data: unknown }).filter((message) => message.type === 'account').map((message) => message.data);
+    const answered = async () => (await call(server, '/v1/waa/user/balance', {}, session.token)).data;
+    try {
+      await vi.waitFor(() => expect(pushed()).toHaveLength(1));
+      expect(pushed()[0]).toEqual(await answered());
+      expect(pushed()[0]).toEqual({ balanceAmount: '1000.00', lockMargin: '0.00' });
+
+      const placed = await call(server, '/exchange/addOrder', { tradePair: 'EURUSD', price: '0', orderQuantity: '0.1', multiple: 100, orderType: 0, buyPoint: 2, clientOrderId: 'feed-balance-1' }, session.token);
+      expect(placed.code).toBe(0);
+      await vi.waitFor(() => expect(pushed()).toHaveLength(2));
+      // Margin 108.512 locked and the fee 0.217024 charged: the push and user/balance agree.
+      expect(pushed()[1]).toEqual(await answered());
+      expect(pushed()[1]).toEqual({ balanceAmount: '891.270976', lockMargin: '108.512' });
+    } finally {
+      client.socket.close();
     }
   });
 

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cashKind } from '../../server/modules/account/account-service';
+import { UserAccountKind } from '../../server/modules/ledger/ledger-kinds';
 import { createLedger, type Ledger } from '../../server/modules/ledger/ledger';
 import { reconcileBooks } from '../../server/modules/ledger/reconciliation';
 import { money } from '../../src/shared/money/money';
 import { scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
 import { call, fundedTrader, loginByEmail, registerByEmail, setSwitch } from './identity-support';
+const { cash: cashKind } = UserAccountKind;
 
 // A Tuesday noon: forex is open.
 let clock = Date.parse('2026-01-13T12:00:00Z');

@@ -1,45 +1,43 @@
+import { money } from '../../../src/shared/money/money';
 import type { DatabaseHandle } from '../../db/database';
 import type { DomainEvents } from '../../events/domain-events';
 import type { SignedInRoutes } from '../../http/signed-in';
 import type { Settings } from '../../settings';
-import type { IdentityRepository } from '../identity/identity-repository';
+import type { IdentityService } from '../identity/identity-service';
 import type { Ledger } from '../ledger/ledger';
 import type { OptionsService } from '../options/options-service';
 import type { TradingService } from '../trading/trading-service';
 import { registerAccountRoutes } from './account-routes';
-import { createAccountService, type AccountService, type DemoHoldings } from './account-service';
+import { createAccountOpening, createAccountService, type AccountService } from './account-service';
 
 /**
  * Accounts: every user's real and demo accounts, opened at sign-up, their balances and
- * profile, and the demo reset (which ends the demo orders and options first).
+ * profile, and the demo reset (which ends the demo orders and options first). The account
+ * keeps no table of its own: its money is the ledger's, the profile identity's.
  */
 export async function registerAccount(deps: {
   settings: Settings;
   database: DatabaseHandle;
   ledger: Ledger;
-  /** The profile is read through identity's repository until the account service asks identity's service. */
-  users: IdentityRepository;
-  trading: TradingService;
-  options: OptionsService;
+  identity: Pick<IdentityService, 'profile'>;
+  trading: Pick<TradingService, 'endDemoOrdersIn'>;
+  options: Pick<OptionsService, 'endDemoOptionsIn' | 'heldIn'>;
   events: DomainEvents;
   signedIn: SignedInRoutes;
-  nowMs?: (() => number) | undefined;
 }): Promise<AccountService> {
-  const { trading, options } = deps;
-  const demoHoldings: DemoHoldings = {
-    endOptionsIn: (trx, uid) => options.endDemoOptionsIn(trx, uid),
-    endOrdersIn: (trx, uid) => trading.endDemoOrdersIn(trx, uid),
-    heldIn: (trx, uid) => options.heldIn(trx, uid, 'demo'),
-  };
+  const { ledger } = deps;
+  const demoBalance = money(deps.settings.demoBalance);
+  const open = createAccountOpening({ ledger, demoBalance });
   const accounts = createAccountService({
     db: deps.database.db,
-    ledger: deps.ledger,
-    users: deps.users,
-    demoBalance: deps.settings.demoBalance,
-    demoHoldings: () => demoHoldings,
-    ...(deps.nowMs ? { nowMs: deps.nowMs } : {}),
+    ledger,
+    users: deps.identity,
+    open,
+    demoBalance,
+    trading: deps.trading,
+    options: deps.options,
   });
-  deps.events.userRegistered.listen(({ uid }) => accounts.open(uid));
+  deps.events.userRegistered.listen(({ uid }) => open(uid));
   await registerAccountRoutes(deps.signedIn, accounts);
   return accounts;
 }

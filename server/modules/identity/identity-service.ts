@@ -42,6 +42,17 @@ export function createIdentityService(deps: IdentityDependencies) {
     async userExists(uid: number): Promise<boolean> {
       return (await deps.repository.findUserByUid(uid)) !== undefined;
     },
+
+    /** The user's profile row (the account area's `user/info`), or undefined for an unknown uid. */
+    profile(uid: number) {
+      return deps.repository.findUserByUid(uid);
+    },
+
+    /** Whether the back office bars the user from trading; an unknown user may not trade. */
+    async tradeProhibited(uid: number): Promise<boolean> {
+      const user = await deps.repository.findUserByUid(uid);
+      return !user || user.trade_prohibited;
+    },
   };
 }
 

@@ -9,7 +9,7 @@ import { registerSignedIn, type SessionCheck, type SignedInRoutes } from '../../
 import type { Settings } from '../../settings';
 import type { SiteService } from '../site/site-service';
 import { createMessageDelivery, type MessageDelivery } from './delivery';
-import { createIdentityRepository, type IdentityRepository } from './identity-repository';
+import { createIdentityRepository } from './identity-repository';
 import { registerIdentityRoutes } from './identity-routes';
 import { createIdentityService, type IdentityService } from './identity-service';
 
@@ -25,7 +25,6 @@ export interface IdentityModule {
   sessions: SessionCheck;
   signedIn: SignedInRoutes;
   delivery: MessageDelivery;
-  users: IdentityRepository;
 }
 
 /**
@@ -83,5 +82,5 @@ export async function registerIdentity(
   // Codes and notices still being sent go out before the server (and its database) closes.
   app.addHook('onClose', () => identity.settled());
   // The account module reads profiles through the repository until it asks the service.
-  return { identity, sessions, signedIn, delivery, users: repository };
+  return { identity, sessions, signedIn, delivery };
 }

@@ -1,9 +1,19 @@
 import { sql, type Kysely } from 'kysely';
 import { formatMoney, money } from '../../../src/shared/money/money';
+import { OptionStatus } from '../../../src/shared/api/options';
+import { OrderStatus, PriceType } from '../../../src/shared/trading/order-rules';
 import type { Database } from '../../db/schema';
+import { HouseAccountKind, JournalKeyPrefix, JournalKind, UserAccountKind } from './ledger-kinds';
 
 /** Numeric text as the app writes amounts ("108.51200000" → "108.512"). */
 const amount = (text: string) => formatMoney(money(text));
+
+/** Why an order or option ended without its journal (the demo reset ends them without moving money). */
+const demoReset = 'demo-reset';
+const { pending, position, deal, canceled } = OrderStatus;
+const { running, settled } = OptionStatus;
+const { margin, optionEscrow, cash } = UserAccountKind;
+const key = JournalKeyPrefix;
 
 /**
  * The ledger against the books it pays for (behind `npm run ledger:check`, beside the
@@ -24,12 +34,12 @@ export async function reconcileBooks(db: Kysely<Database>): Promise<string[]> {
 
   const holdings = await sql<{ uid: number; book: string; kind: string; held: string; expected: string }>`
     with expected as (
-      select uid, book, 'margin' as kind, sum(margin) as amount from trade_order where status in (1, 2) group by uid, book
+      select uid, book, ${margin}::text as kind, sum(margin) as amount from trade_order where status in (${pending}, ${position}) group by uid, book
       union all
-      select uid, book, 'option-escrow' as kind, sum(amount) as amount from option_order where status = 0 group by uid, book
+      select uid, book, ${optionEscrow}::text as kind, sum(amount) as amount from option_order where status = ${running} group by uid, book
     ), held as (
       select owner_uid as uid, book, kind, balance as amount from ledger_account
-      where owner_uid is not null and kind in ('margin', 'option-escrow')
+      where owner_uid is not null and kind in (${margin}, ${optionEscrow})
     )
     select coalesce(h.uid, e.uid) as uid, coalesce(h.book, e.book) as book, coalesce(h.kind, e.kind) as kind,
       coalesce(h.amount, 0)::text as held, coalesce(e.amount, 0)::text as expected
@@ -37,23 +47,23 @@ export async function reconcileBooks(db: Kysely<Database>): Promise<string[]> {
     where coalesce(h.amount, 0) <> coalesce(e.amount, 0)
     order by 1, 2, 3`.execute(db);
   for (const row of holdings.rows) {
-    const what = row.kind === 'margin' ? 'its open orders lock' : 'its running options hold';
+    const what = row.kind === margin ? 'its open orders lock' : 'its running options hold';
     problems.push(`user ${row.uid} ${row.book} ${row.kind} holds ${amount(row.held)} but ${what} ${amount(row.expected)}`);
   }
 
   const missing = await sql<{ what: string; order_no: string; journal: string }>`
     with wanted as (
-      select 'order' as what, order_no, 'order-open:' || order_no as journal from trade_order
+      select 'order' as what, order_no, ${key.orderOpen}::text || order_no as journal from trade_order
       union all
-      select 'order', order_no, 'order-fill-fee:' || order_no from trade_order where price_type = 1 and opened_at is not null
+      select 'order', order_no, ${key.orderFee}::text || order_no from trade_order where price_type = ${PriceType.pending} and opened_at is not null
       union all
-      select 'order', order_no, 'order-close:' || order_no from trade_order where status = 3 and close_reason is distinct from 'demo-reset'
+      select 'order', order_no, ${key.orderClose}::text || order_no from trade_order where status = ${deal} and close_reason is distinct from ${demoReset}
       union all
-      select 'order', order_no, 'order-cancel:' || order_no from trade_order where status = 4 and close_reason is distinct from 'demo-reset'
+      select 'order', order_no, ${key.orderCancel}::text || order_no from trade_order where status = ${canceled} and close_reason is distinct from ${demoReset}
       union all
-      select 'option', order_no, 'option-open:' || order_no from option_order
+      select 'option', order_no, ${key.optionOpen}::text || order_no from option_order
       union all
-      select 'option', order_no, 'option-settle:' || order_no from option_order where status = 1 and void_reason is distinct from 'demo-reset'
+      select 'option', order_no, ${key.optionSettle}::text || order_no from option_order where status = ${settled} and void_reason is distinct from ${demoReset}
     )
     select w.what, w.order_no, w.journal from wanted w
     where not exists (select 1 from ledger_journal j where j.idempotency_key = w.journal)
@@ -63,10 +73,10 @@ export async function reconcileBooks(db: Kysely<Database>): Promise<string[]> {
   const closes = await sql<{ order_no: string; expected: string; posted: string }>`
     select t.order_no, (t.margin + t.profit_loss)::text as expected, sum(e.amount)::text as posted
     from trade_order t
-    join ledger_journal j on j.idempotency_key = 'order-close:' || t.order_no
+    join ledger_journal j on j.idempotency_key = ${key.orderClose}::text || t.order_no
     join ledger_entry e on e.journal_id = j.id
-    join ledger_account a on a.id = e.account_id and a.owner_uid = t.uid and a.kind = 'cash'
-    where t.status = 3
+    join ledger_account a on a.id = e.account_id and a.owner_uid = t.uid and a.kind = ${cash}
+    where t.status = ${deal}
     group by t.order_no, t.margin, t.profit_loss
     having sum(e.amount) <> t.margin + t.profit_loss
     order by 1`.execute(db);
@@ -75,8 +85,8 @@ export async function reconcileBooks(db: Kysely<Database>): Promise<string[]> {
   const lateFees = await sql<{ order_no: string; journal: string }>`
     select t.order_no, f.idempotency_key as journal
     from trade_order t
-    join ledger_journal c on c.idempotency_key = 'order-close:' || t.order_no
-    join ledger_journal f on f.kind = 'overnight-fee' and f.reference = t.order_no and f.id > c.id
+    join ledger_journal c on c.idempotency_key = ${key.orderClose}::text || t.order_no
+    join ledger_journal f on f.kind = ${JournalKind.overnightFee} and f.reference = t.order_no and f.id > c.id
     order by 1, 2`.execute(db);
   for (const row of lateFees.rows) problems.push(`order ${row.order_no} was charged ${row.journal} after it closed`);
 
@@ -87,19 +97,19 @@ export async function reconcileBooks(db: Kysely<Database>): Promise<string[]> {
     ),
     expected as (
       select b.book,
-        -coalesce((select sum(profit_loss) from trade_order t where t.book = b.book and t.status = 3), 0) as trading_pnl,
-        -coalesce((select sum(win_lost) from option_order o where o.book = b.book and o.status = 1 and o.outcome <> 'void'), 0) as option_pnl,
+        -coalesce((select sum(profit_loss) from trade_order t where t.book = b.book and t.status = ${deal}), 0) as trading_pnl,
+        -coalesce((select sum(win_lost) from option_order o where o.book = b.book and o.status = ${settled} and o.outcome <> 'void'), 0) as option_pnl,
         coalesce((select sum(fee) from trade_order t where t.book = b.book), 0)
           + coalesce((select sum(fee) from option_order o where o.book = b.book
-              and not (o.status = 1 and o.outcome = 'void' and coalesce(o.void_reason, '') not in ('demo-reset', 'stop_out'))), 0) as fees
+              and not (o.status = ${settled} and o.outcome = 'void' and coalesce(o.void_reason, '') not in (${demoReset}, 'stop_out'))), 0) as fees
       from books b
     )
     select e.book, x.account, x.held::text as held, x.expected::text as expected
     from expected e
     cross join lateral (values
-      ('trading-pnl', coalesce((select balance from balances where book = e.book and kind = 'trading-pnl'), 0), e.trading_pnl),
-      ('option-pnl', coalesce((select balance from balances where book = e.book and kind = 'option-pnl'), 0), e.option_pnl),
-      ('fees and overnight', coalesce((select sum(balance) from balances where book = e.book and kind in ('fees', 'overnight')), 0), e.fees)
+      (${HouseAccountKind.tradingResult}::text, coalesce((select balance from balances where book = e.book and kind = ${HouseAccountKind.tradingResult}), 0), e.trading_pnl),
+      (${HouseAccountKind.optionResult}::text, coalesce((select balance from balances where book = e.book and kind = ${HouseAccountKind.optionResult}), 0), e.option_pnl),
+      ('fees and overnight', coalesce((select sum(balance) from balances where book = e.book and kind in (${HouseAccountKind.fees}, ${HouseAccountKind.overnight})), 0), e.fees)
     ) as x(account, held, expected)
     where x.held <> x.expected
     order by 1, 2`.execute(db);

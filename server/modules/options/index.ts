@@ -4,8 +4,8 @@ import type { SignedInRoutes } from '../../http/signed-in';
 import type { MarketDataService } from '../../market/market-data-service';
 import type { Settings } from '../../settings';
 import type { Ledger } from '../ledger/ledger';
+import type { FreeMarginRead } from '../trading/free-margin';
 import type { PositionsFeed } from '../trading/positions-feed';
-import type { TradingService } from '../trading/trading-service';
 import { registerOptionsRoutes } from './options-routes';
 import { createOptionsService, type OptionsService } from './options-service';
 
@@ -24,13 +24,15 @@ export async function registerOptions(
     database: DatabaseHandle;
     ledger: Ledger;
     market: MarketDataService;
-    trading: TradingService;
+    /** New options need free margin, as orders do (trading's read). */
+    freeMarginIn: FreeMarginRead;
+    tradeProhibited: (uid: number) => Promise<boolean>;
     positionsFeed: PositionsFeed;
     signedIn: SignedInRoutes;
     nowMs?: (() => number) | undefined;
   },
 ): Promise<OptionsService> {
-  const { settings, trading, positionsFeed } = deps;
+  const { settings, positionsFeed } = deps;
   const options = createOptionsService({
     db: deps.database.db,
     ledger: deps.ledger,
@@ -46,12 +48,11 @@ export async function registerOptions(
     },
     onOrder: (uid, book, order) => positionsFeed.sendTo(uid, book, { type: 'option', data: order }),
     onChange: (uid, book) => positionsFeed.changed(uid, book),
-    freeMarginIn: (trx, uid, book, lockedCash) => trading.freeMarginIn(trx, uid, book, lockedCash),
+    freeMarginIn: deps.freeMarginIn,
+    tradeProhibited: deps.tradeProhibited,
     ...(deps.nowMs ? { nowMs: deps.nowMs } : {}),
     log: (message, error) => app.log.error({ err: error }, message),
   });
-  // Trading ↔ options cycle, kept as it is until the money branch reshapes it.
-  trading.coverWithOptions({ lockRunningIn: (trx, uid, book) => options.lockRunningIn(trx, uid, book) });
   // Before the price source starts: options that ended while the server was down settle on the ticks recorded then.
   await options.start();
   await registerOptionsRoutes(app, deps.signedIn, options);

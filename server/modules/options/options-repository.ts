@@ -1,4 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { OptionStatus } from '../../../src/shared/api/options';
+import { money, type Units } from '../../../src/shared/money/money';
 import type { Book, Database, OptionOrderTable, OptionProductTable } from '../../db/schema';
 
 export type OptionProductRow = Selectable<OptionProductTable>;
@@ -69,7 +71,7 @@ export function createOptionsRepository(db: Kysely<Database>) {
      * after `after` (keyset paging, so that a run never sees one option twice).
      */
     async dueOptions(cutoffMs: number, limit: number, after: { endMs: number; id: number } | null): Promise<OptionOrderRow[]> {
-      let query = db.selectFrom('option_order').selectAll().where('status', '=', 0).where('end_ms', '<=', cutoffMs);
+      let query = db.selectFrom('option_order').selectAll().where('status', '=', OptionStatus.running).where('end_ms', '<=', cutoffMs);
       if (after) query = query.where((eb) => eb(eb.refTuple('end_ms', 'id'), '>', eb.tuple(after.endMs, after.id)));
       return query.orderBy('end_ms').orderBy('id').limit(limit).execute();
     },
@@ -102,26 +104,19 @@ export function createOptionsRepository(db: Kysely<Database>) {
      */
     async lockRunning(trx: Transaction<Database>, ids: readonly number[]): Promise<Set<number>> {
       if (ids.length === 0) return new Set();
-      const rows = await trx.selectFrom('option_order').select('id').where('id', 'in', ids).where('status', '=', 0).orderBy('id').forUpdate().execute();
+      const rows = await trx.selectFrom('option_order').select('id').where('id', 'in', ids).where('status', '=', OptionStatus.running).orderBy('id').forUpdate().execute();
       return new Set(rows.map((row) => row.id));
-    },
-
-    /** Locks ledger accounts in id order before a batch posts to them (same reason). */
-    async lockAccounts(trx: Transaction<Database>, accountIds: readonly number[]) {
-      if (accountIds.length === 0) return;
-      // The ledger's one lock order: user accounts first, then the house's, each by id.
-      await trx.selectFrom('ledger_account').select('id').where('id', 'in', [...accountIds]).orderBy(sql`owner_uid is null`).orderBy('id').forUpdate().execute();
     },
 
     /**
      * Running → settled for each option that is still running, in one statement; answers
-     * the ids it changed. The `status = 0` condition is what makes settlement happen once.
+     * the ids it changed. The running condition is what makes settlement happen once.
      */
     async markSettled(trx: Transaction<Database>, settled: readonly SettledValues[], settledMs: number): Promise<Set<number>> {
       if (settled.length === 0) return new Set();
       const result = await sql<{ id: number }>`
         update option_order as o set
-          status = 1,
+          status = ${OptionStatus.settled},
           end_price = v.end_price::numeric,
           end_tick_ms = v.end_tick_ms,
           outcome = v.outcome,
@@ -136,25 +131,31 @@ export function createOptionsRepository(db: Kysely<Database>) {
           ${settled.map((each) => each.voidReason)}::text[],
           ${settled.map((each) => each.winLost)}::text[]
         ) as v(id, end_price, end_tick_ms, outcome, void_reason, win_lost)
-        where o.id = v.id and o.status = 0
+        where o.id = v.id and o.status = ${OptionStatus.running}
         returning o.id`.execute(trx);
       return new Set(result.rows.map((row) => Number(row.id)));
     },
 
     /** A user's running options in a book, locked in id order for the caller's transaction. */
     async lockRunningOf(trx: Transaction<Database>, uid: number, book: Book): Promise<OptionOrderRow[]> {
-      return trx.selectFrom('option_order').selectAll().where('uid', '=', uid).where('book', '=', book).where('status', '=', 0).orderBy('id').forUpdate().execute();
+      return trx.selectFrom('option_order').selectAll().where('uid', '=', uid).where('book', '=', book).where('status', '=', OptionStatus.running).orderBy('id').forUpdate().execute();
+    },
+
+    /** The amounts of a user's running options in a book, summed (read under the account's lock). */
+    async runningAmountIn(trx: Transaction<Database>, uid: number, book: Book): Promise<Units> {
+      const rows = await trx.selectFrom('option_order').select('amount').where('uid', '=', uid).where('book', '=', book).where('status', '=', OptionStatus.running).execute();
+      return rows.reduce((sum, row) => sum + money(String(row.amount)), 0n);
     },
 
     /** Every running option's symbol and end time (at start: what to record and when to settle). */
     async runningSchedule(): Promise<{ symbol: string; end_ms: string | number }[]> {
-      return db.selectFrom('option_order').select(['symbol', 'end_ms']).where('status', '=', 0).execute();
+      return db.selectFrom('option_order').select(['symbol', 'end_ms']).where('status', '=', OptionStatus.running).execute();
     },
 
     async page(uid: number, book: Book, status: number, limit: number, offset: number): Promise<{ rows: OptionOrderRow[]; count: number }> {
       const base = db.selectFrom('option_order').where('uid', '=', uid).where('book', '=', book).where('status', '=', status);
       // Newest first: running by placement, settled by settlement.
-      const ordered = status === 1 ? base.selectAll().orderBy('settled_ms', 'desc').orderBy('id', 'desc') : base.selectAll().orderBy('id', 'desc');
+      const ordered = status === OptionStatus.settled ? base.selectAll().orderBy('settled_ms', 'desc').orderBy('id', 'desc') : base.selectAll().orderBy('id', 'desc');
       const [rows, count] = await Promise.all([
         ordered.limit(limit).offset(offset).execute(),
         base.select(({ fn }) => fn.countAll<string | number>().as('count')).executeTakeFirstOrThrow(),
@@ -166,14 +167,14 @@ export function createOptionsRepository(db: Kysely<Database>) {
     async winLossSums(uid: number, book: Book, sinceMs: number): Promise<{ total: string; today: string }> {
       const result = await sql<{ total: string | null; today: string | null }>`
         select sum(win_lost)::text as total, sum(win_lost) filter (where settled_ms >= ${sinceMs})::text as today
-        from option_order where uid = ${uid} and book = ${book} and status = 1`.execute(db);
+        from option_order where uid = ${uid} and book = ${book} and status = ${OptionStatus.settled}`.execute(db);
       const row = result.rows[0];
       return { total: row?.total ?? '0', today: row?.today ?? '0' };
     },
 
     /** The earliest end time of a running option (recorded ticks before it are no longer needed). */
     async earliestRunningEnd(): Promise<number | null> {
-      const row = await db.selectFrom('option_order').select(({ fn }) => fn.min('end_ms').as('end')).where('status', '=', 0).executeTakeFirst();
+      const row = await db.selectFrom('option_order').select(({ fn }) => fn.min('end_ms').as('end')).where('status', '=', OptionStatus.running).executeTakeFirst();
       return row?.end === null || row?.end === undefined ? null : Number(row.end);
     },
 

@@ -5,8 +5,11 @@ import type { SessionCheck, SignedInRoutes } from '../../http/signed-in';
 import type { MarketDataService } from '../../market/market-data-service';
 import type { Settings } from '../../settings';
 import type { Ledger } from '../ledger/ledger';
+import { createFreeMarginRead, type FreeMarginRead } from './free-margin';
+import type { OptionCover } from './position-closing';
 import { createPositionsFeed, type PositionsFeed } from './positions-feed';
 import { registerPositionsSocket } from './positions-socket';
+import { createTradingRepository, type TradingRepository } from './trading-repository';
 import { registerTradingRoutes } from './trading-routes';
 import { createTradingService, type TradingService } from './trading-service';
 
@@ -20,8 +23,12 @@ declare module 'fastify' {
 /** UTC calendar day of a time, the overnight fee's unit. */
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** Market orders and positions, their live feed (`/exchange/ws`), stop-out and the overnight fee. */
-export async function registerTrading(
+/**
+ * The trading module's read side, made first: the order repository, the live positions
+ * feed (`/exchange/ws`) and the free-margin read. Timed options need the feed and the
+ * free margin before the trading service exists (whose negative-balance cover ends options).
+ */
+export function registerTradingReads(
   app: FastifyInstance,
   deps: {
     settings: Settings;
@@ -30,26 +37,58 @@ export async function registerTrading(
     market: MarketDataService;
     sessions: SessionCheck;
     events: DomainEvents;
-    signedIn: SignedInRoutes;
-    nowMs?: (() => number) | undefined;
   },
-): Promise<{ trading: TradingService; positionsFeed: PositionsFeed; startRiskChecks(): void }> {
+): { orders: TradingRepository; positionsFeed: PositionsFeed; freeMarginIn: FreeMarginRead } {
   const { settings, ledger, market, sessions } = deps;
-  const db = deps.database.db;
-  const nowMs = deps.nowMs ?? Date.now;
+  const orders = createTradingRepository(deps.database.db);
   const positionsFeed = createPositionsFeed({
-    db,
+    orders,
     ledger,
     market,
+    intervalMs: settings.positionsFeedIntervalMs,
+    sessionRecheckMs: settings.positionsSessionRecheckMs,
     sessionAlive: (session) => sessions.alive(session),
     log: (message, error) => app.log.warn({ err: error }, message),
   });
   deps.events.sessionsEnded.listen((ended) => positionsFeed.endSessions(ended));
+  registerPositionsSocket(app, {
+    feed: positionsFeed,
+    sessions,
+    socketsPerAddress: settings.positionsSocketsPerAddress,
+    socketsPerUser: settings.positionsSocketsPerUser,
+  });
+  app.decorate('positionsFeed', positionsFeed);
+  app.addHook('onClose', () => positionsFeed.stop());
+  return { orders, positionsFeed, freeMarginIn: createFreeMarginRead({ orders, ledger, market }) };
+}
+
+/** Market orders and positions: placement, close, cancel, triggers, history, stop-out and the overnight fee. */
+export async function registerTrading(
+  app: FastifyInstance,
+  deps: {
+    settings: Settings;
+    database: DatabaseHandle;
+    ledger: Ledger;
+    market: MarketDataService;
+    reads: ReturnType<typeof registerTradingReads>;
+    /** Negative-balance protection ends the account's running options. */
+    options: OptionCover;
+    tradeProhibited: (uid: number) => Promise<boolean>;
+    signedIn: SignedInRoutes;
+    nowMs?: (() => number) | undefined;
+  },
+): Promise<{ trading: TradingService; startRiskChecks(): void }> {
+  const { settings, ledger, market, reads } = deps;
+  const nowMs = deps.nowMs ?? Date.now;
   const trading = createTradingService({
-    onChange: (uid, book) => positionsFeed.changed(uid, book),
-    db,
+    onChange: (uid, book) => reads.positionsFeed.changed(uid, book),
+    db: deps.database.db,
+    orders: reads.orders,
     ledger,
     market,
+    freeMarginIn: reads.freeMarginIn,
+    options: deps.options,
+    tradeProhibited: deps.tradeProhibited,
     stalePriceMs: settings.stalePriceMs,
     minHoldSeconds: settings.minHoldSeconds,
     forexMinDeposit: settings.forexMinDeposit,
@@ -60,24 +99,15 @@ export async function registerTrading(
   });
   await trading.restore();
   await registerTradingRoutes(deps.signedIn, trading);
-  registerPositionsSocket(app, {
-    feed: positionsFeed,
-    sessions,
-    socketsPerAddress: settings.positionsSocketsPerAddress,
-    socketsPerUser: settings.positionsSocketsPerUser,
-  });
   app.decorate('trading', trading);
-  app.decorate('positionsFeed', positionsFeed);
   app.addHook('onClose', async () => {
-    positionsFeed.stop();
     trading.stop();
     await trading.settled();
   });
 
   return {
     trading,
-    positionsFeed,
-    /** Stop-out checks, and the overnight fee once per UTC day (keys make reruns harmless); started once options cover trading. */
+    /** Stop-out checks, and the overnight fee once per UTC day (keys make reruns harmless); started once every module is wired. */
     startRiskChecks() {
       let lastRollover = utcDay(nowMs());
       const timer = setInterval(() => {

@@ -1,15 +1,16 @@
-import type { Kysely } from 'kysely';
 import type { Product } from '../../../src/shared/api/market';
-import type { OptionFeedMessage, PositionsSummary } from '../../../src/shared/api/trading';
+import type { AccountFeedMessage, OptionFeedMessage, PositionsSummary } from '../../../src/shared/api/trading';
 import { formatMoney, money, type Units } from '../../../src/shared/money/money';
 import { accountEquity, lockedMargin, marginLevelPercent } from '../../../src/shared/trading/account-risk';
-import { OrderStatus, profitLossFor, type Direction } from '../../../src/shared/trading/order-rules';
-import type { Book, Database } from '../../db/schema';
+import { OrderStatus } from '../../../src/shared/trading/order-rules';
+import type { Book } from '../../db/schema';
 import type { MarketDataService } from '../../market/market-data-service';
 import type { RawTick } from '../../market/sources/market-data-source';
-import { cashKind } from '../account/account-service';
-import type { Ledger } from '../ledger/ledger';
-import { orderView, quotePrice, type OrderRow } from './trading-service';
+import { accountBalanceView } from '../account/account-balance';
+import type { Ledger, TradingBalances } from '../ledger/ledger';
+import { orderView } from './order-view';
+import { closePriceOn, resultAt } from './position-value';
+import type { OrderRow, TradingRepository } from './trading-repository';
 
 /** What one socket of the feed needs: send text, and close. */
 export interface FeedSocket {
@@ -25,13 +26,10 @@ interface AccountFeed {
   book: Book;
   sockets: Set<FeedSocket>;
   orders: OrderRow[];
-  cash: Units;
+  balances: TradingBalances;
   symbols: Set<string>;
   priceMoved: boolean;
 }
-
-/** The most often a moving market pushes one account's feed. */
-export const feedIntervalMs = 250;
 
 /** The signed-in session a socket was opened with (from its access token). */
 export interface FeedSession {
@@ -47,21 +45,22 @@ export type EndedSessions = { fid: string } | { uid: number };
 /** The worker does not reconnect after this code; it checks the session and signs out. */
 export const sessionEndedCloseCode = 4401;
 export const sessionEndedReason = 'session ended';
-/**
- * Open sockets' sessions are checked this often, so that ends made where no announcement
- * reaches this process (another server process, a user blocked in the database) are caught.
- */
-export const sessionRecheckMs = 30_000;
 
 /**
  * `/exchange/ws`: each signed-in socket hears its account's open positions (`holtOrder`)
  * and pending orders (`pendingOrder`) with live profit and loss and the summary, at once
- * on any change of its orders or money, and at most every 250 ms while prices move.
+ * on any change of its orders or money, and at most every `intervalMs` while prices move;
+ * and its balance (`account`, what `user/balance` answers) when it joins and on every
+ * change of its money.
  */
 export function createPositionsFeed(deps: {
-  db: Kysely<Database>;
+  orders: TradingRepository;
   ledger: Ledger;
   market: MarketDataService;
+  /** The most often a moving market pushes one account's feed. */
+  intervalMs: number;
+  /** Open sockets' sessions are checked this often (ends no announcement reaches). */
+  sessionRecheckMs: number;
   /** Whether a socket's session still lives (the periodic re-check); none: sockets are not re-checked. */
   sessionAlive?: (session: FeedSession) => Promise<boolean>;
   log?: (message: string, error?: unknown) => void;
@@ -74,15 +73,8 @@ export function createPositionsFeed(deps: {
   const keyOf = (uid: number, book: Book) => `${uid}|${book}`;
 
   async function reload(account: AccountFeed) {
-    account.orders = await deps.db
-      .selectFrom('trade_order')
-      .selectAll()
-      .where('uid', '=', account.uid)
-      .where('book', '=', account.book)
-      .where('status', 'in', [OrderStatus.pending, OrderStatus.position])
-      .orderBy('id', 'desc')
-      .execute();
-    account.cash = await deps.ledger.balance({ owner: account.uid, book: account.book, kind: cashKind });
+    account.orders = await deps.orders.openNewestFirst(account.uid, account.book);
+    account.balances = await deps.ledger.tradingBalances(account.uid, account.book);
     for (const symbol of account.symbols) bySymbol.get(symbol)?.delete(account);
     account.symbols = new Set(account.orders.map((row) => row.symbol));
     for (const symbol of account.symbols) {
@@ -130,20 +122,18 @@ export function createPositionsFeed(deps: {
 
   const recheckTimer = setInterval(() => {
     recheckSessions().catch((error: unknown) => deps.log?.('positions feed: session re-check failed', error));
-  }, sessionRecheckMs);
+  }, deps.sessionRecheckMs);
   recheckTimer.unref?.();
 
   function live(row: OrderRow, products: ReadonlyMap<string, Product>): { currentPrice: Units; profitLoss: Units } | null {
     const quote = deps.market.latestQuote(row.symbol);
     const product = products.get(row.symbol);
     if (!quote || !product) return null;
-    const buy = row.direction === 0;
     // A position would close at the bid (buy) or ask (sell); a pending order is valued as if filled at its limit.
-    const currentPrice = quotePrice(buy ? quote.bid : quote.ask, product.pricePrecision);
+    const currentPrice = closePriceOn(row, quote, product);
     const entry = row.status === OrderStatus.position ? row.open_price : row.limit_price;
     if (entry === null) return null;
-    const profitLoss = profitLossFor(row.direction as Direction, money(String(entry)), currentPrice, money(String(row.volume)), { contractSize: String(row.contract_size) });
-    return { currentPrice, profitLoss };
+    return { currentPrice, profitLoss: resultAt(row, money(String(entry)), currentPrice) };
   }
 
   /** Both lists of an account, each order valued once. */
@@ -153,7 +143,7 @@ export function createPositionsFeed(deps: {
     // The shared formula: the same equity that stop-out and negative-balance protection use.
     const holdings = valued.map((each) => ({ status: each.row.status, margin: money(String(each.row.margin)), profitLoss: each.row.status === OrderStatus.position ? (each.live?.profitLoss ?? 0n) : null }));
     const margin = lockedMargin(holdings);
-    const equity = accountEquity(account.cash, holdings);
+    const equity = accountEquity(account.balances.cash, holdings);
     const of = (status: number) => summary(valued.filter((each) => each.row.status === status), products, equity, margin);
     return { holt: of(OrderStatus.position), pending: of(OrderStatus.pending) };
   }
@@ -174,10 +164,12 @@ export function createPositionsFeed(deps: {
     };
   }
 
-  function send(account: AccountFeed) {
+  /** The lists (and with `withBalance`, after a change of money, the balance) to every socket of the account. */
+  function send(account: AccountFeed, withBalance = false) {
     account.priceMoved = false;
     const { holt, pending } = summaries(account);
     const messages = [JSON.stringify({ type: 'holtOrder', data: holt }), JSON.stringify({ type: 'pendingOrder', data: pending })];
+    if (withBalance) messages.push(JSON.stringify({ type: 'account', data: accountBalanceView(account.balances) } satisfies AccountFeedMessage));
     for (const socket of account.sockets) {
       try {
         for (const message of messages) socket.send(message);
@@ -189,7 +181,7 @@ export function createPositionsFeed(deps: {
 
   const timer = setInterval(() => {
     for (const account of accounts.values()) if (account.priceMoved) send(account);
-  }, feedIntervalMs);
+  }, deps.intervalMs);
   timer.unref?.();
 
   const stopListening = deps.market.onQuote((tick: RawTick) => {
@@ -206,7 +198,7 @@ export function createPositionsFeed(deps: {
       const key = keyOf(uid, book);
       let account = accounts.get(key);
       if (!account) {
-        account = { uid, book, sockets: new Set(), orders: [], cash: 0n, symbols: new Set(), priceMoved: false };
+        account = { uid, book, sockets: new Set(), orders: [], balances: { cash: 0n, margin: 0n }, symbols: new Set(), priceMoved: false };
         accounts.set(key, account);
         await reload(account);
       }
@@ -218,21 +210,21 @@ export function createPositionsFeed(deps: {
         if (joined.sockets.size === 0) forget(joined);
       };
       if (session) sessions.set(socket, { session, detach });
-      send(account);
+      send(account, true);
       return detach;
     },
     /** Sessions ended (logout, password reset, a reused refresh token): their sockets close with 4401. */
     endSessions(ended: EndedSessions) {
       closeSessions((session) => ('fid' in ended ? session.fid === ended.fid : session.uid === ended.uid));
     },
-    /** Checks every open socket's session now (the timer does it every {@link sessionRecheckMs}). */
+    /** Checks every open socket's session now (the timer does it every `sessionRecheckMs`). */
     recheckSessions,
-    /** Orders or money of (uid, book) changed: push at once. */
+    /** Orders or money of (uid, book) changed: push the lists and the balance at once. */
     changed(uid: number, book: Book) {
       const account = accounts.get(keyOf(uid, book));
       if (!account) return;
       reload(account)
-        .then(() => send(account))
+        .then(() => send(account, true))
         .catch((error: unknown) => deps.log?.('positions feed: reload failed', error));
     },
     /** One message to the open sockets of (uid, book), if any (an option placed or settled). */

@@ -1,0 +1,164 @@
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { OrderStatus } from '../../../src/shared/trading/order-rules';
+import type { Book, Database, TradeOrderTable } from '../../db/schema';
+import { nextOrderNumberSql } from './order-number';
+
+export type OrderRow = Selectable<TradeOrderTable>;
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** An order as placed; its number is drawn inside the insert. */
+export type NewOrder = Omit<Insertable<TradeOrderTable>, 'order_no'>;
+
+/** The open orders of one account grouped by status, symbol and direction, summed in the database (free margin). */
+export interface OpenOrderGroup {
+  status: number;
+  symbol: string;
+  direction: number;
+  margin: string;
+  /** Σ volume × contract size. */
+  quantity: string;
+  /** Σ open price × volume × contract size. */
+  cost: string;
+}
+
+/** What a position records when it closes. */
+export interface CloseValues {
+  closePrice: string;
+  closeTickMs: string;
+  profitLoss: string;
+  reason: string;
+  closedAt: Date;
+}
+
+const openStatuses = [OrderStatus.pending, OrderStatus.position];
+
+/** Every statement on `trade_order`: the trading service holds the rules, this the SQL. */
+export function createTradingRepository(db: Kysely<Database>) {
+  const ofAccount = (executor: Executor, uid: number, book: Book) => executor.selectFrom('trade_order').where('uid', '=', uid).where('book', '=', book);
+
+  return {
+    findById: (id: number) => db.selectFrom('trade_order').selectAll().where('id', '=', id).executeTakeFirst(),
+    findByOrderNo: (orderNo: string) => db.selectFrom('trade_order').selectAll().where('order_no', '=', orderNo).executeTakeFirst(),
+    findByClientOrderId: (uid: number, book: Book, clientOrderId: string) => ofAccount(db, uid, book).selectAll().where('client_order_id', '=', clientOrderId).executeTakeFirst(),
+
+    /** Pending orders of an account (counted under its lock by the caller). */
+    async countPendingIn(trx: Transaction<Database>, uid: number, book: Book): Promise<number> {
+      const row = await ofAccount(trx, uid, book).select(({ fn }) => fn.countAll<string>().as('count')).where('status', '=', OrderStatus.pending).executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
+    insertIn: (trx: Transaction<Database>, order: NewOrder) =>
+      trx
+        .insertInto('trade_order')
+        .values({ ...order, order_no: nextOrderNumberSql() })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+
+    /** The open orders (pending and positions) of an account, locked, inside a transaction that holds its accounts. */
+    lockOpenIn: (trx: Transaction<Database>, uid: number, book: Book) => ofAccount(trx, uid, book).selectAll().where('status', 'in', openStatuses).orderBy('id').forUpdate().execute(),
+    /** The open orders of an account. */
+    openOf: (uid: number, book: Book) => ofAccount(db, uid, book).selectAll().where('status', 'in', openStatuses).execute(),
+    /** The open orders of an account, newest first (the live feed's lists). */
+    openNewestFirst: (uid: number, book: Book) => ofAccount(db, uid, book).selectAll().where('status', 'in', openStatuses).orderBy('id', 'desc').execute(),
+    /** Every open order (triggers at start, the stop-out check). */
+    allOpen: () => db.selectFrom('trade_order').selectAll().where('status', 'in', openStatuses).execute(),
+    /** Every open position (the overnight fee). */
+    allPositions: () => db.selectFrom('trade_order').selectAll().where('status', '=', OrderStatus.position).execute(),
+
+    /** One account's open orders in a few grouped rows (an account with hundreds of orders costs one short read). */
+    async openGroupsIn(trx: Transaction<Database>, uid: number, book: Book): Promise<OpenOrderGroup[]> {
+      const result = await sql<OpenOrderGroup>`
+        select status, symbol, direction, sum(margin)::text as margin, sum(volume * contract_size)::text as quantity,
+          sum(coalesce(open_price, 0) * volume * contract_size)::text as cost
+        from trade_order where uid = ${uid} and book = ${book} and status in (${OrderStatus.pending}, ${OrderStatus.position})
+        group by status, symbol, direction`.execute(trx);
+      return result.rows;
+    },
+
+    /** Position → deal, only while it is a position. */
+    async closeIn(trx: Transaction<Database>, id: number, values: CloseValues) {
+      await trx
+        .updateTable('trade_order')
+        .set({ status: OrderStatus.deal, close_price: values.closePrice, close_tick_ms: values.closeTickMs, profit_loss: values.profitLoss, close_reason: values.reason, closed_at: values.closedAt })
+        .where('id', '=', id)
+        .where('status', '=', OrderStatus.position)
+        .execute();
+    },
+
+    /** Pending → canceled, only while it is pending; answers whether it was. */
+    async cancelIn(trx: Transaction<Database>, id: number, reason: string, closedAt: Date): Promise<boolean> {
+      const updated = await trx
+        .updateTable('trade_order')
+        .set({ status: OrderStatus.canceled, close_reason: reason, closed_at: closedAt })
+        .where('id', '=', id)
+        .where('status', '=', OrderStatus.pending)
+        .executeTakeFirst();
+      return Number(updated.numUpdatedRows) === 1;
+    },
+
+    /** Pending → position at its fill, only while it is pending; answers whether it was. */
+    async fillIn(trx: Transaction<Database>, id: number, fill: { openPrice: string; openTickMs: string; fee: string; openedAt: Date }): Promise<boolean> {
+      const updated = await trx
+        .updateTable('trade_order')
+        .set({ status: OrderStatus.position, open_price: fill.openPrice, open_tick_ms: fill.openTickMs, fee: fill.fee, opened_at: fill.openedAt })
+        .where('id', '=', id)
+        .where('status', '=', OrderStatus.pending)
+        .executeTakeFirst();
+      return Number(updated.numUpdatedRows) === 1;
+    },
+
+    /** Adds a charge to a position's fee, only while it is open; answers whether it was. */
+    async addFeeIn(trx: Transaction<Database>, id: number, fee: string): Promise<boolean> {
+      const updated = await trx
+        .updateTable('trade_order')
+        .set({ fee: sql<string>`fee + ${fee}::numeric` })
+        .where('id', '=', id)
+        .where('status', '=', OrderStatus.position)
+        .executeTakeFirst();
+      return Number(updated.numUpdatedRows) === 1;
+    },
+
+    /** Ends an order of the demo reset without a result: pending ones canceled, positions closed at 0. */
+    async endForDemoResetIn(trx: Transaction<Database>, row: OrderRow, closedAt: Date) {
+      await trx
+        .updateTable('trade_order')
+        .set({ status: row.status === OrderStatus.pending ? OrderStatus.canceled : OrderStatus.deal, profit_loss: '0', close_reason: 'demo-reset', closed_at: closedAt })
+        .where('id', '=', row.id)
+        .execute();
+    },
+
+    /** A page of an account's orders in one status, latest closed first (the history). */
+    async historyPage(uid: number, book: Book, status: number, limit: number, offset: number): Promise<{ rows: OrderRow[]; count: number }> {
+      const base = ofAccount(db, uid, book).where('status', '=', status);
+      const [rows, count] = await Promise.all([
+        base.selectAll().orderBy('closed_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+        base.select(({ fn }) => fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, count: Number(count.count) };
+    },
+
+    /** The result of an account's closed orders, summed in the database: all of them, and those closed since `since`. */
+    async closedResults(uid: number, book: Book, since: Date): Promise<{ total: string; today: string }> {
+      const result = await sql<{ total: string | null; today: string | null }>`
+        select sum(profit_loss)::text as total, sum(profit_loss) filter (where closed_at >= ${since})::text as today
+        from trade_order where uid = ${uid} and book = ${book} and status = ${OrderStatus.deal}`.execute(db);
+      const row = result.rows[0];
+      return { total: row?.total ?? '0', today: row?.today ?? '0' };
+    },
+
+    /**
+     * A page of an account's orders newest first (by order time, then id so that orders of
+     * one millisecond keep a stable order across pages), any status unless one is asked for.
+     */
+    async listPage(uid: number, book: Book, status: number | undefined, limit: number, offset: number): Promise<{ rows: OrderRow[]; count: number }> {
+      const base = status === undefined ? ofAccount(db, uid, book) : ofAccount(db, uid, book).where('status', '=', status);
+      const [rows, count] = await Promise.all([
+        base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+        base.select(({ fn }) => fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, count: Number(count.count) };
+    },
+  };
+}
+
+export type TradingRepository = ReturnType<typeof createTradingRepository>;

@@ -1,0 +1,66 @@
+import { money } from '../../../src/shared/money/money';
+import { closeSide, Direction, fillSide, OrderStatus } from '../../../src/shared/trading/order-rules';
+import type { RawTick } from '../../market/sources/market-data-source';
+import { priceUnits } from './order-view';
+import type { OrderRow } from './trading-repository';
+import { createTriggerIndex, type Crossing, type PriceSide, type Trigger, type TriggerIndex } from './trigger-index';
+
+export type TriggerKind = 'stop_loss' | 'take_profit' | 'fill';
+export interface TriggerPayload {
+  orderId: number;
+  kind: TriggerKind;
+}
+export type OrderTrigger = Trigger<TriggerPayload>;
+
+const triggerKinds: readonly TriggerKind[] = ['fill', 'stop_loss', 'take_profit'];
+
+/**
+ * Which prices each open order waits on, one trigger index per symbol: a pending order
+ * fills when the side it fills at reaches its limit; a position's stop loss and take
+ * profit watch the side it closes at.
+ */
+export function createTriggerArming() {
+  const indexes = new Map<string, TriggerIndex<TriggerPayload>>();
+
+  function indexOf(symbol: string) {
+    let index = indexes.get(symbol);
+    if (!index) {
+      index = createTriggerIndex<TriggerPayload>();
+      indexes.set(symbol, index);
+    }
+    return index;
+  }
+
+  return {
+    /** Arms an open order's triggers (levels in units of the product's `precision`). */
+    arm(row: OrderRow, precision: number) {
+      const index = indexOf(row.symbol);
+      const direction = row.direction as Direction;
+      const buy = direction === Direction.buy;
+      const add = (kind: TriggerKind, side: PriceSide, crossing: Crossing, level: string | null) => {
+        if (level === null) return;
+        index.add({ id: `${row.id}:${kind}`, side, crossing, level: priceUnits(money(String(level)), precision), payload: { orderId: row.id, kind } });
+      };
+      // A buy limit waits for the ask to fall to it, a sell limit for the bid to rise to it.
+      if (row.status === OrderStatus.pending) add('fill', fillSide(direction), buy ? 'below' : 'above', row.limit_price);
+      if (row.status === OrderStatus.position) {
+        add('stop_loss', closeSide(direction), buy ? 'below' : 'above', row.stop_loss);
+        add('take_profit', closeSide(direction), buy ? 'above' : 'below', row.take_profit);
+      }
+    },
+
+    disarm(row: OrderRow) {
+      const index = indexes.get(row.symbol);
+      for (const kind of triggerKinds) index?.remove(`${row.id}:${kind}`);
+    },
+
+    /** Takes out and answers the triggers a tick crosses, in firing order. */
+    fire(tick: RawTick): OrderTrigger[] {
+      const index = indexes.get(tick.symbol);
+      if (!index || index.size === 0) return [];
+      return index.fire(tick.bid, tick.ask);
+    },
+  };
+}
+
+export type TriggerArming = ReturnType<typeof createTriggerArming>;
