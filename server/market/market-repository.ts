@@ -1,3 +1,4 @@
+import { TradeStatus } from '../../src/shared/market/tradability';
 import type { Kysely } from 'kysely';
 import { productTypeNumber, type Product } from '../../src/shared/api/market';
 import { formatFixed, type Bar, type KlinePeriod } from '../../src/shared/market/kline';
@@ -46,7 +47,7 @@ export function createMarketRepository(db: Kysely<Database>) {
         productCode: row.code,
         productName: row.name,
         productType: row.product_type,
-        tradeStatus: row.trade_status === 1 ? 1 : 0,
+        tradeStatus: row.trade_status === TradeStatus.tradable ? TradeStatus.tradable : TradeStatus.prohibited,
         pricePrecision: row.price_precision,
         pip: row.volume_step,
         multiple: row.leverage,

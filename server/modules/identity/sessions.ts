@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { TokenPair } from '../../../src/shared/api/auth';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
-import { bookOf } from '../../../src/shared/session/token';
+import { bookOf, VirtualStatus } from '../../../src/shared/session/token';
 import { AppError } from '../../http/app-error';
 import type { IdentityContext, IdentityDependencies } from './identity-context';
 
@@ -105,7 +105,7 @@ export function createSessions(deps: IdentityDependencies, context: IdentityCont
         if (settings.virtualTradingOnce && !first) throw new AppError(ErrorCode.VIRTUAL_TRADING_ONLY_ONCE);
       }
       await repository.spendFamilyTokens(auth.fid, now());
-      return issueSession(user.uid, toDemo ? 1 : 0, auth.fid);
+      return issueSession(user.uid, toDemo ? VirtualStatus.demo : VirtualStatus.real, auth.fid);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { formatMoney, moneyScale, parseMoney, type Units } from '../money/money';
-import { pendingPriceBandPercent, pendingPriceOutsideBand } from './order-rules';
+import { Direction, pendingPriceBandPercent, pendingPriceOutsideBand } from './order-rules';
 
 /**
  * The place form's input rules (the specification's section 5): what a typed value
@@ -67,7 +67,7 @@ export function checkSidedPrice(typed: string, current: Units, side: 'max' | 'mi
 export function checkPendingPrice(typed: string, current: Units, buy: boolean, decimals: number): FieldVerdict {
   const sided = checkSidedPrice(typed, current, buy ? 'max' : 'min', decimals, 'trade.wrong_price');
   const value = sided.ok ? parseMoney(sided.value) : null;
-  if (value === null || !pendingPriceOutsideBand(buy ? 0 : 1, value, current)) return sided;
+  if (value === null || !pendingPriceOutsideBand(buy ? Direction.buy : Direction.sell, value, current)) return sided;
   // The edge on the price grid, rounded into the band (up for a buy, down for a sell).
   const band = BigInt(pendingPriceBandPercent);
   const step = 10n ** BigInt(moneyScale - Math.min(decimals, moneyScale));
