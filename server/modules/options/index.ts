@@ -1,9 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { DatabaseHandle } from '../../db/database';
+import type { MoneyModuleBase } from '../module-base';
 import type { SignedInRoutes } from '../../http/signed-in';
-import type { MarketDataService } from '../../market/market-data-service';
-import type { Settings } from '../../settings';
-import type { Ledger } from '../ledger/ledger';
 import type { FreeMarginRead } from '../trading/free-margin';
 import type { PositionsFeed } from '../trading/positions-feed';
 import { registerOptionsRoutes } from './options-routes';
@@ -19,17 +16,12 @@ declare module 'fastify' {
 /** Timed options: products, placement, settlement on recorded ticks, pushes on the positions feed. */
 export async function registerOptions(
   app: FastifyInstance,
-  deps: {
-    settings: Settings;
-    database: DatabaseHandle;
-    ledger: Ledger;
-    market: MarketDataService;
+  deps: MoneyModuleBase & {
     /** New options need free margin, as orders do (trading's read). */
     freeMarginIn: FreeMarginRead;
     tradeProhibited: (uid: number) => Promise<boolean>;
     positionsFeed: PositionsFeed;
     signedIn: SignedInRoutes;
-    nowMs?: (() => number) | undefined;
   },
 ): Promise<OptionsService> {
   const { settings, positionsFeed } = deps;

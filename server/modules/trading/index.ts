@@ -1,10 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { DatabaseHandle } from '../../db/database';
+import type { MoneyModuleBase } from '../module-base';
 import type { DomainEvents } from '../../events/domain-events';
 import type { SessionCheck, SignedInRoutes } from '../../http/signed-in';
-import type { MarketDataService } from '../../market/market-data-service';
-import type { Settings } from '../../settings';
-import type { Ledger } from '../ledger/ledger';
 import { createFreeMarginRead, type FreeMarginRead } from './free-margin';
 import type { OptionCover } from './position-closing';
 import { createPositionsFeed, type PositionsFeed } from './positions-feed';
@@ -30,11 +27,7 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  */
 export function registerTradingReads(
   app: FastifyInstance,
-  deps: {
-    settings: Settings;
-    database: DatabaseHandle;
-    ledger: Ledger;
-    market: MarketDataService;
+  deps: MoneyModuleBase & {
     sessions: SessionCheck;
     events: DomainEvents;
   },
@@ -65,17 +58,12 @@ export function registerTradingReads(
 /** Market orders and positions: placement, close, cancel, triggers, history, stop-out and the overnight fee. */
 export async function registerTrading(
   app: FastifyInstance,
-  deps: {
-    settings: Settings;
-    database: DatabaseHandle;
-    ledger: Ledger;
-    market: MarketDataService;
+  deps: MoneyModuleBase & {
     reads: ReturnType<typeof registerTradingReads>;
     /** Negative-balance protection ends the account's running options. */
     options: OptionCover;
     tradeProhibited: (uid: number) => Promise<boolean>;
     signedIn: SignedInRoutes;
-    nowMs?: (() => number) | undefined;
   },
 ): Promise<{ trading: TradingService; startRiskChecks(): void }> {
   const { settings, ledger, market, reads } = deps;
