@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { AccountBalance } from '../../../../src/shared/api/account';
+import type { PositionsConnector } from '../../../../src/worker/engine/positions-channel';
 import type { PeerMessage } from '../../../../src/worker/hub/engine-host';
 import { memoryStore } from '../../../../src/worker/engine/ports';
 import { signAccessToken } from '../../support/access-token';
@@ -73,5 +75,93 @@ describe('engine host', () => {
     expect(tabA.sessions().at(-1)).toMatchObject({ signedIn: false, endReason: 'logout' });
     // An older snapshot arriving late does not undo the newer one.
     expect(engineA.session.adopt({ ...tabA.sessions()[0]!, version: 1 })).toBe(false);
+  });
+});
+
+/** The exchange socket as the server would drive it: each opened connection's handlers. */
+function fakeExchange() {
+  const sockets: Parameters<PositionsConnector>[1][] = [];
+  const connect: PositionsConnector = (_url, handlers) => {
+    sockets.push(handlers);
+    return { close: () => undefined };
+  };
+  const push = (socket: number, balance: AccountBalance) => sockets[socket]!.onMessage(JSON.stringify({ type: 'account', data: balance }));
+  return { connect, sockets, push };
+}
+
+function engineWith(exchange: ReturnType<typeof fakeExchange>) {
+  return createTestHost({ time: createFakeClock(), connectPositions: exchange.connect });
+}
+
+const real = { balanceAmount: '900.00', lockMargin: '100.00' };
+const realAfterOrder = { balanceAmount: '850.00', lockMargin: '150.00' };
+const demo = { balanceAmount: '100000.00', lockMargin: '0.00' };
+
+describe('engine balance', () => {
+  it('keeps the account balance the exchange socket pushes and hands it to every tab and to a tab that joins later', async () => {
+    const exchange = fakeExchange();
+    const host = engineWith(exchange);
+    const first = fakeTab();
+    await host.api.hello('one', first.listener);
+    await host.api.configureSession({ apiRoot: '', demoAllowed: true, positionsSocketUrl: 'ws://x/exchange/ws' });
+    expect(await host.api.balance()).toBeNull();
+
+    await host.api.signIn({ token: await signAccessToken(9, 0), refreshToken: 'r' });
+    exchange.push(0, real);
+    exchange.push(0, realAfterOrder);
+    expect(first.events('balance')).toEqual([real, realAfterOrder]);
+
+    const later = fakeTab();
+    await host.api.hello('two', later.listener);
+    expect(await host.api.balance()).toEqual(realAfterOrder);
+  });
+
+  it('forgets the balance when the account switches, until the other account\'s socket speaks', async () => {
+    const exchange = fakeExchange();
+    const host = engineWith(exchange);
+    const first = fakeTab();
+    await host.api.hello('one', first.listener);
+    await host.api.configureSession({ apiRoot: '', demoAllowed: true, positionsSocketUrl: 'ws://x/exchange/ws' });
+    await host.api.signIn({ token: await signAccessToken(9, 0), refreshToken: 'r' });
+    exchange.push(0, real);
+
+    await host.api.signIn({ token: await signAccessToken(9, 1), refreshToken: 'r2' });
+    expect(first.events('balance')).toEqual([real, null]);
+    expect(await host.api.balance()).toBeNull();
+    // A late message of the closed real socket is not the demo account's money.
+    exchange.push(0, realAfterOrder);
+    expect(await host.api.balance()).toBeNull();
+
+    exchange.push(1, demo);
+    expect(first.events('balance')).toEqual([real, null, demo]);
+    expect(await host.api.balance()).toEqual(demo);
+  });
+
+  it('keeps the balance across a refreshed token of the same account', async () => {
+    const exchange = fakeExchange();
+    const host = engineWith(exchange);
+    const first = fakeTab();
+    await host.api.hello('one', first.listener);
+    await host.api.configureSession({ apiRoot: '', demoAllowed: true, positionsSocketUrl: 'ws://x/exchange/ws' });
+    await host.api.signIn({ token: await signAccessToken(9, 0), refreshToken: 'r' });
+    exchange.push(0, real);
+
+    await host.api.signIn({ token: await signAccessToken(9, 0), refreshToken: 'r2' });
+    expect(first.events('balance')).toEqual([real]);
+    expect(await host.api.balance()).toEqual(real);
+  });
+
+  it('forgets the balance at sign-out', async () => {
+    const exchange = fakeExchange();
+    const host = engineWith(exchange);
+    const first = fakeTab();
+    await host.api.hello('one', first.listener);
+    await host.api.configureSession({ apiRoot: '', demoAllowed: true, positionsSocketUrl: 'ws://x/exchange/ws' });
+    await host.api.signIn({ token: await signAccessToken(9, 0), refreshToken: 'r' });
+    exchange.push(0, real);
+
+    await host.api.signOut('logout');
+    expect(first.events('balance')).toEqual([real, null]);
+    expect(await host.api.balance()).toBeNull();
   });
 });
