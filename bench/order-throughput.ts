@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { buildServer } from '../server/app';
 import { createTokenService } from '../server/auth/tokens';
 import { openDatabase, type DatabaseTarget } from '../server/db/database';
-import type { MarketDataSource, RawTick } from '../server/market/sources/market-data-source';
+import type { MarketDataSource, RawTick } from '../server/modules/market/sources/market-data-source';
 import { UserAccountKind } from '../server/modules/ledger/ledger-kinds';
 import { createMessageDelivery } from '../server/modules/identity/delivery';
 import { createLedger } from '../server/modules/ledger/ledger';

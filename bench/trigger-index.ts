@@ -3,7 +3,7 @@
  * around the price, against a linear scan of the same orders on every tick.
  */
 import { createTriggerIndex, type Trigger } from '../server/modules/trading/trigger-index';
-import { seededRandom } from '../server/market/sources/random';
+import { seededRandom } from '../server/modules/market/sources/random';
 
 export function runTriggerIndexBench(openOrders = 1_000_000, ticks = 20_000) {
   const random = seededRandom(11);

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { formatMoney, money } from '../../src/shared/money/money';
-import type { PriceFeedControl } from '../market';
+import type { PriceFeedControl } from '../modules/market';
 import type { IdentityService } from '../modules/identity/identity-service';
 import type { MessageDelivery } from '../modules/identity/delivery';
 import type { Ledger } from '../modules/ledger/ledger';

@@ -1,5 +1,5 @@
 import type { DatabaseHandle } from '../db/database';
-import type { MarketDataService } from '../market/market-data-service';
+import type { MarketDataService } from './market/market-data-service';
 import type { Settings } from '../settings';
 import type { Ledger } from './ledger/ledger';
 

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { instruments } from '../../server/market/catalogue';
-import { binanceStreamSource, type BinanceStreamOptions } from '../../server/market/sources/binance-stream';
-import type { MarketDataSource, RawTick } from '../../server/market/sources/market-data-source';
+import { instruments } from '../../server/modules/market/catalogue';
+import { binanceStreamSource, type BinanceStreamOptions } from '../../server/modules/market/sources/binance-stream';
+import type { MarketDataSource, RawTick } from '../../server/modules/market/sources/market-data-source';
 
 // `ws` ships no type declarations (and @types/ws is not installed): type what the tests use.
 interface ServerSocket {

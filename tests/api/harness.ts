@@ -8,7 +8,7 @@ import { buildServer, type ServerDependencies } from '../../server/app';
 import { createTokenService, type TokenService } from '../../server/auth/tokens';
 import { openDatabase, type DatabaseHandle, type DatabaseTarget } from '../../server/db/database';
 import { createMessageDelivery, type MessageDelivery } from '../../server/modules/identity/delivery';
-import type { MarketDataSource, RawTick } from '../../server/market/sources/market-data-source';
+import type { MarketDataSource, RawTick } from '../../server/modules/market/sources/market-data-source';
 import { readSettings } from '../../server/settings';
 
 export interface TestBackend {

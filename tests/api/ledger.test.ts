@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney, money } from '../../src/shared/money/money';
 import { UserAccountKind } from '../../server/modules/ledger/ledger-kinds';
 import { createLedger, type Ledger } from '../../server/modules/ledger/ledger';
-import { seededRandom } from '../../server/market/sources/random';
+import { seededRandom } from '../../server/modules/market/sources/random';
 import { startTestServer, testBackends, type TestServer } from './harness';
 import { call, loginByEmail, registerByEmail, setSwitch } from './identity-support';
 const { cash: cashKind, margin: marginKind } = UserAccountKind;

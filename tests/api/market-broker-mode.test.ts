@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { Client, type IStompSocket } from '@stomp/stompjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MarketDataSource, RawTick } from '../../server/market/sources/market-data-source';
+import type { MarketDataSource, RawTick } from '../../server/modules/market/sources/market-data-source';
 import type { PriceTick } from '../../src/shared/api/market';
 import { createMarketSocket } from '../../src/worker/transport/market-socket';
 import type { WebSocketLike } from '../../src/worker/transport/stomp-connection';

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLedger } from '../../server/modules/ledger/ledger';
-import type { MarketDataSource, RawTick } from '../../server/market/sources/market-data-source';
+import type { MarketDataSource, RawTick } from '../../server/modules/market/sources/market-data-source';
 import { post, startTestServer, testBackends, type TestServer } from './harness';
 import { call, fundedTrader, lastCode, password } from './identity-support';
 

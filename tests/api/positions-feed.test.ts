@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { MarketDataSource, RawTick } from '../../server/market/sources/market-data-source';
+import type { MarketDataSource, RawTick } from '../../server/modules/market/sources/market-data-source';
 import { UserAccountKind } from '../../server/modules/ledger/ledger-kinds';
 import { createLedger } from '../../server/modules/ledger/ledger';
 import { money } from '../../src/shared/money/money';

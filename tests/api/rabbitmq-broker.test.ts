@@ -9,9 +9,9 @@ import {
   type BrokerLog,
   type BrokerPublisher,
   type BrokerPublisherOptions,
-} from '../../server/market/broker-publisher';
-import { teeTopicBus } from '../../server/market/fanout-bus';
-import { createTopicBus } from '../../server/market/topic-bus';
+} from '../../server/modules/market/broker-publisher';
+import { teeTopicBus } from '../../server/modules/market/fanout-bus';
+import { createTopicBus } from '../../server/modules/market/topic-bus';
 import type { PriceTick } from '../../src/shared/api/market';
 import { brokerDestination } from '../../src/shared/api/market-broker';
 

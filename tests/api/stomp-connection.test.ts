@@ -14,7 +14,7 @@ import {
   type StompOpenInfo,
   type WebSocketLike,
 } from '../../src/worker/transport/stomp-connection';
-import type { StompEndpointOptions } from '../../server/market/stomp/stomp-endpoint';
+import type { StompEndpointOptions } from '../../server/modules/market/stomp/stomp-endpoint';
 import { startStompTestServer, type StompTestServer } from './stomp-test-server';
 
 // `ws` ships no type declarations (and @types/ws is not installed). Its WebSocket has the

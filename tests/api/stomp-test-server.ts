@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { registerStompEndpoint, type StompEndpoint, type StompEndpointOptions } from '../../server/market/stomp/stomp-endpoint';
-import { createTopicBus, type TopicBus } from '../../server/market/topic-bus';
+import { registerStompEndpoint, type StompEndpoint, type StompEndpointOptions } from '../../server/modules/market/stomp/stomp-endpoint';
+import { createTopicBus, type TopicBus } from '../../server/modules/market/topic-bus';
 
 export interface StompTestServer {
   app: FastifyInstance;

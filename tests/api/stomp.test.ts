@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_FRAME_LIMITS, parseMessage, serializeFrame, type ParsedItem, type StompFrame } from '../../src/shared/stomp/frame';
-import { registerStompEndpoint, type StompEndpointOptions } from '../../server/market/stomp/stomp-endpoint';
-import { createTopicBus } from '../../server/market/topic-bus';
+import { registerStompEndpoint, type StompEndpointOptions } from '../../server/modules/market/stomp/stomp-endpoint';
+import { createTopicBus } from '../../server/modules/market/topic-bus';
 import { startStompTestServer, type StompTestServer } from './stomp-test-server';
 
 // `ws` ships no type declarations (and @types/ws is not installed): type what the tests use.

@@ -7,7 +7,7 @@ import { optionFee, optionPlacementViolation, parseTimeRatePayload } from '../..
 import { isCheckViolation, isUniqueViolation } from '../../db/database-errors';
 import type { Book, Database } from '../../db/schema';
 import { AppError, clientOrderReusedError } from '../../http/app-error';
-import type { MarketDataService } from '../../market/market-data-service';
+import type { MarketDataService } from '../market/market-data-service';
 import type { Ledger } from '../ledger/ledger';
 import type { FreeMarginRead } from '../trading/free-margin';
 import { nextOrderNumber } from '../trading/order-number';

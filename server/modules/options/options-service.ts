@@ -5,7 +5,7 @@ import { isTradable, TradeStatus } from '../../../src/shared/market/tradability'
 import { formatMoney, money, type Units } from '../../../src/shared/money/money';
 import type { Book, Database } from '../../db/schema';
 import { AppError } from '../../http/app-error';
-import type { MarketDataService } from '../../market/market-data-service';
+import type { MarketDataService } from '../market/market-data-service';
 import type { Ledger } from '../ledger/ledger';
 import { optionVoidedJournal } from '../ledger/ledger-journals';
 import { UserAccountKind } from '../ledger/ledger-kinds';

@@ -1,6 +1,6 @@
 import { formatFixed } from '../../../src/shared/market/kline';
-import type { MarketDataService } from '../../market/market-data-service';
-import type { RawTick } from '../../market/sources/market-data-source';
+import type { MarketDataService } from '../market/market-data-service';
+import type { RawTick } from '../market/sources/market-data-source';
 import type { OptionsRepository, RecordedTick } from './options-repository';
 
 /**

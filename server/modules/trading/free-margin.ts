@@ -3,7 +3,7 @@ import { money, parseScaled, type Units } from '../../../src/shared/money/money'
 import { accountEquity, groupCostScale, groupProfitLoss, groupQuantityScale, lockedMargin, type Holding } from '../../../src/shared/trading/account-risk';
 import { closePriceOf, OrderStatus, type Direction } from '../../../src/shared/trading/order-rules';
 import type { Book, Database } from '../../db/schema';
-import type { MarketDataService } from '../../market/market-data-service';
+import type { MarketDataService } from '../market/market-data-service';
 import type { Ledger } from '../ledger/ledger';
 import { quotePrice } from './order-view';
 import type { TradingRepository } from './trading-repository';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { formatMoney, minMoney, money } from '../../../src/shared/money/money';
 import { overnightFeeFor } from '../../../src/shared/trading/order-rules';
 import type { Book, Database } from '../../db/schema';
-import type { MarketDataService } from '../../market/market-data-service';
+import type { MarketDataService } from '../market/market-data-service';
 import type { Ledger } from '../ledger/ledger';
 import type { TradingRepository } from './trading-repository';
 

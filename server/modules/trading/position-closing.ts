@@ -3,7 +3,7 @@ import { formatMoney, money, type Units } from '../../../src/shared/money/money'
 import { accountEquity, belowStopOut, closeShortfall, lockedMargin } from '../../../src/shared/trading/account-risk';
 import { OrderStatus } from '../../../src/shared/trading/order-rules';
 import type { Book, Database } from '../../db/schema';
-import type { MarketDataService } from '../../market/market-data-service';
+import type { MarketDataService } from '../market/market-data-service';
 import type { JournalInput, Ledger } from '../ledger/ledger';
 import { orderEndedJournal } from '../ledger/ledger-journals';
 import { holdingsOf, resultAt, valueAtMarket, type MarketValue } from './position-value';

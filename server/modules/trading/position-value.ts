@@ -2,8 +2,8 @@ import type { Product } from '../../../src/shared/api/market';
 import { money, type Units } from '../../../src/shared/money/money';
 import type { Holding } from '../../../src/shared/trading/account-risk';
 import { closePriceOf, OrderStatus, profitLossFor, type Direction } from '../../../src/shared/trading/order-rules';
-import type { MarketDataService } from '../../market/market-data-service';
-import type { RawTick } from '../../market/sources/market-data-source';
+import type { MarketDataService } from '../market/market-data-service';
+import type { RawTick } from '../market/sources/market-data-source';
 import { quotePrice } from './order-view';
 import type { OrderRow } from './trading-repository';
 

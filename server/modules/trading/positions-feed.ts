@@ -4,8 +4,8 @@ import { formatMoney, money, type Units } from '../../../src/shared/money/money'
 import { accountEquity, lockedMargin, marginLevelPercent } from '../../../src/shared/trading/account-risk';
 import { OrderStatus } from '../../../src/shared/trading/order-rules';
 import type { Book } from '../../db/schema';
-import type { MarketDataService } from '../../market/market-data-service';
-import type { RawTick } from '../../market/sources/market-data-source';
+import type { MarketDataService } from '../market/market-data-service';
+import type { RawTick } from '../market/sources/market-data-source';
 import { accountBalanceView } from '../account/account-balance';
 import type { Ledger, TradingBalances } from '../ledger/ledger';
 import { orderView } from './order-view';

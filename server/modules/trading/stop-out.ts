@@ -1,7 +1,7 @@
 import type { Units } from '../../../src/shared/money/money';
 import { accountEquity, belowStopOut, lockedMargin } from '../../../src/shared/trading/account-risk';
 import type { Book } from '../../db/schema';
-import type { MarketDataService } from '../../market/market-data-service';
+import type { MarketDataService } from '../market/market-data-service';
 import type { Ledger } from '../ledger/ledger';
 import type { PositionClosing } from './position-closing';
 import { holdingsOf, valueOpenOrders } from './position-value';

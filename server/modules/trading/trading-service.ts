@@ -18,8 +18,8 @@ import {
 import { isCheckViolation, isUniqueViolation } from '../../db/database-errors';
 import type { Book, Database } from '../../db/schema';
 import { AppError, clientOrderReusedError } from '../../http/app-error';
-import type { MarketDataService } from '../../market/market-data-service';
-import type { RawTick } from '../../market/sources/market-data-source';
+import type { MarketDataService } from '../market/market-data-service';
+import type { RawTick } from '../market/sources/market-data-source';
 import type { Ledger } from '../ledger/ledger';
 import { JournalKind } from '../ledger/ledger-kinds';
 import type { FreeMarginRead } from './free-margin';

@@ -1,6 +1,6 @@
 import { money } from '../../../src/shared/money/money';
 import { closeSide, Direction, fillSide, OrderStatus } from '../../../src/shared/trading/order-rules';
-import type { RawTick } from '../../market/sources/market-data-source';
+import type { RawTick } from '../market/sources/market-data-source';
 import { priceUnits } from './order-view';
 import type { OrderRow } from './trading-repository';
 import { createTriggerIndex, type Crossing, type PriceSide, type Trigger, type TriggerIndex } from './trigger-index';

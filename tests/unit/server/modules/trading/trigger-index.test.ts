@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTriggerIndex, type Trigger } from '../../../../../server/modules/trading/trigger-index';
-import { seededRandom } from '../../../../../server/market/sources/random';
+import { seededRandom } from '../../../../../server/modules/market/sources/random';
 
 const trigger = (id: string, side: 'bid' | 'ask', crossing: 'above' | 'below', level: number): Trigger<string> => ({ id, side, crossing, level, payload: id });
 

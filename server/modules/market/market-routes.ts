@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { historyLimitMax, marketHistory, marketHistoryRange, marketStatus, marketThumb, productList } from '../../src/shared/api/market';
-import { ErrorCode } from '../../src/shared/errors/catalogue';
-import { AppError } from '../http/app-error';
-import { defineRoute } from '../http/define-route';
+import { historyLimitMax, marketHistory, marketHistoryRange, marketStatus, marketThumb, productList } from '../../../src/shared/api/market';
+import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import { AppError } from '../../http/app-error';
+import { defineRoute } from '../../http/define-route';
 import type { MarketDataService } from './market-data-service';
 
 function symbolParameter(request: FastifyRequest, market: MarketDataService): string {

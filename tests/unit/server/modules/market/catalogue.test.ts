@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { productTypes } from '../../../../src/shared/api/market';
-import { instruments, loadTestInstruments } from '../../../../server/market/catalogue';
-import { createSimulatorModel, spreadUnitsOf } from '../../../../server/market/sources/simulator';
+import { productTypes } from '../../../../../src/shared/api/market';
+import { instruments, loadTestInstruments } from '../../../../../server/modules/market/catalogue';
+import { createSimulatorModel, spreadUnitsOf } from '../../../../../server/modules/market/sources/simulator';
 
 const saturday = Date.parse('2026-01-17T15:00:00Z');
 

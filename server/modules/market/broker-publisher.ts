@@ -1,6 +1,6 @@
 import { Client, ReconnectionTimeMode, type IFrame, type IStompSocket } from '@stomp/stompjs';
 import { createRequire } from 'node:module';
-import { brokerDestination, coalesceMarketMessage } from '../../src/shared/api/market-broker';
+import { brokerDestination, coalesceMarketMessage } from '../../../src/shared/api/market-broker';
 
 // `ws` ships no type declarations (and @types/ws is not installed). Its WebSocket has
 // the browser-style properties stompjs uses, so the part stompjs needs is typed here.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { instruments } from '../../../../../server/market/catalogue';
-import { createSimulatorModel } from '../../../../../server/market/sources/simulator';
+import { instruments } from '../../../../../../server/modules/market/catalogue';
+import { createSimulatorModel } from '../../../../../../server/modules/market/sources/simulator';
 
 const monday = Date.parse('2026-01-12T15:00:00Z');
 const saturday = Date.parse('2026-01-17T15:00:00Z');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decimalToUnits } from '../../../../../server/market/sources/market-data-source';
+import { decimalToUnits } from '../../../../../../server/modules/market/sources/market-data-source';
 
 describe('decimal prices to units', () => {
   it('is exact and rounds extra digits half up', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { instruments } from '../../../../../server/market/catalogue';
+import { instruments } from '../../../../../../server/modules/market/catalogue';
 import {
   BINANCE_STREAM_BASE_URL,
   MAX_RECONNECT_DELAY_MS,
@@ -9,7 +9,7 @@ import {
   parseBinanceMessage,
   reconnectDelayMs,
   type BinanceQuote,
-} from '../../../../../server/market/sources/binance-stream';
+} from '../../../../../../server/modules/market/sources/binance-stream';
 
 const crypto = instruments.filter((instrument) => instrument.type === 'Cryptos');
 const byCode = new Map(crypto.map((instrument) => [instrument.code, instrument]));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { teeTopicBus, type BrokerSink } from '../../../../server/market/fanout-bus';
-import { createTopicBus } from '../../../../server/market/topic-bus';
+import { teeTopicBus, type BrokerSink } from '../../../../../server/modules/market/fanout-bus';
+import { createTopicBus } from '../../../../../server/modules/market/topic-bus';
 
 function recordingBroker(): BrokerSink & { sent: Array<[string, string]> } {
   const sent: Array<[string, string]> = [];

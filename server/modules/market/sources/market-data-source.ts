@@ -18,4 +18,4 @@ export interface MarketDataSource {
   stop(): void;
 }
 
-export { decimalToUnits } from '../../../src/shared/market/decimal';
+export { decimalToUnits } from '../../../../src/shared/market/decimal';

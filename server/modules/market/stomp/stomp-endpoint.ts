@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TopicBus } from '../topic-bus';
-import { createConnectionLimit, tooManyConnectionsCode } from '../../http/connection-limits';
-import { HEARTBEAT, parseMessage, serializeFrame, type StompFrame, type StompHeaders } from '../../../src/shared/stomp/frame';
+import { createConnectionLimit, tooManyConnectionsCode } from '../../../http/connection-limits';
+import { HEARTBEAT, parseMessage, serializeFrame, type StompFrame, type StompHeaders } from '../../../../src/shared/stomp/frame';
 import {
   heartBeatHeader,
   keepHeartBeat,
@@ -9,7 +9,7 @@ import {
   negotiateHeartBeat,
   type HeartBeatClock,
   type HeartBeatKeeper,
-} from '../../../src/shared/stomp/heart-beat';
+} from '../../../../src/shared/stomp/heart-beat';
 import { SubscriptionTable } from './stomp-subscriptions';
 import { ensureWebsocketSupport, MAX_INBOUND_MESSAGE_BYTES, STOMP_SUBPROTOCOLS } from './stomp-upgrade';
 

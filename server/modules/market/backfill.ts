@@ -1,5 +1,5 @@
-import { marketStatusAt, type TradingHours } from '../../src/shared/market/market-hours';
-import { barStartMs, periodMs, type Bar, type KlinePeriod } from '../../src/shared/market/kline';
+import { marketStatusAt, type TradingHours } from '../../../src/shared/market/market-hours';
+import { barStartMs, periodMs, type Bar, type KlinePeriod } from '../../../src/shared/market/kline';
 import type { Instrument } from './catalogue';
 import type { Random } from './sources/random';
 

@@ -1,8 +1,8 @@
-import { TradeStatus } from '../../src/shared/market/tradability';
+import { TradeStatus } from '../../../src/shared/market/tradability';
 import type { Kysely } from 'kysely';
-import { productTypeNumber, type Product } from '../../src/shared/api/market';
-import { formatFixed, type Bar, type KlinePeriod } from '../../src/shared/market/kline';
-import type { Database } from '../db/schema';
+import { productTypeNumber, type Product } from '../../../src/shared/api/market';
+import { formatFixed, type Bar, type KlinePeriod } from '../../../src/shared/market/kline';
+import type { Database } from '../../db/schema';
 import type { Instrument } from './catalogue';
 import { decimalToUnits } from './sources/market-data-source';
 import { spreadUnitsOf } from './sources/simulator';

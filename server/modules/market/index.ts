@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { parseMarketDestination } from '../../src/shared/api/market';
-import type { DatabaseHandle } from '../db/database';
-import type { Settings } from '../settings';
+import { parseMarketDestination } from '../../../src/shared/api/market';
+import type { DatabaseHandle } from '../../db/database';
+import type { Settings } from '../../settings';
 import { createBrokerPublisher } from './broker-publisher';
 import { instruments as seededInstruments, loadTestInstruments } from './catalogue';
 import { teeTopicBus } from './fanout-bus';

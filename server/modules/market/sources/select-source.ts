@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Settings } from '../../settings';
+import type { Settings } from '../../../settings';
 import type { Instrument } from '../catalogue';
 import { binanceStreamSource } from './binance-stream';
 import { loadCsvReplaySource } from './csv-replay';

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { instruments } from '../../../../../server/market/catalogue';
-import { selectMarketSource } from '../../../../../server/market/sources/select-source';
-import { readSettings } from '../../../../../server/settings';
+import { instruments } from '../../../../../../server/modules/market/catalogue';
+import { selectMarketSource } from '../../../../../../server/modules/market/sources/select-source';
+import { readSettings } from '../../../../../../server/settings';
 
 const log = pino({ level: 'silent' });
 

@@ -1,4 +1,4 @@
-import { marketStatusAt } from '../../../src/shared/market/market-hours';
+import { marketStatusAt } from '../../../../src/shared/market/market-hours';
 import type { Instrument } from '../catalogue';
 import type { MarketDataSource, RawTick } from './market-data-source';
 import { seededRandom, type Random } from './random';

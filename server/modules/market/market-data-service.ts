@@ -1,8 +1,8 @@
-import type { PriceTick, Product } from '../../src/shared/api/market';
-import { ErrorCode } from '../../src/shared/errors/catalogue';
-import { barStartMs, foldTick, formatFixed, klinePeriods, toWireBar, type Bar, type KlinePeriod, type WireBar } from '../../src/shared/market/kline';
-import { marketStatusAt, type MarketStatus } from '../../src/shared/market/market-hours';
-import { AppError } from '../http/app-error';
+import type { PriceTick, Product } from '../../../src/shared/api/market';
+import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import { barStartMs, foldTick, formatFixed, klinePeriods, toWireBar, type Bar, type KlinePeriod, type WireBar } from '../../../src/shared/market/kline';
+import { marketStatusAt, type MarketStatus } from '../../../src/shared/market/market-hours';
+import { AppError } from '../../http/app-error';
 import { backfillBars } from './backfill';
 import type { Instrument } from './catalogue';
 import type { MarketRepository } from './market-repository';

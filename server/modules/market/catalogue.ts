@@ -1,4 +1,4 @@
-import type { ProductTypeName } from '../../src/shared/api/market';
+import type { ProductTypeName } from '../../../src/shared/api/market';
 
 /**
  * The seeded instruments: what the product list shows, what trading needs (contract

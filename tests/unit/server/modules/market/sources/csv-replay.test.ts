@@ -2,10 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { instruments } from '../../../../../server/market/catalogue';
-import { csvMaxErrors, csvReplaySource, loadCsvReplaySource, parseTickCsv } from '../../../../../server/market/sources/csv-replay';
-import type { RawTick } from '../../../../../server/market/sources/market-data-source';
-import { spreadUnitsOf } from '../../../../../server/market/sources/simulator';
+import { instruments } from '../../../../../../server/modules/market/catalogue';
+import { csvMaxErrors, csvReplaySource, loadCsvReplaySource, parseTickCsv } from '../../../../../../server/modules/market/sources/csv-replay';
+import type { RawTick } from '../../../../../../server/modules/market/sources/market-data-source';
+import { spreadUnitsOf } from '../../../../../../server/modules/market/sources/simulator';
 
 const eurusd = instruments.find((instrument) => instrument.code === 'EURUSD')!;
 const btc = instruments.find((instrument) => instrument.code === 'BTCUSDT')!;
