@@ -89,21 +89,32 @@ function fakeExchange() {
   return { connect, sockets, push };
 }
 
-function engineWith(exchange: ReturnType<typeof fakeExchange>) {
-  return createTestHost({ time: createFakeClock(), connectPositions: exchange.connect });
-}
-
 const real = { balanceAmount: '900.00', lockMargin: '100.00' };
 const realAfterOrder = { balanceAmount: '850.00', lockMargin: '150.00' };
 const demo = { balanceAmount: '100000.00', lockMargin: '0.00' };
 
+/** An engine with one tab and the exchange socket configured, signed out. */
+async function engineWithTab() {
+  const exchange = fakeExchange();
+  const host = createTestHost({ time: createFakeClock(), connectPositions: exchange.connect });
+  const first = fakeTab();
+  await host.api.hello('one', first.listener);
+  await host.api.configureSession({ apiRoot: '', demoAllowed: true, positionsSocketUrl: 'ws://x/exchange/ws' });
+  return { exchange, host, first };
+}
+
+/** The same, signed in to user 9's real account, whose socket has pushed `real`. */
+async function signedInWithBalance() {
+  const engine = await engineWithTab();
+  await engine.host.api.signIn({ token: await signAccessToken(9, 0), refreshToken: 'r' });
+  engine.exchange.push(0, real);
+  return engine;
+}
+
+
 describe('engine balance', () => {
   it('keeps the account balance the exchange socket pushes and hands it to every tab and to a tab that joins later', async () => {
-    const exchange = fakeExchange();
-    const host = engineWith(exchange);
-    const first = fakeTab();
-    await host.api.hello('one', first.listener);
-    await host.api.configureSession({ apiRoot: '', demoAllowed: true, positionsSocketUrl: 'ws://x/exchange/ws' });
+    const { exchange, host, first } = await engineWithTab();
     expect(await host.api.balance()).toBeNull();
 
     await host.api.signIn({ token: await signAccessToken(9, 0), refreshToken: 'r' });
@@ -117,13 +128,7 @@ describe('engine balance', () => {
   });
 
   it('forgets the balance when the account switches, until the other account\'s socket speaks', async () => {
-    const exchange = fakeExchange();
-    const host = engineWith(exchange);
-    const first = fakeTab();
-    await host.api.hello('one', first.listener);
-    await host.api.configureSession({ apiRoot: '', demoAllowed: true, positionsSocketUrl: 'ws://x/exchange/ws' });
-    await host.api.signIn({ token: await signAccessToken(9, 0), refreshToken: 'r' });
-    exchange.push(0, real);
+    const { exchange, host, first } = await signedInWithBalance();
 
     await host.api.signIn({ token: await signAccessToken(9, 1), refreshToken: 'r2' });
     expect(first.events('balance')).toEqual([real, null]);
@@ -138,13 +143,7 @@ describe('engine balance', () => {
   });
 
   it('keeps the balance across a refreshed token of the same account', async () => {
-    const exchange = fakeExchange();
-    const host = engineWith(exchange);
-    const first = fakeTab();
-    await host.api.hello('one', first.listener);
-    await host.api.configureSession({ apiRoot: '', demoAllowed: true, positionsSocketUrl: 'ws://x/exchange/ws' });
-    await host.api.signIn({ token: await signAccessToken(9, 0), refreshToken: 'r' });
-    exchange.push(0, real);
+    const { host, first } = await signedInWithBalance();
 
     await host.api.signIn({ token: await signAccessToken(9, 0), refreshToken: 'r2' });
     expect(first.events('balance')).toEqual([real]);
@@ -152,13 +151,7 @@ describe('engine balance', () => {
   });
 
   it('forgets the balance at sign-out', async () => {
-    const exchange = fakeExchange();
-    const host = engineWith(exchange);
-    const first = fakeTab();
-    await host.api.hello('one', first.listener);
-    await host.api.configureSession({ apiRoot: '', demoAllowed: true, positionsSocketUrl: 'ws://x/exchange/ws' });
-    await host.api.signIn({ token: await signAccessToken(9, 0), refreshToken: 'r' });
-    exchange.push(0, real);
+    const { host, first } = await signedInWithBalance();
 
     await host.api.signOut('logout');
     expect(first.events('balance')).toEqual([real, null]);
