@@ -6,6 +6,7 @@ import { login, type ContactType, type TokenPair } from '../../../shared/api/aut
 import { isValidLoginPassword, isValidVerificationCode, trimmed } from '../../../shared/auth/validation';
 import type { BrandConfig } from '../../../shared/config/brand-config';
 import { switchesSignal, useApp } from '../../app-context';
+import { Checkbox } from '../../components/checkbox';
 import { showToast } from '../../components/toasts';
 import { adoptSession } from '../../engine/signals';
 import { preferences, savePreferences, type Preferences } from '../../preferences/preferences';
@@ -230,29 +231,24 @@ export function LoginPage() {
           })}
         />
         <div className="auth-options">
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={rememberAccount}
-              onChange={(event) => {
-                setRememberAccount(event.target.checked);
-                if (!event.target.checked) setRememberSecret(false);
+          <Checkbox
+            label={t('auth.remember_account')}
+            checked={rememberAccount}
+            onChange={(checked) => {
+              setRememberAccount(checked);
+              // No password is remembered without its account.
+              if (!checked) setRememberSecret(false);
+            }}
+          />
+          {switches.rememberPassword ? (
+            <Checkbox
+              label={t('auth.remember_password')}
+              checked={rememberSecret}
+              onChange={(checked) => {
+                setRememberSecret(checked);
+                if (checked) setRememberAccount(true);
               }}
             />
-            {t('auth.remember_account')}
-          </label>
-          {switches.rememberPassword ? (
-            <label className="checkbox">
-              <input
-                type="checkbox"
-                checked={rememberSecret}
-                onChange={(event) => {
-                  setRememberSecret(event.target.checked);
-                  if (event.target.checked) setRememberAccount(true);
-                }}
-              />
-              {t('auth.remember_password')}
-            </label>
           ) : null}
         </div>
         <SubmitButton disabled={submitting}>{t('auth.sign_in')}</SubmitButton>
