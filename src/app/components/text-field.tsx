@@ -10,6 +10,33 @@ export function FieldError(props: { id: string; message: string | null | undefin
   );
 }
 
+/**
+ * A field's frame: its label, the control (`controlClassName`, marked invalid while there is
+ * a message) and the message under it; `fieldMessageAria` ties the input to the message.
+ */
+export function FieldFrame(props: { id: string; label: string; error?: string | null; controlClassName: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={props.id}>
+        {props.label}
+      </label>
+      <div className={props.controlClassName} data-invalid={props.error ? 'true' : undefined}>
+        {props.children}
+      </div>
+      <FieldError id={fieldErrorId(props.id)} message={props.error} />
+    </div>
+  );
+}
+
+function fieldErrorId(id: string): string {
+  return `${id}-error`;
+}
+
+/** The input's side of its message: invalid, and described by it, while there is one. */
+export function fieldMessageAria(id: string, error: string | null | undefined) {
+  return { 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? fieldErrorId(id) : undefined };
+}
+
 /** A labelled input with its inline message (the message is already translated). */
 export function TextField({ inputRef, ...props }: {
   label: string;
@@ -31,35 +58,27 @@ export function TextField({ inputRef, ...props }: {
   after?: ReactNode;
 }) {
   const id = useId();
-  const errorId = `${id}-error`;
   return (
-    <div className="field">
-      <label className="field-label" htmlFor={id}>
-        {props.label}
-      </label>
-      <div className="field-control" data-invalid={props.error ? 'true' : undefined}>
-        {props.before}
-        <input
-          ref={inputRef}
-          id={id}
-          className={props.inputClassName ? `field-input ${props.inputClassName}` : 'field-input'}
-          type={props.type ?? 'text'}
-          value={props.value}
-          autoComplete={props.autoComplete}
-          inputMode={props.inputMode}
-          maxLength={props.maxLength}
-          placeholder={props.placeholder}
-          disabled={props.disabled}
-          spellCheck={false}
-          autoCapitalize="off"
-          aria-invalid={props.error ? true : undefined}
-          aria-describedby={props.error ? errorId : undefined}
-          onChange={(event) => props.onChange(event.target.value)}
-          onBlur={props.onBlur}
-        />
-        {props.after}
-      </div>
-      <FieldError id={errorId} message={props.error} />
-    </div>
+    <FieldFrame id={id} label={props.label} error={props.error} controlClassName="field-control">
+      {props.before}
+      <input
+        ref={inputRef}
+        id={id}
+        className={props.inputClassName ? `field-input ${props.inputClassName}` : 'field-input'}
+        type={props.type ?? 'text'}
+        value={props.value}
+        autoComplete={props.autoComplete}
+        inputMode={props.inputMode}
+        maxLength={props.maxLength}
+        placeholder={props.placeholder}
+        disabled={props.disabled}
+        spellCheck={false}
+        autoCapitalize="off"
+        {...fieldMessageAria(id, props.error)}
+        onChange={(event) => props.onChange(event.target.value)}
+        onBlur={props.onBlur}
+      />
+      {props.after}
+    </FieldFrame>
   );
 }

@@ -1,6 +1,6 @@
 import { useId, type Ref } from 'react';
 import { verificationCodeLength } from '../../../shared/auth/validation';
-import { FieldError } from '../../components/text-field';
+import { FieldFrame, fieldMessageAria } from '../../components/text-field';
 
 /** Keeps the digits of what was typed or pasted, up to `length` ("123 456" and "123-456" paste whole). */
 export function codeDigits(input: string, length = verificationCodeLength): string {
@@ -23,42 +23,34 @@ export function CodeInput({ inputRef, ...props }: {
   inputRef?: Ref<HTMLInputElement>;
 }) {
   const id = useId();
-  const errorId = `${id}-error`;
   const boxes = Array.from({ length: verificationCodeLength }, (_, index) => props.value[index] ?? '');
   return (
-    <div className="field">
-      <label className="field-label" htmlFor={id}>
-        {props.label}
-      </label>
-      <div className="code-input" data-invalid={props.error ? 'true' : undefined}>
-        <div className="code-boxes" aria-hidden="true">
-          {boxes.map((digit, index) => (
-            <span key={index} className="code-box" data-current={index === Math.min(props.value.length, verificationCodeLength - 1) ? 'true' : undefined}>
-              {digit}
-            </span>
-          ))}
-        </div>
-        <input
-          ref={inputRef}
-          id={id}
-          className="code-input-field"
-          type="text"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9]*"
-          value={props.value}
-          disabled={props.disabled}
-          autoFocus={props.autoFocus}
-          aria-invalid={props.error ? true : undefined}
-          aria-describedby={props.error ? errorId : undefined}
-          onChange={(event) => {
-            const digits = codeDigits(event.target.value);
-            props.onChange(digits);
-            if (digits.length === verificationCodeLength && digits !== props.value) props.onComplete?.(digits);
-          }}
-        />
+    <FieldFrame id={id} label={props.label} error={props.error} controlClassName="code-input">
+      <div className="code-boxes" aria-hidden="true">
+        {boxes.map((digit, index) => (
+          <span key={index} className="code-box" data-current={index === Math.min(props.value.length, verificationCodeLength - 1) ? 'true' : undefined}>
+            {digit}
+          </span>
+        ))}
       </div>
-      <FieldError id={errorId} message={props.error} />
-    </div>
+      <input
+        ref={inputRef}
+        id={id}
+        className="code-input-field"
+        type="text"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        pattern="[0-9]*"
+        value={props.value}
+        disabled={props.disabled}
+        autoFocus={props.autoFocus}
+        {...fieldMessageAria(id, props.error)}
+        onChange={(event) => {
+          const digits = codeDigits(event.target.value);
+          props.onChange(digits);
+          if (digits.length === verificationCodeLength && digits !== props.value) props.onComplete?.(digits);
+        }}
+      />
+    </FieldFrame>
   );
 }

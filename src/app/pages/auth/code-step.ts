@@ -16,7 +16,10 @@ export interface CodeTarget {
   draft: ContactDraft;
 }
 
-/** One submission at a time: `run` ignores a second press while the first is under way. */
+/**
+ * One submission at a time: `run` ignores a second press while the first is under way
+ * (`busy` tells a form that checks nothing while one is).
+ */
 export function useSubmitLock() {
   const busy = useRef(false);
   const [submitting, setSubmitting] = useState(false);
@@ -33,8 +36,10 @@ export function useSubmitLock() {
       setSubmitting(false);
     }
   }
-  return { submitting, run };
+  return { submitting, run, busy: () => busy.current };
 }
+
+export type SubmitLock = ReturnType<typeof useSubmitLock>;
 
 /**
  * Sending and resending a code for one purpose, with the 60 s resend countdown; knows

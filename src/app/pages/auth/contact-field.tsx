@@ -6,6 +6,9 @@ import type { ContactDraft } from './contact';
 import { countryOptions, isCountryCode } from './countries';
 import { TextField } from '../../components/text-field';
 
+/** Longest phone number as typed (national or international form, with spaces). */
+const phoneMaxLength = 32;
+
 /** E-mail or phone tabs (phone only when the brand allows it). */
 function ContactTypeSwitch(props: { value: ContactType; onChange: (type: ContactType) => void; disabled?: boolean }) {
   const { t } = useTranslation();
@@ -75,41 +78,27 @@ export function ContactField(props: {
   const { t } = useTranslation();
   const { value, onChange } = props;
   const type = props.allowPhone ? value.type : 'E';
+  const phone = type === 'P';
   return (
     <>
       {props.allowPhone ? (
         <ContactTypeSwitch value={type} disabled={props.disabled} onChange={(next) => onChange({ ...value, type: next })} />
       ) : null}
-      {type === 'E' ? (
-        <TextField
-          label={t('auth.email')}
-          type="email"
-          inputMode="email"
-          autoComplete={props.purpose === 'login' ? 'username' : 'email'}
-          placeholder={t('auth.email_placeholder')}
-          maxLength={contactMaxLength}
-          value={value.email}
-          error={props.error}
-          disabled={props.disabled}
-          inputRef={props.inputRef}
-          onChange={(email) => onChange({ ...value, email })}
-        />
-      ) : (
-        <TextField
-          label={t('auth.phone')}
-          type="tel"
-          inputMode="tel"
-          autoComplete={props.purpose === 'login' ? 'username' : 'tel-national'}
-          placeholder={t('auth.phone_placeholder')}
-          maxLength={32}
-          value={value.phone}
-          error={props.error}
-          disabled={props.disabled}
-          inputRef={props.inputRef}
-          before={<CountrySelect value={value.country} disabled={props.disabled} onChange={(country) => onChange({ ...value, country })} />}
-          onChange={(phone) => onChange({ ...value, phone })}
-        />
-      )}
+      {/* One field whose kind follows the tab: the input stays, its label and rules change. */}
+      <TextField
+        label={t(phone ? 'auth.phone' : 'auth.email')}
+        type={phone ? 'tel' : 'email'}
+        inputMode={phone ? 'tel' : 'email'}
+        autoComplete={props.purpose === 'login' ? 'username' : phone ? 'tel-national' : 'email'}
+        placeholder={t(phone ? 'auth.phone_placeholder' : 'auth.email_placeholder')}
+        maxLength={phone ? phoneMaxLength : contactMaxLength}
+        value={phone ? value.phone : value.email}
+        error={props.error}
+        disabled={props.disabled}
+        inputRef={props.inputRef}
+        before={phone ? <CountrySelect value={value.country} disabled={props.disabled} onChange={(country) => onChange({ ...value, country })} /> : undefined}
+        onChange={(typed) => onChange(phone ? { ...value, phone: typed } : { ...value, email: typed })}
+      />
     </>
   );
 }

@@ -6,26 +6,28 @@ import { login, type ContactType, type TokenPair } from '../../../shared/api/aut
 import { isValidLoginPassword, isValidVerificationCode, trimmed } from '../../../shared/auth/validation';
 import type { BrandConfig } from '../../../shared/config/brand-config';
 import { switchesSignal, useApp } from '../../app-context';
+import { Checkbox } from '../../components/checkbox';
 import { showToast } from '../../components/toasts';
 import { adoptSession } from '../../engine/signals';
 import { preferences, savePreferences, type Preferences } from '../../preferences/preferences';
 import { forgetPassword, recallPassword, rememberPassword } from '../../preferences/remembered-password';
 import { safeReturnPath } from '../../routing/guards';
+import { BackButton, SubmitButton } from './auth-buttons';
 import { AuthShell } from './auth-shell';
 import { CodeInput } from './code-input';
+import { useSubmitLock } from './code-step';
 import { readContact, type ContactDraft } from './contact';
 import { ContactField } from './contact-field';
 import { isCountryCode } from './countries';
 import { PasswordField } from './password-field';
 import { signInReturnSignal } from './sign-in-return';
+import { useFieldErrors } from './use-field-errors';
 
 interface LoginBody {
   username: string;
   password: string;
   type: ContactType;
 }
-
-type Errors = Partial<Record<'contact' | 'password' | 'code', string>>;
 
 /** The account a remembered password is bound to (its ciphertext decrypts for this one only). */
 function accountKey(type: ContactType, username: string): string {
@@ -72,16 +74,12 @@ export function LoginPage() {
   const [rememberSecret, setRememberSecret] = useState(() => Boolean(preferences().rememberedPassword));
   const [step, setStep] = useState<'credentials' | 'second-factor'>('credentials');
   const [code, setCode] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
-  const [submitting, setSubmitting] = useState(false);
+  const fields = useFieldErrors(['contact', 'password', 'code'] as const);
+  const { submitting, run, busy } = useSubmitLock();
   /** The account whose remembered password filled the field; editing the contact away clears it. */
   const [recalledFor, setRecalledFor] = useState<string | null>(null);
 
-  const busy = useRef(false);
   const pending = useRef<LoginBody | null>(null);
-  const contactRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
-  const codeRef = useRef<HTMLInputElement>(null);
 
   // Fill the remembered password of the remembered account (once, when the page opens).
   const [initialAccount] = useState(() => {
@@ -103,7 +101,6 @@ export function LoginPage() {
 
   function changeContact(next: ContactDraft) {
     setContact(next);
-    setErrors((current) => ({ ...current, contact: undefined }));
     if (recalledFor) {
       const reading = readContact(next, 'login');
       if (!reading.ok || accountKey(reading.type, reading.username) !== recalledFor) {
@@ -150,22 +147,18 @@ export function LoginPage() {
     signInReturnSignal.value = null;
   }
 
-  async function submitCredentials(event: FormEvent) {
+  function submitCredentials(event: FormEvent) {
     event.preventDefault();
-    if (busy.current) return;
+    if (busy()) return;
     const reading = readContact(contact, 'login');
     const secret = password.trim();
-    const found: Errors = {};
+    const found: Partial<Record<'contact' | 'password', string>> = {};
     if (!reading.ok) found.contact = reading.errorKey;
     if (!isValidLoginPassword(secret)) found.password = 'auth.p_t_password';
-    setErrors(found);
-    if (!reading.ok) return contactRef.current?.focus();
-    if (found.password) return passwordRef.current?.focus();
+    if (!fields.report(found) || !reading.ok) return;
 
     const body: LoginBody = trimmed({ username: reading.username, password: secret, type: reading.type });
-    busy.current = true;
-    setSubmitting(true);
-    try {
+    void run(async () => {
       const answer = await http.call(login, body);
       if (answer.qrcodeStatus === 0) {
         pending.current = body;
@@ -174,37 +167,25 @@ export function LoginPage() {
         return;
       }
       await finish(answer, body);
-    } catch {
-      // The request client has shown the server's message.
-    } finally {
-      busy.current = false;
-      setSubmitting(false);
-    }
+    });
   }
 
-  async function submitCode(value: string) {
-    if (busy.current) return;
+  function submitCode(value: string) {
+    if (busy()) return;
     const body = pending.current;
     if (!body) return setStep('credentials');
-    if (!isValidVerificationCode(value)) {
-      setErrors({ code: 'auth.wrong_verification_code' });
-      return codeRef.current?.focus();
-    }
-    setErrors({});
-    busy.current = true;
-    setSubmitting(true);
-    try {
-      const answer = await http.call(login, trimmed({ ...body, command: 'verification' as const, authCode: value }));
-      if (answer.qrcodeStatus === 0 || !answer.token) throw new Error('second factor not accepted');
-      await finish(answer, body);
-    } catch {
-      // A wrong or expired code: start the code again.
-      setCode('');
-      codeRef.current?.focus();
-    } finally {
-      busy.current = false;
-      setSubmitting(false);
-    }
+    if (!fields.report(isValidVerificationCode(value) ? {} : { code: 'auth.wrong_verification_code' })) return;
+    void run(async () => {
+      try {
+        const answer = await http.call(login, trimmed({ ...body, command: 'verification' as const, authCode: value }));
+        if (answer.qrcodeStatus === 0 || !answer.token) throw new Error('second factor not accepted');
+        await finish(answer, body);
+      } catch {
+        // A wrong or expired code: start the code again.
+        setCode('');
+        fields.focus('code');
+      }
+    });
   }
 
   if (step === 'second-factor') {
@@ -215,39 +196,22 @@ export function LoginPage() {
           noValidate
           onSubmit={(event) => {
             event.preventDefault();
-            void submitCode(code);
+            submitCode(code);
           }}
         >
           <h2 className="auth-step-title">{t('auth.two_factor_title')}</h2>
           <p className="auth-hint">{t('auth.two_factor_hint')}</p>
-          <CodeInput
-            label={t('auth.auth_code')}
-            value={code}
-            autoFocus
-            inputRef={codeRef}
-            error={errors.code ? t(errors.code) : null}
-            onChange={(value) => {
-              setCode(value);
-              setErrors({});
-            }}
-            onComplete={(value) => void submitCode(value)}
-          />
-          <button type="submit" className="button primary auth-submit" disabled={submitting}>
-            {t('auth.verify')}
-          </button>
-          <button
-            type="button"
-            className="button secondary auth-submit"
+          <CodeInput label={t('auth.auth_code')} value={code} autoFocus {...fields.bind('code', setCode)} onComplete={submitCode} />
+          <SubmitButton disabled={submitting}>{t('auth.verify')}</SubmitButton>
+          <BackButton
             disabled={submitting}
-            onClick={() => {
+            onBack={() => {
               pending.current = null;
               setCode('');
-              setErrors({});
+              fields.clear();
               setStep('credentials');
             }}
-          >
-            {t('common.back')}
-          </button>
+          />
         </form>
       </AuthShell>
     );
@@ -255,56 +219,39 @@ export function LoginPage() {
 
   return (
     <AuthShell title={t('page.login')} back="/">
-      <form className="auth-form" noValidate onSubmit={(event) => void submitCredentials(event)}>
-        <ContactField
-          purpose="login"
-          allowPhone={allowPhone}
-          value={contact}
-          onChange={changeContact}
-          error={errors.contact ? t(errors.contact) : null}
-          inputRef={contactRef}
-        />
+      <form className="auth-form" noValidate onSubmit={submitCredentials}>
+        <ContactField purpose="login" allowPhone={allowPhone} value={contact} {...fields.bind('contact', changeContact)} />
         <PasswordField
           label={t('auth.password')}
           autoComplete="current-password"
           value={password}
-          inputRef={passwordRef}
-          error={errors.password ? t(errors.password) : null}
-          onChange={(value) => {
+          {...fields.bind('password', (value: string) => {
             setPassword(value);
             setRecalledFor(null);
-            setErrors((current) => ({ ...current, password: undefined }));
-          }}
+          })}
         />
         <div className="auth-options">
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={rememberAccount}
-              onChange={(event) => {
-                setRememberAccount(event.target.checked);
-                if (!event.target.checked) setRememberSecret(false);
+          <Checkbox
+            label={t('auth.remember_account')}
+            checked={rememberAccount}
+            onChange={(checked) => {
+              setRememberAccount(checked);
+              // No password is remembered without its account.
+              if (!checked) setRememberSecret(false);
+            }}
+          />
+          {switches.rememberPassword ? (
+            <Checkbox
+              label={t('auth.remember_password')}
+              checked={rememberSecret}
+              onChange={(checked) => {
+                setRememberSecret(checked);
+                if (checked) setRememberAccount(true);
               }}
             />
-            {t('auth.remember_account')}
-          </label>
-          {switches.rememberPassword ? (
-            <label className="checkbox">
-              <input
-                type="checkbox"
-                checked={rememberSecret}
-                onChange={(event) => {
-                  setRememberSecret(event.target.checked);
-                  if (event.target.checked) setRememberAccount(true);
-                }}
-              />
-              {t('auth.remember_password')}
-            </label>
           ) : null}
         </div>
-        <button type="submit" className="button primary auth-submit" disabled={submitting}>
-          {t('auth.sign_in')}
-        </button>
+        <SubmitButton disabled={submitting}>{t('auth.sign_in')}</SubmitButton>
         <nav className="auth-links" aria-label={t('auth.more_options')}>
           <Link href="/forgot">{t('page.forgot')}</Link>
           <Link href="/register">{t('page.register')}</Link>

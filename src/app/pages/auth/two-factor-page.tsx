@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { twoFactorDisable, twoFactorEnable, twoFactorSetup, twoFactorStatus } from '../../../shared/api/auth';
 import { isValidVerificationCode } from '../../../shared/auth/validation';
 import { useApp } from '../../app-context';
+import { copyText } from '../../components/copy-text';
 import { PageFrame } from '../../components/page-frame';
 import { showToast } from '../../components/toasts';
 import { CodeInput } from './code-input';
@@ -108,13 +109,17 @@ export function TwoFactorPage() {
     }
   }
 
-  async function copySecret(secret: string) {
+  /** Turns the second factor on or off with a code; false when the server refuses the code. */
+  async function switchTwoFactor(enable: boolean, code: string): Promise<boolean> {
     try {
-      await navigator.clipboard.writeText(secret);
-      showToast('success', t('notice.copy_success'));
+      await http.call(enable ? twoFactorEnable : twoFactorDisable, { code });
     } catch {
-      showToast('error', t('auth.copy_failed'));
+      return false;
     }
+    showToast('success', t(enable ? 'auth.two_factor_enabled' : 'auth.two_factor_disabled'));
+    setSetup(null);
+    setStatus({ kind: 'ready', enabled: enable });
+    return true;
   }
 
   let content;
@@ -151,17 +156,7 @@ export function TwoFactorPage() {
           label={t('auth.auth_code')}
           submitLabel={t('auth.two_factor_disable')}
           danger
-          onSubmit={async (code) => {
-            try {
-              await http.call(twoFactorDisable, { code });
-            } catch {
-              return false;
-            }
-            showToast('success', t('auth.two_factor_disabled'));
-            setSetup(null);
-            setStatus({ kind: 'ready', enabled: false });
-            return true;
-          }}
+          onSubmit={(code) => switchTwoFactor(false, code)}
         />
       </>
     );
@@ -195,7 +190,7 @@ export function TwoFactorPage() {
               spellCheck={false}
               onFocus={(event) => event.target.select()}
             />
-            <button type="button" className="chip" onClick={() => void copySecret(setup.secret)}>
+            <button type="button" className="chip" onClick={() => void copyText(setup.secret, { copied: t('notice.copy_success'), failed: t('auth.copy_failed') })}>
               {t('common.copy')}
             </button>
           </div>
@@ -203,17 +198,7 @@ export function TwoFactorPage() {
         <CodeForm
           label={t('auth.auth_code')}
           submitLabel={t('auth.two_factor_enable')}
-          onSubmit={async (code) => {
-            try {
-              await http.call(twoFactorEnable, { code });
-            } catch {
-              return false;
-            }
-            showToast('success', t('auth.two_factor_enabled'));
-            setSetup(null);
-            setStatus({ kind: 'ready', enabled: true });
-            return true;
-          }}
+          onSubmit={(code) => switchTwoFactor(true, code)}
         />
       </>
     );

@@ -4,7 +4,7 @@ import { PageFrame } from '../../components/page-frame';
 import { TradeModeSwitch } from '../../features/trading/trade-mode-switch';
 import { useIsDesktop } from '../../layouts/use-viewport';
 import { useTradeMode } from '../../features/trading/trade-mode';
-import { MarketHistoryList } from '../../features/trading/history/history-list';
+import { MarketHistoryList } from '../../features/trading/history/market-history';
 import { HistoryBoard } from '../../features/trading/history/history-board';
 import { OptionHistoryList } from '../../features/trading/history/option-history';
 

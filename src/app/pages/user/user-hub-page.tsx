@@ -10,8 +10,8 @@ import { switchesSignal, useApp } from '../../app-context';
 import { useAccountBalance } from '../../features/account/account-balance';
 import { BookSwitch } from '../../features/account/book-switch';
 import { confirmDialog } from '../../components/confirm';
+import { copyText } from '../../components/copy-text';
 import { PageFrame } from '../../components/page-frame';
-import { showToast } from '../../components/toasts';
 import { adoptSession, sessionSignal } from '../../engine/signals';
 import { resolveGuard } from '../../routing/guards';
 import { hasScreen, routes, type RouteName } from '../../routing/routes';
@@ -77,15 +77,6 @@ export function UserHubPage() {
 
   const amount = format.amount;
 
-  async function copyInvite(code: string) {
-    try {
-      await navigator.clipboard.writeText(code);
-      showToast('success', t('user.copied'));
-    } catch {
-      showToast('error', t('user.copy_failed'));
-    }
-  }
-
   async function signOut() {
     if (!(await confirmDialog({ title: t('user.logout'), message: t('user.logout_confirm') }))) return;
     // The server ends the session family; the engine clears every tab either way.
@@ -106,7 +97,7 @@ export function UserHubPage() {
           {info?.inviteCode ? (
             <span>
               {t('user.invite_code')}: <span className="numeric">{info.inviteCode}</span>{' '}
-              <button type="button" className="link-button" onClick={() => void copyInvite(info.inviteCode)}>
+              <button type="button" className="link-button" onClick={() => void copyText(info.inviteCode, { copied: t('user.copied'), failed: t('user.copy_failed') })}>
                 {t('common.copy')}
               </button>
             </span>

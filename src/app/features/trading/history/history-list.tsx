@@ -1,55 +1,36 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { ProfitLossSummary, PagedListFooter } from './history-parts';
-import { MarketHistoryDrawer } from './market-history-drawer';
-import { MarketHistoryRow, marketHistoryRowHeight } from './market-history-row';
-import { useMarketHistorySource } from './market-history';
-import type { PagedList, PagedListState, PageOf } from './use-paged-list';
+import { useEffect, useRef } from 'react';
+import { historyKey, useHistorySource, type HistoryItem, type HistoryKind } from './history-kind';
+import { HistoryRow, PagedListFooter, ProfitLossSummary, useHistoryDrawer } from './history-parts';
+import type { PageOf } from './use-paged-list';
 
+/** Row height in px; the virtualizer positions rows by it and the stylesheet sizes them to it. */
+const historyRowHeight = 72;
 /** Rows rendered beyond the screen on each side; the next page loads once the last of them exists. */
 const overscanRows = 4;
-
-/** What a history list shows: its pages, totals, texts, and how one item looks in a row and a drawer. */
-export interface HistorySource<Item, Page extends PageOf<Item>> {
-  paged: { state: PagedListState<Item, Page>; list: PagedList<Item, Page> };
-  today: string | null;
-  total: string | null;
-  label: string;
-  emptyText: string;
-  endText: string;
-  keyOf: (item: Item) => string;
-}
 
 /**
  * Phones: the period's result, then the items as a virtualized list that loads the next
  * page as its end comes into view, and the details drawer of the tapped item.
  */
-export function PagedHistoryList<Item, Page extends PageOf<Item>>(props: {
-  source: HistorySource<Item, Page>;
-  rowHeight: number;
-  row: (item: Item, onOpen: (item: Item) => void) => ReactNode;
-  drawer: (item: Item, onClose: () => void) => ReactNode;
-}) {
-  const { source } = props;
+export function HistoryList<Item extends HistoryItem, Page extends PageOf<Item>>(props: { kind: HistoryKind<Item, Page> }) {
+  useSignals();
+  const source = useHistorySource(props.kind);
   const { state, list } = source.paged;
-  const [openKey, setOpenKey] = useState<string | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const { items, status } = state;
-  const { keyOf } = source;
-  const openItem = useCallback((item: Item) => setOpenKey(keyOf(item)), [keyOf]);
-  // Looked up in the list, so the drawer closes when the list starts over for another account.
-  const open = openKey === null ? undefined : items.find((item) => keyOf(item) === openKey);
+  const { openItem, drawer } = useHistoryDrawer(props.kind, items);
   // The app does not use the React Compiler, so the unmemoizable API is fine here.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => props.rowHeight,
+    estimateSize: () => historyRowHeight,
     overscan: overscanRows,
     getItemKey: (index) => {
       const item = items[index];
-      return item === undefined ? index : keyOf(item);
+      return item === undefined ? index : historyKey(item);
     },
   });
   const rows = virtualizer.getVirtualItems();
@@ -69,8 +50,8 @@ export function PagedHistoryList<Item, Page extends PageOf<Item>>(props: {
               const item = items[row.index];
               if (item === undefined) return null;
               return (
-                <li key={row.key} className="history-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: props.rowHeight, transform: `translateY(${row.start}px)` }}>
-                  {props.row(item, openItem)}
+                <li key={row.key} className="history-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: historyRowHeight, transform: `translateY(${row.start}px)` }}>
+                  <HistoryRow kind={props.kind} item={item} onOpen={openItem} />
                 </li>
               );
             })}
@@ -78,21 +59,7 @@ export function PagedHistoryList<Item, Page extends PageOf<Item>>(props: {
         ) : null}
         <PagedListFooter status={status} count={items.length} emptyText={source.emptyText} endText={source.endText} onRetry={list.retry} />
       </div>
-      {open !== undefined ? props.drawer(open, () => setOpenKey(null)) : null}
+      {drawer}
     </>
-  );
-}
-
-/** Phones: closed market orders. */
-export function MarketHistoryList() {
-  useSignals();
-  const source = useMarketHistorySource();
-  return (
-    <PagedHistoryList
-      source={source}
-      rowHeight={marketHistoryRowHeight}
-      row={(order, onOpen) => <MarketHistoryRow order={order} onOpen={onOpen} />}
-      drawer={(order, onClose) => <MarketHistoryDrawer order={order} onClose={onClose} />}
-    />
   );
 }

@@ -1,9 +1,16 @@
-import { useState } from 'react';
+import { memo, useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { useApp } from '../../../app-context';
+import { DetailList } from '../../../components/detail-list';
+import { Dialog } from '../../../components/dialog';
+import type { GridColumn } from '../../../components/virtual-grid';
 import { changeTone } from '../../catalogue/price-tone';
-import type { PagedListStatus } from './use-paged-list';
+import { historyDirection, historyKey, historyRowLabel, type HistoryItem, type HistoryKind, type HistoryLook, type HistoryResult } from './history-kind';
+import type { PagedListStatus, PageOf } from './use-paged-list';
+
+/** The specification's mobile height of the history drawer, in px. */
+const historyDrawerHeightPx = 362;
 
 type Range = 'today' | 'total';
 
@@ -74,4 +81,94 @@ export function PagedListFooter(props: { status: PagedListStatus; count: number;
     case 'idle':
       return null;
   }
+}
+
+/** How the views word and format an item. */
+export function useHistoryLook(): HistoryLook {
+  const { t } = useTranslation();
+  const format = useBrandFormat();
+  return { t, format };
+}
+
+/** An item in the phone list: product, direction and detail, start → end price; its result and end time. */
+function HistoryRowView<Item extends HistoryItem>(props: { kind: HistoryKind<Item, PageOf<Item>>; item: Item; onOpen: (item: Item) => void }) {
+  const look = useHistoryLook();
+  const { kind, item } = props;
+  const parts = kind.rowOf(item, look);
+  const direction = historyDirection(kind, item, look.t);
+  const result = kind.resultOf(item, look);
+  return (
+    <button type="button" className="history-row-button" onClick={() => props.onOpen(item)} aria-label={historyRowLabel(item)}>
+      <span className="history-row-main">
+        <span className="order-name">
+          <strong>{item.productName}</strong>
+          <span className={`order-direction ${direction.up ? 'up' : 'down'}`}>{direction.text}</span>
+          <span className="numeric">{parts.detail}</span>
+        </span>
+        <span className="history-row-prices numeric">{parts.prices}</span>
+      </span>
+      <span className="history-row-side">
+        <span className={`order-pnl numeric ${result.tone}`} data-testid={result.testId}>
+          {result.text}
+        </span>
+        <span className="history-row-time numeric">{parts.time}</span>
+      </span>
+    </button>
+  );
+}
+
+/** Rows are drawn again only when their item changes. */
+export const HistoryRow = memo(HistoryRowView) as typeof HistoryRowView;
+
+/** An item's result in the desktop grid, toned by the amount shown. */
+export function HistoryResultText(props: { result: HistoryResult }) {
+  return (
+    <span className={props.result.tone} data-testid={props.result.testId}>
+      {props.result.text}
+    </span>
+  );
+}
+
+/** The desktop columns of a kind: product, id and direction first, then the kind's own. */
+export function historyColumns<Item extends HistoryItem>(kind: HistoryKind<Item, PageOf<Item>>, look: HistoryLook): GridColumn<Item>[] {
+  const { t } = look;
+  return [
+    { key: 'symbol', label: t('history.symbol'), width: 'minmax(70px, 1.2fr)', cell: (item) => <strong>{item.productName}</strong> },
+    { key: 'uid', label: t('position.order_id'), width: kind.leadingWidths.uid, numeric: true, cell: (item) => item.uid },
+    {
+      key: 'direction',
+      label: t('position.direction'),
+      width: kind.leadingWidths.direction,
+      cell: (item) => {
+        const direction = historyDirection(kind, item, t);
+        return <span className={direction.up ? 'up' : 'down'}>{direction.text}</span>;
+      },
+    },
+    ...kind.columns(look),
+  ];
+}
+
+/**
+ * Which item's details drawer is open. Looked up in the list, so the drawer closes when the
+ * list starts over for another account.
+ */
+export function useHistoryDrawer<Item extends HistoryItem>(kind: HistoryKind<Item, PageOf<Item>>, items: readonly Item[]): { openItem: (item: Item) => void; drawer: ReactNode } {
+  const look = useHistoryLook();
+  const { t } = look;
+  const [openKey, setOpenKey] = useState<string | null>(null);
+  const openItem = useCallback((item: Item) => setOpenKey(historyKey(item)), []);
+  const open = openKey === null ? undefined : items.find((item) => historyKey(item) === openKey);
+  if (open === undefined) return { openItem, drawer: null };
+  const direction = historyDirection(kind, open, t);
+  const rows = [
+    { label: t('position.order_id'), value: open.uid },
+    { label: t('position.direction'), value: direction.text, tone: direction.up ? 'up' : 'down' },
+    ...kind.detailsOf(open, look),
+  ];
+  const drawer = (
+    <Dialog title={`${open.productName} · ${t('position.details')}`} onClose={() => setOpenKey(null)} heightPx={historyDrawerHeightPx}>
+      <DetailList rows={rows} className="history-details" />
+    </Dialog>
+  );
+  return { openItem, drawer };
 }

@@ -52,6 +52,17 @@ function clockLeadMs(serverBeginTimeMs: number): number {
 }
 
 /** "30 s" unless the brand named the entry. */
+/** The − or + beside the amount: one step down or up within the product's bounds. */
+function AmountStepButton(props: { direction: -1 | 1; disabled: boolean; onStep: () => void }) {
+  const { t } = useTranslation();
+  const down = props.direction === -1;
+  return (
+    <button type="button" className="field-toggle option-step" aria-label={t(down ? 'option.decrease' : 'option.increase')} disabled={props.disabled} onClick={props.onStep}>
+      {down ? '−' : '+'}
+    </button>
+  );
+}
+
 function useDeliveryLabel() {
   const { t } = useTranslation();
   return (entry: OptionTimeRate) => entry.name || t('option.seconds', { seconds: entry.timeLong });
@@ -223,28 +234,8 @@ export function OptionPlaceForm(props: {
           setAmount(sanitizeDecimalInput(value, amountInputDecimals));
           setField('amount', null);
         }}
-        before={
-          <button
-            type="button"
-            className="field-toggle option-step"
-            aria-label={t('option.decrease')}
-            disabled={!bounds}
-            onClick={() => bounds && setAmount(stepOptionAmount(amount, -1, bounds))}
-          >
-            −
-          </button>
-        }
-        after={
-          <button
-            type="button"
-            className="field-toggle option-step"
-            aria-label={t('option.increase')}
-            disabled={!bounds}
-            onClick={() => bounds && setAmount(stepOptionAmount(amount, 1, bounds))}
-          >
-            +
-          </button>
-        }
+        before={<AmountStepButton direction={-1} disabled={!bounds} onStep={() => bounds && setAmount(stepOptionAmount(amount, -1, bounds))} />}
+        after={<AmountStepButton direction={1} disabled={!bounds} onStep={() => bounds && setAmount(stepOptionAmount(amount, 1, bounds))} />}
       />
       {bounds && bounds.chips.length > 0 ? (
         <div className="option-chips" role="group" aria-label={t('option.chips')}>

@@ -1,11 +1,9 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TradeOrder } from '../../../../shared/api/trading';
 import { Direction } from '../../../../shared/trading/order-rules';
-import { positionsSignal } from '../../../engine/signals';
 import { changeTone } from '../../catalogue/price-tone';
-import { OrderDrawer, PositionTabs, PositionsSummaryBar, type PositionTab } from './position-parts';
+import { PositionOrders, PositionTabs, PositionsSummaryBar, useMarketPositions } from './position-parts';
 
 function OrderRow(props: { order: TradeOrder; onOpen: () => void }) {
   const { t } = useTranslation();
@@ -36,31 +34,19 @@ function OrderRow(props: { order: TradeOrder; onOpen: () => void }) {
 export function PositionList() {
   useSignals();
   const { t } = useTranslation();
-  const [tab, setTab] = useState<PositionTab>('opening');
-  const [openId, setOpenId] = useState<string | null>(null);
-  const positions = positionsSignal.value;
-  const summary = tab === 'opening' ? positions.holt : positions.pending;
-  const orders = summary?.orderList ?? [];
-  // The drawer closes by itself when its order leaves the feed (closed, filled, canceled).
-  const open = openId ? orders.find((order) => order.uid === openId) : undefined;
+  const { tab, setTab, summary, orders, openOrder, drawer } = useMarketPositions();
   return (
     <>
       <PositionTabs tab={tab} onTab={setTab} />
       <PositionsSummaryBar summary={summary} tab={tab} />
-      {summary === null ? (
-        <p className="list-state" aria-busy="true">
-          {t('position.waiting')}
-        </p>
-      ) : orders.length === 0 ? (
-        <p className="list-state">{t(tab === 'opening' ? 'position.empty_opening' : 'position.empty_pending')}</p>
-      ) : (
+      <PositionOrders summary={summary} tab={tab}>
         <ul className="order-rows" aria-label={t(`position.${tab}`)}>
           {orders.map((order) => (
-            <OrderRow key={order.uid} order={order} onOpen={() => setOpenId(order.uid)} />
+            <OrderRow key={order.uid} order={order} onOpen={() => openOrder(order)} />
           ))}
         </ul>
-      )}
-      {open ? <OrderDrawer order={open} tab={tab} onClose={() => setOpenId(null)} /> : null}
+      </PositionOrders>
+      {drawer}
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { resetMock } from '../../../../shared/api/account';
 import { cancelOrder, cancelOrderMock, closeOrder, closeOrderMock, type PositionsSummary, type TradeOrder } from '../../../../shared/api/trading';
@@ -9,7 +9,7 @@ import { confirmDialog } from '../../../components/confirm';
 import { DetailList } from '../../../components/detail-list';
 import { Dialog } from '../../../components/dialog';
 import { showToast } from '../../../components/toasts';
-import { sessionSignal } from '../../../engine/signals';
+import { positionsSignal, sessionSignal } from '../../../engine/signals';
 import { changeTone } from '../../catalogue/price-tone';
 import { isDemoSession } from '../../../../shared/protocol/engine';
 import { Direction } from '../../../../shared/trading/order-rules';
@@ -17,6 +17,42 @@ import { Direction } from '../../../../shared/trading/order-rules';
 /** What the shared pieces of the positions page and the desktop grid are made of. */
 
 export type PositionTab = 'opening' | 'pending';
+
+/**
+ * The market positions a view shows: the tab, its summary and orders from the live feed,
+ * and the details drawer of the order opened. The caller's component must track signals.
+ */
+export function useMarketPositions() {
+  const [tab, setTab] = useState<PositionTab>('opening');
+  const [openId, setOpenId] = useState<string | null>(null);
+  const positions = positionsSignal.value;
+  const summary = tab === 'opening' ? positions.holt : positions.pending;
+  const orders = summary?.orderList ?? [];
+  // The drawer closes by itself when its order leaves the feed (closed, filled, canceled).
+  const open = openId ? orders.find((order) => order.uid === openId) : undefined;
+  return {
+    tab,
+    setTab,
+    summary,
+    orders,
+    openOrder: (order: TradeOrder) => setOpenId(order.uid),
+    drawer: open ? <OrderDrawer order={open} tab={tab} onClose={() => setOpenId(null)} /> : null,
+  };
+}
+
+/** The orders of the tab as the view lists them; before the feed's first answer, or when the tab is empty, says so instead. */
+export function PositionOrders(props: { summary: PositionsSummary | null; tab: PositionTab; children: ReactNode }) {
+  const { t } = useTranslation();
+  if (props.summary === null) {
+    return (
+      <p className="list-state" aria-busy="true">
+        {t('position.waiting')}
+      </p>
+    );
+  }
+  if (props.summary.orderList.length === 0) return <p className="list-state">{t(props.tab === 'opening' ? 'position.empty_opening' : 'position.empty_pending')}</p>;
+  return props.children;
+}
 
 export function PositionsSummaryBar(props: { summary: PositionsSummary | null; tab: PositionTab }) {
   const { t } = useTranslation();

@@ -1,14 +1,13 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TradeOrder } from '../../../../shared/api/trading';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { VirtualGrid, type GridColumn } from '../../../components/virtual-grid';
-import { positionsSignal } from '../../../engine/signals';
 import { changeTone } from '../../catalogue/price-tone';
 import { useTradeMode } from '../trade-mode';
 import { OptionPositionsBoard } from '../options/option-positions';
-import { OrderDrawer, PositionTabs, PositionsSummaryBar, ResetDemoButton, type PositionTab } from './position-parts';
+import { PositionOrders, PositionTabs, PositionsSummaryBar, ResetDemoButton, useMarketPositions, type PositionTab } from './position-parts';
 import { Direction, PriceType } from '../../../../shared/trading/order-rules';
 
 /** The specification's desktop columns for open positions and pending orders. */
@@ -66,13 +65,8 @@ export function PositionsBoard() {
 function MarketPositionsBoard() {
   useSignals();
   const { t } = useTranslation();
-  const [tab, setTab] = useState<PositionTab>('opening');
-  const [openId, setOpenId] = useState<string | null>(null);
+  const { tab, setTab, summary, orders, openOrder, drawer } = useMarketPositions();
   const columns = usePositionColumns(tab);
-  const positions = positionsSignal.value;
-  const summary = tab === 'opening' ? positions.holt : positions.pending;
-  const orders = summary?.orderList ?? [];
-  const open = openId ? orders.find((order) => order.uid === openId) : undefined;
   return (
     <div className="positions-board">
       <div className="positions-board-bar">
@@ -80,23 +74,17 @@ function MarketPositionsBoard() {
         <PositionsSummaryBar summary={summary} tab={tab} />
         <ResetDemoButton />
       </div>
-      {summary === null ? (
-        <p className="list-state" aria-busy="true">
-          {t('position.waiting')}
-        </p>
-      ) : orders.length === 0 ? (
-        <p className="list-state">{t(tab === 'opening' ? 'position.empty_opening' : 'position.empty_pending')}</p>
-      ) : (
+      <PositionOrders summary={summary} tab={tab}>
         <VirtualGrid
           label={t(`position.${tab}`)}
           columns={columns}
           items={orders}
           rowKey={(order) => order.uid}
           rowLabel={(order) => `${order.productName} ${order.uid}`}
-          onOpen={(order) => setOpenId(order.uid)}
+          onOpen={openOrder}
         />
-      )}
-      {open ? <OrderDrawer order={open} tab={tab} onClose={() => setOpenId(null)} /> : null}
+      </PositionOrders>
+      {drawer}
     </div>
   );
 }

@@ -1,0 +1,116 @@
+import type { TFunction } from 'i18next';
+import { orderHistory, orderHistoryMock, type TradeOrder } from '../../../../shared/api/trading';
+import { isDemoSession } from '../../../../shared/protocol/engine';
+import { Direction, OrderStatus, PriceType } from '../../../../shared/trading/order-rules';
+import { changeTone } from '../../catalogue/price-tone';
+import { HistoryGrid } from './history-grid';
+import { historyPageSize, type HistoryKind } from './history-kind';
+import { HistoryList } from './history-list';
+import { HistoryResultText } from './history-parts';
+import type { PageOf } from './use-paged-list';
+
+/** A page of closed market orders with the account's realized profit and loss. */
+export interface MarketHistoryPage extends PageOf<TradeOrder> {
+  profitLossToday: string;
+  profitLossTotal: string;
+}
+
+/** Why the server closed an order (`closeReason`), in words; an unknown reason shows as sent. */
+const closeReasonKeys: Record<string, string> = {
+  manual: 'history.reason_manual',
+  stop_loss: 'history.reason_stop_loss',
+  take_profit: 'history.reason_take_profit',
+  stop_out: 'history.reason_stop_out',
+  'demo-reset': 'history.reason_demo_reset',
+};
+
+function closeReasonText(reason: string | null, t: TFunction): string | null {
+  if (reason === null) return null;
+  const key = closeReasonKeys[reason];
+  return key ? t(key) : reason;
+}
+
+function priceTypeText(order: TradeOrder, t: TFunction): string {
+  return t(order.buyPoint === PriceType.pending ? 'trade.pending_order' : 'trade.market_price');
+}
+
+/**
+ * Closed market orders: `order/history` for a real session, `order/historyMock` for a demo
+ * one; the orders' profit and loss as their result.
+ */
+export const marketHistory: HistoryKind<TradeOrder, MarketHistoryPage> = {
+  async fetchPage(http, session, page, signal) {
+    const data = await http.call(
+      isDemoSession(session) ? orderHistoryMock : orderHistory,
+      { page, limit: historyPageSize, positionStatus: OrderStatus.deal, columns: 'closingTime' },
+      { silent: true, signal },
+    );
+    return { items: data.list, pages: data.pages, profitLossToday: data.profitLossToday, profitLossTotal: data.profitLossTotal };
+  },
+  totalsOf: (page) => ({ today: page.profitLossToday, total: page.profitLossTotal }),
+  texts: { label: 'history.closed_orders', empty: 'history.empty', end: 'history.end' },
+  isUp: (order) => order.orderType === Direction.buy,
+  directionKeys: { up: 'market.buy', down: 'market.sell' },
+
+  resultOf(order, { format }) {
+    // Toned by the amount shown: a loss that rounds to 0.00 is not red.
+    const pnl = format.amount(order.profitLoss ?? '0');
+    return { text: pnl, tone: changeTone(pnl), testId: `history-pnl-${order.uid}` };
+  },
+
+  rowOf: (order, { format }) => ({
+    detail: order.orderQuantity,
+    prices: `${order.openingPrice ?? '—'} → ${order.closingPrice ?? '—'}`,
+    time: format.time(order.closingTimeTs),
+  }),
+
+  leadingWidths: { uid: 'minmax(134px, 1fr)', direction: 'minmax(72px, 0.5fr)' },
+  columns: (look) => {
+    const { t, format } = look;
+    const { amount, time } = format;
+    return [
+      { key: 'priceType', label: t('trade.price_type'), width: 'minmax(84px, 0.8fr)', cell: (order) => priceTypeText(order, t) },
+      { key: 'volume', label: t('position.volume'), width: 'minmax(56px, 0.6fr)', numeric: true, cell: (order) => order.orderQuantity },
+      { key: 'placePrice', label: t('position.open_price'), width: 'minmax(70px, 1fr)', numeric: true, cell: (order) => order.openingPrice ?? '—' },
+      { key: 'coverPrice', label: t('history.close_price'), width: 'minmax(70px, 1fr)', numeric: true, cell: (order) => order.closingPrice ?? '—' },
+      { key: 'stop', label: t('trade.stop_loss'), width: 'minmax(64px, 0.8fr)', numeric: true, cell: (order) => order.stopPrice ?? '—' },
+      { key: 'take', label: t('trade.take_profit'), width: 'minmax(64px, 0.8fr)', numeric: true, cell: (order) => order.takeProfitPrice ?? '—' },
+      { key: 'pnl', label: t('position.profit_loss'), width: 'minmax(72px, 1fr)', numeric: true, cell: (order) => <HistoryResultText result={marketHistory.resultOf(order, look)} /> },
+      { key: 'fee', label: t('position.fee'), width: 'minmax(48px, 0.6fr)', numeric: true, cell: (order) => amount(order.feeAmount) },
+      { key: 'placeTime', label: t('position.order_time'), width: 'minmax(142px, 1fr)', numeric: true, cell: (order) => time(order.orderTime) },
+      { key: 'coverTime', label: t('history.close_time'), width: 'minmax(142px, 1fr)', numeric: true, cell: (order) => time(order.closingTimeTs) },
+    ];
+  },
+
+  /** The overnight fees are inside the fee: the order keeps one total. */
+  detailsOf(order, { t, format }) {
+    const { amount, time } = format;
+    const pnl = order.profitLoss === null ? null : amount(order.profitLoss);
+    return [
+      { label: t('trade.price_type'), value: priceTypeText(order, t) },
+      { label: t('position.volume'), value: order.orderQuantity },
+      { label: t('history.lever'), value: `${order.lever}×` },
+      { label: t('position.margin'), value: amount(order.securityDepositInitial) },
+      { label: t('position.open_price'), value: order.openingPrice },
+      { label: t('history.close_price'), value: order.closingPrice },
+      { label: t('trade.stop_loss'), value: order.stopPrice },
+      { label: t('trade.take_profit'), value: order.takeProfitPrice },
+      { label: t('history.fee_with_overnight'), value: amount(order.feeAmount) },
+      { label: t('position.profit_loss'), value: pnl, tone: pnl === null ? '' : changeTone(pnl) },
+      { label: t('position.order_time'), value: time(order.orderTime) },
+      { label: t('history.open_time'), value: time(order.transactionTimeTs) },
+      { label: t('history.close_time'), value: time(order.closingTimeTs) },
+      { label: t('history.close_reason'), value: closeReasonText(order.closeReason, t) },
+    ];
+  },
+};
+
+/** Phones: closed market orders. */
+export function MarketHistoryList() {
+  return <HistoryList kind={marketHistory} />;
+}
+
+/** Desktop: closed market orders with the specification's columns. */
+export function MarketHistoryGrid() {
+  return <HistoryGrid kind={marketHistory} />;
+}
