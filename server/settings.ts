@@ -109,6 +109,8 @@ const environmentSchema = z.object({
    * no announcement reaches (another server process, a user blocked in the database) are caught.
    */
   POSITIONS_SESSION_RECHECK_MS: z.coerce.number().int().min(1_000).default(30_000),
+  /** How often stop-out runs (and the UTC day's rollover, which charges the overnight fee, is looked for), in ms. */
+  RISK_CHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(1_000),
   /** Development outbox for mail and SMS, readable at GET /dev/outbox. Never on by default. */
   DEV_OUTBOX: flag.default(false),
   /** Where prices come from: the seeded simulator, a CSV recording, Binance's public stream (crypto), or none. */
@@ -248,6 +250,7 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     positionsSocketsPerUser: values.POSITIONS_SOCKETS_PER_USER,
     positionsFeedIntervalMs: values.POSITIONS_FEED_INTERVAL_MS,
     positionsSessionRecheckMs: values.POSITIONS_SESSION_RECHECK_MS,
+    riskCheckMs: values.RISK_CHECK_MS,
     marketLoadSymbols: values.MARKET_LOAD_SYMBOLS,
     marketLoadTicksPerSecond: values.MARKET_LOAD_TICKS_PER_SECOND,
     ...fixedRules,
@@ -283,7 +286,4 @@ const fixedRules = {
   marketFlushMs: 100,
   /** Finished bars are written this often. */
   marketPersistMs: 5_000,
-  // Trading.
-  /** The stop-out check runs this often (and looks for the UTC day's rollover, which charges the overnight fee). */
-  riskCheckMs: 1_000,
 };

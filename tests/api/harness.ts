@@ -63,7 +63,8 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const target = await backend.target();
   const staticDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradeweb-static-'));
-  const settings = readSettings({ LOG_LEVEL: 'silent', STATIC_DIR: staticDir, ...environment });
+  // Stop-out is the test's to run (`trading.checkStopOuts()`): a background pass every second would race its steps.
+  const settings = readSettings({ LOG_LEVEL: 'silent', STATIC_DIR: staticDir, RISK_CHECK_MS: '3600000', ...environment });
   const database = await openDatabase(target);
   const tokens = createTokenService({ key: crypto.randomBytes(32), accessTokenTtlSeconds: settings.accessTokenTtlSeconds, ...(extra.nowMs ? { nowMs: extra.nowMs } : {}) });
   const delivery = extra.delivery ?? createMessageDelivery({ smtpUrl: null, mailFrom: 'test@tradeweb.example', dataDir: null, ...(extra.nowMs ? { nowMs: extra.nowMs } : {}) });

@@ -20,3 +20,11 @@ describe('TRUST_PROXY', () => {
     expect(() => readSettings({ AUTH_DELAY_MAX_SECONDS: 'soon' })).toThrow(/AUTH_DELAY_MAX_SECONDS/);
   });
 });
+
+describe('RISK_CHECK_MS', () => {
+  it('runs stop-out every second by default and takes another interval within 100 ms to an hour', () => {
+    expect(readSettings({}).riskCheckMs).toBe(1_000);
+    expect(readSettings({ RISK_CHECK_MS: '250' }).riskCheckMs).toBe(250);
+    for (const bad of ['0', '99', '3600001', 'often']) expect(() => readSettings({ RISK_CHECK_MS: bad }), bad).toThrow(/RISK_CHECK_MS/);
+  });
+});
