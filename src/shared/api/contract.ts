@@ -20,7 +20,3 @@ export const noBody = z.strictObject({});
 
 /** A positive amount or price as the client sends it: up to 22 integer and 8 fraction digits. */
 export const moneyInput = z.string().trim().regex(/^\d{1,22}(\.\d{1,8})?$/);
-
-export type AnyContract = ApiContract<z.ZodType, z.ZodType>;
-export type BodyOf<C> = C extends ApiContract<infer B, z.ZodType> ? z.input<B> : never;
-export type DataOf<C> = C extends ApiContract<z.ZodType, infer D> ? z.output<D> : never;
