@@ -44,19 +44,21 @@ export function createCodes(deps: IdentityDependencies, context: IdentityContext
       }
       return;
     }
+    const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
+    const createdAt = now();
+    // Every request leaves a live code, sent or not, so that checking one answers alike
+    // (wrong, locked, expired) whether or not the address has an account.
+    // The hash binds the code to its row (so a code cannot be replayed against another);
+    // until it is written the row matches no code at all.
+    const id = await repository.insertCode({ destination, purpose, codeHash: '-', expiresAt: new Date(nowMs() + settings.codeTtlMs), createdAt });
+    await repository.setCodeHash(id, cipher.digest(`code:${id}:${code}`));
+
     if (purpose === CodePurpose.register && existing) {
       // Tell the owner instead of sending a code; the caller learns nothing here.
       await delivery.send({ channel, to: destination, subject: `${settings.siteName}: sign-up attempt`, text: `Someone tried to sign up with this ${channel === 'email' ? 'address' : 'number'}. It already has an account; you can reset its password if needed.` });
       return;
     }
     if (purpose === CodePurpose.forgot && !existing) return; // nothing to reset: nothing sent
-
-    const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
-    const createdAt = now();
-    // The hash binds the code to its row (so a code cannot be replayed against another);
-    // until it is written the row matches no code at all.
-    const id = await repository.insertCode({ destination, purpose, codeHash: '-', expiresAt: new Date(nowMs() + settings.codeTtlMs), createdAt });
-    await repository.setCodeHash(id, cipher.digest(`code:${id}:${code}`));
     const what = purpose === CodePurpose.register ? 'sign-up' : 'password reset';
     await delivery.send({
       channel,

@@ -48,7 +48,7 @@ export function createSignIn(deps: IdentityDependencies, context: IdentityContex
       if (!isValidNewPassword(input.password)) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'password');
       await codes.checkCode(destination, CodePurpose.forgot, input.code, client);
       const user = await repository.findUserByContact(input.type, destination);
-      if (!user) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE); // unreachable: no code is sent to unknown contacts
+      if (!user) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE); // an unknown contact's code is never sent: only a lucky guess gets here
       await repository.updatePassword(user.uid, await hashPassword(input.password));
       await sessions.endAllSessions(user.uid, 'password-reset');
     },
