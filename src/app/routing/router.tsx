@@ -54,8 +54,8 @@ function useSessionEndNavigation() {
   useEffect(() => {
     if (session.signedIn || !session.endReason) return;
     if (session.endReason === 'expired' || session.endReason === 'invalid') navigate('/', { replace: true });
-    if (session.endReason === 'ended-by-server') navigate('/login', { replace: true });
-    if (session.endReason === 'unauthorized') navigate(loginPathFor(location), { replace: true });
+    // Ended elsewhere or refused: sign in again and come back here, whichever request or socket noticed first.
+    if (session.endReason === 'ended-by-server' || session.endReason === 'unauthorized') navigate(loginPathFor(location), { replace: true });
     // Only a change of session triggers this, not every navigation afterwards.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [session.version]);

@@ -10,12 +10,10 @@ import { useAccountBalance } from './account-balance';
 export function AccountMenu() {
   useSignals();
   const { t } = useTranslation();
-  const format = useBrandFormat();
   const session = sessionSignal.value;
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const root = useRef<HTMLDivElement>(null);
-  const balance = useAccountBalance();
 
   useEffect(() => {
     if (!open) return;
@@ -37,30 +35,38 @@ export function AccountMenu() {
       </Link>
     );
   }
-  const amount = format.amount;
   return (
     <div className="menu account-menu" ref={root}>
       <button type="button" className="user-card" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
         <span className={`account-badge account-${session.book}`}>{t(`mode.${session.book}`)}</span>
         <span>{t('desktop.signed_in_as', { uid: session.uid })}</span>
       </button>
-      {open ? (
-        <div className="menu-list balance-popover" id={panelId} role="group" aria-label={t('desktop.balances')}>
-          <dl className="balance-lines numeric">
-            <div>
-              <dt>{t('desktop.total_balance')}</dt>
-              <dd data-testid="total-balance">{balance ? amount(balance.total) : '…'}</dd>
-            </div>
-            <div>
-              <dt>{t('desktop.available_balance')}</dt>
-              <dd data-testid="available-balance">{balance ? amount(balance.balanceAmount) : '…'}</dd>
-            </div>
-          </dl>
-          <Link href="/user" className="button secondary" onClick={() => setOpen(false)}>
-            {t('page.user')}
-          </Link>
+      {open ? <BalancePopover id={panelId} onClose={() => setOpen(false)} /> : null}
+    </div>
+  );
+}
+
+/** The balances, read only while the popover shows them (so a closed menu asks the server nothing). */
+function BalancePopover(props: { id: string; onClose: () => void }) {
+  useSignals();
+  const { t } = useTranslation();
+  const amount = useBrandFormat().amount;
+  const balance = useAccountBalance();
+  return (
+    <div className="menu-list balance-popover" id={props.id} role="group" aria-label={t('desktop.balances')}>
+      <dl className="balance-lines numeric">
+        <div>
+          <dt>{t('desktop.total_balance')}</dt>
+          <dd data-testid="total-balance">{balance ? amount(balance.total) : '…'}</dd>
         </div>
-      ) : null}
+        <div>
+          <dt>{t('desktop.available_balance')}</dt>
+          <dd data-testid="available-balance">{balance ? amount(balance.balanceAmount) : '…'}</dd>
+        </div>
+      </dl>
+      <Link href="/user" className="button secondary" onClick={props.onClose}>
+        {t('page.user')}
+      </Link>
     </div>
   );
 }
