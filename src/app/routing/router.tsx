@@ -55,7 +55,7 @@ function useSessionEndNavigation() {
     if (session.signedIn || !session.endReason) return;
     if (session.endReason === 'expired' || session.endReason === 'invalid') navigate('/', { replace: true });
     // Ended elsewhere or refused: sign in again and come back here, whichever request or socket noticed first.
-    if (session.endReason === 'ended-by-server' || session.endReason === 'unauthorized') navigate(loginPathFor(location), { replace: true });
+    if ((session.endReason === 'ended-by-server' || session.endReason === 'unauthorized') && location !== '/login') navigate(loginPathFor(location), { replace: true });
     // Only a change of session triggers this, not every navigation afterwards.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [session.version]);
