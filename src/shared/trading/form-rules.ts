@@ -1,5 +1,5 @@
 import { formatMoney, moneyScale, parseMoney, type Units } from '../money/money';
-import { Direction, pendingPriceBandPercent, pendingPriceOutsideBand } from './order-rules';
+import { Direction, feeFor, pendingPriceBandPercent, pendingPriceOutsideBand, profitLossFor, type ProductTerms } from './order-rules';
 
 /**
  * The place form's input rules (the specification's section 5): what a typed value
@@ -74,4 +74,55 @@ export function checkPendingPrice(typed: string, current: Units, buy: boolean, d
   const exact = current * (100n + (buy ? -band : band));
   const edge = buy ? (((exact + 99n) / 100n + step - 1n) / step) * step : (exact / 100n / step) * step;
   return { ok: false, value: fixed(edge, decimals), messageKey: 'trade.pending_price_band', params: { percent: String(pendingPriceBandPercent) } };
+}
+
+/** A stop loss or a take profit. */
+export type Protection = 'stopLoss' | 'takeProfit';
+
+/**
+ * Where a protection must lie: a buy's stop loss below the reference price and its take
+ * profit above it, the reverse for a sell (the same sides as the server's rules).
+ */
+export function protectionSide(kind: Protection, direction: Direction): 'below' | 'above' {
+  return (kind === 'stopLoss') === (direction === Direction.buy) ? 'below' : 'above';
+}
+
+/**
+ * A stop loss or take profit as typed, against the reference price (the price the order
+ * fills or the position closes at, or the pending order's limit). Empty, zero or not a
+ * number is refused with its message; on the wrong side the typed value is kept and the
+ * message says which side it must be on and of what price — nothing is rewritten.
+ */
+export function checkProtection(typed: string, kind: Protection, direction: Direction, reference: Units, decimals: number): FieldVerdict {
+  const stop = kind === 'stopLoss';
+  if (typed.trim() === '') return { ok: false, value: typed, messageKey: stop ? 'trade.stoploss_empty_rule' : 'trade.takeprofit_empty_rule' };
+  const value = parseMoney(typed);
+  if (value === null || value <= 0n) return { ok: false, value: typed, messageKey: stop ? 'trade.stoploss_positive_rule' : 'trade.takeprofit_positive_rule' };
+  const side = protectionSide(kind, direction);
+  const wrongSide = side === 'below' ? value > reference : value < reference;
+  if (wrongSide) {
+    const messageKey = `trade.${stop ? 'stoploss' : 'takeprofit'}_${side}_${direction === Direction.buy ? 'buy' : 'sell'}`;
+    return { ok: false, value: typed, messageKey, params: { price: fixed(reference, decimals) } };
+  }
+  return { ok: true, value: fixed(value, decimals) };
+}
+
+/**
+ * What the position would gain (positive) or lose if a typed stop loss or take profit
+ * closed it: the shared profit rule from the price it opens at. Null while either is not
+ * a usable number.
+ */
+export function protectionOutcome(typed: string, direction: Direction, openPrice: Units | null, volume: Units | null, terms: Pick<ProductTerms, 'contractSize'>): Units | null {
+  const level = parseMoney(typed);
+  if (level === null || level <= 0n || openPrice === null || volume === null || volume <= 0n) return null;
+  return profitLossFor(direction, openPrice, level, volume, terms);
+}
+
+/**
+ * The fee the form previews: what the fill will charge, at the price it fills at — the
+ * current price for a market order, the limit for a pending one (charged when it fills).
+ */
+export function previewFee(fillPrice: Units | null, volume: Units | null, terms: Pick<ProductTerms, 'contractSize' | 'feeRate'>): Units | null {
+  if (fillPrice === null || volume === null) return null;
+  return feeFor(fillPrice, volume, terms);
 }

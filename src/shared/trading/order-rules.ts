@@ -109,34 +109,71 @@ export function orderRuleViolation(request: OrderRequest, terms: ProductTerms, c
   if (step > 0n && request.volume % step !== 0n) return ErrorCode.INCORRECT_PARAMETER_VALUE;
   if (request.volume < (parseMoney(terms.minCount) ?? 0n)) return ErrorCode.LOT_SIZE_BELOW_LIMIT;
   if (request.volume > (parseMoney(terms.maxCount) ?? 0n)) return ErrorCode.LOT_SIZE_ABOVE_LIMIT;
-  const buy = request.direction === Direction.buy;
   if (request.priceType === PriceType.pending) {
-    if (request.limitPrice === null || request.limitPrice <= 0n) return ErrorCode.PENDING_PRICE_NOT_POSITIVE;
-    // A buy limit waits below the price, a sell limit above it; otherwise it is a market order.
-    if (buy ? request.limitPrice > currentPrice : request.limitPrice < currentPrice) return ErrorCode.INCORRECT_PARAMETER_VALUE;
+    if (request.limitPrice === null) return ErrorCode.PENDING_PRICE_NOT_POSITIVE;
+    // The band is the caller's to answer, with its own message.
+    const pending = pendingPriceViolation(request.direction, request.limitPrice, currentPrice);
+    if (typeof pending === 'number') return pending;
   }
-  if (request.stopLoss !== null && request.stopLoss <= 0n) return ErrorCode.INCORRECT_PARAMETER_VALUE;
-  if (request.takeProfit !== null && request.takeProfit <= 0n) return ErrorCode.INCORRECT_PARAMETER_VALUE;
-  const { stopLoss, takeProfit } = request;
-  if (request.priceType === PriceType.market) {
-    // Market: against the price it fills at.
+  return protectionRuleViolation(request.direction, request.priceType === PriceType.market ? { kind: 'market', price: currentPrice } : { kind: 'pending', price: request.limitPrice ?? currentPrice }, request);
+}
+
+/**
+ * The stop loss and take profit rules with their codes, at placement and when a position or
+ * pending order is edited: each must be above 0 (313 / 314, below the lowest price allowed)
+ * and on its side of the reference price — the price a market order fills or a position
+ * closes at (308–311), or a pending order's limit (312–315). Null when valid.
+ */
+export function protectionRuleViolation(
+  direction: Direction,
+  reference: { kind: 'market' | 'pending'; price: Units },
+  levels: { stopLoss: Units | null; takeProfit: Units | null },
+): number | null {
+  const { stopLoss, takeProfit } = levels;
+  if (stopLoss !== null && stopLoss <= 0n) return ErrorCode.STOP_LOSS_BELOW_LIMIT;
+  if (takeProfit !== null && takeProfit <= 0n) return ErrorCode.TAKE_PROFIT_BELOW_LIMIT;
+  const buy = direction === Direction.buy;
+  const price = reference.price;
+  if (reference.kind === 'market') {
     if (buy) {
-      if (takeProfit !== null && takeProfit < currentPrice) return ErrorCode.TAKE_PROFIT_BELOW_CURRENT;
-      if (stopLoss !== null && stopLoss > currentPrice) return ErrorCode.STOP_LOSS_ABOVE_CURRENT;
+      if (takeProfit !== null && takeProfit < price) return ErrorCode.TAKE_PROFIT_BELOW_CURRENT;
+      if (stopLoss !== null && stopLoss > price) return ErrorCode.STOP_LOSS_ABOVE_CURRENT;
     } else {
-      if (takeProfit !== null && takeProfit > currentPrice) return ErrorCode.TAKE_PROFIT_ABOVE_CURRENT;
-      if (stopLoss !== null && stopLoss < currentPrice) return ErrorCode.STOP_LOSS_BELOW_CURRENT;
+      if (takeProfit !== null && takeProfit > price) return ErrorCode.TAKE_PROFIT_ABOVE_CURRENT;
+      if (stopLoss !== null && stopLoss < price) return ErrorCode.STOP_LOSS_BELOW_CURRENT;
     }
-  } else if (request.limitPrice !== null) {
-    // Pending: against the limit price it will fill at.
-    const limit = request.limitPrice;
-    if (buy) {
-      if (takeProfit !== null && takeProfit < limit) return ErrorCode.TAKE_PROFIT_BELOW_LIMIT;
-      if (stopLoss !== null && stopLoss > limit) return ErrorCode.STOP_LOSS_ABOVE_LIMIT;
-    } else {
-      if (takeProfit !== null && takeProfit > limit) return ErrorCode.TAKE_PROFIT_ABOVE_LIMIT;
-      if (stopLoss !== null && stopLoss < limit) return ErrorCode.STOP_LOSS_BELOW_LIMIT;
-    }
+  } else if (buy) {
+    if (takeProfit !== null && takeProfit < price) return ErrorCode.TAKE_PROFIT_BELOW_LIMIT;
+    if (stopLoss !== null && stopLoss > price) return ErrorCode.STOP_LOSS_ABOVE_LIMIT;
+  } else {
+    if (takeProfit !== null && takeProfit > price) return ErrorCode.TAKE_PROFIT_ABOVE_LIMIT;
+    if (stopLoss !== null && stopLoss < price) return ErrorCode.STOP_LOSS_BELOW_LIMIT;
   }
   return null;
+}
+
+/**
+ * The limit price of a pending order, at placement and when it is moved: above 0 (301), on
+ * its side of the current fill price (a buy limit at or below it, a sell limit at or above
+ * it; else it would be a market order) and within the band. Null when valid; 'band' when
+ * only the band is broken (answered with its own message).
+ */
+export function pendingPriceViolation(direction: Direction, limitPrice: Units, currentPrice: Units): number | 'band' | null {
+  if (limitPrice <= 0n) return ErrorCode.PENDING_PRICE_NOT_POSITIVE;
+  if (direction === Direction.buy ? limitPrice > currentPrice : limitPrice < currentPrice) return ErrorCode.INCORRECT_PARAMETER_VALUE;
+  return pendingPriceOutsideBand(direction, limitPrice, currentPrice) ? 'band' : null;
+}
+
+/**
+ * When a position may first be closed by hand: its open time plus the minimum holding time.
+ * The server refuses an earlier close (409) and tells the app this time, so both read one rule.
+ */
+export function closableAfterMs(openedAtMs: number, minHoldSeconds: number): number {
+  return openedAtMs + minHoldSeconds * 1000;
+}
+
+/** The time left before a manual close, as the button shows it: "m:ss", rounded up to the second. */
+export function holdCountdownText(remainingMs: number): string {
+  const seconds = Math.max(0, Math.ceil(remainingMs / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }

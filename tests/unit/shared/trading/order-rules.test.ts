@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { formatMoney, money } from '../../../../src/shared/money/money';
-import { closePriceOf, Direction, feeFor, fillPriceOf, marginFor, notionalFor, orderRuleViolation, overnightFeeFor, profitLossFor, type OrderRequest, type ProductTerms } from '../../../../src/shared/trading/order-rules';
+import {
+  closableAfterMs,
+  closePriceOf,
+  Direction,
+  feeFor,
+  fillPriceOf,
+  holdCountdownText,
+  marginFor,
+  notionalFor,
+  orderRuleViolation,
+  overnightFeeFor,
+  pendingPriceViolation,
+  profitLossFor,
+  protectionRuleViolation,
+  type OrderRequest, type ProductTerms } from '../../../../src/shared/trading/order-rules';
 
 const eurusd: ProductTerms = { tradeStatus: 1, pip: '0.01', minCount: '0.01', maxCount: '50', contractSize: '100000', multiple: 100, feeRate: '0.00002' };
 const market = (change: Partial<OrderRequest> = {}): OrderRequest => ({ direction: 0, priceType: 2, volume: money('0.1'), limitPrice: null, stopLoss: null, takeProfit: null, ...change });
@@ -56,5 +70,31 @@ describe('order rules and their codes', () => {
     expect(orderRuleViolation(sell({ takeProfit: money('1.095') }), eurusd, price)).toBe(312);
     expect(orderRuleViolation(sell({ stopLoss: money('1.085') }), eurusd, price)).toBe(313);
     expect(orderRuleViolation(sell({ stopLoss: money('1.1'), takeProfit: money('1.08') }), eurusd, price)).toBeNull();
+  });
+  it('refuses a stop loss or take profit of 0 with its own code (313, 314), on either side', () => {
+    expect(orderRuleViolation(market({ stopLoss: 0n }), eurusd, price)).toBe(313);
+    expect(orderRuleViolation(market({ direction: 1, takeProfit: 0n }), eurusd, price)).toBe(314);
+    expect(protectionRuleViolation(Direction.sell, { kind: 'pending', price }, { stopLoss: money('-1'), takeProfit: null })).toBe(313);
+  });
+  it('applies the same rules when a position is edited, against the price it closes at', () => {
+    const closeAt = { kind: 'market', price: money('1.08500') } as const;
+    expect(protectionRuleViolation(Direction.buy, closeAt, { stopLoss: money('1.0851'), takeProfit: null })).toBe(311);
+    expect(protectionRuleViolation(Direction.buy, closeAt, { stopLoss: money('1.08'), takeProfit: money('1.09') })).toBeNull();
+    expect(protectionRuleViolation(Direction.sell, closeAt, { stopLoss: money('1.08'), takeProfit: null })).toBe(309);
+  });
+  it('checks a moved pending price: above 0, on its side, within the band', () => {
+    expect(pendingPriceViolation(Direction.buy, 0n, price)).toBe(301);
+    expect(pendingPriceViolation(Direction.buy, money('1.09'), price)).toBe(1016);
+    expect(pendingPriceViolation(Direction.buy, money('0.5'), price)).toBe('band');
+    expect(pendingPriceViolation(Direction.sell, money('1.09'), price)).toBeNull();
+  });
+});
+
+describe('the minimum holding time', () => {
+  it('makes a position closable its hold after it opened, counted down as m:ss', () => {
+    expect(closableAfterMs(Date.parse('2026-01-13T12:00:00Z'), 180)).toBe(Date.parse('2026-01-13T12:03:00Z'));
+    expect(holdCountdownText(42_000)).toBe('0:42');
+    expect(holdCountdownText(179_001)).toBe('3:00');
+    expect(holdCountdownText(-5)).toBe('0:00');
   });
 });
