@@ -38,6 +38,7 @@ export function registerTradingReads(
     orders,
     ledger,
     market,
+    minHoldSeconds: settings.minHoldSeconds,
     intervalMs: settings.positionsFeedIntervalMs,
     sessionRecheckMs: settings.positionsSessionRecheckMs,
     sessionAlive: (session) => sessions.alive(session),

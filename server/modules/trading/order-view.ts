@@ -2,6 +2,7 @@ import type { TradeOrder } from '../../../src/shared/api/trading';
 import { decimalToUnits } from '../../../src/shared/market/decimal';
 import { formatFixed } from '../../../src/shared/market/kline';
 import { formatMoney, money, type Units } from '../../../src/shared/money/money';
+import { closableAfterMs, OrderStatus } from '../../../src/shared/trading/order-rules';
 import type { OrderRow } from './trading-repository';
 
 /** A quote's price (integer units of the product's precision) as money. */
@@ -14,8 +15,11 @@ export function priceUnits(value: Units, precision: number): number {
   return decimalToUnits(formatMoney(value, 0), precision) ?? 0;
 }
 
-/** An order as the wire names its fields; `live` adds an open order's current price and result. */
-export function orderView(row: OrderRow, productName: string, live: { currentPrice: Units; profitLoss: Units } | null = null): TradeOrder {
+/**
+ * An order as the wire names its fields; `live` adds an open order's current price and
+ * result; `minHoldSeconds` gives an open position the time it may first be closed.
+ */
+export function orderView(row: OrderRow, productName: string, minHoldSeconds: number, live: { currentPrice: Units; profitLoss: Units } | null = null): TradeOrder {
   const decimal = (value: string | null) => (value === null ? null : formatMoney(money(String(value))));
   return {
     id: row.id,
@@ -41,5 +45,6 @@ export function orderView(row: OrderRow, productName: string, live: { currentPri
     transactionTime: row.opened_at?.getTime() ?? null,
     transactionTimeTs: row.opened_at?.getTime() ?? null,
     closingTimeTs: row.closed_at?.getTime() ?? null,
+    closableAfterTime: row.status === OrderStatus.position && row.opened_at ? closableAfterMs(row.opened_at.getTime(), minHoldSeconds) : null,
   };
 }

@@ -57,6 +57,8 @@ export function createPositionsFeed(deps: {
   orders: TradingRepository;
   ledger: Ledger;
   market: MarketDataService;
+  /** The minimum holding time, so that each open position says when it may be closed. */
+  minHoldSeconds: number;
   /** The most often a moving market pushes one account's feed. */
   intervalMs: number;
   /** Open sockets' sessions are checked this often (ends no announcement reaches). */
@@ -156,7 +158,7 @@ export function createPositionsFeed(deps: {
   ): FeedSummary {
     const listPnl = valued.reduce((sum, each) => sum + (each.live?.profitLoss ?? 0n), 0n);
     return {
-      orderList: valued.map((each) => orderView(each.row, products.get(each.row.symbol)?.productName ?? each.row.symbol, each.live)),
+      orderList: valued.map((each) => orderView(each.row, products.get(each.row.symbol)?.productName ?? each.row.symbol, deps.minHoldSeconds, each.live)),
       profitLossSum: formatMoney(listPnl),
       netValue: formatMoney(equity),
       securityDepositPrent: formatMoney(marginLevelPercent(equity, margin) ?? 0n),

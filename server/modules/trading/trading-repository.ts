@@ -75,6 +75,13 @@ export function createTradingRepository(db: Kysely<Database>) {
       return result.rows;
     },
 
+    /** One order, locked for the rest of the transaction (an edit; a close takes the same lock). */
+    lockByIdIn: (trx: Transaction<Database>, id: number) => trx.selectFrom('trade_order').selectAll().where('id', '=', id).forUpdate().executeTakeFirst(),
+
+    /** New stop loss, take profit and limit price of an order, only while it is in `status`; answers the row, or undefined when it was not. */
+    updateLevelsIn: (trx: Transaction<Database>, id: number, status: number, levels: { stop_loss: string | null; take_profit: string | null; limit_price: string | null }) =>
+      trx.updateTable('trade_order').set(levels).where('id', '=', id).where('status', '=', status).returningAll().executeTakeFirst(),
+
     /** Position → deal, only while it is a position. */
     async closeIn(trx: Transaction<Database>, id: number, values: CloseValues) {
       await trx

@@ -1,16 +1,17 @@
-import { addOrder, addOrderMock, cancelOrder, cancelOrderMock, closeOrder, closeOrderMock, orderHistory, orderHistoryMock, orderList, orderListMock } from '../../../src/shared/api/trading';
+import { addOrder, addOrderMock, cancelOrder, cancelOrderMock, closeOrder, closeOrderMock, orderHistory, orderHistoryMock, orderList, orderListMock, updateOrder, updateOrderMock } from '../../../src/shared/api/trading';
 import { sessionOnBook, type SignedInRoutes } from '../../http/signed-in';
 import type { TradingService } from './trading-service';
 
 export async function registerTradingRoutes(signedIn: SignedInRoutes, trading: TradingService) {
   await signedIn((scope) => {
-    for (const [book, add, close, cancel, history, list] of [
-      ['real', addOrder, closeOrder, cancelOrder, orderHistory, orderList],
-      ['demo', addOrderMock, closeOrderMock, cancelOrderMock, orderHistoryMock, orderListMock],
+    for (const [book, add, close, cancel, history, list, update] of [
+      ['real', addOrder, closeOrder, cancelOrder, orderHistory, orderList, updateOrder],
+      ['demo', addOrderMock, closeOrderMock, cancelOrderMock, orderHistoryMock, orderListMock, updateOrderMock],
     ] as const) {
       scope.route(add, async (body, { session }) => trading.addOrder(sessionOnBook(session, book), book, body));
       scope.route(close, async (body, { session }) => trading.closeOrder(sessionOnBook(session, book), book, body.orderId).then(() => null));
       scope.route(cancel, async (body, { session }) => trading.cancelOrder(sessionOnBook(session, book), book, body.orderId).then(() => null));
+      scope.route(update, async (body, { session }) => trading.updateOrder(sessionOnBook(session, book), book, body).then(() => null));
       scope.route(history, async (body, { session }) => trading.history(sessionOnBook(session, book), book, body));
       scope.route(list, async (body, { session }) => trading.list(sessionOnBook(session, book), book, body));
     }

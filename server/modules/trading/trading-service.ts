@@ -1,10 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import { productTypeNumber, type Product } from '../../../src/shared/api/market';
-import type { AddOrderBody } from '../../../src/shared/api/trading';
+import type { AddOrderBody, UpdateOrderBody } from '../../../src/shared/api/trading';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { isTradable } from '../../../src/shared/market/tradability';
 import { formatMoney, money, parseMoney, type Units } from '../../../src/shared/money/money';
 import {
+  closableAfterMs,
   type Direction,
   feeFor,
   fillPriceOf,
@@ -13,7 +14,9 @@ import {
   orderRuleViolation,
   pendingPriceBandPercent,
   pendingPriceOutsideBand,
+  pendingPriceViolation,
   PriceType,
+  protectionRuleViolation,
 } from '../../../src/shared/trading/order-rules';
 import { isCheckViolation, isUniqueViolation } from '../../db/database-errors';
 import type { Book, Database } from '../../db/schema';
@@ -86,6 +89,18 @@ export function createTradingService(deps: {
     if (!quote || !fresh(quote.timeMs)) throw new AppError(ErrorCode.GET_CURRENT_PRICE_ERROR);
     return quote;
   }
+
+  /**
+   * A broken order rule as its error: a stop loss or take profit at or below 0 keeps its
+   * code (313 / 314) and says so in words, rather than "below the limit price".
+   */
+  function ruleError(violation: number, levels: { stopLoss: Units | null; takeProfit: Units | null }): AppError {
+    if (violation === ErrorCode.STOP_LOSS_BELOW_LIMIT && levels.stopLoss !== null && levels.stopLoss <= 0n) return new AppError(violation, 'stop loss not positive', 200, null, { key: 'trade.stoploss_positive_rule', params: {} });
+    if (violation === ErrorCode.TAKE_PROFIT_BELOW_LIMIT && levels.takeProfit !== null && levels.takeProfit <= 0n) return new AppError(violation, 'take profit not positive', 200, null, { key: 'trade.takeprofit_positive_rule', params: {} });
+    return new AppError(violation as ErrorCode);
+  }
+
+  const bandError = () => new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'pending price band', 200, null, { key: 'trade.pending_price_band', params: { percent: pendingPriceBandPercent } });
 
   const orderRef = (row: OrderRow) => ({ uid: row.uid, book: row.book, orderNo: row.order_no });
 
@@ -216,14 +231,13 @@ export function createTradingService(deps: {
         priceType: body.buyPoint,
         volume,
         limitPrice,
-        stopLoss: body.stopPrice && money(body.stopPrice) > 0n ? money(body.stopPrice) : null,
-        takeProfit: body.takeProfitPrice && money(body.takeProfitPrice) > 0n ? money(body.takeProfitPrice) : null,
+        // Left out means none; a level of 0 is refused by the rules (313 / 314), never read as none.
+        stopLoss: body.stopPrice === undefined ? null : money(body.stopPrice),
+        takeProfit: body.takeProfitPrice === undefined ? null : money(body.takeProfitPrice),
       };
       const violation = orderRuleViolation(request, product, current);
-      if (violation !== null) throw new AppError(violation as ErrorCode);
-      if (limitPrice !== null && pendingPriceOutsideBand(direction, limitPrice, current)) {
-        throw new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'pending price band', 200, null, { key: 'trade.pending_price_band', params: { percent: pendingPriceBandPercent } });
-      }
+      if (violation !== null) throw ruleError(violation, request);
+      if (limitPrice !== null && pendingPriceOutsideBand(direction, limitPrice, current)) throw bandError();
       const fillPrice = limitPrice ?? current;
       const margin = marginFor(fillPrice, volume, product);
       // An order that locks nothing could be placed without limit (a buy limit at 0.00000001).
@@ -283,12 +297,62 @@ export function createTradingService(deps: {
     async closeOrder(uid: number, book: Book, orderNo: string) {
       const row = await ownOrder(uid, book, orderNo);
       if (row.status !== OrderStatus.position) throw new AppError(ErrorCode.ORDER_STATUS_NOT_CLOSABLE);
-      if (row.opened_at && nowMs() - row.opened_at.getTime() < deps.minHoldSeconds * 1000) throw new AppError(ErrorCode.MINIMUM_HOLDING_TIME);
+      if (row.opened_at && nowMs() < closableAfterMs(row.opened_at.getTime(), deps.minHoldSeconds)) throw new AppError(ErrorCode.MINIMUM_HOLDING_TIME);
       const product = productOf(row.symbol);
       const quote = freshQuote(row.symbol);
       const closed = await closing.close(row, closePriceOn(row, quote, product), quote.timeMs, 'manual');
       if (closed === 'no-fresh-price') throw new AppError(ErrorCode.GET_CURRENT_PRICE_ERROR);
       if (closed !== 'closed') throw new AppError(ErrorCode.ORDER_STATUS_NOT_CLOSABLE);
+    },
+
+    /**
+     * Moves an open position's stop loss and take profit, or a pending order's limit price
+     * and levels, under the placement rules: a position's levels against the price it closes
+     * at now, a pending order's against its (new) limit, the limit itself on its side of the
+     * market and within the band. Under the order's row lock (the one a close takes), so a
+     * closed or filled order is not edited as it was; the new levels are armed at once.
+     * Asking for what the order already has changes nothing and succeeds (a repeat).
+     */
+    async updateOrder(uid: number, book: Book, body: UpdateOrderBody) {
+      const found = await ownOrder(uid, book, body.orderId);
+      const product = productOf(found.symbol);
+      const direction = found.direction as Direction;
+      const stored = (value: string | null) => (value === null ? null : money(String(value)));
+      const updated = await db.transaction().execute(async (trx) => {
+        const row = await orders.lockByIdIn(trx, found.id);
+        if (!row || (row.status !== OrderStatus.position && row.status !== OrderStatus.pending)) throw new AppError(ErrorCode.ORDER_STATUS_NOT_CLOSABLE);
+        const pending = row.status === OrderStatus.pending;
+        if (body.price !== undefined && !pending) throw new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'price of a position');
+        const levels = {
+          stopLoss: body.stopPrice === undefined ? stored(row.stop_loss) : money(body.stopPrice),
+          takeProfit: body.takeProfitPrice === undefined ? stored(row.take_profit) : money(body.takeProfitPrice),
+        };
+        const oldLimit = stored(row.limit_price);
+        const limit = body.price === undefined ? oldLimit : money(body.price);
+        if (pending && limit !== null && limit !== oldLimit) {
+          const moved = pendingPriceViolation(direction, limit, quotePrice(fillPriceOf(direction, freshQuote(row.symbol)), product.pricePrecision));
+          if (moved === 'band') throw bandError();
+          if (moved !== null) throw new AppError(moved as ErrorCode);
+          // The order keeps the margin it locked when placed; a price that needs more is placed anew.
+          if (marginFor(limit, money(String(row.volume)), product) > money(String(row.margin))) {
+            throw new AppError(ErrorCode.INSUFFICIENT_BALANCE, 'moved pending price needs more margin', 200, null, { key: 'trade.pending_move_margin', params: {} });
+          }
+        }
+        const reference = pending ? { kind: 'pending' as const, price: limit ?? 0n } : { kind: 'market' as const, price: closePriceOn(row, freshQuote(row.symbol), product) };
+        const violation = protectionRuleViolation(direction, reference, levels);
+        if (violation !== null) throw ruleError(violation, levels);
+        const unchanged = levels.stopLoss === stored(row.stop_loss) && levels.takeProfit === stored(row.take_profit) && limit === oldLimit;
+        if (unchanged) return null;
+        const units = (value: Units | null) => (value === null ? null : formatMoney(value, 0));
+        const after = await orders.updateLevelsIn(trx, row.id, row.status, { stop_loss: units(levels.stopLoss), take_profit: units(levels.takeProfit), limit_price: units(limit) });
+        if (!after) throw new AppError(ErrorCode.ORDER_STATUS_NOT_CLOSABLE);
+        return after;
+      });
+      if (updated === null) return;
+      // The old levels stop watching; the new ones watch from the next tick.
+      arming.disarm(updated);
+      arming.arm(updated, product.pricePrecision);
+      changed(uid, book);
     },
 
     async cancelOrder(uid: number, book: Book, orderNo: string) {
@@ -308,7 +372,7 @@ export function createTradingService(deps: {
       ]);
       const names = new Map(market.products().map((product) => [product.productCode, product.productName]));
       return {
-        list: page.rows.map((row) => orderView(row, names.get(row.symbol) ?? row.symbol)),
+        list: page.rows.map((row) => orderView(row, names.get(row.symbol) ?? row.symbol, deps.minHoldSeconds)),
         pages: Math.ceil(page.count / query.limit),
         profitLossToday: formatMoney(money(results.today)),
         profitLossTotal: formatMoney(money(results.total)),
@@ -319,7 +383,7 @@ export function createTradingService(deps: {
     async list(uid: number, book: Book, query: { page: number; limit: number; positionStatus?: number | undefined }) {
       const page = await orders.listPage(uid, book, query.positionStatus, query.limit, (query.page - 1) * query.limit);
       const names = new Map(market.products().map((product) => [product.productCode, product.productName]));
-      return { list: page.rows.map((row) => orderView(row, names.get(row.symbol) ?? row.symbol)), pages: Math.ceil(page.count / query.limit) };
+      return { list: page.rows.map((row) => orderView(row, names.get(row.symbol) ?? row.symbol, deps.minHoldSeconds)), pages: Math.ceil(page.count / query.limit) };
     },
 
     /** Closes the worst position of every account below the stop-out level (see stop-out.ts); answers how many. */

@@ -32,6 +32,21 @@ export const closeOrderMock = contract('/exchange/closeOrderMock', orderIdBody, 
 export const cancelOrder = contract('/exchange/cancelOrder', orderIdBody, z.null());
 export const cancelOrderMock = contract('/exchange/cancelOrderMock', orderIdBody, z.null());
 
+/**
+ * Moves an open position's stop loss and take profit, or a pending order's limit price and
+ * levels, under the placement rules. A level left out stays as it is; "0" is refused (313/314).
+ */
+export const updateOrderBody = z.strictObject({
+  orderId: z.string().trim().min(1).max(40),
+  stopPrice: moneyInput.optional(),
+  takeProfitPrice: moneyInput.optional(),
+  /** The new limit price; pending orders only. */
+  price: moneyInput.optional(),
+});
+export type UpdateOrderBody = z.infer<typeof updateOrderBody>;
+export const updateOrder = contract('/exchange/updateOrder', updateOrderBody, z.null());
+export const updateOrderMock = contract('/exchange/updateOrderMock', updateOrderBody, z.null());
+
 /** A market order as the specification names its fields (open, pending or closed). */
 export const tradeOrder = z.object({
   id: z.number().int(),
@@ -67,6 +82,8 @@ export const tradeOrder = z.object({
   transactionTime: z.number().int().nullable(),
   transactionTimeTs: z.number().int().nullable(),
   closingTimeTs: z.number().int().nullable(),
+  /** When an open position may first be closed by hand (its minimum holding time); null otherwise. */
+  closableAfterTime: z.number().int().nullable(),
 });
 export type TradeOrder = z.infer<typeof tradeOrder>;
 

@@ -33,6 +33,11 @@ export function closePriceOf<T>(direction: Direction, quote: { readonly bid: T; 
   return quote[closeSide(direction)];
 }
 
+/** The spread of a quote: what a round trip costs per unit, ask − bid. */
+export function spreadOf(quote: { readonly bid: Units; readonly ask: Units }): Units {
+  return quote.ask - quote.bid;
+}
+
 /** Order statuses: 1 pending, 2 position, 3 deal (closed), 4 canceled. */
 export const OrderStatus = { pending: 1, position: 2, deal: 3, canceled: 4 } as const;
 

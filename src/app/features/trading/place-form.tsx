@@ -1,23 +1,25 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import type { Product } from '../../../shared/api/market';
-import { addOrder, addOrderMock } from '../../../shared/api/trading';
+import { addOrder, addOrderMock, type TradeOrder } from '../../../shared/api/trading';
 import { tradeBlock } from '../../../shared/market/tradability';
 import type { MarketStatus } from '../../../shared/market/market-hours';
-import { formatMoney, parseMoney } from '../../../shared/money/money';
-import { checkPendingPrice, checkSidedPrice, checkVolume, sanitizeDecimalInput, type FieldVerdict } from '../../../shared/trading/form-rules';
-import { Direction, feeFor, fillPriceOf, marginFor, PriceType } from '../../../shared/trading/order-rules';
+import { formatMoney, parseMoney, type Units } from '../../../shared/money/money';
+import { checkPendingPrice, checkProtection, checkVolume, previewFee, protectionOutcome, sanitizeDecimalInput, type FieldVerdict, type Protection } from '../../../shared/trading/form-rules';
+import { Direction, fillPriceOf, marginFor, PriceType } from '../../../shared/trading/order-rules';
 import { useBrandFormat } from '../../format/use-brand-format';
 import { useApp } from '../../app-context';
 import { useAccountBalance } from '../account/account-balance';
-import { Dialog } from '../../components/dialog';
+import { showToast } from '../../components/toasts';
 import { SignInToTrade, useOrderSubmission } from './order-submission';
 import { TextField } from '../../components/text-field';
-import { priceSignal, sessionSignal } from '../../engine/signals';
+import { positionsSignal, priceSignal, sessionSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
 import { isDemoSession } from '../../../shared/protocol/engine';
+import { useQuoteLine } from './trade-buttons';
+import { changeTone } from '../catalogue/price-tone';
 
 type Field = 'volume' | 'price' | 'stopLoss' | 'takeProfit';
 
@@ -72,7 +74,7 @@ export function PlaceForm(props: {
   const [stopLoss, setStopLoss] = useState('');
   const [takeProfit, setTakeProfit] = useState('');
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [placed, setPlaced] = useState<string | null>(null);
+  const [placed, setPlaced] = useState<PlacedOrder | null>(null);
   const { submitting, submit: send } = useOrderSubmission();
 
   const buy = direction === Direction.buy;
@@ -90,25 +92,28 @@ export function PlaceForm(props: {
     return verdict.ok;
   }
 
+  function protection(kind: Protection, typed: string, set: (value: string) => void): boolean {
+    const reference = priceType === PriceType.pending ? parseMoney(price) : current;
+    return reference !== null && settle(kind, checkProtection(typed, kind, direction, reference, decimals), set);
+  }
+
   const checks = {
     volume: () => settle('volume', checkVolume(volume, product), setVolume),
     // A buy limit waits at or below the price, a sell limit at or above it, both within the band.
     price: () => current !== null && settle('price', checkPendingPrice(price, current, buy, decimals), setPrice),
-    stopLoss: () => {
-      const reference = priceType === PriceType.pending ? parseMoney(price) : current;
-      return reference !== null && settle('stopLoss', checkSidedPrice(stopLoss, reference, buy ? 'max' : 'min', decimals, 'trade.stoploss_empty_rule'), setStopLoss);
-    },
-    takeProfit: () => {
-      const reference = priceType === PriceType.pending ? parseMoney(price) : current;
-      return reference !== null && settle('takeProfit', checkSidedPrice(takeProfit, reference, buy ? 'min' : 'max', decimals, 'trade.takeprofit_empty_rule'), setTakeProfit);
-    },
+    // Each on its side of the price the order fills at (the limit for a pending order); a wrong side is said, not rewritten.
+    stopLoss: () => protection('stopLoss', stopLoss, setStopLoss),
+    takeProfit: () => protection('takeProfit', takeProfit, setTakeProfit),
   };
 
   const fillPrice = priceType === PriceType.pending ? parseMoney(price) : current;
   const lots = parseMoney(volume);
   const margin = fillPrice !== null && lots !== null ? marginFor(fillPrice, lots, product) : null;
-  const fee = fillPrice !== null && lots !== null && priceType === PriceType.market ? feeFor(fillPrice, lots, product) : 0n;
+  // A pending order pays its fee when it fills: previewed at its limit, not as 0.
+  const fee = previewFee(fillPrice, lots, product);
   const amount = format.units;
+  const outcome = (typed: string) => protectionOutcome(typed, direction, fillPrice, lots, product);
+  const quote = useQuoteLine(product);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -129,7 +134,7 @@ export function PlaceForm(props: {
         clientOrderId,
       }),
     );
-    if (orderNo !== null) setPlaced(orderNo);
+    if (orderNo !== null) setPlaced({ orderNo, priceType });
   }
 
   if (!session.signedIn) return <SignInToTrade returnPath={`/${symbol}/place?direction=${direction}`} />;
@@ -152,6 +157,20 @@ export function PlaceForm(props: {
           </button>
         ))}
       </div>
+      <p className="place-quote numeric" data-testid="place-quote">
+        <span>
+          {t('market.sell')} <strong className="down">{quote.bid}</strong>
+        </span>
+        <span>
+          {t('trade.spread')} <strong>{quote.spread}</strong>
+        </span>
+        <span>
+          {t('market.buy')} <strong className="up">{quote.ask}</strong>
+        </span>
+        <span>
+          {t('trade.leverage')} <strong data-testid="place-leverage">1:{product.multiple}</strong>
+        </span>
+      </p>
       <p className="place-current numeric">
         {t(buy ? 'trade.current_ask' : 'trade.current_bid')}: <strong data-testid="place-current">{current !== null ? formatMoney(current, decimals) : '—'}</strong>
       </p>
@@ -164,14 +183,20 @@ export function PlaceForm(props: {
         {t('trade.stop_loss')}
       </label>
       {stopLossOn ? (
-        <DecimalInput label={t('trade.stop_loss_price')} value={stopLoss} decimals={decimals} onChange={setStopLoss} onBlur={() => void checks.stopLoss()} error={errors.stopLoss ?? null} />
+        <>
+          <DecimalInput label={t('trade.stop_loss_price')} value={stopLoss} decimals={decimals} onChange={setStopLoss} onBlur={() => void checks.stopLoss()} error={errors.stopLoss ?? null} />
+          <ProtectionOutcome label={t('trade.result_at_stop_loss')} value={outcome(stopLoss)} testId="place-stop-loss-result" />
+        </>
       ) : null}
       <label className="toggle-row">
         <input type="checkbox" checked={takeProfitOn} onChange={(event) => setTakeProfitOn(event.target.checked)} />
         {t('trade.take_profit')}
       </label>
       {takeProfitOn ? (
-        <DecimalInput label={t('trade.take_profit_price')} value={takeProfit} decimals={decimals} onChange={setTakeProfit} onBlur={() => void checks.takeProfit()} error={errors.takeProfit ?? null} />
+        <>
+          <DecimalInput label={t('trade.take_profit_price')} value={takeProfit} decimals={decimals} onChange={setTakeProfit} onBlur={() => void checks.takeProfit()} error={errors.takeProfit ?? null} />
+          <ProtectionOutcome label={t('trade.result_at_take_profit')} value={outcome(takeProfit)} testId="place-take-profit-result" />
+        </>
       ) : null}
       <dl className="place-preview numeric">
         <div>
@@ -180,7 +205,7 @@ export function PlaceForm(props: {
         </div>
         <div>
           <dt>{t('trade.fee')}</dt>
-          <dd data-testid="place-fee">{margin !== null ? amount(fee) : '—'}</dd>
+          <dd data-testid="place-fee">{fee !== null ? amount(fee) : '—'}</dd>
         </div>
         <div>
           <dt>{t('desktop.available_balance')}</dt>
@@ -191,25 +216,107 @@ export function PlaceForm(props: {
         {blocked ? t(blocked === 'closed' ? 'chart.closed' : 'chart.market_closed') : t(buy ? 'market.buy' : 'market.sell')}
       </button>
       {placed ? (
-        <Dialog title={t('trade.placed_title')} onClose={() => setPlaced(null)}>
-          <p>
-            {t('trade.order_number')}: <strong className="numeric" data-testid="placed-order">{placed}</strong>
-          </p>
-          <div className="dialog-actions">
-            <button type="button" className="button secondary" onClick={() => setPlaced(null)}>
-              {t('common.close')}
-            </button>
-            <button type="button" className="button primary" onClick={() => {
-                setPlaced(null);
-                if (props.onViewPosition) props.onViewPosition();
-                else navigate('/position');
-              }}
-            >
-              {t('trade.view_position')}
-            </button>
-          </div>
-        </Dialog>
+        <OrderConfirmation
+          key={placed.orderNo}
+          placed={placed}
+          product={product}
+          direction={direction}
+          onClose={() => setPlaced(null)}
+          onViewPosition={() => {
+            setPlaced(null);
+            if (props.onViewPosition) props.onViewPosition();
+            else navigate('/position');
+          }}
+        />
       ) : null}
     </form>
+  );
+}
+
+/** What the user placed, until its confirmation is dismissed. */
+interface PlacedOrder {
+  orderNo: string;
+  priceType: PriceType;
+}
+
+/** What a stop loss or take profit would gain or lose, in the account's currency. */
+export function ProtectionOutcome(props: { label: string; value: Units | null; testId: string }) {
+  const format = useBrandFormat();
+  const value = props.value;
+  return (
+    <p className="protection-outcome numeric">
+      {props.label}:{' '}
+      <strong className={value !== null ? changeTone(formatMoney(value)) : ''} data-testid={props.testId}>
+        {value !== null ? format.units(value) : '—'}
+      </strong>
+    </p>
+  );
+}
+
+/** The order as the live feed holds it (an open position or a pending order), once it has arrived. */
+function useFedOrder(orderNo: string): TradeOrder | undefined {
+  const positions = positionsSignal.value;
+  return [...(positions.holt?.orderList ?? []), ...(positions.pending?.orderList ?? [])].find((order) => order.uid === orderNo);
+}
+
+/**
+ * The in-place confirmation, as terminals show one: side, volume, product, fill price (the
+ * open price the live feed pushes with the new order; "pending at" the limit for a
+ * pending order) and time, with a toast saying the same once the feed has it. It blocks
+ * nothing: the form stays usable beside it.
+ */
+function OrderConfirmation(props: { placed: PlacedOrder; product: Product; direction: Direction; onClose: () => void; onViewPosition: () => void }) {
+  const { t } = useTranslation();
+  const format = useBrandFormat();
+  const { placed, product } = props;
+  const order = useFedOrder(placed.orderNo);
+  const buy = props.direction === Direction.buy;
+  const pending = placed.priceType === PriceType.pending;
+  const priceOf = (value: string | null) => {
+    const units = value === null ? null : parseMoney(value);
+    return units === null ? '—' : formatMoney(units, product.pricePrecision);
+  };
+  const summary = order
+    ? t(pending ? (buy ? 'trade.buy_pending_at' : 'trade.sell_pending_at') : buy ? 'trade.bought_at' : 'trade.sold_at', {
+        volume: order.orderQuantity,
+        product: product.productName,
+        price: priceOf(pending ? order.limitPrice : order.openingPrice),
+      })
+    : null;
+  const told = useRef(false);
+  useEffect(() => {
+    if (summary === null || told.current) return;
+    told.current = true;
+    showToast('success', summary);
+  }, [summary]);
+  return (
+    <section className={`order-confirmation ${buy ? 'buy' : 'sell'}`} role="region" aria-label={t('trade.placed_title')}>
+      <h2>{t('trade.placed_title')}</h2>
+      <p className="order-confirmation-summary" data-testid="placed-summary" aria-busy={summary === null}>
+        {summary ?? t('trade.confirming')}
+      </p>
+      <dl className="place-preview numeric">
+        <div>
+          <dt>{pending ? t('trade.limit_price') : t('trade.fill_price')}</dt>
+          <dd data-testid="placed-price">{order ? (pending ? t('trade.pending_at', { price: priceOf(order.limitPrice) }) : priceOf(order.openingPrice)) : '—'}</dd>
+        </div>
+        <div>
+          <dt>{t('position.order_time')}</dt>
+          <dd data-testid="placed-time">{order ? format.time(order.transactionTime ?? order.orderTime) : '—'}</dd>
+        </div>
+        <div>
+          <dt>{t('trade.order_number')}</dt>
+          <dd data-testid="placed-order">{placed.orderNo}</dd>
+        </div>
+      </dl>
+      <div className="dialog-actions">
+        <button type="button" className="button secondary" onClick={props.onClose}>
+          {t('common.close')}
+        </button>
+        <button type="button" className="button primary" onClick={props.onViewPosition}>
+          {t('trade.view_position')}
+        </button>
+      </div>
+    </section>
   );
 }

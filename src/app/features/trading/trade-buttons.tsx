@@ -4,14 +4,51 @@ import { Link } from 'wouter';
 import type { Product } from '../../../shared/api/market';
 import type { MarketStatus } from '../../../shared/market/market-hours';
 import { tradeBlock } from '../../../shared/market/tradability';
-import { Direction } from '../../../shared/trading/order-rules';
+import { formatMoney, parseMoney } from '../../../shared/money/money';
+import { Direction, spreadOf } from '../../../shared/trading/order-rules';
+import { priceSignal } from '../../engine/signals';
+import { useWatchedPrices } from '../../engine/use-watched-prices';
 import { useTradeMode } from './trade-mode';
 
-/** Sell and buy, or why the product cannot be traded now. */
+/** The live bid, ask and spread of a product at its precision; dashes before the first price. */
+export function useQuoteLine(product: Product): { bid: string; ask: string; spread: string } {
+  useWatchedPrices([product.productCode]);
+  const row = priceSignal(product.productCode).value;
+  const bid = row ? parseMoney(row[2]) : null;
+  const ask = row ? parseMoney(row[3]) : null;
+  const precision = product.pricePrecision;
+  if (bid === null || ask === null) return { bid: '—', ask: '—', spread: '—' };
+  return { bid: formatMoney(bid, precision), ask: formatMoney(ask, precision), spread: formatMoney(spreadOf({ bid, ask }), precision) };
+}
+
+/** The spread between the two buttons, as terminals show it. */
+function Spread(props: { value: string }) {
+  const { t } = useTranslation();
+  return (
+    <span className="trade-spread numeric" aria-label={`${t('trade.spread')} ${props.value}`} data-testid="trade-spread">
+      {props.value}
+    </span>
+  );
+}
+
+/** A button's label over its price: a sell at the bid, a buy at the ask. */
+function Face(props: { label: string; price: string; testId: string }) {
+  return (
+    <>
+      <span className="trade-button-label">{props.label}</span>
+      <span className="trade-button-price numeric" data-testid={props.testId}>
+        {props.price}
+      </span>
+    </>
+  );
+}
+
+/** Sell at the bid and buy at the ask with the spread between them, or why the product cannot be traded now. */
 export function TradeButtons(props: { product: Product; status: MarketStatus; onTrade?: (direction: Direction) => void }) {
   useSignals();
   const { t } = useTranslation();
   const { mode } = useTradeMode();
+  const quote = useQuoteLine(props.product);
   const blocked = tradeBlock([props.product], props.status);
   if (blocked) {
     return (
@@ -26,27 +63,31 @@ export function TradeButtons(props: { product: Product; status: MarketStatus; on
   // In option mode the same two buttons buy up or buy down.
   const sellLabel = t(mode === 'option' ? 'option.buy_down' : 'market.sell');
   const buyLabel = t(mode === 'option' ? 'option.buy_up' : 'market.buy');
+  const sell = <Face label={sellLabel} price={quote.bid} testId="trade-sell-price" />;
+  const buy = <Face label={buyLabel} price={quote.ask} testId="trade-buy-price" />;
   const symbol = props.product.productCode;
   const { onTrade } = props;
   if (onTrade) {
     return (
-      <div className="trade-buttons">
+      <div className="trade-buttons with-prices">
         <button type="button" className="button sell" onClick={() => onTrade(Direction.sell)}>
-          {sellLabel}
+          {sell}
         </button>
+        <Spread value={quote.spread} />
         <button type="button" className="button buy" onClick={() => onTrade(Direction.buy)}>
-          {buyLabel}
+          {buy}
         </button>
       </div>
     );
   }
   return (
-    <div className="trade-buttons">
+    <div className="trade-buttons with-prices">
       <Link href={`/${symbol}/${target}?direction=${Direction.sell}`} className="button sell">
-        {sellLabel}
+        {sell}
       </Link>
+      <Spread value={quote.spread} />
       <Link href={`/${symbol}/${target}?direction=${Direction.buy}`} className="button buy">
-        {buyLabel}
+        {buy}
       </Link>
     </div>
   );
