@@ -52,7 +52,7 @@ test('a demo market order placed through the form, live in positions, closed, is
   await volume.fill('0.10');
   await volume.blur();
   await page.getByRole('button', { name: 'Buy', exact: true }).click();
-  const placed = page.getByRole('dialog', { name: 'Order placed' });
+  const placed = page.getByRole('region', { name: 'Order placed' });
   await expect(placed.getByTestId('placed-order')).toHaveText(/^\d{16}$/);
   const orderNo = (await placed.getByTestId('placed-order').textContent()) ?? '';
   await placed.getByRole('button', { name: 'View position' }).click();

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { callApi as api, demoSession, waitForApp } from './support';
 
-test('a market buy on the demo account: volume bounds, margin preview, the success dialog, and the demo book only', async ({ page }) => {
+test('a market buy on the demo account: volume bounds, margin preview, the in-place confirmation, and the demo book only', async ({ page }) => {
   await page.goto('/');
   await waitForApp(page);
   const demo = await demoSession(page);
@@ -24,12 +24,14 @@ test('a market buy on the demo account: volume bounds, margin preview, the succe
   const stopLoss = page.getByLabel('Stop loss price');
   await stopLoss.fill('999999');
   await stopLoss.blur();
-  await expect(page.getByText(/^The maximum is \d+\.\d{2}\.$/)).toBeVisible();
+  // Said, not rewritten: the typed value stays.
+  await expect(page.getByText(/^Stop loss must be below \d+\.\d{2} for a buy\.$/)).toBeVisible();
+  await expect(stopLoss).toHaveValue('999999');
   await page.getByLabel('Stop loss', { exact: true }).uncheck();
   await page.screenshot({ path: `test-results/screens/place-${page.viewportSize()?.width}.png` });
 
   await page.getByRole('button', { name: 'Buy', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Order placed' });
+  const dialog = page.getByRole('region', { name: 'Order placed' });
   await expect(dialog.getByTestId('placed-order')).toHaveText(/^\d{16}$/);
   const orderNo = await dialog.getByTestId('placed-order').textContent();
   const open = (await api(page, '/v1/waa/order/historyMock', demo.token, { positionStatus: 2 })).data as { list: { uid: string; orderQuantity: string }[] };

@@ -26,7 +26,7 @@ test('real money: a market order placed, live in positions, closed, found in his
   await expect(page.getByTestId('place-available')).toHaveText('10,000.00');
   await page.getByLabel('Volume (lots)').fill('0.10');
   await page.getByRole('button', { name: 'Sell', exact: true }).click();
-  const placed = page.getByRole('dialog', { name: 'Order placed' });
+  const placed = page.getByRole('region', { name: 'Order placed' });
   const orderNo = (await placed.getByTestId('placed-order').textContent()) ?? '';
   expect(orderNo).toMatch(/^\d{16}$/);
   const locked = await balanceOf(page, real.token);

@@ -27,7 +27,7 @@ test('desktop trading: the place-order panel places a sell, the positions grid s
   await side.getByRole('button', { name: 'Sell' }).click();
   await placePanel.getByLabel('Volume (lots)').fill('0.20');
   await placePanel.getByRole('button', { name: 'Sell', exact: true }).last().click();
-  const placed = page.getByRole('dialog', { name: 'Order placed' });
+  const placed = page.getByRole('region', { name: 'Order placed' });
   const orderNo = (await placed.getByTestId('placed-order').textContent()) ?? '';
   expect(orderNo).toMatch(/^\d{16}$/);
   await placed.getByRole('button', { name: 'View position' }).click();

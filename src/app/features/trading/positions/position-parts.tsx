@@ -13,6 +13,7 @@ import { positionsSignal, sessionSignal } from '../../../engine/signals';
 import { changeTone } from '../../catalogue/price-tone';
 import { isDemoSession } from '../../../../shared/protocol/engine';
 import { Direction } from '../../../../shared/trading/order-rules';
+import { EditOrderDialog, useHoldCountdown } from './order-edit';
 
 /** What the shared pieces of the positions page and the desktop grid are made of. */
 
@@ -85,8 +86,11 @@ export function OrderDrawer(props: { order: TradeOrder; tab: PositionTab; onClos
   const { http } = useApp();
   const format = useBrandFormat();
   const [busy, setBusy] = useState(false);
+  const [editing, setEditing] = useState(false);
   const { order } = props;
   const demo = isDemoSession(sessionSignal.value);
+  // Inside its minimum holding time a position cannot be closed by hand: the button says for how long.
+  const holdLeft = useHoldCountdown(order);
 
   async function act() {
     const cover = props.tab === 'opening';
@@ -120,9 +124,13 @@ export function OrderDrawer(props: { order: TradeOrder; tab: PositionTab; onClos
   return (
     <Dialog title={`${order.productName} · ${t('position.details')}`} onClose={props.onClose} heightPx={orderInfoDrawerHeightPx}>
       <DetailList rows={rows.map(([label, value]) => ({ label, value }))} />
-      <button type="button" className="button primary order-action" disabled={busy} onClick={() => void act()}>
-        {t(props.tab === 'opening' ? 'position.cover' : 'position.cancel_order')}
+      <button type="button" className="button secondary order-action" onClick={() => setEditing(true)}>
+        {t('position.edit')}
       </button>
+      <button type="button" className="button primary order-action" disabled={busy || holdLeft !== null} onClick={() => void act()}>
+        {holdLeft !== null ? t('position.can_close_in', { time: holdLeft }) : t(props.tab === 'opening' ? 'position.cover' : 'position.cancel_order')}
+      </button>
+      {editing ? <EditOrderDialog order={order} onClose={() => setEditing(false)} /> : null}
     </Dialog>
   );
 }

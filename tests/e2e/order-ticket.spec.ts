@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test';
+import { demoSession, isDesktop, waitForApp } from './support';
+
+const price = /^\d+\.\d{2}$/;
+
+test('the order ticket: live prices on Buy and Sell, stop loss 0 refused in the form, an in-place confirmation, a stop loss edited', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto('/');
+  await waitForApp(page);
+  await demoSession(page);
+
+  // Sell shows the bid, Buy the ask, the spread between them.
+  await page.goto(isDesktop(page) ? '/' : '/BTCUSDT/chart');
+  const buttons = isDesktop(page) ? page.getByRole('region', { name: 'Bitcoin' }) : page;
+  await expect(buttons.getByTestId('trade-buy-price')).toHaveText(price);
+  await expect(buttons.getByTestId('trade-sell-price')).toHaveText(price);
+  await expect(buttons.getByLabel(/^Spread \d+\.\d{2}$/)).toBeVisible();
+  // Read in one go (one rendered quote): the spread is the ask minus the bid.
+  const [sell = '', spread = '', buy = ''] = await buttons.locator('[data-testid=trade-sell-price], [data-testid=trade-spread], [data-testid=trade-buy-price]').allTextContents();
+  const cents = (text: string) => Math.round(Number(text) * 100);
+  expect(cents(buy) - cents(sell)).toBe(cents(spread));
+  expect(cents(spread)).toBeGreaterThanOrEqual(0);
+
+  await page.goto('/BTCUSDT/place?direction=0');
+  await expect(page.getByTestId('place-leverage')).toHaveText(/^1:\d+$/);
+  await page.getByLabel('Volume (lots)').fill('0.10');
+  await page.getByLabel('Stop loss', { exact: true }).check();
+  const stopLoss = page.getByLabel('Stop loss price');
+  await stopLoss.fill('0');
+  await stopLoss.blur();
+  await expect(page.getByText('The stop loss must be greater than 0.')).toBeVisible();
+  await expect(stopLoss).toHaveValue('0');
+  // Refused in the form: nothing is placed.
+  await page.getByRole('button', { name: 'Buy', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'Order placed' })).toHaveCount(0);
+  await page.getByLabel('Stop loss', { exact: true }).uncheck();
+
+  await page.getByRole('button', { name: 'Buy', exact: true }).click();
+  const placed = page.getByRole('region', { name: 'Order placed' });
+  await expect(placed.getByTestId('placed-summary')).toHaveText(/^Bought 0\.10 Bitcoin at \d+\.\d{2}$/);
+  await expect(placed.getByTestId('placed-price')).toHaveText(price);
+  await expect(placed.getByTestId('placed-time')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  const orderNo = (await placed.getByTestId('placed-order').textContent()) ?? '';
+  const openPrice = Number(await placed.getByTestId('placed-price').textContent());
+  await page.screenshot({ path: `test-results/screens/order-ticket-placed-${page.viewportSize()?.width}.png` });
+
+  // Edit its stop loss from the order's drawer: the preview shows the loss, the drawer the new level.
+  await page.goto('/position');
+  await page.getByRole(isDesktop(page) ? 'row' : 'button', { name: new RegExp(orderNo) }).click();
+  const drawer = page.getByRole('dialog', { name: /Order details/ });
+  await drawer.getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: /Edit order/ });
+  const newStop = (Math.floor(openPrice * 0.9 * 100) / 100).toFixed(2);
+  await edit.getByLabel('Stop loss price').fill(newStop);
+  await expect(edit.getByTestId('edit-stop-loss-result')).toHaveText(/^-[\d,]+\.\d{2}$/);
+  await page.screenshot({ path: `test-results/screens/order-ticket-edit-${page.viewportSize()?.width}.png` });
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Order updated')).toBeVisible();
+  await expect(edit).toHaveCount(0);
+  await expect(drawer).toContainText(newStop);
+});
