@@ -177,6 +177,14 @@ export function closableAfterMs(openedAtMs: number, minHoldSeconds: number): num
   return openedAtMs + minHoldSeconds * 1000;
 }
 
+/**
+ * What a position's close button waits for: the time left before `closableAfterTime` as
+ * "m:ss", or null when it may be closed now (or has no holding time).
+ */
+export function holdTimeLeft(closableAfterTime: number | null, nowMs: number): string | null {
+  return closableAfterTime !== null && nowMs < closableAfterTime ? holdCountdownText(closableAfterTime - nowMs) : null;
+}
+
 /** The time left before a manual close, as the button shows it: "m:ss", rounded up to the second. */
 export function holdCountdownText(remainingMs: number): string {
   const seconds = Math.max(0, Math.ceil(remainingMs / 1000));

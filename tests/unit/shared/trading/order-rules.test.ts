@@ -7,6 +7,7 @@ import {
   feeFor,
   fillPriceOf,
   holdCountdownText,
+  holdTimeLeft,
   marginFor,
   notionalFor,
   orderRuleViolation,
@@ -96,5 +97,12 @@ describe('the minimum holding time', () => {
     expect(holdCountdownText(42_000)).toBe('0:42');
     expect(holdCountdownText(179_001)).toBe('3:00');
     expect(holdCountdownText(-5)).toBe('0:00');
+  });
+  it('keeps the close button waiting, with the time left, until the position may be closed', () => {
+    const closable = Date.parse('2026-01-13T12:03:00Z');
+    expect(holdTimeLeft(closable, closable - 42_000)).toBe('0:42');
+    expect(holdTimeLeft(closable, closable - 150_500)).toBe('2:31');
+    expect(holdTimeLeft(closable, closable)).toBeNull();
+    expect(holdTimeLeft(null, closable)).toBeNull();
   });
 });

@@ -5,7 +5,7 @@ import { updateOrder, updateOrderMock, type TradeOrder, type UpdateOrderBody } f
 import { formatMoney, parseMoney } from '../../../../shared/money/money';
 import { isDemoSession } from '../../../../shared/protocol/engine';
 import { checkPendingPrice, checkProtection, protectionOutcome, sanitizeDecimalInput, type FieldVerdict, type Protection } from '../../../../shared/trading/form-rules';
-import { Direction, fillPriceOf, holdCountdownText, OrderStatus } from '../../../../shared/trading/order-rules';
+import { Direction, fillPriceOf, holdTimeLeft, OrderStatus } from '../../../../shared/trading/order-rules';
 import { useApp } from '../../../app-context';
 import { Dialog } from '../../../components/dialog';
 import { TextField } from '../../../components/text-field';
@@ -23,13 +23,14 @@ import { ProtectionOutcome } from '../place-form';
 export function useHoldCountdown(order: Pick<TradeOrder, 'closableAfterTime'>): string | null {
   const until = order.closableAfterTime;
   const [now, setNow] = useState(() => Date.now());
-  const waiting = until !== null && now < until;
+  const left = holdTimeLeft(until, now);
+  const waiting = left !== null;
   useEffect(() => {
     if (!waiting) return undefined;
     const timer = setInterval(() => setNow(Date.now()), 1_000);
     return () => clearInterval(timer);
   }, [waiting]);
-  return waiting ? holdCountdownText(until - now) : null;
+  return left;
 }
 
 type EditField = 'price' | Protection;
