@@ -17,6 +17,7 @@ interface OrderData {
   closeReason: string | null;
   closingPrice: string | null;
   closableAfterTime: number | null;
+  lever: number;
 }
 
 describe.each(testBackends())('editing orders (exchange/updateOrder) on $name', (backend) => {
@@ -121,6 +122,19 @@ describe.each(testBackends())('editing orders (exchange/updateOrder) on $name', 
     quote(107480, 107492);
     await server.app.trading.settled();
     expect(await orderOf(user.token, orderNo)).toMatchObject({ status: 2, stopPrice: '1.065' });
+    expect(await audit()).toEqual([]);
+  });
+
+  it('places at a lower leverage step with more margin; a leverage above the product\'s or off the steps is refused', async () => {
+    const user = await trader();
+    quote(108500, 108512);
+    const orderNo = await place(user.token, { multiple: 20 });
+    // 1.08512 × 0.1 × 100000 ÷ 20 = 542.56; fee 0.217024.
+    expect((await call(server, '/v1/waa/user/balance', {}, user.token)).data).toEqual({ balanceAmount: '457.222976', lockMargin: '542.56' });
+    expect(await orderOf(user.token, orderNo)).toMatchObject({ lever: 20 });
+    for (const multiple of [200, 7]) {
+      expect((await call(server, '/exchange/addOrder', { tradePair: 'EURUSD', price: '0', orderQuantity: '0.1', multiple, orderType: 0, buyPoint: 2, clientOrderId: `bad-leverage-${multiple}` }, user.token)).code).toBe(1016);
+    }
     expect(await audit()).toEqual([]);
   });
 

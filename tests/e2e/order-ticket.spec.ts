@@ -22,8 +22,15 @@ test('the order ticket: live prices on Buy and Sell, stop loss 0 refused in the 
   expect(cents(spread)).toBeGreaterThanOrEqual(0);
 
   await page.goto('/BTCUSDT/place?direction=0');
-  await expect(page.getByTestId('place-leverage')).toHaveText(/^1:\d+$/);
   await page.getByLabel('Volume (lots)').fill('0.10');
+  // Leverage: Bitcoin's own 1:20 by default; 1:10 locks about twice the margin.
+  const leverage = page.getByLabel('Leverage');
+  await expect(leverage).toHaveValue('20');
+  const margin = page.getByTestId('place-margin');
+  await expect(margin).toHaveText(/^3\d\d\.\d{2}$/);
+  await leverage.selectOption({ label: '1:10' });
+  await expect(margin).toHaveText(/^[67]\d\d\.\d{2}$/);
+  await leverage.selectOption({ label: '1:20' });
   await page.getByLabel('Stop loss', { exact: true }).check();
   const stopLoss = page.getByLabel('Stop loss price');
   await stopLoss.fill('0');

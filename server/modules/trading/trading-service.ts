@@ -9,6 +9,7 @@ import {
   type Direction,
   feeFor,
   fillPriceOf,
+  leverageAllowed,
   marginFor,
   OrderStatus,
   orderRuleViolation,
@@ -219,7 +220,8 @@ export function createTradingService(deps: {
       }
       const volume = parseMoney(body.orderQuantity);
       if (volume === null || volume <= 0n) throw new AppError(ErrorCode.QUANTITY_NOT_POSITIVE);
-      if (body.multiple !== product.multiple) throw new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'leverage');
+      // The product's leverage or one of the lower steps (more margin for the same volume).
+      if (!leverageAllowed(body.multiple, product.multiple)) throw new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'leverage');
       if (!isTradable(product) || market.status(product.productCode) !== 'open') throw new AppError(ErrorCode.PAIR_PROHIBITED);
       const quote = freshQuote(product.productCode);
       const direction = body.orderType as Direction;
@@ -239,7 +241,7 @@ export function createTradingService(deps: {
       if (violation !== null) throw ruleError(violation, request);
       if (limitPrice !== null && pendingPriceOutsideBand(direction, limitPrice, current)) throw bandError();
       const fillPrice = limitPrice ?? current;
-      const margin = marginFor(fillPrice, volume, product);
+      const margin = marginFor(fillPrice, volume, { contractSize: product.contractSize, multiple: body.multiple });
       // An order that locks nothing could be placed without limit (a buy limit at 0.00000001).
       if (margin <= 0n) throw new AppError(ErrorCode.LOT_SIZE_BELOW_LIMIT);
       const fee = atMarket ? feeFor(fillPrice, volume, product) : 0n;
@@ -263,7 +265,7 @@ export function createTradingService(deps: {
             price_type: body.buyPoint,
             status: atMarket ? OrderStatus.position : OrderStatus.pending,
             volume: formatMoney(volume, 0),
-            leverage: product.multiple,
+            leverage: body.multiple,
             contract_size: product.contractSize,
             limit_price: limitPrice === null ? null : formatMoney(limitPrice, 0),
             open_price: atMarket ? formatMoney(current, 0) : null,
@@ -334,7 +336,7 @@ export function createTradingService(deps: {
           if (moved === 'band') throw bandError();
           if (moved !== null) throw new AppError(moved as ErrorCode);
           // The order keeps the margin it locked when placed; a price that needs more is placed anew.
-          if (marginFor(limit, money(String(row.volume)), product) > money(String(row.margin))) {
+          if (marginFor(limit, money(String(row.volume)), { contractSize: product.contractSize, multiple: row.leverage }) > money(String(row.margin))) {
             throw new AppError(ErrorCode.INSUFFICIENT_BALANCE, 'moved pending price needs more margin', 200, null, { key: 'trade.pending_move_margin', params: {} });
           }
         }

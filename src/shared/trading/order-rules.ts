@@ -76,6 +76,22 @@ export function pendingPriceOutsideBand(direction: Direction, limitPrice: Units,
   return direction === Direction.buy ? limitPrice * 100n < currentPrice * (100n - band) : limitPrice * 100n > currentPrice * (100n + band);
 }
 
+/** The common leverage steps a trader may pick below a product's own. */
+export const leverageSteps = [1, 2, 5, 10, 20, 50, 100, 200, 500] as const;
+
+/**
+ * The leverages an order may use on a product: the steps below the product's leverage and
+ * the product's own, its maximum and the default. Less leverage locks more margin.
+ */
+export function leverageChoices(productLeverage: number): number[] {
+  return [...leverageSteps.filter((step) => step < productLeverage), productLeverage];
+}
+
+/** Whether an order may use `leverage` on a product whose own (maximum) leverage is `productLeverage`. */
+export function leverageAllowed(leverage: number, productLeverage: number): boolean {
+  return leverageChoices(productLeverage).includes(leverage);
+}
+
 /** Notional = price × volume × contract size: what a position is worth at `price`. */
 export function notionalFor(price: Units, volume: Units, terms: Pick<ProductTerms, 'contractSize'>): Units {
   return multiplyMoney(multiplyMoney(price, volume), parseMoney(terms.contractSize) ?? 0n);

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import type { Product } from '../../../shared/api/market';
@@ -8,13 +8,13 @@ import { tradeBlock } from '../../../shared/market/tradability';
 import type { MarketStatus } from '../../../shared/market/market-hours';
 import { formatMoney, parseMoney, type Units } from '../../../shared/money/money';
 import { checkPendingPrice, checkProtection, checkVolume, previewFee, protectionOutcome, sanitizeDecimalInput, type FieldVerdict, type Protection } from '../../../shared/trading/form-rules';
-import { Direction, fillPriceOf, marginFor, PriceType } from '../../../shared/trading/order-rules';
+import { Direction, fillPriceOf, leverageChoices, marginFor, PriceType } from '../../../shared/trading/order-rules';
 import { useBrandFormat } from '../../format/use-brand-format';
 import { useApp } from '../../app-context';
 import { useAccountBalance } from '../account/account-balance';
 import { showToast } from '../../components/toasts';
 import { SignInToTrade, useOrderSubmission } from './order-submission';
-import { TextField } from '../../components/text-field';
+import { FieldFrame, TextField } from '../../components/text-field';
 import { positionsSignal, priceSignal, sessionSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
 import { isDemoSession } from '../../../shared/protocol/engine';
@@ -68,6 +68,9 @@ export function PlaceForm(props: {
 
   const [priceType, setPriceType] = useState<PriceType>(PriceType.market);
   const [volume, setVolume] = useState(product.minCount);
+  // The product's leverage by default; a lower step locks more margin.
+  const [leverage, setLeverage] = useState(product.multiple);
+  const leverageId = useId();
   const [price, setPrice] = useState('');
   const [stopLossOn, setStopLossOn] = useState(false);
   const [takeProfitOn, setTakeProfitOn] = useState(false);
@@ -108,7 +111,7 @@ export function PlaceForm(props: {
 
   const fillPrice = priceType === PriceType.pending ? parseMoney(price) : current;
   const lots = parseMoney(volume);
-  const margin = fillPrice !== null && lots !== null ? marginFor(fillPrice, lots, product) : null;
+  const margin = fillPrice !== null && lots !== null ? marginFor(fillPrice, lots, { contractSize: product.contractSize, multiple: leverage }) : null;
   // A pending order pays its fee when it fills: previewed at its limit, not as 0.
   const fee = previewFee(fillPrice, lots, product);
   const amount = format.units;
@@ -128,7 +131,7 @@ export function PlaceForm(props: {
         ...(stopLossOn ? { stopPrice: stopLoss } : {}),
         ...(takeProfitOn ? { takeProfitPrice: takeProfit } : {}),
         orderQuantity: volume,
-        multiple: product.multiple,
+        multiple: leverage,
         orderType: direction,
         buyPoint: priceType,
         clientOrderId,
@@ -167,9 +170,6 @@ export function PlaceForm(props: {
         <span>
           {t('market.buy')} <strong className="up">{quote.ask}</strong>
         </span>
-        <span>
-          {t('trade.leverage')} <strong data-testid="place-leverage">1:{product.multiple}</strong>
-        </span>
       </p>
       <p className="place-current numeric">
         {t(buy ? 'trade.current_ask' : 'trade.current_bid')}: <strong data-testid="place-current">{current !== null ? formatMoney(current, decimals) : '—'}</strong>
@@ -178,6 +178,15 @@ export function PlaceForm(props: {
         <DecimalInput label={t('trade.limit_price')} value={price} decimals={decimals} onChange={setPrice} onBlur={() => void checks.price()} error={errors.price ?? null} />
       ) : null}
       <DecimalInput label={t('trade.volume')} value={volume} decimals={product.countNum} onChange={setVolume} onBlur={() => void checks.volume()} error={errors.volume ?? null} />
+      <FieldFrame id={leverageId} label={t('trade.leverage')} controlClassName="field-control">
+        <select id={leverageId} className="leverage-select numeric" data-testid="place-leverage" value={leverage} onChange={(event) => setLeverage(Number(event.target.value))}>
+          {leverageChoices(product.multiple).map((each) => (
+            <option key={each} value={each}>
+              1:{each}
+            </option>
+          ))}
+        </select>
+      </FieldFrame>
       <label className="toggle-row">
         <input type="checkbox" checked={stopLossOn} onChange={(event) => setStopLossOn(event.target.checked)} />
         {t('trade.stop_loss')}

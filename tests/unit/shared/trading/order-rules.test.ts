@@ -8,6 +8,8 @@ import {
   fillPriceOf,
   holdCountdownText,
   holdTimeLeft,
+  leverageAllowed,
+  leverageChoices,
   marginFor,
   notionalFor,
   orderRuleViolation,
@@ -104,5 +106,19 @@ describe('the minimum holding time', () => {
     expect(holdTimeLeft(closable, closable - 150_500)).toBe('2:31');
     expect(holdTimeLeft(closable, closable)).toBeNull();
     expect(holdTimeLeft(null, closable)).toBeNull();
+  });
+});
+
+describe('leverage', () => {
+  it('offers the lower steps and the product\'s own leverage, its maximum', () => {
+    expect(leverageChoices(100)).toEqual([1, 2, 5, 10, 20, 50, 100]);
+    expect(leverageChoices(20)).toEqual([1, 2, 5, 10, 20]);
+    expect(leverageChoices(30)).toEqual([1, 2, 5, 10, 20, 30]);
+    expect(leverageAllowed(10, 100)).toBe(true);
+    expect(leverageAllowed(200, 100)).toBe(false);
+    expect(leverageAllowed(7, 100)).toBe(false);
+  });
+  it('locks more margin at a lower leverage', () => {
+    expect(formatMoney(marginFor(price, money('0.1'), { ...eurusd, multiple: 10 }))).toBe('1085.12');
   });
 });
