@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import type { Product } from '../../../shared/api/market';
-import { addOrder, addOrderMock, type TradeOrder } from '../../../shared/api/trading';
+import { addOrder, addOrderMock, orderList, orderListMock, type TradeOrder } from '../../../shared/api/trading';
 import { tradeBlock } from '../../../shared/market/tradability';
 import type { MarketStatus } from '../../../shared/market/market-hours';
 import { formatMoney, parseMoney, type Units } from '../../../shared/money/money';
@@ -262,10 +262,40 @@ export function ProtectionOutcome(props: { label: string; value: Units | null; t
   );
 }
 
-/** The order as the live feed holds it (an open position or a pending order), once it has arrived. */
-function useFedOrder(orderNo: string): TradeOrder | undefined {
+/** How long the confirmation waits for the live feed before it looks the order up. */
+const feedWaitMs = 2_000;
+
+/**
+ * The placed order as the live feed holds it (an open position or a pending order). If the
+ * feed has not brought it in time (its socket is reconnecting, or a stop already closed it),
+ * the account's latest orders are asked once instead.
+ */
+function usePlacedOrder(orderNo: string): TradeOrder | undefined {
+  const { http } = useApp();
   const positions = positionsSignal.value;
-  return [...(positions.holt?.orderList ?? []), ...(positions.pending?.orderList ?? [])].find((order) => order.uid === orderNo);
+  const fed = [...(positions.holt?.orderList ?? []), ...(positions.pending?.orderList ?? [])].find((order) => order.uid === orderNo);
+  const [looked, setLooked] = useState<TradeOrder | undefined>(undefined);
+  const arrived = fed !== undefined;
+  useEffect(() => {
+    if (arrived) return undefined;
+    let live = true;
+    const timer = setTimeout(() => {
+      const contract = isDemoSession(sessionSignal.peek()) ? orderListMock : orderList;
+      http
+        .call(contract, { page: 1, limit: 10 }, { silent: true })
+        .then(({ list }) => {
+          if (live) setLooked(list.find((order) => order.uid === orderNo));
+        })
+        .catch(() => {
+          // The specification's order-result lookups are silent; the order number is on screen.
+        });
+    }, feedWaitMs);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [arrived, http, orderNo]);
+  return fed ?? looked;
 }
 
 /**
@@ -278,7 +308,7 @@ function OrderConfirmation(props: { placed: PlacedOrder; product: Product; direc
   const { t } = useTranslation();
   const format = useBrandFormat();
   const { placed, product } = props;
-  const order = useFedOrder(placed.orderNo);
+  const order = usePlacedOrder(placed.orderNo);
   const buy = props.direction === Direction.buy;
   const pending = placed.priceType === PriceType.pending;
   const priceOf = (value: string | null) => {
