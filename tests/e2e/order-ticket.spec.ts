@@ -15,6 +15,8 @@ test('the order ticket: live prices on Buy and Sell, stop loss 0 refused in the 
   await expect(buttons.getByTestId('trade-buy-price')).toHaveText(price);
   await expect(buttons.getByTestId('trade-sell-price')).toHaveText(price);
   await expect(buttons.getByLabel(/^Spread \d+\.\d{2}$/)).toBeVisible();
+  // The price describes the button; its name stays the side.
+  await expect(buttons.getByRole(isDesktop(page) ? 'button' : 'link', { name: 'Buy', exact: true })).toHaveAccessibleDescription(price);
   // Read in one go (one rendered quote): the spread is the ask minus the bid.
   const [sell = '', spread = '', buy = ''] = await buttons.locator('[data-testid=trade-sell-price], [data-testid=trade-spread], [data-testid=trade-buy-price]').allTextContents();
   const cents = (text: string) => Math.round(Number(text) * 100);

@@ -1,4 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { Product } from '../../../shared/api/market';
@@ -31,17 +32,25 @@ function Spread(props: { value: string }) {
   );
 }
 
-/** A button's label over its price: a sell at the bid, a buy at the ask. */
-function Face(props: { label: string; price: string; testId: string }) {
+/**
+ * A button's label over its price: a sell at the bid, a buy at the ask. The label names the
+ * button and the price describes it, so its name stays "Buy" while the price moves.
+ */
+function Face(props: { id: string; label: string; price: string; testId: string }) {
   return (
     <>
-      <span className="trade-button-label">{props.label}</span>
-      <span className="trade-button-price numeric" data-testid={props.testId}>
+      <span className="trade-button-label" id={`${props.id}-label`}>
+        {props.label}
+      </span>
+      <span className="trade-button-price numeric" id={`${props.id}-price`} data-testid={props.testId}>
         {props.price}
       </span>
     </>
   );
 }
+
+/** The naming of a button with a `Face`. */
+const faceAria = (id: string) => ({ 'aria-labelledby': `${id}-label`, 'aria-describedby': `${id}-price` });
 
 /** Sell at the bid and buy at the ask with the spread between them, or why the product cannot be traded now. */
 export function TradeButtons(props: { product: Product; status: MarketStatus; onTrade?: (direction: Direction) => void }) {
@@ -49,6 +58,9 @@ export function TradeButtons(props: { product: Product; status: MarketStatus; on
   const { t } = useTranslation();
   const { mode } = useTradeMode();
   const quote = useQuoteLine(props.product);
+  const id = useId();
+  const sellId = `${id}sell`;
+  const buyId = `${id}buy`;
   const blocked = tradeBlock([props.product], props.status);
   if (blocked) {
     return (
@@ -63,18 +75,18 @@ export function TradeButtons(props: { product: Product; status: MarketStatus; on
   // In option mode the same two buttons buy up or buy down.
   const sellLabel = t(mode === 'option' ? 'option.buy_down' : 'market.sell');
   const buyLabel = t(mode === 'option' ? 'option.buy_up' : 'market.buy');
-  const sell = <Face label={sellLabel} price={quote.bid} testId="trade-sell-price" />;
-  const buy = <Face label={buyLabel} price={quote.ask} testId="trade-buy-price" />;
+  const sell = <Face id={sellId} label={sellLabel} price={quote.bid} testId="trade-sell-price" />;
+  const buy = <Face id={buyId} label={buyLabel} price={quote.ask} testId="trade-buy-price" />;
   const symbol = props.product.productCode;
   const { onTrade } = props;
   if (onTrade) {
     return (
       <div className="trade-buttons with-prices">
-        <button type="button" className="button sell" onClick={() => onTrade(Direction.sell)}>
+        <button type="button" className="button sell" {...faceAria(sellId)} onClick={() => onTrade(Direction.sell)}>
           {sell}
         </button>
         <Spread value={quote.spread} />
-        <button type="button" className="button buy" onClick={() => onTrade(Direction.buy)}>
+        <button type="button" className="button buy" {...faceAria(buyId)} onClick={() => onTrade(Direction.buy)}>
           {buy}
         </button>
       </div>
@@ -82,11 +94,11 @@ export function TradeButtons(props: { product: Product; status: MarketStatus; on
   }
   return (
     <div className="trade-buttons with-prices">
-      <Link href={`/${symbol}/${target}?direction=${Direction.sell}`} className="button sell">
+      <Link href={`/${symbol}/${target}?direction=${Direction.sell}`} className="button sell" {...faceAria(sellId)}>
         {sell}
       </Link>
       <Spread value={quote.spread} />
-      <Link href={`/${symbol}/${target}?direction=${Direction.buy}`} className="button buy">
+      <Link href={`/${symbol}/${target}?direction=${Direction.buy}`} className="button buy" {...faceAria(buyId)}>
         {buy}
       </Link>
     </div>
