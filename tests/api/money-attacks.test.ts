@@ -245,12 +245,14 @@ describe.each(testBackends())('attacks on the money rules on $name', (backend) =
   it('clientOrderId comparison normalises numbers and ignores fields a market order does not use', async () => {
     const user = await trader('5000');
     eur(108500, 108512);
-    const first = await call(server, '/exchange/addOrder', order({ clientOrderId: 'n1', orderQuantity: '0.10', stopPrice: '0' }), user.token);
+    const first = await call(server, '/exchange/addOrder', order({ clientOrderId: 'n1', orderQuantity: '0.10', stopPrice: '1.07' }), user.token);
     expect(first.code).toBe(0);
-    for (const change of [{ orderQuantity: '0.1' }, { orderQuantity: '0.100', stopPrice: undefined }, { price: '1.2345' }, { takeProfitPrice: '0' }]) {
-      const again = await call(server, '/exchange/addOrder', order({ clientOrderId: 'n1', orderQuantity: '0.10', stopPrice: '0', ...change }), user.token);
+    for (const change of [{ orderQuantity: '0.1' }, { orderQuantity: '0.100', stopPrice: '1.070' }, { price: '1.2345' }]) {
+      const again = await call(server, '/exchange/addOrder', order({ clientOrderId: 'n1', orderQuantity: '0.10', stopPrice: '1.07', ...change }), user.token);
       expect(again, JSON.stringify(change)).toMatchObject({ code: 0, data: first.data });
     }
+    // A take profit of 0 is not "none" (placement refuses it with 314): under a used id it is another order.
+    expect((await call(server, '/exchange/addOrder', order({ clientOrderId: 'n1', orderQuantity: '0.10', stopPrice: '1.07', takeProfitPrice: '0' }), user.token)).code).toBe(1016);
     const pending = await call(server, '/exchange/addOrder', order({ clientOrderId: 'n2', buyPoint: 1, price: '1.08' }), user.token);
     expect(pending.code).toBe(0);
     expect(await call(server, '/exchange/addOrder', order({ clientOrderId: 'n2', buyPoint: 1, price: '1.080' }), user.token)).toMatchObject({ code: 0, data: pending.data });

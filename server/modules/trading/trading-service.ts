@@ -159,11 +159,8 @@ export function createTradingService(deps: {
    * or a replay with a changed body), never answered with the first one's success.
    */
   function sameOrder(row: OrderRow, body: AddOrderBody): string {
-    const equal = (stored: string | null, sent: string | undefined) => {
-      const wanted = sent === undefined ? null : parseMoney(sent);
-      const given = wanted !== null && wanted > 0n ? wanted : null;
-      return (stored === null ? null : money(String(stored))) === given;
-    };
+    // A level sent as 0 is not "none" (placement refuses it), so it is not the same as none here either.
+    const equal = (stored: string | null, sent: string | undefined) => (stored === null ? null : money(String(stored))) === (sent === undefined ? null : parseMoney(sent));
     const same =
       row.symbol === body.tradePair &&
       row.direction === body.orderType &&
