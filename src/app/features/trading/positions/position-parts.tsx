@@ -8,6 +8,7 @@ import { useApp } from '../../../app-context';
 import { confirmDialog } from '../../../components/confirm';
 import { DetailList } from '../../../components/detail-list';
 import { Dialog } from '../../../components/dialog';
+import { Icon } from '../../../components/icons';
 import { showToast } from '../../../components/toasts';
 import { positionsSignal, sessionSignal } from '../../../engine/signals';
 import { changeTone } from '../../catalogue/price-tone';
@@ -19,11 +20,10 @@ import { Direction } from '../../../../shared/trading/order-rules';
 export type PositionTab = 'opening' | 'pending';
 
 /**
- * The market positions a view shows: the tab, its summary and orders from the live feed,
+ * The market positions a view shows for a tab: its summary and orders from the live feed,
  * and the details drawer of the order opened. The caller's component must track signals.
  */
-export function useMarketPositions() {
-  const [tab, setTab] = useState<PositionTab>('opening');
+export function useMarketPositions(tab: PositionTab) {
   const [openId, setOpenId] = useState<string | null>(null);
   const positions = positionsSignal.value;
   const summary = tab === 'opening' ? positions.holt : positions.pending;
@@ -31,8 +31,6 @@ export function useMarketPositions() {
   // The drawer closes by itself when its order leaves the feed (closed, filled, canceled).
   const open = openId ? orders.find((order) => order.uid === openId) : undefined;
   return {
-    tab,
-    setTab,
     summary,
     orders,
     openOrder: (order: TradeOrder) => setOpenId(order.uid),
@@ -79,30 +77,61 @@ export function PositionsSummaryBar(props: { summary: PositionsSummary | null; t
   );
 }
 
-/** The details of an open position or pending order, with cover or cancel after a confirmation. */
-export function OrderDrawer(props: { order: TradeOrder; tab: PositionTab; onClose: () => void }) {
+/**
+ * Closing a position or canceling a pending order, after a confirmation: the details
+ * drawer's button and the grid row's close button both act through it.
+ */
+function useOrderAction(order: TradeOrder, tab: PositionTab, onDone?: () => void) {
   const { t } = useTranslation();
   const { http } = useApp();
-  const format = useBrandFormat();
   const [busy, setBusy] = useState(false);
-  const { order } = props;
   const demo = isDemoSession(sessionSignal.value);
+  const cover = tab === 'opening';
 
   async function act() {
-    const cover = props.tab === 'opening';
     if (!(await confirmDialog({ title: t(cover ? 'position.cover' : 'position.cancel_order'), message: t(cover ? 'position.cover_confirm' : 'position.cancel_confirm') }))) return;
     setBusy(true);
     try {
       const contract = cover ? (demo ? closeOrderMock : closeOrder) : demo ? cancelOrderMock : cancelOrder;
       await http.call(contract, { orderId: order.uid });
       showToast('success', t(cover ? 'position.covered' : 'position.canceled'));
-      props.onClose();
+      onDone?.();
     } catch {
       // The request client has told the user why (e.g. the minimum holding time).
     } finally {
       setBusy(false);
     }
   }
+  return { busy, act, labelKey: cover ? 'position.cover' : 'position.cancel_order' };
+}
+
+/** A grid row's own close (or cancel) button, as terminals put one on every row; the row itself opens the details. */
+export function CloseOrderButton(props: { order: TradeOrder; tab: PositionTab }) {
+  const { t } = useTranslation();
+  const { busy, act, labelKey } = useOrderAction(props.order, props.tab);
+  return (
+    <button
+      type="button"
+      className="grid-row-action"
+      aria-label={t(labelKey)}
+      title={t(labelKey)}
+      disabled={busy}
+      onClick={(event) => {
+        event.stopPropagation();
+        void act();
+      }}
+    >
+      <Icon name="close" size={16} />
+    </button>
+  );
+}
+
+/** The details of an open position or pending order, with cover or cancel after a confirmation. */
+export function OrderDrawer(props: { order: TradeOrder; tab: PositionTab; onClose: () => void }) {
+  const { t } = useTranslation();
+  const format = useBrandFormat();
+  const { order } = props;
+  const { busy, act, labelKey } = useOrderAction(order, props.tab, props.onClose);
 
   const rows: [string, string | null][] = [
     [t('position.order_id'), order.uid],
@@ -121,7 +150,7 @@ export function OrderDrawer(props: { order: TradeOrder; tab: PositionTab; onClos
     <Dialog title={`${order.productName} · ${t('position.details')}`} onClose={props.onClose} heightPx={orderInfoDrawerHeightPx}>
       <DetailList rows={rows.map(([label, value]) => ({ label, value }))} />
       <button type="button" className="button primary order-action" disabled={busy} onClick={() => void act()}>
-        {t(props.tab === 'opening' ? 'position.cover' : 'position.cancel_order')}
+        {t(labelKey)}
       </button>
     </Dialog>
   );
