@@ -47,7 +47,7 @@ function usePositionColumns(tab: PositionTab): GridColumn<TradeOrder>[] {
         ),
       },
       { key: 'action', label: t(tab === 'opening' ? 'common.close' : 'common.cancel'), width: '56px', pin: 'end', cell: (order) => <CloseOrderButton order={order} tab={tab} /> },
-      ] satisfies GridColumn<TradeOrder>[],
+    ] satisfies GridColumn<TradeOrder>[],
     [t, tab, format],
   );
 }
@@ -83,14 +83,10 @@ export function PositionsBoard() {
   useSignals();
   const { modes } = useTradeMode();
   const tabs = boardTabsOf(modes);
-  const [marketTab, setMarketTab] = useState<PositionTab>('opening');
-  const [optionsShown, setOptionsShown] = useState(false);
-  const tab: BoardTab = (optionsShown && tabs.includes('options')) || !tabs.includes('opening') ? 'options' : marketTab;
-  const chooseTab = (next: BoardTab) => {
-    setOptionsShown(next === 'options');
-    if (next !== 'options') setMarketTab(next);
-  };
-  const tabBar = <BoardTabs tabs={tabs} tab={tab} onTab={chooseTab} />;
+  const [chosen, setChosen] = useState<BoardTab>('opening');
+  // A tab the brand stops offering falls back to the first one offered.
+  const tab = tabs.includes(chosen) ? chosen : (tabs[0] ?? 'opening');
+  const tabBar = <BoardTabs tabs={tabs} tab={tab} onTab={setChosen} />;
   return tab === 'options' ? <RunningOptionsBoard tabBar={tabBar} /> : <MarketPositionsBoard tab={tab} tabBar={tabBar} />;
 }
 
