@@ -9,7 +9,7 @@ async function placeMarketOrder(page: Page, token: string, tradePair: string, or
   return placed.data as string;
 }
 
-/** The element lies wholly inside the window and inside the box that clips it (not scrolled or pushed out of sight). */
+/** The element lies wholly inside the window and inside the box that clips it (not scrolled or pushed out of its sight). */
 async function expectWhollyInView(page: Page, element: Locator, clip: Locator) {
   const box = await element.boundingBox();
   const clipBox = await clip.boundingBox();
@@ -37,15 +37,14 @@ test('with the order panel open, positions show profit and loss and a close butt
   await expect(page.getByRole('region', { name: 'Place order · Bitcoin' })).toBeVisible();
 
   const grid = page.getByRole('region', { name: 'Positions' }).getByRole('table', { name: 'Opening' });
-  const scroller = grid.locator('.virtual-grid-scroller');
   await expect(grid.getByRole('row', { name: `Ethereum ${ether}` })).toBeVisible();
   await expect(grid.getByRole('columnheader', { name: 'Profit/loss' })).toBeVisible();
   for (const uid of [bitcoin, ether]) {
     const row = grid.getByRole('row', { name: new RegExp(uid) });
     await expect(page.getByTestId(`grid-pnl-${uid}`)).toHaveText(/^-?\d+\.\d{2,8}$/);
-    await expectWhollyInView(page, page.getByTestId(`grid-pnl-${uid}`), scroller);
-    await expectWhollyInView(page, row.getByRole('button', { name: 'Close position' }), scroller);
-    await expectWhollyInView(page, row.getByRole('cell').first(), scroller);
+    await expectWhollyInView(page, page.getByTestId(`grid-pnl-${uid}`), grid);
+    await expectWhollyInView(page, row.getByRole('button', { name: 'Close position' }), grid);
+    await expectWhollyInView(page, row.getByRole('cell').first(), grid);
   }
   // The chart, not the order list, gets the height: at least 55% of the window.
   const chartBox = await chartPanel.boundingBox();
