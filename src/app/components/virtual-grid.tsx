@@ -13,6 +13,8 @@ export interface GridColumn<Item> {
   pin?: PinSide;
   /** A lesser column: hides when the panel is too narrow, lowest priority first (the details drawer still shows it). */
   hidePriority?: number;
+  /** The header names the column for screen readers only (a column of row buttons speaks for itself). */
+  labelHidden?: boolean;
 }
 
 /** Row height in px; the virtualizer positions rows by it. */
@@ -87,7 +89,7 @@ export function VirtualGrid<Item>(props: {
             <div role="row" className="virtual-grid-row" style={rowLayout} aria-rowindex={1}>
               {columns.map((column) => (
                 <span key={column.key} role="columnheader" {...looks.get(column.key)}>
-                  {column.label}
+                  {column.labelHidden ? <span className="visually-hidden">{column.label}</span> : column.label}
                 </span>
               ))}
             </div>

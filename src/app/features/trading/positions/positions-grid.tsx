@@ -37,7 +37,8 @@ function usePositionColumns(tab: PositionTab): GridColumn<TradeOrder>[] {
       {
         key: 'pnl',
         label: t(tab === 'opening' ? 'position.interest' : 'position.expected_profit_loss'),
-        width: '104px',
+        // Wide enough for the longest one-word header (German "Gewinn/Verlust") on one line.
+        width: '116px',
         pin: 'end',
         numeric: true,
         cell: (order) => (
@@ -46,7 +47,7 @@ function usePositionColumns(tab: PositionTab): GridColumn<TradeOrder>[] {
           </span>
         ),
       },
-      { key: 'action', label: t(tab === 'opening' ? 'common.close' : 'common.cancel'), width: '56px', pin: 'end', cell: (order) => <CloseOrderButton order={order} tab={tab} /> },
+      { key: 'action', label: t(tab === 'opening' ? 'common.close' : 'common.cancel'), labelHidden: true, width: '44px', pin: 'end', cell: (order) => <CloseOrderButton order={order} tab={tab} /> },
     ] satisfies GridColumn<TradeOrder>[],
     [t, tab, format],
   );
