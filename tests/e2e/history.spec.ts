@@ -25,7 +25,7 @@ function historyEntry(page: Page, orderNo: string) {
 
 /** Scrolls the history's scroller (list or grid body) to its end. */
 async function scrollHistoryToEnd(page: Page) {
-  await page.locator('.history-scroller, .history-board .virtual-grid-body').first().evaluate((scroller) => scroller.scrollTo({ top: scroller.scrollHeight }));
+  await page.locator('.history-scroller, .history-board .virtual-grid-scroller').first().evaluate((scroller) => scroller.scrollTo({ top: scroller.scrollHeight }));
 }
 
 async function historyMock(page: Page, token: string, pageNo = 1): Promise<HistoryData> {

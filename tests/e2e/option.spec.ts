@@ -201,6 +201,8 @@ test('positions in option mode: a running option with its countdown bar, its dra
 
   await page.goto('/position');
   await chooseOptionMode(page);
+  // Desktop keeps market positions in view in either mode: running options are the board's own tab.
+  if (isDesktop(page)) await page.getByRole('group', { name: 'Orders' }).getByRole('button', { name: 'Running options' }).click();
   const row = isDesktop(page)
     ? page.getByRole('table', { name: 'Running options' }).getByRole('row', { name: new RegExp(uid) })
     : page.getByRole('list', { name: 'Running options' }).getByRole('listitem').filter({ hasText: 'Bitcoin' });

@@ -9,9 +9,10 @@ test('the app loads with its navigation', async ({ page }) => {
     await expect(page.getByRole('link', { name: "Let's sign in" })).toBeVisible();
     const side = page.getByRole('navigation', { name: 'Main navigation' });
     await expect(side.getByRole('link', { name: 'Home' })).toBeVisible();
-    // Positions and History toggle the start page's order list.
-    await expect(side.getByRole('button', { name: 'Positions' })).toHaveAttribute('aria-pressed', 'true');
-    await expect(side.getByRole('button', { name: 'History' })).toHaveAttribute('aria-pressed', 'false');
+    // Positions and History toggle the start page's order list: panel toggles, apart from the page links.
+    const panels = page.getByRole('group', { name: 'Panels' });
+    await expect(panels.getByRole('button', { name: 'Positions' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(panels.getByRole('button', { name: 'History' })).toHaveAttribute('aria-pressed', 'false');
   } else {
     const tabs = page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link');
     await expect(tabs).toHaveText(['⌂Home', '◧Position', '◷History', '◉User']);

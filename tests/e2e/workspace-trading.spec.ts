@@ -55,7 +55,7 @@ test('desktop trading: the place-order panel places a sell, the positions grid s
   expect(history.list).toEqual([expect.objectContaining({ uid: orderNo, orderType: 1 })]);
 
   // Side buttons: the same button hides the list again; the panel's close button hides the form.
-  const positionsButton = page.getByRole('navigation', { name: 'Main navigation' }).getByRole('button', { name: 'Positions' });
+  const positionsButton = page.getByRole('group', { name: 'Panels' }).getByRole('button', { name: 'Positions' });
   await expect(positionsButton).toHaveAttribute('aria-pressed', 'true');
   await positionsButton.click();
   await expect(orderList).toHaveCount(0);

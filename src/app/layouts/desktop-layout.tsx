@@ -18,6 +18,7 @@ import {
   type OrderListKind,
 } from '../features/workspace/selection';
 import { CandleTypePicker, IndicatorButton, PeriodSelect } from '../features/chart/chart-tools';
+import { desktopPathShowsChart } from './chart-controls';
 import { swatchesMinWidthPx, useViewport } from './use-viewport';
 
 
@@ -79,42 +80,65 @@ const sideLists: readonly { kind: OrderListKind; labelKey: string }[] = [
   { kind: 'history', labelKey: 'desktop.side_history' },
 ];
 
-/** The side buttons that toggle the start page's order list between positions and history. */
-function SideListButtons() {
+/** The rail's page links: where the window goes, the current one marked. */
+function SideLinks() {
+  const { t } = useTranslation();
+  const [location] = useLocation();
+  return (
+    <nav className="side-links" aria-label={t('nav.main')}>
+      <ul>
+        {sideLinks.map((link) => (
+          <li key={link.path}>
+            <Link href={link.path} className="side-link" aria-current={location === link.path ? 'page' : undefined}>
+              {t(link.labelKey)}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** The rail's panel toggles: show or hide the start page's order list (positions or history); pressed while shown. */
+function SideToggles() {
   useSignals();
   const { t } = useTranslation();
   const [location, navigate] = useLocation();
   const onWorkspace = location === '/';
   return (
-    <>
+    <div className="side-toggles" role="group" aria-labelledby="side-toggles-title">
+      <span id="side-toggles-title" className="side-group-title">
+        {t('desktop.panels')}
+      </span>
       {sideLists.map((entry) => {
         const shown = onWorkspace && orderListSignal.value === entry.kind;
         return (
           <button
             key={entry.kind}
             type="button"
-            className="side-button"
+            className="side-toggle"
             aria-pressed={shown}
             onClick={() => {
               orderListSignal.value = shown ? null : entry.kind;
               if (!onWorkspace) navigate('/');
             }}
           >
+            <span className="side-toggle-mark" aria-hidden="true" />
             {t(entry.labelKey)}
           </button>
         );
       })}
-    </>
+    </div>
   );
 }
 
 /**
- * Desktop: the top bar, the side buttons and the panel area. Template 1 puts the side
- * buttons on the right.
+ * Desktop: the top bar (its chart controls only where a chart is), the side rail (page
+ * links, then panel toggles) and the panel area. Template 1 puts the rail on the right.
  */
 export function DesktopLayout(props: { children: ReactNode }) {
-  const { t } = useTranslation();
   const { config } = useApp();
+  const [location] = useLocation();
   const { width } = useViewport();
   return (
     <div className={`desktop-layout template-${config.desktopTemplate}`}>
@@ -122,9 +146,13 @@ export function DesktopLayout(props: { children: ReactNode }) {
         <DebugTapTarget className="brand">{config.siteName}</DebugTapTarget>
         <TradeModeSwitch />
         <WorkspaceToggles />
-        <PeriodSelect />
-        <CandleTypePicker />
-        <IndicatorButton />
+        {desktopPathShowsChart(location) ? (
+          <>
+            <PeriodSelect />
+            <CandleTypePicker />
+            <IndicatorButton />
+          </>
+        ) : null}
         <span className="top-bar-spacer" />
         <ThemeColourControl folded={width <= swatchesMinWidthPx} />
         <SchemeToggle />
@@ -133,14 +161,11 @@ export function DesktopLayout(props: { children: ReactNode }) {
         <AccountMenu />
       </header>
       <div className="desktop-body">
-        <nav className="side-rail" aria-label={t('nav.main')}>
-          {sideLinks.map((link) => (
-            <Link key={link.path} href={link.path} className="side-button">
-              {t(link.labelKey)}
-            </Link>
-          ))}
-          <SideListButtons />
-        </nav>
+        {/* Page links and panel toggles apart: they do different things and look it. */}
+        <div className="side-rail">
+          <SideLinks />
+          <SideToggles />
+        </div>
         <main className="desktop-main">{props.children}</main>
       </div>
     </div>

@@ -129,12 +129,12 @@ export function HistoryResultText(props: { result: HistoryResult }) {
   );
 }
 
-/** The desktop columns of a kind: product, id and direction first, then the kind's own. */
+/** The desktop columns of a kind: product (pinned), id and direction first, then the kind's own, its result last (pinned). */
 export function historyColumns<Item extends HistoryItem>(kind: HistoryKind<Item, PageOf<Item>>, look: HistoryLook): GridColumn<Item>[] {
   const { t } = look;
   return [
-    { key: 'symbol', label: t('history.symbol'), width: 'minmax(70px, 1.2fr)', cell: (item) => <strong>{item.productName}</strong> },
-    { key: 'uid', label: t('position.order_id'), width: kind.leadingWidths.uid, numeric: true, cell: (item) => item.uid },
+    { key: 'symbol', label: t('history.symbol'), width: 'minmax(70px, 1.2fr)', pin: 'start', cell: (item) => <strong>{item.productName}</strong> },
+    { key: 'uid', label: t('position.order_id'), width: kind.leadingWidths.uid, numeric: true, hidePriority: 1, cell: (item) => item.uid },
     {
       key: 'direction',
       label: t('position.direction'),

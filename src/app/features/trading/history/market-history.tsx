@@ -69,16 +69,17 @@ export const marketHistory: HistoryKind<TradeOrder, MarketHistoryPage> = {
     const { t, format } = look;
     const { amount, time } = format;
     return [
-      { key: 'priceType', label: t('trade.price_type'), width: 'minmax(84px, 0.8fr)', cell: (order) => priceTypeText(order, t) },
+      { key: 'priceType', label: t('trade.price_type'), width: 'minmax(84px, 0.8fr)', hidePriority: 2, cell: (order) => priceTypeText(order, t) },
       { key: 'volume', label: t('position.volume'), width: 'minmax(56px, 0.6fr)', numeric: true, cell: (order) => order.orderQuantity },
       { key: 'placePrice', label: t('position.open_price'), width: 'minmax(70px, 1fr)', numeric: true, cell: (order) => order.openingPrice ?? '—' },
       { key: 'coverPrice', label: t('history.close_price'), width: 'minmax(70px, 1fr)', numeric: true, cell: (order) => order.closingPrice ?? '—' },
-      { key: 'stop', label: t('trade.stop_loss'), width: 'minmax(64px, 0.8fr)', numeric: true, cell: (order) => order.stopPrice ?? '—' },
-      { key: 'take', label: t('trade.take_profit'), width: 'minmax(64px, 0.8fr)', numeric: true, cell: (order) => order.takeProfitPrice ?? '—' },
-      { key: 'pnl', label: t('position.profit_loss'), width: 'minmax(72px, 1fr)', numeric: true, cell: (order) => <HistoryResultText result={marketHistory.resultOf(order, look)} /> },
-      { key: 'fee', label: t('position.fee'), width: 'minmax(48px, 0.6fr)', numeric: true, cell: (order) => amount(order.feeAmount) },
-      { key: 'placeTime', label: t('position.order_time'), width: 'minmax(142px, 1fr)', numeric: true, cell: (order) => time(order.orderTime) },
+      { key: 'stop', label: t('trade.stop_loss'), width: 'minmax(64px, 0.8fr)', numeric: true, hidePriority: 4, cell: (order) => order.stopPrice ?? '—' },
+      { key: 'take', label: t('trade.take_profit'), width: 'minmax(64px, 0.8fr)', numeric: true, hidePriority: 5, cell: (order) => order.takeProfitPrice ?? '—' },
+      { key: 'fee', label: t('position.fee'), width: 'minmax(48px, 0.6fr)', numeric: true, hidePriority: 6, cell: (order) => amount(order.feeAmount) },
+      { key: 'placeTime', label: t('position.order_time'), width: 'minmax(142px, 1fr)', numeric: true, hidePriority: 3, cell: (order) => time(order.orderTime) },
       { key: 'coverTime', label: t('history.close_time'), width: 'minmax(142px, 1fr)', numeric: true, cell: (order) => time(order.closingTimeTs) },
+      // The result stays in view at the end (pinned) while the columns before it scroll.
+      { key: 'pnl', label: t('position.profit_loss'), width: 'minmax(96px, 1fr)', numeric: true, pin: 'end', cell: (order) => <HistoryResultText result={marketHistory.resultOf(order, look)} /> },
     ];
   },
 

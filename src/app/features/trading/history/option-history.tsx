@@ -56,14 +56,15 @@ export const optionHistory: HistoryKind<OptionOrder, OptionHistoryPage> = {
     const { t, format } = look;
     const { amount, time } = format;
     return [
-      { key: 'delivery', label: t('option.delivery_time'), width: 'minmax(64px, 0.6fr)', numeric: true, cell: (order) => t('option.seconds', { seconds: order.timeLong }) },
+      { key: 'delivery', label: t('option.delivery_time'), width: 'minmax(64px, 0.6fr)', numeric: true, hidePriority: 4, cell: (order) => t('option.seconds', { seconds: order.timeLong }) },
       { key: 'start', label: t('option.place_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: (order) => order.price },
       { key: 'end', label: t('option.end_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: (order) => order.priceEnd ?? '—' },
       { key: 'amount', label: t('option.order_amount'), width: 'minmax(70px, 0.8fr)', numeric: true, cell: (order) => amount(order.amount) },
-      { key: 'fee', label: t('option.fee'), width: 'minmax(56px, 0.6fr)', numeric: true, cell: (order) => amount(order.feeAmount) },
-      { key: 'winLost', label: t('history.win_loss'), width: 'minmax(90px, 1fr)', numeric: true, cell: (order) => <HistoryResultText result={optionHistory.resultOf(order, look)} /> },
-      { key: 'begin', label: t('history.execution_time'), width: 'minmax(142px, 1fr)', numeric: true, cell: (order) => time(order.beginTime) },
+      { key: 'fee', label: t('option.fee'), width: 'minmax(56px, 0.6fr)', numeric: true, hidePriority: 3, cell: (order) => amount(order.feeAmount) },
+      { key: 'begin', label: t('history.execution_time'), width: 'minmax(142px, 1fr)', numeric: true, hidePriority: 2, cell: (order) => time(order.beginTime) },
       { key: 'settled', label: t('option.settlement_time'), width: 'minmax(142px, 1fr)', numeric: true, cell: (order) => time(order.completeTime) },
+      // The result stays in view at the end (pinned) while the columns before it scroll.
+      { key: 'winLost', label: t('history.win_loss'), width: 'minmax(96px, 1fr)', numeric: true, pin: 'end', cell: (order) => <HistoryResultText result={optionHistory.resultOf(order, look)} /> },
     ];
   },
 

@@ -6,7 +6,6 @@ import type { RunningOption } from '../../../../shared/protocol/engine';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { VirtualGrid, type GridColumn } from '../../../components/virtual-grid';
 import { optionsSignal } from '../../../engine/signals';
-import { ResetDemoButton } from '../positions/position-parts';
 import { completionTriesFromList } from './option-completion';
 import { CountdownBar, LivePrice, OptionOrderFlow, type OptionFlowOrder } from './option-order-flow';
 
@@ -87,42 +86,40 @@ function useOptionColumns(): GridColumn<RunningOption>[] {
   return useMemo(() => {
     const amount = format.amount;
     return [
-      { key: 'symbol', label: t('position.symbol'), width: 'minmax(90px, 1.1fr)', cell: ({ order }) => <strong>{order.productName}</strong> },
-      { key: 'uid', label: t('position.order_id'), width: 'minmax(150px, 1.3fr)', numeric: true, cell: ({ order }) => order.uid },
+      { key: 'symbol', label: t('position.symbol'), width: 'minmax(90px, 1.1fr)', pin: 'start', cell: ({ order }) => <strong>{order.productName}</strong> },
+      { key: 'uid', label: t('position.order_id'), width: 'minmax(150px, 1.3fr)', numeric: true, hidePriority: 1, cell: ({ order }) => order.uid },
       {
         key: 'direction',
         label: t('position.direction'),
         width: 'minmax(70px, 0.7fr)',
         cell: ({ order }) => <span className={order.orderType === OptionDirection.up ? 'up' : 'down'}>{t(order.orderType === OptionDirection.up ? 'option.buy_up' : 'option.buy_down')}</span>,
       },
-      { key: 'delivery', label: t('option.delivery_time'), width: 'minmax(64px, 0.6fr)', numeric: true, cell: ({ order }) => t('option.seconds', { seconds: order.timeLong }) },
+      { key: 'delivery', label: t('option.delivery_time'), width: 'minmax(64px, 0.6fr)', numeric: true, hidePriority: 4, cell: ({ order }) => t('option.seconds', { seconds: order.timeLong }) },
       { key: 'placePrice', label: t('option.place_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: ({ order }) => order.price },
       { key: 'current', label: t('position.current_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: ({ order }) => <LivePrice symbol={order.tradePair} /> },
       { key: 'amount', label: t('option.order_amount'), width: 'minmax(70px, 0.8fr)', numeric: true, cell: ({ order }) => amount(order.amount) },
-      { key: 'fee', label: t('position.fee'), width: 'minmax(56px, 0.6fr)', numeric: true, cell: ({ order }) => amount(order.feeAmount) },
-      { key: 'time', label: t('option.place_time'), width: 'minmax(130px, 1.2fr)', numeric: true, cell: ({ order }) => format.time(order.beginTime) },
+      { key: 'fee', label: t('position.fee'), width: 'minmax(56px, 0.6fr)', numeric: true, hidePriority: 2, cell: ({ order }) => amount(order.feeAmount) },
+      { key: 'time', label: t('option.place_time'), width: 'minmax(130px, 1.2fr)', numeric: true, hidePriority: 3, cell: ({ order }) => format.time(order.beginTime) },
       {
+        // The time left stays in view at the end, as profit and loss does for positions.
         key: 'progress',
         label: t('option.progress'),
         width: 'minmax(130px, 1.2fr)',
+        pin: 'end',
         cell: ({ progress, remainingMs }) => <CountdownBar progress={progress} remainingMs={remainingMs} label={t('option.time_left')} />,
       },
     ] satisfies GridColumn<RunningOption>[];
   }, [t, format]);
 }
 
-/** Desktop: the running options as a grid with the option columns (the `/position` page and the workspace's order list). */
-export function OptionPositionsBoard() {
+/** Desktop: the running options as a grid with the option columns (a tab of the positions board), and the running-order drawer. */
+export function RunningOptionsGrid() {
   const { t } = useTranslation();
   const { loaded, running } = useRunningOptions();
   const columns = useOptionColumns();
   const [open, setOpen] = useState<OptionFlowOrder | null>(null);
   return (
-    <div className="positions-board">
-      <div className="positions-board-bar">
-        <h3 className="option-board-title">{t('option.running')}</h3>
-        <ResetDemoButton />
-      </div>
+    <>
       <RunningState loaded={loaded} empty={running.length === 0} />
       {running.length > 0 ? (
         <VirtualGrid
@@ -135,7 +132,6 @@ export function OptionPositionsBoard() {
         />
       ) : null}
       {open ? <OptionOrderFlow key={open.uid} start={open} maxTries={completionTriesFromList} onClose={() => setOpen(null)} /> : null}
-    </div>
+    </>
   );
 }
-

@@ -1,9 +1,10 @@
 import { useSignals } from '@preact/signals-react/runtime';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TradeOrder } from '../../../../shared/api/trading';
 import { Direction } from '../../../../shared/trading/order-rules';
 import { changeTone } from '../../catalogue/price-tone';
-import { PositionOrders, PositionTabs, PositionsSummaryBar, useMarketPositions } from './position-parts';
+import { PositionOrders, PositionTabs, PositionsSummaryBar, useMarketPositions, type PositionTab } from './position-parts';
 
 function OrderRow(props: { order: TradeOrder; onOpen: () => void }) {
   const { t } = useTranslation();
@@ -34,7 +35,8 @@ function OrderRow(props: { order: TradeOrder; onOpen: () => void }) {
 export function PositionList() {
   useSignals();
   const { t } = useTranslation();
-  const { tab, setTab, summary, orders, openOrder, drawer } = useMarketPositions();
+  const [tab, setTab] = useState<PositionTab>('opening');
+  const { summary, orders, openOrder, drawer } = useMarketPositions(tab);
   return (
     <>
       <PositionTabs tab={tab} onTab={setTab} />

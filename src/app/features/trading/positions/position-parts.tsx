@@ -8,6 +8,7 @@ import { useApp } from '../../../app-context';
 import { confirmDialog } from '../../../components/confirm';
 import { DetailList } from '../../../components/detail-list';
 import { Dialog } from '../../../components/dialog';
+import { Icon } from '../../../components/icons';
 import { showToast } from '../../../components/toasts';
 import { positionsSignal, sessionSignal } from '../../../engine/signals';
 import { changeTone } from '../../catalogue/price-tone';
@@ -20,11 +21,10 @@ import { EditOrderDialog, useHoldCountdown } from './order-edit';
 export type PositionTab = 'opening' | 'pending';
 
 /**
- * The market positions a view shows: the tab, its summary and orders from the live feed,
+ * The market positions a view shows for a tab: its summary and orders from the live feed,
  * and the details drawer of the order opened. The caller's component must track signals.
  */
-export function useMarketPositions() {
-  const [tab, setTab] = useState<PositionTab>('opening');
+export function useMarketPositions(tab: PositionTab) {
   const [openId, setOpenId] = useState<string | null>(null);
   const positions = positionsSignal.value;
   const summary = tab === 'opening' ? positions.holt : positions.pending;
@@ -32,8 +32,6 @@ export function useMarketPositions() {
   // The drawer closes by itself when its order leaves the feed (closed, filled, canceled).
   const open = openId ? orders.find((order) => order.uid === openId) : undefined;
   return {
-    tab,
-    setTab,
     summary,
     orders,
     openOrder: (order: TradeOrder) => setOpenId(order.uid),
@@ -80,33 +78,67 @@ export function PositionsSummaryBar(props: { summary: PositionsSummary | null; t
   );
 }
 
-/** The details of an open position or pending order, with cover or cancel after a confirmation. */
-export function OrderDrawer(props: { order: TradeOrder; tab: PositionTab; onClose: () => void }) {
+/**
+ * Closing a position or canceling a pending order, after a confirmation: the details
+ * drawer's button and the grid row's close button both act through it.
+ */
+function useOrderAction(order: TradeOrder, tab: PositionTab, onDone?: () => void) {
   const { t } = useTranslation();
   const { http } = useApp();
-  const format = useBrandFormat();
   const [busy, setBusy] = useState(false);
-  const [editing, setEditing] = useState(false);
-  const { order } = props;
   const demo = isDemoSession(sessionSignal.value);
-  // Inside its minimum holding time a position cannot be closed by hand: the button says for how long.
-  const holdLeft = useHoldCountdown(order);
+  const cover = tab === 'opening';
 
   async function act() {
-    const cover = props.tab === 'opening';
     if (!(await confirmDialog({ title: t(cover ? 'position.cover' : 'position.cancel_order'), message: t(cover ? 'position.cover_confirm' : 'position.cancel_confirm') }))) return;
     setBusy(true);
     try {
       const contract = cover ? (demo ? closeOrderMock : closeOrder) : demo ? cancelOrderMock : cancelOrder;
       await http.call(contract, { orderId: order.uid });
       showToast('success', t(cover ? 'position.covered' : 'position.canceled'));
-      props.onClose();
+      onDone?.();
     } catch {
       // The request client has told the user why (e.g. the minimum holding time).
     } finally {
       setBusy(false);
     }
   }
+  return { busy, act, labelKey: cover ? 'position.cover' : 'position.cancel_order' };
+}
+
+/** A grid row's own close (or cancel) button, as terminals put one on every row; the row itself opens the details. */
+export function CloseOrderButton(props: { order: TradeOrder; tab: PositionTab }) {
+  const { t } = useTranslation();
+  const { busy, act, labelKey } = useOrderAction(props.order, props.tab);
+  // Inside its minimum holding time the row's button says for how long instead of failing after a confirmation.
+  const holdLeft = useHoldCountdown(props.order);
+  const label = holdLeft !== null ? t('position.can_close_in', { time: holdLeft }) : t(labelKey);
+  return (
+    <button
+      type="button"
+      className="grid-row-action"
+      aria-label={label}
+      title={label}
+      disabled={busy || holdLeft !== null}
+      onClick={(event) => {
+        event.stopPropagation();
+        void act();
+      }}
+    >
+      <Icon name="close" size={16} />
+    </button>
+  );
+}
+
+/** The details of an open position or pending order, with cover or cancel after a confirmation. */
+export function OrderDrawer(props: { order: TradeOrder; tab: PositionTab; onClose: () => void }) {
+  const { t } = useTranslation();
+  const format = useBrandFormat();
+  const { order } = props;
+  const { busy, act, labelKey } = useOrderAction(order, props.tab, props.onClose);
+  const [editing, setEditing] = useState(false);
+  // Inside its minimum holding time a position cannot be closed by hand: the button says for how long.
+  const holdLeft = useHoldCountdown(order);
 
   const rows: [string, string | null][] = [
     [t('position.order_id'), order.uid],
@@ -128,7 +160,7 @@ export function OrderDrawer(props: { order: TradeOrder; tab: PositionTab; onClos
         {t('position.edit')}
       </button>
       <button type="button" className="button primary order-action" disabled={busy || holdLeft !== null} onClick={() => void act()}>
-        {holdLeft !== null ? t('position.can_close_in', { time: holdLeft }) : t(props.tab === 'opening' ? 'position.cover' : 'position.cancel_order')}
+        {holdLeft !== null ? t('position.can_close_in', { time: holdLeft }) : t(labelKey)}
       </button>
       {editing ? <EditOrderDialog order={order} onClose={() => setEditing(false)} /> : null}
     </Dialog>
