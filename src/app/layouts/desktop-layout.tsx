@@ -19,6 +19,7 @@ import {
 } from '../features/workspace/selection';
 import { CandleTypePicker, IndicatorButton, PeriodSelect } from '../features/chart/chart-tools';
 import { swatchesMinWidthPx, useViewport } from './use-viewport';
+import { Icon } from '../components/icons';
 
 
 /** The place-order toggle, the search button and the quote-list toggle: panels of the start page. */
@@ -52,7 +53,7 @@ function WorkspaceToggles() {
           if (!onWorkspace) navigate('/');
         }}
       >
-        ⌕
+        <Icon name="search" />
       </button>
       <button
         type="button"
