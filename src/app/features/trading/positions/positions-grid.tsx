@@ -41,7 +41,7 @@ function usePositionColumns(tab: PositionTab): GridColumn<TradeOrder>[] {
           </span>
         ),
       },
-      { key: 'fee', label: t('position.fee'), width: 'minmax(60px, 0.7fr)', numeric: true, cell: (order) => order.feeAmount },
+      { key: 'fee', label: t('position.fee'), width: 'minmax(60px, 0.7fr)', numeric: true, cell: (order) => format.amount(order.feeAmount) },
       { key: 'time', label: t('position.order_time'), width: 'minmax(130px, 1.3fr)', numeric: true, cell: (order) => format.time(order.orderTime) },
     ],
     [t, tab, format],
