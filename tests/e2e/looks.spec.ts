@@ -3,25 +3,19 @@ import { callApi, demoSession, startPagePrice, waitForApp } from './support';
 
 interface Misfit {
   text: string;
-  problem: 'clipped' | 'off-screen';
+  problem: 'clipped' | 'spills' | 'off-screen';
 }
 
 /**
  * Every element whose own text is a number (a price, an amount, a percentage) must fit its
- * box (scrollWidth ≤ clientWidth, checked on the nearest box that is not inline) and sit
- * inside the viewport, unless it is inside a box that scrolls sideways on purpose.
+ * box (scrollWidth ≤ clientWidth, on the nearest box that is not inline), stay inside each
+ * box around it up to one that scrolls sideways (a card must not paint its neighbour over
+ * it), and sit inside the viewport unless it is in a box that scrolls sideways on purpose.
  */
 function misfitNumbers(page: Page): Promise<Misfit[]> {
   return page.evaluate(() => {
     const numberText = /^[-+]?[\d,]+(\.\d+)?\s?%?$/;
-    const misfits: { text: string; problem: 'clipped' | 'off-screen' }[] = [];
-    const scrollsSideways = (element: Element) => {
-      for (let box = element.parentElement; box; box = box.parentElement) {
-        const overflow = getComputedStyle(box).overflowX;
-        if ((overflow === 'auto' || overflow === 'scroll') && box.scrollWidth > box.clientWidth) return true;
-      }
-      return false;
-    };
+    const misfits: { text: string; problem: 'clipped' | 'spills' | 'off-screen' }[] = [];
     for (const element of document.querySelectorAll<HTMLElement>('body *')) {
       const ownText = [...element.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE).map((node) => node.textContent ?? '').join('').trim();
       if (!numberText.test(ownText) || !/\d/.test(ownText)) continue;
@@ -30,7 +24,22 @@ function misfitNumbers(page: Page): Promise<Misfit[]> {
       let box: HTMLElement | null = element;
       while (box && getComputedStyle(box).display === 'inline') box = box.parentElement;
       if (box && box.scrollWidth > box.clientWidth) misfits.push({ text: ownText, problem: 'clipped' });
-      if ((rect.left < 0 || rect.right > window.innerWidth + 0.5) && !scrollsSideways(element)) misfits.push({ text: ownText, problem: 'off-screen' });
+      let scrolled = false;
+      for (let outer = element.parentElement; outer && outer !== document.body; outer = outer.parentElement) {
+        const style = getComputedStyle(outer);
+        if (style.overflowX === 'auto' || style.overflowX === 'scroll') {
+          scrolled = outer.scrollWidth > outer.clientWidth;
+          break;
+        }
+        const bounds = outer.getBoundingClientRect();
+        if (rect.left < bounds.left - 0.5 || rect.right > bounds.right + 0.5) {
+          misfits.push({ text: ownText, problem: style.overflowX === 'visible' ? 'spills' : 'clipped' });
+          break;
+        }
+        // A pop-up is placed on its own; what holds it says nothing about it.
+        if (style.position === 'absolute' || style.position === 'fixed') break;
+      }
+      if ((rect.left < 0 || rect.right > window.innerWidth + 0.5) && !scrolled) misfits.push({ text: ownText, problem: 'off-screen' });
     }
     return misfits;
   });
