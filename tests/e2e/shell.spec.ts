@@ -15,7 +15,7 @@ test('the app loads with its navigation', async ({ page }) => {
     await expect(panels.getByRole('button', { name: 'History' })).toHaveAttribute('aria-pressed', 'false');
   } else {
     const tabs = page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link');
-    await expect(tabs).toHaveText(['⌂Home', '◧Position', '◷History', '◉User']);
+    await expect(tabs).toHaveText(['Home', 'Position', 'History', 'User']);
   }
   await page.screenshot({ path: `test-results/screens/home-${isDesktop(page) ? 'desktop' : 'mobile'}.png` });
 });

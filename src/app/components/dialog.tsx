@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Icon } from './icons';
 
 /**
  * A modal surface: a drawer from the bottom on mobile, a centred dialog on desktop
@@ -45,7 +46,7 @@ export function Dialog(props: {
         <header className="dialog-header">
           <h2 id={titleId}>{props.title}</h2>
           <button type="button" className="icon-button" aria-label={t('common.close')} onClick={onClose}>
-            ×
+            <Icon name="close" />
           </button>
         </header>
         <div className="dialog-body">{props.children}</div>

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Icon } from './icons';
 
 const margin = 8;
 const keyboardStepPx = 24;
@@ -76,7 +77,7 @@ export function FloatingDialog(props: { title: string; onClose: () => void; chil
       >
         <h2 id={titleId}>{props.title}</h2>
         <button type="button" className="icon-button" aria-label={t('common.close')} onClick={props.onClose}>
-          ×
+          <Icon name="close" />
         </button>
       </header>
       <div className="floating-dialog-body">{props.children}</div>

@@ -1,8 +1,12 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
+import { Icon } from './icons';
 
-/** A page's header (back button, title, actions) above its content. */
+/**
+ * A page's header (back button, title, actions) above its content, one height on every
+ * screen; `back={false}` only on a tab's root screen.
+ */
 export function PageFrame(props: {
   title: ReactNode;
   back?: string | false;
@@ -16,9 +20,8 @@ export function PageFrame(props: {
   return (
     <section className={props.fill ? 'page fill' : 'page'}>
       <header className="page-header">
-        {props.back === false ? (
-          <span className="page-header-spacer" />
-        ) : (
+        {/* A tab's root has no way back: its title starts at the edge, as every tab's does. */}
+        {props.back === false ? null : (
           <button
             type="button"
             className="icon-button"
@@ -29,7 +32,7 @@ export function PageFrame(props: {
               else navigate('/');
             }}
           >
-            ‹
+            <Icon name="back" />
           </button>
         )}
         <h1 className="page-title">{props.title}</h1>

@@ -3,6 +3,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApp } from '../app-context';
+import { Icon } from './icons';
 import { savePreferences } from '../preferences/preferences';
 import { applyBrandColours, applyColourScheme, type ColourScheme } from '../theme/theme';
 
@@ -25,7 +26,7 @@ export function SchemeToggle() {
         void savePreferences({ colourScheme: next });
       }}
     >
-      {next === 'dark' ? '☾' : '☀'}
+      <Icon name={next === 'dark' ? 'moon' : 'sun'} />
     </button>
   );
 }

@@ -20,6 +20,7 @@ import {
 import { CandleTypePicker, IndicatorButton, PeriodSelect } from '../features/chart/chart-tools';
 import { desktopPathShowsChart } from './chart-controls';
 import { swatchesMinWidthPx, useViewport } from './use-viewport';
+import { Icon } from '../components/icons';
 
 
 /** The place-order toggle, the search button and the quote-list toggle: panels of the start page. */
@@ -53,7 +54,7 @@ function WorkspaceToggles() {
           if (!onWorkspace) navigate('/');
         }}
       >
-        ⌕
+        <Icon name="search" />
       </button>
       <button
         type="button"

@@ -1,13 +1,14 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
+import { Icon, type IconName } from '../components/icons';
 
 const tabs = [
-  { path: '/', labelKey: 'nav.home', icon: '⌂' },
-  { path: '/position', labelKey: 'nav.position', icon: '◧' },
-  { path: '/history', labelKey: 'nav.history', icon: '◷' },
-  { path: '/user', labelKey: 'nav.user', icon: '◉' },
-] as const;
+  { path: '/', labelKey: 'nav.home', icon: 'home' },
+  { path: '/position', labelKey: 'nav.position', icon: 'positions' },
+  { path: '/history', labelKey: 'nav.history', icon: 'history' },
+  { path: '/user', labelKey: 'nav.user', icon: 'user' },
+] as const satisfies readonly { path: string; labelKey: string; icon: IconName }[];
 
 /** Phones: the page fills the screen; the bottom tab bar shows on the four top pages. */
 export function MobileLayout(props: { children: ReactNode; showTabBar: boolean }) {
@@ -22,8 +23,8 @@ export function MobileLayout(props: { children: ReactNode; showTabBar: boolean }
             const active = tab.path === '/' ? location === '/' : location.startsWith(tab.path);
             return (
               <Link key={tab.path} href={tab.path} className="tab" aria-current={active ? 'page' : undefined}>
-                <span className="tab-icon" aria-hidden="true">
-                  {tab.icon}
+                <span className="tab-icon">
+                  <Icon name={tab.icon} size={22} />
                 </span>
                 <span>{t(tab.labelKey)}</span>
               </Link>

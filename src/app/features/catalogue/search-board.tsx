@@ -1,18 +1,21 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { searchProducts } from '../../../shared/market/product-list';
 import { useApp } from '../../app-context';
 import { productsSignal, useProducts } from './products';
 import { ProductsPending } from './products-pending';
 import { QuoteList } from './quote-list';
+import { Icon } from '../../components/icons';
 
 /** Longest keyword accepted; product codes and names are far shorter. */
 const keywordMaxLength = 32;
+/** Typing pauses this long before the results follow: one search per word, not per key. */
+export const searchAsYouTypeDelayMs = 250;
 
 /**
- * A keyword (Enter or the icon runs it), the brand's hot-search buttons, and the
- * matching tradable products with live quotes.
+ * A keyword (searched as it is typed, after a short pause; Enter or the icon runs it at
+ * once), the brand's hot-search buttons, and the matching tradable products with live quotes.
  */
 export function SearchBoard(props: { query: string; onQuery: (keyword: string) => void; onOpen: (symbol: string) => void }) {
   useSignals();
@@ -22,6 +25,19 @@ export function SearchBoard(props: { query: string; onQuery: (keyword: string) =
   const [draft, setDraft] = useState(props.query);
   const state = productsSignal.value;
   const results = searchProducts(state.list, props.query);
+
+  // The latest callback without restarting the pause on every render.
+  const onQuery = useRef(props.onQuery);
+  useEffect(() => {
+    onQuery.current = props.onQuery;
+  });
+  const query = props.query;
+  useEffect(() => {
+    const keyword = draft.trim().slice(0, keywordMaxLength);
+    if (keyword === query) return;
+    const timer = setTimeout(() => onQuery.current(keyword), searchAsYouTypeDelayMs);
+    return () => clearTimeout(timer);
+  }, [draft, query]);
 
   function run(keyword: string) {
     const trimmed = keyword.trim().slice(0, keywordMaxLength);
@@ -48,7 +64,7 @@ export function SearchBoard(props: { query: string; onQuery: (keyword: string) =
           onChange={(event) => setDraft(event.target.value)}
         />
         <button type="submit" className="icon-button" aria-label={t('common.search')}>
-          ⌕
+          <Icon name="search" />
         </button>
       </form>
       <div className="hot-search" role="group" aria-label={t('market.hot_search')}>

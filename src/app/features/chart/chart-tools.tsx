@@ -226,10 +226,10 @@ export function ChartTools(props: {
         <Icon name="minus" />
       </button>
       <button type="button" className="icon-button" aria-label={t('chart.shift_left')} title={t('chart.shift_left')} onClick={() => props.chart.current?.shift(shiftDistancePx)}>
-        ◀
+        <Icon name="chevron-left" />
       </button>
       <button type="button" className="icon-button" aria-label={t('chart.shift_right')} title={t('chart.shift_right')} onClick={() => props.chart.current?.shift(-shiftDistancePx)}>
-        ▶
+        <Icon name="chevron-right" />
       </button>
       {props.withPageControls === false ? null : <IndicatorButton />}
       <DrawingTools chart={props.chart} />

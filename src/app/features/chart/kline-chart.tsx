@@ -1,5 +1,5 @@
 import { effect } from '@preact/signals-react';
-import { dispose, init, type Chart, type KLineData } from 'klinecharts';
+import { dispose, init, type Chart, type Indicator, type KLineData } from 'klinecharts';
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import type { BrandConfig } from '../../../shared/config/brand-config';
 import type { CandleType, ChartIndicators } from '../../../shared/market/chart-rules';
@@ -35,6 +35,25 @@ function toChartBar(bar: WireBar): KLineData {
 
 function cssColour(name: string, fallback: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+}
+
+/**
+ * Every text style of KLineChart with the page's font stack: the library's default
+ * ('Helvetica Neue') is missing on most machines, and canvas text then falls back to serif.
+ */
+function chartFontStyles(family: string) {
+  const text = { family };
+  return {
+    candle: {
+      priceMark: { high: { textFamily: family }, low: { textFamily: family }, last: { text } },
+      tooltip: { text },
+    },
+    indicator: { lastValueMark: { text }, tooltip: { text } },
+    xAxis: { tickText: text },
+    yAxis: { tickText: text },
+    crosshair: { horizontal: { text }, vertical: { text } },
+    overlay: { text, rectText: text },
+  };
 }
 
 export interface KlineChartProps {
@@ -152,6 +171,8 @@ export default function KlineChart({ ref, ...props }: KlineChartProps) {
     const up = cssColour('--up', '#16a34a');
     const down = cssColour('--down', '#dc2626');
     chart.setStyles(scheme);
+    // Read per language: the stack puts the language's own script first (styles/layout.css).
+    chart.setStyles(chartFontStyles(getComputedStyle(document.documentElement).fontFamily));
     chart.setStyles({
       candle: {
         type: candleType as never,
@@ -204,6 +225,20 @@ export default function KlineChart({ ref, ...props }: KlineChartProps) {
     const onSubs = [...byPane.entries()].filter(([paneId]) => paneId !== mainPaneId).flatMap(([, names]) => [...names.keys()]);
     describe({ indicators: `${onMain.join(',')}|${onSubs.join(',')}` });
   }, [chart, indicators]);
+
+  // The volume indicator's own bar is titled "VOLUME: " in the library: give it the
+  // translated title (the MA lines keep their universal names).
+  const volumeTitle = props.tooltipTitles.volume;
+  useEffect(() => {
+    if (!chart) return;
+    const paneId = applied.current.sub.get('VOL');
+    if (!paneId) return;
+    const volume = chart.getIndicatorByPaneId(paneId, 'VOL') as Indicator | null;
+    if (!volume) return;
+    const figures = volume.figures.map((figure) => (figure.key === 'volume' ? { ...figure, title: `${volumeTitle}: ` } : figure));
+    chart.overrideIndicator({ name: 'VOL', figures }, paneId);
+    describe({ volumeTitle });
+  }, [chart, indicators, volumeTitle]);
 
   return (
     <div

@@ -28,6 +28,7 @@ import {
   searchPanelOpenSignal,
   selectedSymbolSignal,
 } from './selection';
+import { Icon } from '../../components/icons';
 
 /** The chart's product select is 180 px wide above this window width, else 120 px. */
 export const wideChartSelectMinWidthPx = 1030;
@@ -82,7 +83,7 @@ function SearchPanel() {
       <header className="panel-header">
         <h2 id="search-panel-title">{t('page.search')}</h2>
         <button type="button" className="icon-button" aria-label={t('common.close')} onClick={() => (searchPanelOpenSignal.value = false)}>
-          ×
+          <Icon name="close" />
         </button>
       </header>
       <div className="panel-body">
@@ -99,7 +100,7 @@ function QuotationPanel() {
       <header className="panel-header">
         <h2 id="quote-panel-title">{t('page.quotation')}</h2>
         <button type="button" className="icon-button" aria-label={t('common.close')} onClick={() => (quotePanelOpenSignal.value = false)}>
-          ×
+          <Icon name="close" />
         </button>
       </header>
       <div className="panel-body">
@@ -124,7 +125,7 @@ function PlacePanel() {
       <header className="panel-header">
         <h2 id="place-panel-title">{product ? `${t(titleKey)} · ${product.productName}` : t(titleKey)}</h2>
         <button type="button" className="icon-button" aria-label={t('common.close')} onClick={() => (placePanelOpenSignal.value = false)}>
-          ×
+          <Icon name="close" />
         </button>
       </header>
       <div className="panel-body scroll-body">
@@ -164,7 +165,7 @@ function OrderListPanel(props: { kind: 'positions' | 'history' }) {
       <header className="panel-header">
         <h2 id="order-list-title">{t(titleKey)}</h2>
         <button type="button" className="icon-button" aria-label={t('common.close')} onClick={() => (orderListSignal.value = null)}>
-          ×
+          <Icon name="close" />
         </button>
       </header>
       <div className="panel-body">

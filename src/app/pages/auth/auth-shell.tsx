@@ -6,6 +6,7 @@ import { LanguagePicker } from '../../components/language-picker';
 import { PageFrame } from '../../components/page-frame';
 import { useIsDesktop } from '../../layouts/use-viewport';
 import { Workspace } from '../../features/workspace/workspace';
+import { Icon } from '../../components/icons';
 
 function HeadsetIcon() {
   return (
@@ -58,7 +59,7 @@ export function AuthShell(props: { title: string; back: string; children: ReactN
         <section className="auth-card" aria-labelledby={titleId}>
           <header className="auth-card-header">
             <button type="button" className="icon-button" aria-label={t('common.back')} onClick={() => navigate(props.back)}>
-              ‹
+              <Icon name="back" />
             </button>
             <h1 id={titleId} className="page-title">
               {props.title}

@@ -7,6 +7,17 @@ import { useApp } from '../../app-context';
 export const bannerDelayMs = 3000;
 
 /**
+ * The bundled artwork (public/banners) has no text in the picture, so that it reads in
+ * every language: its caption is laid over it, translated. A brand's uploaded banners
+ * carry their own text and show as they are.
+ */
+const bundledBannerCaptions: Readonly<Record<string, string>> = {
+  '/banners/banner-1.svg': 'home.banner_markets',
+  '/banners/banner-2.svg': 'home.banner_demo',
+  '/banners/banner-3.svg': 'home.banner_options',
+};
+
+/**
  * The home banners: the server's list (the brand's fallback list until it answers, or
  * when it fails or is empty), auto-playing every 3 s in a loop, paused while hovered or
  * focused, with clickable pagination.
@@ -60,6 +71,7 @@ export function BannerCarousel() {
             aria-hidden={position !== shown}
           >
             <img src={url} alt="" draggable={false} loading={position === 0 ? 'eager' : 'lazy'} />
+            {bundledBannerCaptions[url] ? <p className="banner-caption">{t(bundledBannerCaptions[url])}</p> : null}
           </div>
         ))}
       </div>

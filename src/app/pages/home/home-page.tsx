@@ -9,6 +9,7 @@ import { BannerCarousel } from './banner-carousel';
 import { HomeQuotes } from './home-quotes';
 import { HotCards } from './hot-cards';
 import { TradeTypeGrid } from './trade-type-grid';
+import { Icon } from '../../components/icons';
 
 /** Home: header with title, refresh and service buttons; the market sections follow. */
 export function HomePage() {
@@ -26,10 +27,10 @@ export function HomePage() {
             aria-label={t('common.refresh')}
             onClick={() => void refreshSwitches(http)}
           >
-            ↻
+            <Icon name="refresh" />
           </button>
           <Link href="/user/service" className="icon-button" aria-label={t('common.customer_service')}>
-            ☏
+            <Icon name="support" />
           </Link>
           <LanguagePicker compact />
         </>

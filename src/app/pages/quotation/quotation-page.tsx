@@ -6,6 +6,7 @@ import { PageFrame } from '../../components/page-frame';
 import { QuotationBoard } from '../../features/catalogue/quotation-board';
 import { useOpenProduct } from '../../features/catalogue/use-open-product';
 import { useIsDesktop } from '../../layouts/use-viewport';
+import { Icon } from '../../components/icons';
 
 /** `/quotation` (optional `?singleTrade=<type>` with the single-trade template). */
 export function QuotationPage() {
@@ -21,7 +22,7 @@ export function QuotationPage() {
       actions={
         isDesktop ? null : (
           <Link href="/search" className="icon-button" aria-label={t('common.search')}>
-            ⌕
+            <Icon name="search" />
           </Link>
         )
       }

@@ -20,6 +20,7 @@ import { completionTriesFromForm } from './option-completion';
 import { OptionOrderFlow, type OptionFlowOrder } from './option-order-flow';
 import { SignInToTrade, useOrderSubmission } from '../order-submission';
 import { isDemoSession } from '../../../../shared/protocol/engine';
+import { Icon } from '../../../components/icons';
 
 /** Typed amounts keep at most this many decimals (the whole-number rule then names the mistake). */
 const amountInputDecimals = 2;
@@ -58,7 +59,7 @@ function AmountStepButton(props: { direction: -1 | 1; disabled: boolean; onStep:
   const down = props.direction === -1;
   return (
     <button type="button" className="field-toggle option-step" aria-label={t(down ? 'option.decrease' : 'option.increase')} disabled={props.disabled} onClick={props.onStep}>
-      {down ? '−' : '+'}
+      <Icon name={down ? 'minus' : 'plus'} />
     </button>
   );
 }
