@@ -96,7 +96,8 @@ export function OrderDrawer(props: { order: TradeOrder; tab: PositionTab; onClos
     try {
       const contract = cover ? (demo ? closeOrderMock : closeOrder) : demo ? cancelOrderMock : cancelOrder;
       await http.call(contract, { orderId: order.uid });
-      showToast('success', t(cover ? 'position.covered' : 'position.canceled'));
+      // The specification's notice for a cover or a cancel: "operation success".
+      showToast('success', t('notice.operation_success'));
       props.onClose();
     } catch {
       // The request client has told the user why (e.g. the minimum holding time).
