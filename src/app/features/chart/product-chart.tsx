@@ -11,6 +11,7 @@ import { colourSchemeSignal } from '../../components/theme-controls';
 import { showToast } from '../../components/toasts';
 import { priceSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
+import { useMarketSchedule } from '../trading/use-market-status';
 import { changeTone, signedPercent } from '../catalogue/price-tone';
 import { chartSettingsSignal } from './chart-settings';
 import { CandleTypePicker, ChartTools, PeriodPicker } from './chart-tools';
@@ -33,6 +34,8 @@ export function ChartQuote(props: { product: Product }) {
   const row = priceSignal(symbol).value;
   const tone = row ? changeTone(row[4]) : '';
   const price = (value: string | undefined) => format.price(value, props.product.pricePrecision);
+  // A closed product shows its last price, says so, and when it opens next (the shared market hours).
+  const { status, opensAt } = useMarketSchedule(props.product);
   const stats: [key: string, label: string, value: string][] = [
     ['ask', t('chart.ask'), price(row?.[3])],
     ['bid', t('chart.bid'), price(row?.[2])],
@@ -47,6 +50,12 @@ export function ChartQuote(props: { product: Product }) {
         </strong>
         <span className={`numeric ${tone}`}>{row ? signedPercent(row[4]) : ''}</span>
         <span className="chart-quote-time numeric">{row ? formatPriceTime(row[8], config.timeZone) : ''}</span>
+        {status === 'open' ? null : (
+          <span className="chart-quote-closed" data-testid="chart-closed">
+            <strong>{t('chart.closed')}</strong>
+            {opensAt === null ? null : <span className="numeric"> · {t('chart.opens_at', { time: format.time(opensAt) })}</span>}
+          </span>
+        )}
       </div>
       <dl className="chart-stats numeric">
         {stats.map(([key, label, value]) => (
