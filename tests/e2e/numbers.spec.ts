@@ -61,3 +61,14 @@ test('a position shows its money at the currency’s 2 decimals', async ({ page 
     await expect(row.getByRole('definition')).toHaveText(/^[\d,]+\.\d{2}$/);
   }
 });
+
+test('a closed US stock shows its last price, "Closed" and when it opens next', async ({ page }) => {
+  // A Saturday in the browser: the shared market hours close US stocks, whatever the day the suite runs.
+  await page.clock.setFixedTime(new Date('2026-01-10T12:00:00Z'));
+  await page.goto('/AAPL/chart');
+  await waitForApp(page);
+  const quote = page.getByRole('region', { name: 'Quote' }).first();
+  await expect(quote.getByTestId('chart-price')).toHaveText(/^\d+\.\d{2}$/);
+  await expect(quote.getByTestId('chart-closed')).toHaveText(/^Closed · Opens 2026-01-12 \d{2}:\d{2}:\d{2}$/);
+  await shot(page, 'closed-stock');
+});
