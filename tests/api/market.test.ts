@@ -91,6 +91,11 @@ describe.each(testBackends())('market data API on $name', (backend) => {
     expect((await post(server.app, '/market/status/EURUSD')).json().data).toBe('closed');
     expect((await post(server.app, '/market/status/NOPE')).json().code).toBe(604);
     expect((await post(server.app, '/market/thumb/NOPE')).json().code).toBe(604);
+    // A closed product that never ticked since the start still has its last price: the last stored bar's close.
+    const closed = (await post(server.app, '/market/thumb/AAPL')).json();
+    expect(closed.code).toBe(0);
+    const [lastBar] = (await post(server.app, '/market/history', { symbol: 'AAPL', period: '1min', limit: 1 })).json().data as { closePrice: string }[];
+    expect(closed.data).toMatchObject({ symbol: 'AAPL', price: lastBar?.closePrice, bidPrice: lastBar?.closePrice });
     expect((await post(server.app, '/market/history', { symbol: 'NOPE', period: '1min', limit: 10 })).json().code).toBe(604);
   });
 

@@ -81,7 +81,8 @@ describe.each(testBackends())('attacks on the money rules on $name', (backend) =
     const placed = await call(server, '/exchange/addOptionOrder', option(), user.token);
     expect(placed.code, placed.msg).toBe(0);
     expect((await call(server, '/exchange/addOrder', order({ orderQuantity: '0.6' }), user.token)).code).toBe(0);
-    expect(await balance(user.token)).toEqual({ balanceAmount: '42.625856', lockMargin: '651.072' });
+    // Locked: the buy's margin and the running option's 500.
+    expect(await balance(user.token)).toEqual({ balanceAmount: '42.625856', lockMargin: '1151.072' });
     const houseBefore = await houseTradingPnl();
     clock += 181_000;
     btc(6_700_000);

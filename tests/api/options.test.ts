@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildServer } from '../../server/app';
 import { createTokenService, type TokenService } from '../../server/auth/tokens';
 import { openDatabase, type DatabaseHandle } from '../../server/db/database';
@@ -156,8 +156,8 @@ describe.each(testBackends())('timed options on $name', (backend) => {
     expect((await call(server, '/v1/waa/option/completed', { uid }, user.token)).data).toEqual({ completed: false });
     const journals = await server.database.db.selectFrom('ledger_journal').select(['kind', 'reference']).where('reference', '=', uid).execute();
     expect(journals).toEqual([{ kind: 'option-open', reference: uid }]);
-    // The user's balance call shows the cash left.
-    expect((await call(server, '/v1/waa/user/balance', {}, user.token)).data).toEqual({ balanceAmount: '747.50', lockMargin: '0.00' });
+    // The user's balance call shows the cash left, and the running option's amount as locked.
+    expect((await call(server, '/v1/waa/user/balance', {}, user.token)).data).toEqual({ balanceAmount: '747.50', lockMargin: '250.00' });
   });
 
   it('places one option per clientOrderId, however often and however concurrently it is retried', async () => {
@@ -268,7 +268,7 @@ describe.each(testBackends())('timed options on $name', (backend) => {
     const uid = (placed.data as { uid: string }).uid;
     expect(await cashOf(user.uid, 'demo')).toBe(money('99495'));
     expect(await cashOf(user.uid, 'real')).toBe(money('1000'));
-    expect((await call(server, '/v1/waa/user/balance', {}, demo.token)).data).toEqual({ balanceAmount: '99495.00', lockMargin: '0.00' });
+    expect((await call(server, '/v1/waa/user/balance', {}, demo.token)).data).toEqual({ balanceAmount: '99495.00', lockMargin: '500.00' });
     // The same clientOrderId on the other book is another option.
     const real = await place(user.token, { clientOrderId: `o${clientIds}` });
     expect(real.code).toBe(0);
@@ -310,6 +310,13 @@ describe.each(testBackends())('timed options on $name', (backend) => {
       const running = (await call(server, '/v1/waa/option/orderList', { positionStatus: 0, limit: 99999, page: 1 }, user.token)).data as OptionOrderListData;
       expect(running).toMatchObject({ pages: 1, todayWinLoss: '0.00', totalWinLoss: '0.00' });
       expect(running.items.map((item) => item.uid)).toEqual([flat, down, up]);
+      // Running options' amounts are locked: in user/balance's locked figure and in the feed's net value (1000 − 2.50 of fees).
+      expect((await call(server, '/v1/waa/user/balance', {}, user.token)).data).toEqual({ balanceAmount: '747.50', lockMargin: '250.00' });
+      const holtSummaries = () => messages.filter((message) => (message as { type: string }).type === 'holtOrder') as { data: { netValue: string; securityDepositAvailableSum: string } }[];
+      const pushed = holtSummaries().length;
+      server.app.positionsFeed.changed(user.uid, 'real');
+      await vi.waitFor(() => expect(holtSummaries().length).toBeGreaterThan(pushed));
+      expect(holtSummaries().at(-1)?.data).toMatchObject({ netValue: '997.50', securityDepositAvailableSum: '747.50' });
 
       clock = start + 12_000;
       quote('BTCUSDT', 6_690_000);
@@ -334,6 +341,8 @@ describe.each(testBackends())('timed options on $name', (backend) => {
       // 1000 − 3 × (amount + fee) + 180 (win) + 0 (loss) + 50 (equal: the amount back, the fee kept).
       expect(await cashOf(user.uid)).toBe(money('977.5'));
       expect(await escrowOf(user.uid)).toBe(0n);
+      // Settled: nothing is locked any more.
+      expect((await call(server, '/v1/waa/user/balance', {}, user.token)).data).toEqual({ balanceAmount: '977.50', lockMargin: '0.00' });
       expect((await call(server, '/v1/waa/option/completed', { uid: up }, user.token)).data).toEqual({ completed: true });
       const journals = await server.database.db.selectFrom('ledger_journal').select(['kind', 'reference']).where('reference', 'in', [up, down, flat]).where('kind', '<>', 'option-open').orderBy('id').execute();
       expect(journals.map((journal) => journal.kind).sort()).toEqual(['option-equal', 'option-loss', 'option-win']);

@@ -232,6 +232,19 @@ describe('market STOMP endpoint with a raw ws client', () => {
     expect(Number(second.headers['message-id'])).toBeGreaterThan(Number(first.headers['message-id']));
   });
 
+  it('sends a new subscriber the destination’s snapshot at once (the last prices of products that do not tick, such as closed markets)', async () => {
+    const lastPrices = '[{"symbol":"AAPL","price":"189.50"}]';
+    const { url, bus } = await startServer({ snapshotOf: (destination) => (destination === '/topic/prices' ? lastPrices : null) });
+    const client = await RawClient.open(url);
+    await client.connect();
+    await client.subscribe('a', '/topic/prices');
+    expect(await client.nextFrame()).toMatchObject({ command: 'MESSAGE', body: lastPrices, headers: { subscription: 'a', destination: '/topic/prices' } });
+    // A destination without a snapshot gets only what is published.
+    await client.subscribe('b', '/topic/kline/BTCUSDT/1min');
+    bus.publish('/topic/kline/BTCUSDT/1min', '{"bar":1}');
+    expect(await client.nextFrame()).toMatchObject({ command: 'MESSAGE', body: '{"bar":1}', headers: { subscription: 'b' } });
+  });
+
   it('stops delivery after UNSUBSCRIBE and frees the bus destination', async () => {
     const { url, bus } = await startServer();
     const client = await RawClient.open(url);

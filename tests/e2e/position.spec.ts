@@ -30,7 +30,7 @@ test('positions: a live position with moving profit, closed from its drawer; a p
   await expect(drawer).toContainText(orderNo);
   await drawer.getByRole('button', { name: 'Close position' }).click();
   await page.getByRole('dialog', { name: 'Close position' }).getByRole('button', { name: 'Confirm' }).click();
-  await expect(page.getByText('Position closed')).toBeVisible();
+  await expect(page.getByText('Operation successful')).toBeVisible();
   await expect(drawer).toHaveCount(0);
   await expect(page.getByText('No open positions.')).toBeVisible();
 

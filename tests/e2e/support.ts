@@ -101,5 +101,5 @@ export async function expectMovingProfitThenClose(page: Page, orderNo: string) {
   await page.getByRole(isDesktop(page) ? 'row' : 'button', { name: new RegExp(orderNo) }).click();
   await page.getByRole('dialog', { name: /Order details/ }).getByRole('button', { name: 'Close position' }).click();
   await page.getByRole('dialog', { name: 'Close position' }).getByRole('button', { name: 'Confirm' }).click();
-  await expect(page.getByText('Position closed')).toBeVisible();
+  await expect(page.getByText('Operation successful')).toBeVisible();
 }

@@ -49,7 +49,7 @@ test('desktop trading: the place-order panel places a sell, the positions grid s
   const drawer = page.getByRole('dialog', { name: /Order details/ });
   await drawer.getByRole('button', { name: 'Close position' }).click();
   await page.getByRole('dialog', { name: 'Close position' }).getByRole('button', { name: 'Confirm' }).click();
-  await expect(page.getByText('Position closed')).toBeVisible();
+  await expect(page.getByText('Operation successful')).toBeVisible();
   await expect(orderList.getByText('No open positions.')).toBeVisible();
   const history = (await api(page, '/v1/waa/order/historyMock', demo.token, { positionStatus: 3 })).data as { list: { uid: string; orderType: number }[] };
   expect(history.list).toEqual([expect.objectContaining({ uid: orderNo, orderType: 1 })]);

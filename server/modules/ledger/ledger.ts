@@ -29,6 +29,8 @@ export type { AccountRef, JournalInput, Posting } from './ledger-journals';
 export interface TradingBalances {
   cash: Units;
   margin: Units;
+  /** The amounts of running options: the user's money, locked until settlement. */
+  optionEscrow: Units;
 }
 
 /**
@@ -116,8 +118,12 @@ export function createLedger(db: Kysely<Database>, nowMs: () => number = Date.no
     cashBalance: (uid: number, book: Book, executor: Executor = db) => balance({ owner: uid, book, kind: UserAccountKind.cash }, executor),
     /** Cash and margin of an account (what `user/balance` and the feed's account message answer). */
     async tradingBalances(uid: number, book: Book): Promise<TradingBalances> {
-      const [cash, margin] = await Promise.all([balance({ owner: uid, book, kind: UserAccountKind.cash }), balance({ owner: uid, book, kind: UserAccountKind.margin })]);
-      return { cash, margin };
+      const [cash, margin, optionEscrow] = await Promise.all([
+        balance({ owner: uid, book, kind: UserAccountKind.cash }),
+        balance({ owner: uid, book, kind: UserAccountKind.margin }),
+        balance({ owner: uid, book, kind: UserAccountKind.optionEscrow }),
+      ]);
+      return { cash, margin, optionEscrow };
     },
     /** The cash of many users in a book, in one read (users without an account are absent). */
     async cashOf(uids: readonly number[], book: Book): Promise<Map<number, Units>> {

@@ -88,6 +88,16 @@ export async function registerMarket(
       const parsed = parseMarketDestination(destination);
       return parsed !== null && (parsed.topic === 'prices' || market.knownSymbol(parsed.symbol));
     },
+    // The last known price of every product (closed markets included) at once, not only at its next tick.
+    snapshotOf: (destination) => {
+      const parsed = parseMarketDestination(destination);
+      if (parsed?.topic === 'prices') return JSON.stringify(market.allTicks());
+      if (parsed?.topic === 'price') {
+        const tick = market.latestTick(parsed.symbol);
+        return tick ? JSON.stringify(tick) : null;
+      }
+      return null;
+    },
   });
   app.decorate('marketStomp', stomp);
 

@@ -167,8 +167,11 @@ export function createMarketDataService(options: {
         });
         state.minutes = minutes.map((bar) => ({ time: bar.time, open: bar.open, high: bar.high, low: bar.low, volume: bar.volume }));
         recomputeWindow(state);
-        if (lastMinute) {
-          state.latest = { symbol: instrument.code, timeMs: lastMinute.time + minuteMs - 1, bid: lastMinute.close, ask: lastMinute.close, volume: 0 };
+        // The last known price, also for a product whose market is closed (it will not tick until it opens):
+        // the last stored minute, or on a fresh database the last backfilled one.
+        const [latestMinute] = lastMinute ? [lastMinute] : await repository.loadBars({ symbol: instrument.code, period: '1min', precision: instrument.precision, limit: 1 });
+        if (latestMinute) {
+          state.latest = { symbol: instrument.code, timeMs: latestMinute.time + minuteMs - 1, bid: latestMinute.close, ask: latestMinute.close, volume: 0 };
         }
       }
       return resumeAt;

@@ -146,21 +146,23 @@ export function createPositionsFeed(deps: {
     const holdings = valued.map((each) => ({ status: each.row.status, margin: money(String(each.row.margin)), profitLoss: each.row.status === OrderStatus.position ? (each.live?.profitLoss ?? 0n) : null }));
     const margin = lockedMargin(holdings);
     const equity = accountEquity(account.balances.cash, holdings);
-    const of = (status: number) => summary(valued.filter((each) => each.row.status === status), products, equity, margin);
+    // Running options' amounts are the user's until settlement: in the net value, never available.
+    const netValue = equity + account.balances.optionEscrow;
+    const of = (status: number) => summary(valued.filter((each) => each.row.status === status), products, { equity, netValue }, margin);
     return { holt: of(OrderStatus.position), pending: of(OrderStatus.pending) };
   }
 
   function summary(
     valued: { row: OrderRow; live: { currentPrice: Units; profitLoss: Units } | null }[],
     products: ReadonlyMap<string, Product>,
-    equity: Units,
+    { equity, netValue }: { equity: Units; netValue: Units },
     margin: Units,
   ): FeedSummary {
     const listPnl = valued.reduce((sum, each) => sum + (each.live?.profitLoss ?? 0n), 0n);
     return {
       orderList: valued.map((each) => orderView(each.row, products.get(each.row.symbol)?.productName ?? each.row.symbol, deps.minHoldSeconds, each.live)),
       profitLossSum: formatMoney(listPnl),
-      netValue: formatMoney(equity),
+      netValue: formatMoney(netValue),
       securityDepositPrent: formatMoney(marginLevelPercent(equity, margin) ?? 0n),
       securityDepositAvailableSum: formatMoney(equity - margin),
     };
@@ -200,7 +202,7 @@ export function createPositionsFeed(deps: {
       const key = keyOf(uid, book);
       let account = accounts.get(key);
       if (!account) {
-        account = { uid, book, sockets: new Set(), orders: [], balances: { cash: 0n, margin: 0n }, symbols: new Set(), priceMoved: false };
+        account = { uid, book, sockets: new Set(), orders: [], balances: { cash: 0n, margin: 0n, optionEscrow: 0n }, symbols: new Set(), priceMoved: false };
         accounts.set(key, account);
         await reload(account);
       }

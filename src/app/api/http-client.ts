@@ -5,7 +5,7 @@ import { ErrorCode } from '../../shared/errors/catalogue';
 
 /** Why a call failed, in the terms the user is told. */
 export type RequestFailure =
-  | { kind: 'code'; code: number; serverMessage: string }
+  | { kind: 'code'; code: number; serverMessage: string; data?: unknown }
   | { kind: 'http'; status: number }
   | { kind: 'network' }
   | { kind: 'timeout' }
@@ -112,7 +112,8 @@ export function createHttpClient(options: HttpClientOptions) {
       options.onSessionLost('invalid');
       return fail({ kind: 'code', code, serverMessage: msg ?? message ?? '' });
     }
-    if (code !== ErrorCode.SUCCESS) return fail({ kind: 'code', code, serverMessage: msg ?? message ?? '' });
+    // The error's data travels with it: a rate-limited answer names the seconds to wait.
+    if (code !== ErrorCode.SUCCESS) return fail({ kind: 'code', code, serverMessage: msg ?? message ?? '', data: envelope.data.data });
     if (!response.ok) return fail({ kind: 'http', status: response.status });
     const data = contract.data.safeParse(envelope.data.data);
     if (!data.success) return fail({ kind: 'malformed' });

@@ -1,6 +1,6 @@
 import { effect } from '@preact/signals-react';
 import type { Root } from 'react-dom/client';
-import { errorMessageKey, formatCodedMessage } from '../../shared/errors/catalogue';
+import { codedFailureMessage, formatCodedMessage } from '../../shared/errors/catalogue';
 import { marketSocketUrl, parseBrandConfig, positionsSocketUrl, type BrandConfig } from '../../shared/config/brand-config';
 import { enabledLanguages, pickLanguage } from '../../shared/i18n/languages';
 import { createHttpClient, type RequestFailure } from '../api/http-client';
@@ -61,8 +61,10 @@ async function reloadsForNewVersion(): Promise<boolean> {
 function describeFailure(failure: RequestFailure): string {
   const t = i18next.t.bind(i18next);
   switch (failure.kind) {
-    case 'code':
-      return formatCodedMessage(t(errorMessageKey(failure.code)), failure.code);
+    case 'code': {
+      const message = codedFailureMessage(failure.code, failure.serverMessage, failure.data);
+      return message.kind === 'server' ? message.text : formatCodedMessage(t(message.key, message.params), message.code);
+    }
     case 'http':
     case 'network':
       return t('notice.server_error');

@@ -3,7 +3,7 @@ import { contract, noBody } from './contract';
 import { decimalString } from './envelope';
 
 
-/** The signed-in account's money: available balance and margin locked in positions. */
+/** The signed-in account's money: available balance and what is locked (`lockMargin`: open orders' margin and running options' amounts). */
 export const accountBalance = z.object({ balanceAmount: decimalString, lockMargin: decimalString });
 export type AccountBalance = z.infer<typeof accountBalance>;
 

@@ -110,3 +110,28 @@ export function errorMessageKey(code: number): string {
 export function formatCodedMessage(message: string, code: number): string {
   return `${message} (${code})`;
 }
+
+/** What the user is told about a refused call: a catalogue message with its parameters, or the server's own words. */
+export type CodedFailureMessage =
+  | { kind: 'catalogue'; key: string; params: Record<string, number>; code: number }
+  | { kind: 'server'; text: string };
+
+/** The seconds to wait a rate-limited answer (1033) carries in its data; null when it names none. */
+export function retryAfterSecondsOf(data: unknown): number | null {
+  if (typeof data !== 'object' || data === null || !('retryAfterSeconds' in data)) return null;
+  const seconds = data.retryAfterSeconds;
+  return typeof seconds === 'number' && Number.isInteger(seconds) && seconds > 0 ? seconds : null;
+}
+
+/**
+ * How a refused call is worded: 1033 with the seconds to wait; a code of the catalogue in
+ * the user's language; a code the catalogue has no text for in the server's own message
+ * (a brand's back end may add codes), and "unknown error" only when the server said nothing.
+ */
+export function codedFailureMessage(code: number, serverMessage: string, data: unknown): CodedFailureMessage {
+  const seconds = code === ErrorCode.TRY_AGAIN_LATER ? retryAfterSecondsOf(data) : null;
+  if (seconds !== null) return { kind: 'catalogue', key: 'notice.request_frequency_high', params: { seconds }, code };
+  if (isKnownErrorCode(code) || serverMessage.trim() === '') return { kind: 'catalogue', key: errorMessageKey(code), params: {}, code };
+  const text = serverMessage.trim();
+  return { kind: 'server', text: text.endsWith(`(${code})`) ? text : formatCodedMessage(text, code) };
+}

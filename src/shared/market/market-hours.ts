@@ -58,3 +58,24 @@ export function marketStatusAt(hours: TradingHours, utcMs: number): MarketStatus
 export function isMarketOpen(hours: TradingHours, utcMs: number): boolean {
   return marketStatusAt(hours, utcMs) === 'open';
 }
+
+/**
+ * When the product's next session starts after `utcMs` (ms since epoch), what a closed
+ * product shows ("opens Mon 13:30"); null when no day of its week has a session.
+ */
+export function nextOpeningAt(hours: TradingHours, utcMs: number): number | null {
+  const clockMs = utcMs + (isUsDaylightSavingTime(utcMs) ? hourMs : 0);
+  const dayStartMs = clockMs - (clockMs % (secondsPerDay * 1000));
+  const weekday = new Date(clockMs).getUTCDay();
+  for (let offset = 0; offset <= 7; offset += 1) {
+    const day = (weekday + offset) % 7;
+    const start = hours.marketStartTime[day] ?? 0;
+    const close = hours.marketCloseTime[day] ?? 0;
+    if (close <= start) continue;
+    const startClockMs = dayStartMs + offset * secondsPerDay * 1000 + start * 1000;
+    if (startClockMs <= clockMs) continue;
+    // Back from the sessions' clock to real time: an hour earlier while DST is on.
+    return startClockMs - (isUsDaylightSavingTime(startClockMs - hourMs) ? hourMs : 0);
+  }
+  return null;
+}

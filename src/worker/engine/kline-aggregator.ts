@@ -15,8 +15,12 @@ export interface WatchedSeries {
 export const seriesKey = (symbol: string, period: KlinePeriod) => `${symbol}|${period}`;
 
 /**
- * Forms the live bar of every (symbol, period) some tab watches, from the ticks, after
- * seeding it with the last bar of the history. Pairs nobody watches cost nothing.
+ * Forms the live bar of every (symbol, period) some tab watches, after seeding it with the
+ * last bar of the history. The server's forming bar (its kline topic) is the truth: it
+ * carries the real volume and replaces ours whenever it comes. Ticks in between only move
+ * the price: a quote is not a trade, so it adds no volume (counting each as 1 made VOL
+ * jump on reload, when stored bars came back with the real figure). Pairs nobody watches
+ * cost nothing.
  */
 export function createKlineAggregator() {
   const series = new Map<string, WatchedSeries>();
@@ -39,17 +43,28 @@ export function createKlineAggregator() {
       keys?.delete(key);
       if (keys && keys.size === 0) bySymbol.delete(symbol);
     },
-    /** Folds a tick into the watched series of its symbol; answers the keys that changed. */
-    ingest(tick: PriceTick, volume = 1): string[] {
+    /** Folds a tick's price into the watched series of its symbol; answers the keys that changed. */
+    ingest(tick: PriceTick): string[] {
       const keys = bySymbol.get(tick.symbol);
       if (!keys) return [];
       for (const key of keys) {
         const entry = series.get(key);
         if (!entry) continue;
         const price = toUnits(tick.price, entry.precision);
-        entry.bar = foldTick(entry.bar, entry.period, tick.lastUpdate, price, volume);
+        entry.bar = foldTick(entry.bar, entry.period, tick.lastUpdate, price, 0);
       }
       return [...keys];
+    },
+    /**
+     * The server's forming bar of a watched series: replaces ours (OHLC and volume) unless
+     * it is older than the bar we already have. Answers the key when it changed a series.
+     */
+    adopt(symbol: string, period: KlinePeriod, serverBar: WireBar): string | null {
+      const key = seriesKey(symbol, period);
+      const entry = series.get(key);
+      if (!entry || (entry.bar && serverBar.time < entry.bar.time)) return null;
+      entry.bar = fromWireBar(serverBar, entry.precision);
+      return key;
     },
     bar(key: string): WireBar | null {
       const entry = series.get(key);

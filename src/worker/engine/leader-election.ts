@@ -1,9 +1,15 @@
 import type { PriceTick } from '../../shared/api/market';
+import type { KlinePeriod, WireBar } from '../../shared/market/kline';
 import type { MarketConnection, MarketConnectionFactory } from './market-feed';
 import type { ConnectionState } from './reconnect-policy';
 
 /** What the engines of one browser say to each other about the market. */
-export type MarketRelayMessage = { type: 'prices'; ticks: PriceTick[] } | { type: 'state'; state: ConnectionState };
+export type MarketRelayMessage =
+  | { type: 'prices'; ticks: PriceTick[] }
+  | { type: 'state'; state: ConnectionState }
+  | { type: 'bar'; symbol: string; period: KlinePeriod; bar: WireBar }
+  /** A follower's chart needs the server's forming bar of this pair: the leader follows it. */
+  | { type: 'kline-watch'; symbol: string; period: KlinePeriod };
 
 export interface RelayChannel {
   post(message: MarketRelayMessage): void;
@@ -33,11 +39,27 @@ export function leaderElectedConnection(options: {
     let real: MarketConnection | null = null;
     let releaseLock: (() => void) | null = null;
     let stopped = false;
+    /** This engine's kline pairs; the leader also follows the followers' (kept while it leads). */
+    const ownKlines = new Map<string, { symbol: string; period: KlinePeriod }>();
+    const followerKlines = new Map<string, { symbol: string; period: KlinePeriod }>();
+    const pairKey = (symbol: string, period: KlinePeriod) => `${symbol}|${period}`;
 
     options.relay.listen((message) => {
-      if (real || stopped) return; // the leader hears the socket itself
+      if (stopped) return;
+      if (message.type === 'kline-watch') {
+        if (!real) return;
+        followerKlines.set(pairKey(message.symbol, message.period), { symbol: message.symbol, period: message.period });
+        real.watchKline(message.symbol, message.period);
+        return;
+      }
+      if (real) return; // the leader hears the socket itself
       if (message.type === 'prices') handlers.onPrices(message.ticks);
-      else handlers.onState(message.state);
+      else if (message.type === 'bar') handlers.onBar(message.symbol, message.period, message.bar);
+      else {
+        handlers.onState(message.state);
+        // A new leader's socket is open: it learns this engine's pairs again.
+        if (message.state.status === 'open') for (const pair of ownKlines.values()) options.relay.post({ type: 'kline-watch', ...pair });
+      }
     });
 
     function lead() {
@@ -50,8 +72,13 @@ export function leaderElectedConnection(options: {
           handlers.onState(state);
           options.relay.post({ type: 'state', state });
         },
+        onBar: (symbol, period, bar) => {
+          handlers.onBar(symbol, period, bar);
+          options.relay.post({ type: 'bar', symbol, period, bar });
+        },
       });
       options.onLeadership?.(true);
+      for (const pair of ownKlines.values()) real.watchKline(pair.symbol, pair.period);
       real.start();
     }
 
@@ -66,6 +93,17 @@ export function leaderElectedConnection(options: {
       },
       restart() {
         real?.restart();
+      },
+      watchKline(symbol, period) {
+        ownKlines.set(pairKey(symbol, period), { symbol, period });
+        if (real) real.watchKline(symbol, period);
+        else options.relay.post({ type: 'kline-watch', symbol, period });
+      },
+      unwatchKline(symbol, period) {
+        const key = pairKey(symbol, period);
+        ownKlines.delete(key);
+        // A follower's pair stays followed while this engine leads (followers do not say when they stop).
+        if (real && !followerKlines.has(key)) real.unwatchKline(symbol, period);
       },
       async stop() {
         stopped = true;

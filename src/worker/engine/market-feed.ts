@@ -13,11 +13,16 @@ export interface MarketConnection {
   start(): void;
   restart(): void;
   stop(): Promise<void>;
+  /** Follows the server's forming bar of (symbol, period) (its `/topic/kline/{symbol}/{period}`), across reconnections. */
+  watchKline(symbol: string, period: KlinePeriod): void;
+  unwatchKline(symbol: string, period: KlinePeriod): void;
 }
 
 export type MarketConnectionFactory = (handlers: {
   onPrices: (ticks: PriceTick[]) => void;
   onState: (state: ConnectionState) => void;
+  /** The server's forming bar of a watched (symbol, period). */
+  onBar: (symbol: string, period: KlinePeriod, bar: WireBar) => void;
 }) => MarketConnection;
 
 /**
@@ -51,6 +56,7 @@ export function createMarketFeed(options: {
     if (entry.clients.size === 0) {
       klineWatchers.delete(key);
       klines.unwatch(entry.symbol, entry.period);
+      connection.unwatchKline(entry.symbol, entry.period);
       historyCache.delete(key);
     }
   }
@@ -76,6 +82,13 @@ export function createMarketFeed(options: {
     },
     onState(state) {
       update({ status: state.status, gaveUp: state.gaveUp });
+    },
+    onBar(symbol, period, bar) {
+      const key = klines.adopt(symbol, period, bar);
+      if (key === null) return;
+      changedBars.add(key);
+      firstPendingAtMs ??= options.clock.nowMs();
+      scheduleFlush();
     },
   });
 
@@ -152,6 +165,7 @@ export function createMarketFeed(options: {
       else {
         klineWatchers.set(key, { symbol, period, clients: new Set([clientId]) });
         klines.watch(symbol, period, bars.at(-1) ?? null);
+        connection.watchKline(symbol, period);
       }
       const live = klines.bar(key);
       return live && bars.at(-1)?.time !== live.time ? [...bars, live] : live ? [...bars.slice(0, -1), live] : bars;

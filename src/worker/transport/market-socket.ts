@@ -1,4 +1,5 @@
-import { decodePriceBatch, type PriceTick } from '../../shared/api/market';
+import { decodePriceBatch, wireBarSchema, type PriceTick } from '../../shared/api/market';
+import type { KlinePeriod, WireBar } from '../../shared/market/kline';
 import {
   connectionLost,
   connectionOpened,
@@ -16,6 +17,8 @@ export interface MarketSocketOptions {
   url: string;
   onPrices: (ticks: PriceTick[]) => void;
   onState: (state: ConnectionState) => void;
+  /** The server's forming bar of a followed (symbol, period). */
+  onBar?: (symbol: string, period: KlinePeriod, bar: WireBar) => void;
   log?: (message: string) => void;
   /** Opens the WebSocket; the platform's by default (Node tests pass `ws` or a fake). */
   createSocket?: CreateSocket;
@@ -51,6 +54,20 @@ export function createMarketSocket(options: MarketSocketOptions) {
     else options.log?.('market: a prices message did not match the contract');
   }
 
+  /** The kline topics followed, each with its subscription on the current connection (null until it opens). */
+  const klineTopics = new Map<string, { symbol: string; period: KlinePeriod; unsubscribe: (() => void) | null }>();
+  const klineTopic = (symbol: string, period: KlinePeriod) => `/topic/kline/${symbol}/${period}`;
+
+  function subscribeKline(topic: string) {
+    const entry = klineTopics.get(topic);
+    if (!entry || !connection || state.status !== 'open') return;
+    entry.unsubscribe = connection.subscribe(topic, (body) => {
+      const bar = decodeWireBar(body);
+      if (bar) options.onBar?.(entry.symbol, entry.period, bar);
+      else options.log?.('market: a kline message did not match the contract');
+    });
+  }
+
   function connect() {
     generation += 1;
     const own = generation;
@@ -64,6 +81,8 @@ export function createMarketSocket(options: MarketSocketOptions) {
         setState(connectionOpened());
         // Subscriptions die with their connection: every (re)connection subscribes anew.
         connection?.subscribe(pricesTopic, onPricesBody);
+        for (const entry of klineTopics.values()) entry.unsubscribe = null;
+        for (const topic of klineTopics.keys()) subscribeKline(topic);
       },
       onError(error) {
         if (own === generation) options.log?.(`market: STOMP error ${error.message}`);
@@ -116,7 +135,28 @@ export function createMarketSocket(options: MarketSocketOptions) {
     get state() {
       return state;
     },
+    watchKline(symbol: string, period: KlinePeriod) {
+      const topic = klineTopic(symbol, period);
+      if (klineTopics.has(topic)) return;
+      klineTopics.set(topic, { symbol, period, unsubscribe: null });
+      subscribeKline(topic);
+    },
+    unwatchKline(symbol: string, period: KlinePeriod) {
+      const topic = klineTopic(symbol, period);
+      klineTopics.get(topic)?.unsubscribe?.();
+      klineTopics.delete(topic);
+    },
   };
 }
 
 export type MarketSocket = ReturnType<typeof createMarketSocket>;
+
+/** A kline topic's body: one bar of the market API's shape; null when it is not one. */
+function decodeWireBar(body: string): WireBar | null {
+  try {
+    const parsed = wireBarSchema.safeParse(JSON.parse(body));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

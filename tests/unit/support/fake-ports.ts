@@ -1,19 +1,25 @@
-import type { PriceTick } from '../../../src/shared/api/market';
 import type { MarketConnectionFactory } from '../../../src/worker/engine/market-feed';
 import type { PositionsConnector } from '../../../src/worker/engine/positions-channel';
-import type { ConnectionState } from '../../../src/worker/engine/reconnect-policy';
 import type { SessionApi } from '../../../src/worker/engine/session-clock';
 
 /** A market socket the test drives: it hands over prices and connection states. */
 export function fakeMarket() {
-  const handlers: { onPrices?: (ticks: PriceTick[]) => void; onState?: (state: ConnectionState) => void } = {};
+  const handlers: Partial<Parameters<MarketConnectionFactory>[0]> = {};
   const urls: string[] = [];
+  /** The kline topics the engine follows now, as `symbol|period`. */
+  const klineTopics = new Set<string>();
   const connect = (url: string): MarketConnectionFactory => (given) => {
     urls.push(url);
     Object.assign(handlers, given);
-    return { start: () => given.onState({ status: 'connecting', failedAttempts: 0, gaveUp: false }), restart: () => undefined, stop: async () => undefined };
+    return {
+      start: () => given.onState({ status: 'connecting', failedAttempts: 0, gaveUp: false }),
+      restart: () => undefined,
+      stop: async () => undefined,
+      watchKline: (symbol, period) => void klineTopics.add(`${symbol}|${period}`),
+      unwatchKline: (symbol, period) => void klineTopics.delete(`${symbol}|${period}`),
+    };
   };
-  return { connect, handlers, urls };
+  return { connect, handlers, urls, klineTopics };
 }
 
 export type FakeMarket = ReturnType<typeof fakeMarket>;

@@ -47,6 +47,11 @@ export interface StompEndpointOptions {
   bus: TopicBus;
   /** Which destinations a client may SUBSCRIBE to; anything else is an ERROR. */
   allowedDestination: (destination: string) => boolean;
+  /**
+   * What a new subscriber gets at once, before the next publication (null: nothing): the
+   * prices of products that do not tick now, such as closed markets, would otherwise never come.
+   */
+  snapshotOf?: (destination: string) => string | null;
   /** The server sends and wants heart-beats this often; 0 disables both. Default 10 s. */
   heartbeatMs?: number;
   maxSubscriptionsPerConnection?: number;
@@ -80,6 +85,7 @@ type RawData = Uint8Array | ArrayBuffer | Uint8Array[];
 interface EndpointSettings {
   bus: TopicBus;
   allowedDestination: (destination: string) => boolean;
+  snapshotOf: (destination: string) => string | null;
   heartbeatMs: number;
   maxSubscriptions: number;
   connectTimeoutMs: number;
@@ -91,6 +97,7 @@ export async function registerStompEndpoint(app: FastifyInstance, options: Stomp
   const settings: EndpointSettings = {
     bus: options.bus,
     allowedDestination: options.allowedDestination,
+    snapshotOf: options.snapshotOf ?? (() => null),
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     maxSubscriptions: options.maxSubscriptionsPerConnection ?? DEFAULT_MAX_SUBSCRIPTIONS_PER_CONNECTION,
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
@@ -330,6 +337,8 @@ class StompConnection {
     const unsubscribe = this.settings.bus.subscribe(destination, (body) => this.deliver(id, destination, body));
     this.subscriptions.add(id, destination, unsubscribe);
     this.sendReceipt(frame.headers);
+    const snapshot = this.settings.snapshotOf(destination);
+    if (snapshot !== null) this.deliver(id, destination, snapshot);
   }
 
   private onUnsubscribe(frame: StompFrame): void {

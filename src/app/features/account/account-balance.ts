@@ -5,9 +5,9 @@ import { sessionAccount } from '../../../shared/protocol/engine';
 import { useApp } from '../../app-context';
 import { balanceSignal, sessionSignal } from '../../engine/signals';
 
-/** The balance as views show it: available, locked margin and their total. */
+/** The balance as views show it: available, locked (margin and running options) and their total. */
 export interface ShownBalance extends AccountBalance {
-  /** Balance plus locked margin. */
+  /** Balance plus locked. */
   total: string;
 }
 

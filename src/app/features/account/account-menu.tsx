@@ -63,6 +63,10 @@ function BalancePopover(props: { id: string; onClose: () => void }) {
           <dt>{t('desktop.available_balance')}</dt>
           <dd data-testid="available-balance">{balance ? amount(balance.balanceAmount) : '…'}</dd>
         </div>
+        <div>
+          <dt>{t('user.locked_funds')}</dt>
+          <dd data-testid="locked-balance">{balance ? amount(balance.lockMargin) : '…'}</dd>
+        </div>
       </dl>
       <Link href="/user" className="button secondary" onClick={props.onClose}>
         {t('page.user')}

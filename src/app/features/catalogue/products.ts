@@ -35,3 +35,8 @@ export const loadProducts: (http: HttpClient) => Promise<void> = catalogue.refre
 
 /** Loads the catalogue when a view needs it and refreshes it (one timer) while any such view is shown. */
 export const useProducts: () => void = catalogue.useRefreshed;
+
+/** The price precision of a listed product, for showing its prices; undefined until the catalogue has it. */
+export function pricePrecisionOf(symbol: string): number | undefined {
+  return productsSignal.value.list.find((product) => product.productCode === symbol)?.pricePrecision;
+}

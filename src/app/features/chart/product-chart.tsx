@@ -6,10 +6,12 @@ import { chartIsLive, showsVolume } from '../../../shared/market/chart-rules';
 import type { MarketStatus } from '../../../shared/market/market-hours';
 import { formatPriceTime } from '../../../shared/format/date-time';
 import { useApp } from '../../app-context';
+import { useBrandFormat } from '../../format/use-brand-format';
 import { colourSchemeSignal } from '../../components/theme-controls';
 import { showToast } from '../../components/toasts';
 import { priceSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
+import { useMarketSchedule } from '../trading/use-market-status';
 import { changeTone, signedPercent } from '../catalogue/price-tone';
 import { chartSettingsSignal } from './chart-settings';
 import { CandleTypePicker, ChartTools, PeriodPicker } from './chart-tools';
@@ -18,33 +20,50 @@ import type { KlineChartHandle } from './kline-chart';
 // KLineChart is loaded only when a chart is shown.
 const KlineChart = lazy(() => import('./kline-chart'));
 
-/** Price, change, last update and the high (ask) / low (bid) / volume line. */
+/**
+ * Price, change, last update, then ask and bid (what a trade fills at), the day's high
+ * and low from the 24-hour statistics, and the volume; prices at the product's precision.
+ */
 export function ChartQuote(props: { product: Product }) {
   useSignals();
   const { t } = useTranslation();
   const { config } = useApp();
+  const format = useBrandFormat();
   const symbol = props.product.productCode;
   useWatchedPrices([symbol]);
   const row = priceSignal(symbol).value;
   const tone = row ? changeTone(row[4]) : '';
+  const price = (value: string | undefined) => format.price(value, props.product.pricePrecision);
+  // A closed product shows its last price, says so, and when it opens next (the shared market hours).
+  const { status, opensAt } = useMarketSchedule(props.product);
+  const stats: [key: string, label: string, value: string][] = [
+    ['ask', t('chart.ask'), price(row?.[3])],
+    ['bid', t('chart.bid'), price(row?.[2])],
+    ['high', t('chart.high'), price(row?.[6])],
+    ['low', t('chart.low'), price(row?.[5])],
+  ];
   return (
     <section className="chart-quote" aria-label={t('chart.quote')}>
       <div className="chart-quote-main">
         <strong className={`chart-price numeric ${tone}`} data-testid="chart-price">
-          {row?.[1] ?? '—'}
+          {price(row?.[1])}
         </strong>
         <span className={`numeric ${tone}`}>{row ? signedPercent(row[4]) : ''}</span>
         <span className="chart-quote-time numeric">{row ? formatPriceTime(row[8], config.timeZone) : ''}</span>
+        {status === 'open' ? null : (
+          <span className="chart-quote-closed" data-testid="chart-closed">
+            <strong>{t('chart.closed')}</strong>
+            {opensAt === null ? null : <span className="numeric"> · {t('chart.opens_at', { time: format.time(opensAt) })}</span>}
+          </span>
+        )}
       </div>
       <dl className="chart-stats numeric">
-        <div>
-          <dt>{t('chart.high')}</dt>
-          <dd>{row?.[3] ?? '—'}</dd>
-        </div>
-        <div>
-          <dt>{t('chart.low')}</dt>
-          <dd>{row?.[2] ?? '—'}</dd>
-        </div>
+        {stats.map(([key, label, value]) => (
+          <div key={key}>
+            <dt>{label}</dt>
+            <dd data-testid={`quote-${key}`}>{value}</dd>
+          </div>
+        ))}
         {showsVolume(props.product.productType) ? (
           <div>
             <dt>{t('chart.volume')}</dt>

@@ -172,7 +172,7 @@ export function PlaceForm(props: {
         </span>
       </p>
       <p className="place-current numeric">
-        {t(buy ? 'trade.current_ask' : 'trade.current_bid')}: <strong data-testid="place-current">{current !== null ? formatMoney(current, decimals) : '—'}</strong>
+        {t(buy ? 'trade.current_ask' : 'trade.current_bid')}: <strong data-testid="place-current">{current !== null ? format.price(formatMoney(current), decimals) : '—'}</strong>
       </p>
       {priceType === PriceType.pending ? (
         <DecimalInput label={t('trade.limit_price')} value={price} decimals={decimals} onChange={setPrice} onBlur={() => void checks.price()} error={errors.price ?? null} />

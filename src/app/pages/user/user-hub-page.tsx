@@ -117,8 +117,8 @@ export function UserHubPage() {
             <dd data-testid="hub-available-balance">{balance ? amount(balance.balanceAmount) : '…'}</dd>
           </div>
           <div>
-            <dt>{t('user.locked_margin')}</dt>
-            <dd>{balance ? amount(balance.lockMargin) : '…'}</dd>
+            <dt>{t('user.locked_funds')}</dt>
+            <dd data-testid="hub-locked-balance">{balance ? amount(balance.lockMargin) : '…'}</dd>
           </div>
         </dl>
         <BookSwitch />

@@ -33,10 +33,16 @@ describe('request client', () => {
   it('reports a server code, unless silent', async () => {
     const failing = client(json({ code: 1001, msg: 'bad', data: null }));
     await expect(failing.http.call(getCustomerLink, {})).rejects.toThrow('code 1001');
-    expect(failing.reported).toEqual([{ kind: 'code', code: 1001, serverMessage: 'bad' }]);
+    expect(failing.reported).toEqual([{ kind: 'code', code: 1001, serverMessage: 'bad', data: null }]);
     const silent = client(json({ code: 1001, msg: 'bad', data: null }));
     await expect(silent.http.call(getCustomerLink, {}, { silent: true })).rejects.toThrow();
     expect(silent.reported).toEqual([]);
+  });
+
+  it('a rate-limited answer (HTTP 429) reports its code with the seconds to wait', async () => {
+    const limited = client(json({ code: 1033, msg: 'Retry in 42 seconds (1033)', data: { retryAfterSeconds: 42 } }, 429));
+    await expect(limited.http.call(getCustomerLink, {})).rejects.toThrow('code 1033');
+    expect(limited.reported).toEqual([{ kind: 'code', code: 1033, serverMessage: 'Retry in 42 seconds (1033)', data: { retryAfterSeconds: 42 } }]);
   });
 
   it('ends the session on 23519 and on HTTP 401 from a signed-in path', async () => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
+  codedFailureMessage,
   ErrorCode,
   errorCodes,
   errorMessageKey,
@@ -71,5 +72,30 @@ describe('error catalogue', () => {
       });
       expect(same.length / englishKeys.length, `${language}: ${same.join(', ')}`).toBeLessThan(0.1);
     }
+  });
+});
+
+describe('what a refused call tells the user', () => {
+  it('a rate-limited answer says how many seconds to wait', () => {
+    expect(codedFailureMessage(1033, 'Requests are too frequent, please retry in 42 seconds (1033)', { retryAfterSeconds: 42 })).toEqual({
+      kind: 'catalogue',
+      key: 'notice.request_frequency_high',
+      params: { seconds: 42 },
+      code: 1033,
+    });
+    // Without the seconds it is the catalogue's "try again later".
+    expect(codedFailureMessage(1033, '', null)).toEqual({ kind: 'catalogue', key: 'errors.1033', params: {}, code: 1033 });
+    expect(codedFailureMessage(1033, '', { retryAfterSeconds: 'soon' })).toMatchObject({ key: 'errors.1033' });
+  });
+
+  it('a code of the catalogue is worded in the user’s language', () => {
+    expect(codedFailureMessage(203, 'Insufficient available balance (203)', null)).toEqual({ kind: 'catalogue', key: 'errors.203', params: {}, code: 203 });
+  });
+
+  it('a code the catalogue has no text for shows the server’s message instead of "unknown error"', () => {
+    expect(codedFailureMessage(4711, 'Product under maintenance until 10:00', null)).toEqual({ kind: 'server', text: 'Product under maintenance until 10:00 (4711)' });
+    // The reference server already ends its messages with the code: not twice.
+    expect(codedFailureMessage(4711, 'Product under maintenance (4711)', null)).toEqual({ kind: 'server', text: 'Product under maintenance (4711)' });
+    expect(codedFailureMessage(4711, '  ', null)).toEqual({ kind: 'catalogue', key: 'errors.1000', params: {}, code: 4711 });
   });
 });

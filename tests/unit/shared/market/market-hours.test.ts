@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isUsDaylightSavingTime, marketStatusAt, type TradingHours } from '../../../../src/shared/market/market-hours';
+import { isUsDaylightSavingTime, marketStatusAt, nextOpeningAt, type TradingHours } from '../../../../src/shared/market/market-hours';
 
 const utc = (iso: string) => Date.parse(`${iso}Z`);
 const allWeek = (start: number, close: number): TradingHours => ({
@@ -61,5 +61,24 @@ describe('market status', () => {
     for (const instant of ['2026-01-10T00:00:00', '2026-07-04T23:59:59', '2026-03-08T07:30:00']) {
       expect(marketStatusAt(crypto, utc(instant)), instant).toBe('open');
     }
+  });
+});
+
+describe('next opening', () => {
+  it('names when a closed US stock opens next: after the weekend, the same morning, in winter and summer', () => {
+    // Saturday 2026-01-10 → Monday 14:30 UTC.
+    expect(nextOpeningAt(usStock, utc('2026-01-10T12:00:00'))).toBe(utc('2026-01-12T14:30:00'));
+    // Friday evening after the close → Monday.
+    expect(nextOpeningAt(usStock, utc('2026-01-09T21:00:00'))).toBe(utc('2026-01-12T14:30:00'));
+    // Tuesday before the bell (early trading) → today.
+    expect(nextOpeningAt(usStock, utc('2026-01-13T14:10:00'))).toBe(utc('2026-01-13T14:30:00'));
+    // Summer: one hour earlier, 13:30 UTC.
+    expect(nextOpeningAt(usStock, utc('2026-07-11T12:00:00'))).toBe(utc('2026-07-13T13:30:00'));
+    expect(marketStatusAt(usStock, utc('2026-07-13T13:30:00'))).toBe('open');
+  });
+
+  it('opens forex on Sunday 22:00 UTC in winter; a product without sessions never opens', () => {
+    expect(nextOpeningAt(forex, utc('2026-01-10T09:00:00'))).toBe(utc('2026-01-11T22:00:00'));
+    expect(nextOpeningAt(allWeek(0, 0), utc('2026-01-10T09:00:00'))).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PriceTick } from '../../../../src/shared/api/market';
+import type { KlinePeriod, WireBar } from '../../../../src/shared/market/kline';
 import { leaderElectedConnection, type ExclusiveLock, type MarketRelayMessage, type RelayChannel } from '../../../../src/worker/engine/leader-election';
 import type { MarketConnectionFactory } from '../../../../src/worker/engine/market-feed';
 import type { ConnectionState } from '../../../../src/worker/engine/reconnect-policy';
@@ -28,23 +29,40 @@ function fakeLocks(): ExclusiveLock {
   };
 }
 
-function engineTab(lock: ExclusiveLock, relay: RelayChannel, sockets: { opened: number; emit: ((ticks: PriceTick[]) => void)[] }) {
+interface FakeSockets {
+  opened: number;
+  emit: ((ticks: PriceTick[]) => void)[];
+  /** Each socket's kline topics followed (`symbol|period`) and how to push a bar on it. */
+  klines: Set<string>[];
+  emitBar: ((symbol: string, period: KlinePeriod, bar: WireBar) => void)[];
+}
+
+function engineTab(lock: ExclusiveLock, relay: RelayChannel, sockets: FakeSockets) {
   const received: PriceTick[][] = [];
   const states: ConnectionState[] = [];
-  const connect: MarketConnectionFactory = (handlers) => ({
-    start: () => {
-      sockets.opened += 1;
-      sockets.emit.push(handlers.onPrices);
-      handlers.onState({ status: 'open', failedAttempts: 0, gaveUp: false });
-    },
-    restart: () => undefined,
-    stop: async () => undefined,
-  });
+  const bars: string[] = [];
+  const connect: MarketConnectionFactory = (handlers) => {
+    const klines = new Set<string>();
+    return {
+      start: () => {
+        sockets.opened += 1;
+        sockets.emit.push(handlers.onPrices);
+        sockets.klines.push(klines);
+        sockets.emitBar.push(handlers.onBar);
+        handlers.onState({ status: 'open', failedAttempts: 0, gaveUp: false });
+      },
+      restart: () => undefined,
+      stop: async () => undefined,
+      watchKline: (symbol, period) => void klines.add(`${symbol}|${period}`),
+      unwatchKline: (symbol, period) => void klines.delete(`${symbol}|${period}`),
+    };
+  };
   const connection = leaderElectedConnection({ lock, relay, connect })({
     onPrices: (ticks) => received.push(ticks),
     onState: (state) => states.push(state),
+    onBar: (symbol, period, bar) => bars.push(`${symbol}|${period}|${bar.volume}`),
   });
-  return { connection, received, states };
+  return { connection, received, states, bars };
 }
 
 const tick = (price: string) => priceTick('BTCUSDT', price, 1);
@@ -53,7 +71,7 @@ const tick = (price: string) => priceTick('BTCUSDT', price, 1);
 function twoStartedTabs() {
   const lock = fakeLocks();
   const network = fakeBroadcastNetwork<MarketRelayMessage>();
-  const sockets = { opened: 0, emit: [] as ((ticks: PriceTick[]) => void)[] };
+  const sockets: FakeSockets = { opened: 0, emit: [], klines: [], emitBar: [] };
   const first = engineTab(lock, network(), sockets);
   const second = engineTab(lock, network(), sockets);
   first.connection.start();
@@ -70,6 +88,22 @@ describe('market leader election (dedicated-worker fallback)', () => {
     expect(first.received).toEqual([[tick('1.00')]]);
     expect(second.received).toEqual([[tick('1.00')]]);
     expect(second.states.at(-1)?.status).toBe('open');
+  });
+
+  it('follows a follower tab’s kline topic on the leader’s socket and relays the server’s bars to it', async () => {
+    const { sockets, first, second } = twoStartedTabs();
+    await Promise.resolve();
+    second.connection.watchKline('BTCUSDT', '1min');
+    first.connection.watchKline('ETHUSDT', '5min');
+    expect([...(sockets.klines[0] ?? [])].sort()).toEqual(['BTCUSDT|1min', 'ETHUSDT|5min']);
+    const bar: WireBar = { time: 60_000, openPrice: '1.00', highestPrice: '1.10', lowestPrice: '0.90', closePrice: '1.05', volume: '42', turnover: '44.1' };
+    sockets.emitBar[0]?.('BTCUSDT', '1min', bar);
+    expect(first.bars).toEqual(['BTCUSDT|1min|42']);
+    expect(second.bars).toEqual(['BTCUSDT|1min|42']);
+    // The leader's own chart closes: its topic goes; the follower's stays.
+    first.connection.unwatchKline('ETHUSDT', '5min');
+    first.connection.unwatchKline('BTCUSDT', '1min');
+    expect([...(sockets.klines[0] ?? [])]).toEqual(['BTCUSDT|1min']);
   });
 
   it('hands the socket to a waiting tab when the leader goes', async () => {

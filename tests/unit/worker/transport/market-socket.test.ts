@@ -130,6 +130,32 @@ describe('market socket', () => {
     expect(states.map((state) => state.status)).toEqual(['connecting', 'open']);
   });
 
+  it('follows the kline topic of a watched pair, on this connection and the next, and stops on unwatch', () => {
+    const bars: string[] = [];
+    const { market, latest, sockets, logs } = setup({ onBar: (symbol, period, bar) => bars.push(`${symbol}|${period}|${bar.volume}`) });
+    market.start();
+    // Watched before the socket opens: subscribed once it does.
+    market.watchKline('BTCUSDT', '1min');
+    latest().accept();
+    const [id] = latest().subscriptionIds('/topic/kline/BTCUSDT/1min');
+    expect(id).toBeTruthy();
+    const bar = { time: 1_790_000_040_000, openPrice: '1.00', highestPrice: '1.10', lowestPrice: '0.90', closePrice: '1.05', volume: '812', turnover: '850.5' };
+    const message = (body: string) => serializeFrame({ command: 'MESSAGE', headers: { destination: '/topic/kline/BTCUSDT/1min', subscription: id!, 'message-id': '1' }, body });
+    latest().receive(message(JSON.stringify(bar)));
+    latest().receive(message('{"time":"soon"}'));
+    expect(bars).toEqual(['BTCUSDT|1min|812']);
+    expect(logs).toEqual(['market: a kline message did not match the contract']);
+
+    // A reconnection subscribes again.
+    latest().drop();
+    vi.advanceTimersByTime(500);
+    expect(sockets).toHaveLength(2);
+    latest().accept();
+    expect(latest().subscriptionIds('/topic/kline/BTCUSDT/1min')).toHaveLength(1);
+    market.unwatchKline('BTCUSDT', '1min');
+    expect(latest().frames().filter((frame) => frame.command === 'UNSUBSCRIBE')).toHaveLength(1);
+  });
+
   it('retries after 500 ms × the attempt, and gives up after 10 failed attempts', () => {
     const { market, sockets, latest } = setup();
     market.start();

@@ -2,7 +2,9 @@ import type { TFunction } from 'i18next';
 import { orderHistory, orderHistoryMock, type TradeOrder } from '../../../../shared/api/trading';
 import { isDemoSession } from '../../../../shared/protocol/engine';
 import { Direction, OrderStatus, PriceType } from '../../../../shared/trading/order-rules';
+import type { BrandFormat } from '../../../format/use-brand-format';
 import { changeTone } from '../../catalogue/price-tone';
+import { pricePrecisionOf } from '../../catalogue/products';
 import { HistoryGrid } from './history-grid';
 import { historyPageSize, type HistoryKind } from './history-kind';
 import { HistoryList } from './history-list';
@@ -38,6 +40,11 @@ function priceTypeText(order: TradeOrder, t: TFunction): string {
  * Closed market orders: `order/history` for a real session, `order/historyMock` for a demo
  * one; the orders' profit and loss as their result.
  */
+/** A price of the order at its product's precision. */
+function priceOf(order: TradeOrder, value: string | null, format: BrandFormat): string {
+  return format.price(value, pricePrecisionOf(order.tradePair));
+}
+
 export const marketHistory: HistoryKind<TradeOrder, MarketHistoryPage> = {
   async fetchPage(http, session, page, signal) {
     const data = await http.call(
@@ -60,7 +67,7 @@ export const marketHistory: HistoryKind<TradeOrder, MarketHistoryPage> = {
 
   rowOf: (order, { format }) => ({
     detail: order.orderQuantity,
-    prices: `${order.openingPrice ?? '—'} → ${order.closingPrice ?? '—'}`,
+    prices: `${priceOf(order, order.openingPrice, format)} → ${priceOf(order, order.closingPrice, format)}`,
     time: format.time(order.closingTimeTs),
   }),
 
@@ -71,10 +78,10 @@ export const marketHistory: HistoryKind<TradeOrder, MarketHistoryPage> = {
     return [
       { key: 'priceType', label: t('trade.price_type'), width: 'minmax(84px, 0.8fr)', hidePriority: 2, cell: (order) => priceTypeText(order, t) },
       { key: 'volume', label: t('position.volume'), width: 'minmax(56px, 0.6fr)', numeric: true, cell: (order) => order.orderQuantity },
-      { key: 'placePrice', label: t('position.open_price'), width: 'minmax(70px, 1fr)', numeric: true, cell: (order) => order.openingPrice ?? '—' },
-      { key: 'coverPrice', label: t('history.close_price'), width: 'minmax(70px, 1fr)', numeric: true, cell: (order) => order.closingPrice ?? '—' },
-      { key: 'stop', label: t('trade.stop_loss'), width: 'minmax(64px, 0.8fr)', numeric: true, hidePriority: 4, cell: (order) => order.stopPrice ?? '—' },
-      { key: 'take', label: t('trade.take_profit'), width: 'minmax(64px, 0.8fr)', numeric: true, hidePriority: 5, cell: (order) => order.takeProfitPrice ?? '—' },
+      { key: 'placePrice', label: t('position.open_price'), width: 'minmax(70px, 1fr)', numeric: true, cell: (order) => priceOf(order, order.openingPrice, format) },
+      { key: 'coverPrice', label: t('history.close_price'), width: 'minmax(70px, 1fr)', numeric: true, cell: (order) => priceOf(order, order.closingPrice, format) },
+      { key: 'stop', label: t('trade.stop_loss'), width: 'minmax(64px, 0.8fr)', numeric: true, hidePriority: 4, cell: (order) => priceOf(order, order.stopPrice, format) },
+      { key: 'take', label: t('trade.take_profit'), width: 'minmax(64px, 0.8fr)', numeric: true, hidePriority: 5, cell: (order) => priceOf(order, order.takeProfitPrice, format) },
       { key: 'fee', label: t('position.fee'), width: 'minmax(48px, 0.6fr)', numeric: true, hidePriority: 6, cell: (order) => amount(order.feeAmount) },
       { key: 'placeTime', label: t('position.order_time'), width: 'minmax(142px, 1fr)', numeric: true, hidePriority: 3, cell: (order) => time(order.orderTime) },
       { key: 'coverTime', label: t('history.close_time'), width: 'minmax(142px, 1fr)', numeric: true, cell: (order) => time(order.closingTimeTs) },
@@ -92,10 +99,10 @@ export const marketHistory: HistoryKind<TradeOrder, MarketHistoryPage> = {
       { label: t('position.volume'), value: order.orderQuantity },
       { label: t('history.lever'), value: `${order.lever}×` },
       { label: t('position.margin'), value: amount(order.securityDepositInitial) },
-      { label: t('position.open_price'), value: order.openingPrice },
-      { label: t('history.close_price'), value: order.closingPrice },
-      { label: t('trade.stop_loss'), value: order.stopPrice },
-      { label: t('trade.take_profit'), value: order.takeProfitPrice },
+      { label: t('position.open_price'), value: priceOf(order, order.openingPrice, format) },
+      { label: t('history.close_price'), value: priceOf(order, order.closingPrice, format) },
+      { label: t('trade.stop_loss'), value: priceOf(order, order.stopPrice, format) },
+      { label: t('trade.take_profit'), value: priceOf(order, order.takeProfitPrice, format) },
       { label: t('history.fee_with_overnight'), value: amount(order.feeAmount) },
       { label: t('position.profit_loss'), value: pnl, tone: pnl === null ? '' : changeTone(pnl) },
       { label: t('position.order_time'), value: time(order.orderTime) },

@@ -2,7 +2,9 @@ import type { TFunction } from 'i18next';
 import { OptionStatus, optionOrderList, type OptionOrder } from '../../../../shared/api/options';
 import { formatMoney, parseMoney } from '../../../../shared/money/money';
 import { OptionDirection } from '../../../../shared/options/option-rules';
+import type { BrandFormat } from '../../../format/use-brand-format';
 import { changeTone } from '../../catalogue/price-tone';
+import { pricePrecisionOf } from '../../catalogue/products';
 import { HistoryGrid } from './history-grid';
 import { historyPageSize, type HistoryKind } from './history-kind';
 import { HistoryList } from './history-list';
@@ -29,6 +31,11 @@ function resultLabel(order: OptionOrder, t: TFunction): string {
  * Settled options (`option/orderList` status 1; the server answers from the token's book,
  * real or demo); the result with the win/loss as an option's result.
  */
+/** A price of the option at its product's precision. */
+function priceOf(order: { tradePair: string }, value: string | null, format: BrandFormat): string {
+  return format.price(value, pricePrecisionOf(order.tradePair));
+}
+
 export const optionHistory: HistoryKind<OptionOrder, OptionHistoryPage> = {
   async fetchPage(http, _session, page, signal) {
     const data = await http.call(optionOrderList, { page, limit: historyPageSize, positionStatus: OptionStatus.settled }, { silent: true, signal });
@@ -47,7 +54,7 @@ export const optionHistory: HistoryKind<OptionOrder, OptionHistoryPage> = {
 
   rowOf: (order, { t, format }) => ({
     detail: t('option.seconds', { seconds: order.timeLong }),
-    prices: `${order.price} → ${order.priceEnd ?? '—'}`,
+    prices: `${priceOf(order, order.price, format)} → ${priceOf(order, order.priceEnd, format)}`,
     time: format.time(order.completeTime),
   }),
 
@@ -57,8 +64,8 @@ export const optionHistory: HistoryKind<OptionOrder, OptionHistoryPage> = {
     const { amount, time } = format;
     return [
       { key: 'delivery', label: t('option.delivery_time'), width: 'minmax(64px, 0.6fr)', numeric: true, hidePriority: 4, cell: (order) => t('option.seconds', { seconds: order.timeLong }) },
-      { key: 'start', label: t('option.place_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: (order) => order.price },
-      { key: 'end', label: t('option.end_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: (order) => order.priceEnd ?? '—' },
+      { key: 'start', label: t('option.place_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: (order) => priceOf(order, order.price, format) },
+      { key: 'end', label: t('option.end_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: (order) => priceOf(order, order.priceEnd, format) },
       { key: 'amount', label: t('option.order_amount'), width: 'minmax(70px, 0.8fr)', numeric: true, cell: (order) => amount(order.amount) },
       { key: 'fee', label: t('option.fee'), width: 'minmax(56px, 0.6fr)', numeric: true, hidePriority: 3, cell: (order) => amount(order.feeAmount) },
       { key: 'begin', label: t('history.execution_time'), width: 'minmax(142px, 1fr)', numeric: true, hidePriority: 2, cell: (order) => time(order.beginTime) },
@@ -75,8 +82,8 @@ export const optionHistory: HistoryKind<OptionOrder, OptionHistoryPage> = {
       { label: t('option.delivery_time'), value: t('option.seconds', { seconds: order.timeLong }) },
       { label: t('option.order_amount'), value: amount(order.amount) },
       { label: t('history.profit_rate'), value: ratePercent(order.rate) },
-      { label: t('option.start_price'), value: order.price },
-      { label: t('option.end_price'), value: order.priceEnd },
+      { label: t('option.start_price'), value: priceOf(order, order.price, format) },
+      { label: t('option.end_price'), value: priceOf(order, order.priceEnd, format) },
       { label: t('option.fee'), value: amount(order.feeAmount) },
       { label: t('history.result'), value: resultLabel(order, t) },
       { label: t('history.win_loss'), value: winLost, tone: winLost === null ? '' : changeTone(winLost) },

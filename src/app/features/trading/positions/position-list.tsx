@@ -4,13 +4,18 @@ import { useTranslation } from 'react-i18next';
 import type { TradeOrder } from '../../../../shared/api/trading';
 import { Direction } from '../../../../shared/trading/order-rules';
 import { changeTone } from '../../catalogue/price-tone';
+import { pricePrecisionOf } from '../../catalogue/products';
+import { useBrandFormat } from '../../../format/use-brand-format';
 import { PositionOrders, PositionTabs, PositionsSummaryBar, useMarketPositions, type PositionTab } from './position-parts';
 
 function OrderRow(props: { order: TradeOrder; onOpen: () => void }) {
   const { t } = useTranslation();
+  const format = useBrandFormat();
   const { order } = props;
+  const precision = pricePrecisionOf(order.tradePair);
   const buy = order.orderType === Direction.buy;
-  const pnl = order.profitLoss ?? '0';
+  // The tone follows the amount shown, so a loss rounding to 0.00 is not coloured.
+  const pnl = format.amount(order.profitLoss ?? '0');
   return (
     <li className="order-row">
       <button type="button" className="order-row-button" onClick={props.onOpen} aria-label={`${order.productName} ${order.uid}`}>
@@ -20,8 +25,8 @@ function OrderRow(props: { order: TradeOrder; onOpen: () => void }) {
           <span className="numeric">{order.orderQuantity}</span>
         </span>
         <span className="order-prices numeric">
-          <span>{order.openingPrice ?? order.limitPrice}</span>
-          <span>{order.currentPrice ?? '—'}</span>
+          <span>{format.price(order.openingPrice ?? order.limitPrice, precision)}</span>
+          <span>{format.price(order.currentPrice, precision)}</span>
         </span>
         <span className={`order-pnl numeric ${changeTone(pnl)}`} data-testid={`pnl-${order.uid}`}>
           {pnl}

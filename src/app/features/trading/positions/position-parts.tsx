@@ -12,6 +12,7 @@ import { Icon } from '../../../components/icons';
 import { showToast } from '../../../components/toasts';
 import { positionsSignal, sessionSignal } from '../../../engine/signals';
 import { changeTone } from '../../catalogue/price-tone';
+import { pricePrecisionOf } from '../../catalogue/products';
 import { isDemoSession } from '../../../../shared/protocol/engine';
 import { Direction } from '../../../../shared/trading/order-rules';
 import { EditOrderDialog, useHoldCountdown } from './order-edit';
@@ -95,7 +96,8 @@ function useOrderAction(order: TradeOrder, tab: PositionTab, onDone?: () => void
     try {
       const contract = cover ? (demo ? closeOrderMock : closeOrder) : demo ? cancelOrderMock : cancelOrder;
       await http.call(contract, { orderId: order.uid });
-      showToast('success', t(cover ? 'position.covered' : 'position.canceled'));
+      // The specification's notice for a cover or a cancel: "operation success".
+      showToast('success', t('notice.operation_success'));
       onDone?.();
     } catch {
       // The request client has told the user why (e.g. the minimum holding time).
@@ -140,17 +142,18 @@ export function OrderDrawer(props: { order: TradeOrder; tab: PositionTab; onClos
   // Inside its minimum holding time a position cannot be closed by hand: the button says for how long.
   const holdLeft = useHoldCountdown(order);
 
+  const price = (value: string | null) => format.price(value, pricePrecisionOf(order.tradePair));
   const rows: [string, string | null][] = [
     [t('position.order_id'), order.uid],
     [t('position.direction'), t(order.orderType === Direction.buy ? 'market.buy' : 'market.sell')],
     [t('position.volume'), order.orderQuantity],
-    [props.tab === 'opening' ? t('position.open_price') : t('position.limit_price'), order.openingPrice ?? order.limitPrice],
-    [t('position.current_price'), order.currentPrice],
-    [t('trade.stop_loss'), order.stopPrice],
-    [t('trade.take_profit'), order.takeProfitPrice],
-    [t('position.margin'), order.securityDepositInitial],
-    [t('position.fee'), order.feeAmount],
-    [props.tab === 'opening' ? t('position.profit_loss') : t('position.expected_profit_loss'), order.profitLoss],
+    [props.tab === 'opening' ? t('position.open_price') : t('position.limit_price'), price(order.openingPrice ?? order.limitPrice)],
+    [t('position.current_price'), price(order.currentPrice)],
+    [t('trade.stop_loss'), price(order.stopPrice)],
+    [t('trade.take_profit'), price(order.takeProfitPrice)],
+    [t('position.margin'), format.amount(order.securityDepositInitial)],
+    [t('position.fee'), format.amount(order.feeAmount)],
+    [props.tab === 'opening' ? t('position.profit_loss') : t('position.expected_profit_loss'), order.profitLoss === null ? null : format.amount(order.profitLoss)],
     [t('position.order_time'), format.time(order.orderTime)],
   ];
   return (

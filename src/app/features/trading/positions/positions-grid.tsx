@@ -5,6 +5,7 @@ import type { TradeOrder } from '../../../../shared/api/trading';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { VirtualGrid, type GridColumn } from '../../../components/virtual-grid';
 import { changeTone } from '../../catalogue/price-tone';
+import { pricePrecisionOf } from '../../catalogue/products';
 import { useTradeMode } from '../trade-mode';
 import { RunningOptionsGrid } from '../options/option-positions';
 import type { TradeMode } from '../../../../shared/config/trade-mode';
@@ -27,10 +28,10 @@ function usePositionColumns(tab: PositionTab): GridColumn<TradeOrder>[] {
       },
       { key: 'priceType', label: t('position.price_type'), width: 'minmax(100px, 0.8fr)', hidePriority: 2, cell: (order) => t(order.buyPoint === PriceType.pending ? 'trade.pending_order' : 'trade.market_price') },
       { key: 'volume', label: t('position.volume'), width: 'minmax(60px, 0.7fr)', numeric: true, cell: (order) => order.orderQuantity },
-      { key: 'placePrice', label: t(tab === 'opening' ? 'position.open_price' : 'position.limit_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: (order) => order.openingPrice ?? order.limitPrice ?? '—' },
-      { key: 'current', label: t('position.current_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: (order) => order.currentPrice ?? '—' },
-      { key: 'stop', label: t('trade.stop_loss'), width: 'minmax(70px, 0.9fr)', numeric: true, hidePriority: 6, cell: (order) => order.stopPrice ?? '—' },
-      { key: 'take', label: t('trade.take_profit'), width: 'minmax(70px, 0.9fr)', numeric: true, hidePriority: 5, cell: (order) => order.takeProfitPrice ?? '—' },
+      { key: 'placePrice', label: t(tab === 'opening' ? 'position.open_price' : 'position.limit_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: (order) => format.price(order.openingPrice ?? order.limitPrice, pricePrecisionOf(order.tradePair)) },
+      { key: 'current', label: t('position.current_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: (order) => format.price(order.currentPrice, pricePrecisionOf(order.tradePair)) },
+      { key: 'stop', label: t('trade.stop_loss'), width: 'minmax(70px, 0.9fr)', numeric: true, hidePriority: 6, cell: (order) => format.price(order.stopPrice, pricePrecisionOf(order.tradePair)) },
+      { key: 'take', label: t('trade.take_profit'), width: 'minmax(70px, 0.9fr)', numeric: true, hidePriority: 5, cell: (order) => format.price(order.takeProfitPrice, pricePrecisionOf(order.tradePair)) },
       { key: 'fee', label: t('position.fee'), width: 'minmax(60px, 0.7fr)', numeric: true, hidePriority: 4, cell: (order) => format.amount(order.feeAmount) },
       { key: 'time', label: t('position.order_time'), width: 'minmax(130px, 1.3fr)', numeric: true, hidePriority: 3, cell: (order) => format.time(order.orderTime) },
       // What a trader watches and acts on stays in view at the end: profit and loss, then the row's close button.
@@ -43,7 +44,7 @@ function usePositionColumns(tab: PositionTab): GridColumn<TradeOrder>[] {
         numeric: true,
         cell: (order) => (
           <span className={changeTone(order.profitLoss ?? '0')} data-testid={`grid-pnl-${order.uid}`}>
-            {order.profitLoss ?? '—'}
+            {order.profitLoss === null ? '—' : format.amount(order.profitLoss)}
           </span>
         ),
       },
