@@ -70,11 +70,18 @@ export const tradeOrder = z.object({
 });
 export type TradeOrder = z.infer<typeof tradeOrder>;
 
+/** The time columns a list of orders can be sorted by, newest first. */
+export const orderTimeColumns = ['orderTime', 'transactionTime', 'closingTime'] as const;
+export type OrderTimeColumn = (typeof orderTimeColumns)[number];
+
+/** `columns`: the sort columns, most significant first (the specification sends ['closingTime']). */
+const sortColumns = z.array(z.enum(orderTimeColumns)).min(1).max(orderTimeColumns.length);
+
 export const historyBody = z.strictObject({
   page: z.number().int().min(1).default(1),
   limit: z.number().int().min(1).max(100).default(10),
   positionStatus: z.number().int().min(1).max(4).default(3),
-  columns: z.string().max(200).optional(),
+  columns: sortColumns.default(['closingTime']),
 });
 
 export const orderHistoryData = z.object({
@@ -92,7 +99,7 @@ export const orderListBody = z.strictObject({
   page: z.number().int().min(1).default(1),
   limit: z.number().int().min(1).max(100).default(10),
   positionStatus: z.number().int().min(1).max(4).optional(),
-  columns: z.string().max(200).optional(),
+  columns: sortColumns.default(['orderTime']),
 });
 
 export const orderListData = z.object({

@@ -42,7 +42,7 @@ export const marketHistory: HistoryKind<TradeOrder, MarketHistoryPage> = {
   async fetchPage(http, session, page, signal) {
     const data = await http.call(
       isDemoSession(session) ? orderHistoryMock : orderHistory,
-      { page, limit: historyPageSize, positionStatus: OrderStatus.deal, columns: 'closingTime' },
+      { page, limit: historyPageSize, positionStatus: OrderStatus.deal, columns: ['closingTime'] },
       { silent: true, signal },
     );
     return { items: data.list, pages: data.pages, profitLossToday: data.profitLossToday, profitLossTotal: data.profitLossTotal };
