@@ -6,6 +6,7 @@ import { useApp } from '../../app-context';
 import { productsSignal, useProducts } from './products';
 import { ProductsPending } from './products-pending';
 import { QuoteList } from './quote-list';
+import { useTradeModeContext } from './trade-mode-context';
 
 /** Longest keyword accepted; product codes and names are far shorter. */
 const keywordMaxLength = 32;
@@ -21,7 +22,8 @@ export function SearchBoard(props: { query: string; onQuery: (keyword: string) =
   const { config } = useApp();
   const [draft, setDraft] = useState(props.query);
   const state = productsSignal.value;
-  const results = searchProducts(state.list, props.query);
+  const { context, pending } = useTradeModeContext();
+  const results = searchProducts(state.list, props.query, context);
 
   function run(keyword: string) {
     const trimmed = keyword.trim().slice(0, keywordMaxLength);
@@ -59,7 +61,7 @@ export function SearchBoard(props: { query: string; onQuery: (keyword: string) =
         ))}
       </div>
       <div className="quote-panel">
-        {state.status !== 'ready' && state.list.length === 0 ? (
+        {(state.status !== 'ready' && state.list.length === 0) || pending ? (
           <ProductsPending />
         ) : !props.query ? null : results.length === 0 ? (
           <p className="list-state" role="status">

@@ -3,15 +3,27 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { Product } from '../../../shared/api/market';
 import type { MarketStatus } from '../../../shared/market/market-hours';
-import { tradeBlock } from '../../../shared/market/tradability';
+import { isTradable, isTradableInMode, tradeBlock } from '../../../shared/market/tradability';
 import { Direction } from '../../../shared/trading/order-rules';
-import { useTradeMode } from './trade-mode';
+import { useTradeModeContext } from '../catalogue/trade-mode-context';
 
-/** Sell and buy, or why the product cannot be traded now. */
+/** Sell and buy, or why the product cannot be traded now (in the current trade mode). */
 export function TradeButtons(props: { product: Product; status: MarketStatus; onTrade?: (direction: Direction) => void }) {
   useSignals();
   const { t } = useTranslation();
-  const { mode } = useTradeMode();
+  const { context, pending } = useTradeModeContext();
+  const { mode } = context;
+  if (pending) return <div className="trade-buttons" />;
+  // Switched on, but not in this mode (e.g. no options on it): say so rather than offer a form that refuses.
+  if (isTradable(props.product) && !isTradableInMode(props.product, context)) {
+    return (
+      <div className="trade-buttons">
+        <p className="trade-closed" role="status">
+          {t(`chart.not_trade_${mode}`)}
+        </p>
+      </div>
+    );
+  }
   const blocked = tradeBlock([props.product], props.status);
   if (blocked) {
     return (
