@@ -74,6 +74,17 @@ export type TradeOrder = z.infer<typeof tradeOrder>;
 export const orderTimeColumns = ['orderTime', 'transactionTime', 'closingTime'] as const;
 export type OrderTimeColumn = (typeof orderTimeColumns)[number];
 
+/**
+ * The history's status tabs (position status 1 to 4: pending, position, deal, canceled),
+ * each sorted by the time that ends its stage: placed, filled, or closed/canceled.
+ */
+export const historyStatusColumns: Record<1 | 2 | 3 | 4, readonly OrderTimeColumn[]> = {
+  1: ['orderTime'],
+  2: ['transactionTime'],
+  3: ['closingTime'],
+  4: ['closingTime'],
+};
+
 /** `columns`: the sort columns, most significant first (the specification sends ['closingTime']). */
 const sortColumns = z.array(z.enum(orderTimeColumns)).min(1).max(orderTimeColumns.length);
 
