@@ -63,3 +63,26 @@ test('a product without options says it is not tradable in option mode instead o
   await page.goto('/BTCUSDT/chart');
   await expect(page.getByRole('link', { name: 'Buy up' }).or(page.getByRole('button', { name: 'Buy up' })).first()).toBeVisible();
 });
+
+test('@mobile home\'s refresh button loads the banners and the products again, not only the switches', async ({ page }) => {
+  test.skip(isDesktop(page), 'the desktop start page is the terminal, without home\'s header');
+  await page.goto('/');
+  await waitForApp(page);
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (/\/(appBanner\/list|forex\/product\/list|getAllConfigStatusWeb)$/.test(path)) asked.push(path.split('/').at(-1)!);
+  });
+  await page.getByRole('button', { name: 'Refresh' }).first().click();
+  await expect.poll(() => [...new Set(asked)].sort()).toEqual(['getAllConfigStatusWeb', 'list'].sort());
+  await expect.poll(() => asked.filter((name) => name === 'list').length).toBe(2);
+});
+
+test('@desktop search closes to home with Escape', async ({ page }) => {
+  test.skip(!isDesktop(page), 'the search page closes to home on desktop only');
+  await page.goto('/search?q=USD');
+  await waitForApp(page);
+  await expect(page.getByRole('search')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page).toHaveURL(/\/$/);
+});

@@ -11,7 +11,7 @@ export const bannerDelayMs = 3000;
  * when it fails or is empty), auto-playing every 3 s in a loop, paused while hovered or
  * focused, with clickable pagination.
  */
-export function BannerCarousel() {
+export function BannerCarousel(props: { reloadKey?: number }) {
   const { t } = useTranslation();
   const { config, http } = useApp();
   const [banners, setBanners] = useState<readonly string[]>(config.fallbackBanners);
@@ -28,7 +28,8 @@ export function BannerCarousel() {
       })
       .catch(() => undefined); // the fallback list stays
     return () => controller.abort();
-  }, [http]);
+    // `reloadKey` only asks for the list again (home's refresh button).
+  }, [http, props.reloadKey]);
 
   const count = banners.length;
   const shown = count > 0 ? index % count : 0;
