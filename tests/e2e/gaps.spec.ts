@@ -86,3 +86,18 @@ test('@desktop search closes to home with Escape', async ({ page }) => {
   await page.keyboard.press('Escape');
   await expect(page).toHaveURL(/\/$/);
 });
+
+test('@mobile positions in option mode have the unsettled and settled tabs', async ({ page }) => {
+  test.skip(isDesktop(page), 'the phone positions screen');
+  await page.goto('/');
+  await waitForApp(page);
+  await demoSession(page);
+  await page.goto('/position');
+  await page.getByRole('group', { name: 'Trade mode' }).getByRole('button', { name: 'Option' }).click();
+  const tabs = page.getByRole('tablist', { name: 'Option status' });
+  await expect(tabs.getByRole('tab', { name: 'Unsettled' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByText('No running options.')).toBeVisible();
+  await tabs.getByRole('tab', { name: 'Settled', exact: true }).click();
+  await expect(page.getByText('No settled options yet.')).toBeVisible();
+  await page.screenshot({ path: '/tmp/shots/gaps/position-option-tabs-mobile.png' });
+});
