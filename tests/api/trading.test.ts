@@ -475,7 +475,7 @@ describe.each(testBackends())('the transaction list (order/list) on $name', (bac
     // Closed last, but placed first: the list is by order time, not by close time.
     expect((await call(server, '/exchange/closeOrder', { orderId: closed }, user.token)).code).toBe(0);
 
-    const first = await list(user.token, { page: 1, limit: 3, columns: 'closingTime' });
+    const first = await list(user.token, { page: 1, limit: 3, columns: ['orderTime'] });
     expect(uids(first)).toEqual([canceled, pending, open]);
     expect(first.pages).toBe(2);
     expect(first.list.map((order) => order.status)).toEqual([4, 1, 2]);
@@ -495,6 +495,24 @@ describe.each(testBackends())('the transaction list (order/list) on $name', (bac
     // Someone else's list holds none of them.
     const other = await trader();
     expect(await list(other.token)).toEqual({ list: [], pages: 0 });
+  });
+
+  it('sorts the history by the columns asked as an array (closing time by default) and refuses columns sent as a string', async () => {
+    const user = await trader();
+    const first = await place(user.token);
+    const second = await place(user.token);
+    clock += 1_000;
+    expect((await call(server, '/exchange/closeOrder', { orderId: second }, user.token)).code).toBe(0);
+    clock += 1_000;
+    expect((await call(server, '/exchange/closeOrder', { orderId: first }, user.token)).code).toBe(0);
+    const history = '/v1/waa/order/history';
+    // Placed first, closed last: newest close first, then newest order first.
+    expect(uids(await list(user.token, { positionStatus: 3, columns: ['closingTime'] }, history))).toEqual([first, second]);
+    expect(uids(await list(user.token, {}, history))).toEqual([first, second]);
+    expect(uids(await list(user.token, { positionStatus: 3, columns: ['orderTime'] }, history))).toEqual([second, first]);
+    const asString = await call(server, history, { positionStatus: 3, columns: 'closingTime' }, user.token);
+    expect(asString.code).toBe(1001);
+    expect((await call(server, history, { columns: ['password'] }, user.token)).code).toBe(1001);
   });
 
   it('keeps the demo book\'s list apart from the real one: real tokens on order/list, demo tokens on order/listMock', async () => {

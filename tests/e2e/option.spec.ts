@@ -251,7 +251,7 @@ test('the workspace place panel shows the option form in option mode, with the u
   await screen(page, 'workspace');
 });
 
-test('a closed option product: the button greyed with "Closed"; on phones the closed notice and back to where the user came from', async ({ page }) => {
+test('a closed option product: the button greyed with "Closed"; on phones the chart warns, and the form says closed and goes back to where the user came from', async ({ page }) => {
   // The seeded option products all trade: this one is answered as closed (tradeStatus 0).
   await page.route('**/v1/wa-na/option/findOptionsProduct', async (route) => {
     const response = await route.fetch();
@@ -274,7 +274,11 @@ test('a closed option product: the button greyed with "Closed"; on phones the cl
   await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Home' }).click();
   await page.getByTestId('bid-BTCUSDT').click();
   await expect(page).toHaveURL(/\/BTCUSDT\/chart$/);
-  await page.getByRole('link', { name: 'Buy up', exact: true }).click();
+  // The chart warns instead of offering Buy up; the form, reached by its address, says closed and goes back.
+  await expect(page.getByRole('status').filter({ hasText: 'Not tradable in option mode' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Buy up', exact: true })).toHaveCount(0);
+  // In-app navigation (a link elsewhere, a bookmark inside the app), so the toast outlives the way back.
+  await page.evaluate(() => window.history.pushState(null, '', '/BTCUSDT/placeOption?direction=0'));
   await expect(page.getByRole('alert').filter({ hasText: /^Closed$/ })).toBeVisible();
   await expect(page).toHaveURL(/\/BTCUSDT\/chart$/);
 });

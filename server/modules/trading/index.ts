@@ -87,7 +87,7 @@ export async function registerTrading(
     log: (message, error) => app.log.error({ err: error }, message),
   });
   await trading.restore();
-  await registerTradingRoutes(deps.signedIn, trading);
+  await registerTradingRoutes(deps.signedIn, trading, market);
   app.decorate('trading', trading);
   app.addHook('onClose', async () => {
     trading.stop();

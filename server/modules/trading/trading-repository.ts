@@ -1,4 +1,5 @@
-import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
+import type { OrderTimeColumn } from '../../../src/shared/api/trading';
 import { OrderStatus } from '../../../src/shared/trading/order-rules';
 import type { Book, Database, TradeOrderTable } from '../../db/schema';
 import { nextOrderNumberSql } from './order-number';
@@ -134,11 +135,11 @@ export function createTradingRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** A page of an account's orders in one status, latest closed first (the history). */
-    async historyPage(uid: number, book: Book, status: number, limit: number, offset: number): Promise<{ rows: OrderRow[]; count: number }> {
+    /** A page of an account's orders in one status, by the asked time columns, newest first (the history). */
+    async historyPage(uid: number, book: Book, status: number, sortBy: readonly OrderTimeColumn[], limit: number, offset: number): Promise<{ rows: OrderRow[]; count: number }> {
       const base = ofAccount(db, uid, book).where('status', '=', status);
       const [rows, count] = await Promise.all([
-        base.selectAll().orderBy('closed_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+        newestFirst(base.selectAll(), sortBy).limit(limit).offset(offset).execute(),
         base.select(({ fn }) => fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
       ]);
       return { rows, count: Number(count.count) };
@@ -153,14 +154,11 @@ export function createTradingRepository(db: Kysely<Database>) {
       return { total: row?.total ?? '0', today: row?.today ?? '0' };
     },
 
-    /**
-     * A page of an account's orders newest first (by order time, then id so that orders of
-     * one millisecond keep a stable order across pages), any status unless one is asked for.
-     */
-    async listPage(uid: number, book: Book, status: number | undefined, limit: number, offset: number): Promise<{ rows: OrderRow[]; count: number }> {
+    /** A page of an account's orders by the asked time columns, newest first, any status unless one is asked for. */
+    async listPage(uid: number, book: Book, status: number | undefined, sortBy: readonly OrderTimeColumn[], limit: number, offset: number): Promise<{ rows: OrderRow[]; count: number }> {
       const base = status === undefined ? ofAccount(db, uid, book) : ofAccount(db, uid, book).where('status', '=', status);
       const [rows, count] = await Promise.all([
-        base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+        newestFirst(base.selectAll(), sortBy).limit(limit).offset(offset).execute(),
         base.select(({ fn }) => fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
       ]);
       return { rows, count: Number(count.count) };
@@ -169,3 +167,16 @@ export function createTradingRepository(db: Kysely<Database>) {
 }
 
 export type TradingRepository = ReturnType<typeof createTradingRepository>;
+
+/** The table's column behind each time column of the API. */
+const timeColumnOf = { orderTime: 'created_at', transactionTime: 'opened_at', closingTime: 'closed_at' } as const satisfies Record<OrderTimeColumn, keyof TradeOrderTable>;
+
+/**
+ * Sorts by the asked columns newest first (a time not yet reached, e.g. a pending order's
+ * close, counts as newest), then by id so that rows of one millisecond keep their order across pages.
+ */
+function newestFirst<Query extends SelectQueryBuilder<Database, 'trade_order', OrderRow>>(query: Query, sortBy: readonly OrderTimeColumn[]): Query {
+  let sorted = query;
+  for (const column of new Set(sortBy)) sorted = sorted.orderBy(sql.ref(timeColumnOf[column]), sql`desc nulls first`) as Query;
+  return sorted.orderBy('id', 'desc') as Query;
+}

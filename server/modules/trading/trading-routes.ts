@@ -1,9 +1,16 @@
 import { addOrder, addOrderMock, cancelOrder, cancelOrderMock, closeOrder, closeOrderMock, orderHistory, orderHistoryMock, orderList, orderListMock, updateOrder, updateOrderMock } from '../../../src/shared/api/trading';
+import { productOrderInfo, productOrderInfoAll, productSearchList } from '../../../src/shared/api/market';
 import { sessionOnBook, type SignedInRoutes } from '../../http/signed-in';
+import type { MarketDataService } from '../market/market-data-service';
+import { createProductInfo } from './product-info';
 import type { TradingService } from './trading-service';
 
-export async function registerTradingRoutes(signedIn: SignedInRoutes, trading: TradingService) {
+export async function registerTradingRoutes(signedIn: SignedInRoutes, trading: TradingService, market: Pick<MarketDataService, 'products'>) {
+  const products = createProductInfo(market);
   await signedIn((scope) => {
+    scope.route(productSearchList, async () => products.searchList());
+    scope.route(productOrderInfoAll, async () => products.all());
+    scope.route(productOrderInfo, async (body) => products.one(body.productCode));
     for (const [book, add, close, cancel, history, list, update] of [
       ['real', addOrder, closeOrder, cancelOrder, orderHistory, orderList, updateOrder],
       ['demo', addOrderMock, closeOrderMock, cancelOrderMock, orderHistoryMock, orderListMock, updateOrderMock],

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { productTypeNumber, type Product } from '../../../src/shared/api/market';
-import type { AddOrderBody, UpdateOrderBody } from '../../../src/shared/api/trading';
+import type { AddOrderBody, OrderTimeColumn, UpdateOrderBody } from '../../../src/shared/api/trading';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { isTradable } from '../../../src/shared/market/tradability';
 import { formatMoney, money, parseMoney, type Units } from '../../../src/shared/money/money';
@@ -362,11 +362,11 @@ export function createTradingService(deps: {
     },
 
     /** A page of orders in one status, with the result of every closed order: in total and today (UTC), summed in the database. */
-    async history(uid: number, book: Book, query: { page: number; limit: number; positionStatus: number }) {
+    async history(uid: number, book: Book, query: { page: number; limit: number; positionStatus: number; columns: readonly OrderTimeColumn[] }) {
       const dayStart = new Date(nowMs());
       dayStart.setUTCHours(0, 0, 0, 0);
       const [page, results] = await Promise.all([
-        orders.historyPage(uid, book, query.positionStatus, query.limit, (query.page - 1) * query.limit),
+        orders.historyPage(uid, book, query.positionStatus, query.columns, query.limit, (query.page - 1) * query.limit),
         orders.closedResults(uid, book, dayStart),
       ]);
       const names = new Map(market.products().map((product) => [product.productCode, product.productName]));
@@ -379,8 +379,8 @@ export function createTradingService(deps: {
     },
 
     /** The transaction list: the book's orders newest first, any status unless one is asked for. */
-    async list(uid: number, book: Book, query: { page: number; limit: number; positionStatus?: number | undefined }) {
-      const page = await orders.listPage(uid, book, query.positionStatus, query.limit, (query.page - 1) * query.limit);
+    async list(uid: number, book: Book, query: { page: number; limit: number; positionStatus?: number | undefined; columns: readonly OrderTimeColumn[] }) {
+      const page = await orders.listPage(uid, book, query.positionStatus, query.columns, query.limit, (query.page - 1) * query.limit);
       const names = new Map(market.products().map((product) => [product.productCode, product.productName]));
       return { list: page.rows.map((row) => orderView(row, names.get(row.symbol) ?? row.symbol, deps.minHoldSeconds)), pages: Math.ceil(page.count / query.limit) };
     },

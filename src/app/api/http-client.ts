@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ApiContract } from '../../shared/api/contract';
+import type { ApiContract, ApiRoot } from '../../shared/api/contract';
 import { envelopeSchema } from '../../shared/api/envelope';
 import { ErrorCode } from '../../shared/errors/catalogue';
 
@@ -25,7 +25,8 @@ export interface RequestOptions {
 }
 
 export interface HttpClientOptions {
-  apiRoot: string;
+  /** The brand's roots (config.json); each contract names the one that serves it. */
+  roots: Record<ApiRoot, string>;
   /** 0 for none; a 700 ms grace is added to any other value. */
   timeoutMs: number;
   getToken: () => string | null;
@@ -41,6 +42,11 @@ const timeoutGraceMs = 700;
 
 /** The call whose 1002 (no such user) ends the session. */
 const userInfoPath = '/v1/waa/user/info';
+
+/** Calls that carry the user's token: `/waa/` on the API root and every exchange call. */
+function isSignedInCall(contract: ApiContract<z.ZodType, z.ZodType>): boolean {
+  return contract.root === 'exchange' || contract.path.includes('/waa/');
+}
 
 /**
  * The one request client: base URL, bearer token, language header, the response
@@ -73,7 +79,7 @@ export function createHttpClient(options: HttpClientOptions) {
 
     let response: Response;
     try {
-      response = await fetchImpl(`${options.apiRoot}${contract.path}`, {
+      response = await fetchImpl(`${options.roots[contract.root]}${contract.path}`, {
         method: 'POST',
         headers,
         body: JSON.stringify(trimStrings(body)),
@@ -87,7 +93,7 @@ export function createHttpClient(options: HttpClientOptions) {
       if (timer) clearTimeout(timer);
     }
 
-    if (response.status === 401 && contract.path.includes('/waa/')) {
+    if (response.status === 401 && isSignedInCall(contract)) {
       options.onSessionLost('unauthorized');
       throw new RequestError({ kind: 'http', status: 401 });
     }

@@ -115,7 +115,7 @@ export async function boot(root: Root) {
     batchWindowMs: config.batchWindowMs,
   });
   const http = createHttpClient({
-    apiRoot: config.apiRoot,
+    roots: { api: config.apiRoot, market: config.marketRoot, exchange: config.exchangeRoot },
     timeoutMs: config.requestTimeoutMs,
     getToken: () => sessionSignal.peek().token,
     getLanguage: () => i18next.language,

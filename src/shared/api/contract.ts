@@ -1,18 +1,29 @@
 import { z } from 'zod';
 
+/** Which of the brand's roots (`apiRoot`, `marketRoot`, `exchangeRoot`) serves a call. */
+export type ApiRoot = 'api' | 'market' | 'exchange';
+
+/** The root of a path, by its service prefix (API.md "Roots and transport"). */
+export function rootOfPath(path: string): ApiRoot {
+  if (path.startsWith('/exchange/')) return 'exchange';
+  if (path.startsWith('/market/')) return 'market';
+  return 'api';
+}
+
 /**
- * One call of the API: its path, the request body schema (strict: unknown fields are
- * rejected) and the `data` schema of its answer. The server validates requests with
- * `body` and answers with `data`; the app parses answers with `data`.
+ * One call of the API: its path, the root that serves it, the request body schema
+ * (strict: unknown fields are rejected) and the `data` schema of its answer. The server
+ * validates requests with `body` and answers with `data`; the app parses answers with `data`.
  */
 export interface ApiContract<TBody extends z.ZodType, TData extends z.ZodType> {
   path: string;
+  root: ApiRoot;
   body: TBody;
   data: TData;
 }
 
 export function contract<TBody extends z.ZodType, TData extends z.ZodType>(path: string, body: TBody, data: TData): ApiContract<TBody, TData> {
-  return { path, body, data };
+  return { path, root: rootOfPath(path), body, data };
 }
 
 /** The body of a call that takes none: an empty object, nothing else. */

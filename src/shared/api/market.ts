@@ -84,12 +84,48 @@ export const historyRangeBody = z.strictObject({
 
 export const productListData = z.object({ list: z.array(productSchema) });
 
+/**
+ * What the order form needs to place an order on a product: volume bounds, step and
+ * decimals, the leverage choices (the product's own, its maximum, and the lower steps), the fee and
+ * overnight rates, the contract size that sizes the margin, and the product's hours.
+ */
+export const productOrderInfoSchema = z.object({
+  productCode: z.string(),
+  productName: z.string(),
+  productType: z.number().int().min(1).max(5),
+  tradeStatus: z.union([z.literal(0), z.literal(1)]),
+  pricePrecision: z.number().int().min(0).max(8),
+  /** Volume step. */
+  pip: decimalString,
+  minCount: decimalString,
+  maxCount: decimalString,
+  countNum: z.number().int().min(0).max(8),
+  /** Default leverage. */
+  multiple: z.number().int().positive(),
+  /** The leverages an order may take. */
+  leverages: z.array(z.number().int().positive()),
+  contractSize: decimalString,
+  spread: decimalString,
+  feeRate: decimalString,
+  overnightRate: decimalString,
+  marketStartTime: weekdaySeconds,
+  marketCloseTime: weekdaySeconds,
+});
+export type ProductOrderInfo = z.infer<typeof productOrderInfoSchema>;
+
+export const productCodeBody = z.strictObject({ productCode: z.string().trim().min(1).max(32) });
+
 // Market-data calls under {marketRoot}; `:symbol` is filled from the payload's symbol.
 export const marketHistory = contract('/market/history', historyBody, z.array(wireBarSchema));
 export const marketHistoryRange = contract('/market/history/limit', historyRangeBody, z.array(wireBarSchema));
 export const marketThumb = contract('/market/thumb/:symbol', noBody, priceTickSchema);
 export const marketStatus = contract('/market/status/:symbol', noBody, marketStatusSchema);
 export const productList = contract('/v1/wa-na/forex/product/list', noBody, productListData);
+
+// Signed in: the search list (tradable products), and the products' trading info.
+export const productSearchList = contract('/v1/waa/product/searchList', noBody, z.object({ forexProductList: z.array(productSchema) }));
+export const productOrderInfoAll = contract('/v1/waa/product/orderInfoAll', noBody, z.record(z.string(), productOrderInfoSchema));
+export const productOrderInfo = contract('/v1/waa/product/orderInfo', productCodeBody, productOrderInfoSchema);
 
 /** The STOMP destinations the market endpoint serves. */
 export function parseMarketDestination(

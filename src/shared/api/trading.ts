@@ -87,11 +87,29 @@ export const tradeOrder = z.object({
 });
 export type TradeOrder = z.infer<typeof tradeOrder>;
 
+/** The time columns a list of orders can be sorted by, newest first. */
+export const orderTimeColumns = ['orderTime', 'transactionTime', 'closingTime'] as const;
+export type OrderTimeColumn = (typeof orderTimeColumns)[number];
+
+/**
+ * The history's status tabs (position status 1 to 4: pending, position, deal, canceled),
+ * each sorted by the time that ends its stage: placed, filled, or closed/canceled.
+ */
+export const historyStatusColumns: Record<1 | 2 | 3 | 4, readonly OrderTimeColumn[]> = {
+  1: ['orderTime'],
+  2: ['transactionTime'],
+  3: ['closingTime'],
+  4: ['closingTime'],
+};
+
+/** `columns`: the sort columns, most significant first (the specification sends ['closingTime']). */
+const sortColumns = z.array(z.enum(orderTimeColumns)).min(1).max(orderTimeColumns.length);
+
 export const historyBody = z.strictObject({
   page: z.number().int().min(1).default(1),
   limit: z.number().int().min(1).max(100).default(10),
   positionStatus: z.number().int().min(1).max(4).default(3),
-  columns: z.string().max(200).optional(),
+  columns: sortColumns.default(['closingTime']),
 });
 
 export const orderHistoryData = z.object({
@@ -109,7 +127,7 @@ export const orderListBody = z.strictObject({
   page: z.number().int().min(1).default(1),
   limit: z.number().int().min(1).max(100).default(10),
   positionStatus: z.number().int().min(1).max(4).optional(),
-  columns: z.string().max(200).optional(),
+  columns: sortColumns.default(['orderTime']),
 });
 
 export const orderListData = z.object({

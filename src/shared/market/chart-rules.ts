@@ -51,6 +51,9 @@ export function showsVolume(productType: number): boolean {
   return productType !== ProductType.commodities && productType !== ProductType.indices;
 }
 
+/** The screenshot's format and encoder quality (the specification: jpeg, quality 1, i.e. the best). */
+export const screenshotFormat = { mimeType: 'image/jpeg', quality: 1 } as const;
+
 /** The screenshot's file name: symbol, period and a timestamp, JPEG. */
 export function screenshotFileName(symbol: string, period: KlinePeriod, atMs: number): string {
   const stamp = new Date(atMs).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);

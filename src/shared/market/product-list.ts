@@ -1,14 +1,17 @@
 import { ProductType, type Product } from '../api/market';
-import { isTradable } from './tradability';
+import { isTradableInMode, type TradeModeContext } from './tradability';
+
+/** Market mode: the products' own trade status decides (no option product is consulted). */
+export const marketModeContext: TradeModeContext = { mode: 'market', optionProducts: new Map() };
 
 /**
- * The products a quote list or search shows: tradable ones only, of one
- * product type when given, ordered by the numeric sort with missing values last (then
+ * The products a quote list or search shows: those tradable in the current trade mode, of
+ * one product type when given, ordered by the numeric sort with missing values last (then
  * by code, so that equal sorts keep one order everywhere).
  */
-export function listedProducts(products: readonly Product[], productType?: number): Product[] {
+export function listedProducts(products: readonly Product[], productType?: number, context: TradeModeContext = marketModeContext): Product[] {
   return products
-    .filter((product) => isTradable(product) && (productType === undefined || product.productType === productType))
+    .filter((product) => isTradableInMode(product, context) && (productType === undefined || product.productType === productType))
     .sort((a, b) => {
       if (a.sort !== b.sort) {
         if (a.sort === null) return 1;
@@ -20,8 +23,8 @@ export function listedProducts(products: readonly Product[], productType?: numbe
 }
 
 /** The product types that have at least one listed product, in tab order (1 to 5). */
-export function listedProductTypes(products: readonly Product[]): number[] {
-  const present = new Set(products.filter(isTradable).map((product) => product.productType));
+export function listedProductTypes(products: readonly Product[], context: TradeModeContext = marketModeContext): number[] {
+  const present = new Set(products.filter((product) => isTradableInMode(product, context)).map((product) => product.productType));
   return Object.values(ProductType).filter((type) => present.has(type));
 }
 
@@ -32,10 +35,10 @@ export function parseSingleTrade(value: string | null): number | null {
 }
 
 /** Search: case-insensitive match on code or name among the listed products. */
-export function searchProducts(products: readonly Product[], keyword: string): Product[] {
+export function searchProducts(products: readonly Product[], keyword: string, context: TradeModeContext = marketModeContext): Product[] {
   const needle = keyword.trim().toUpperCase();
   if (!needle) return [];
-  return listedProducts(products).filter(
+  return listedProducts(products, undefined, context).filter(
     (product) => product.productCode.toUpperCase().includes(needle) || product.productName.toUpperCase().includes(needle),
   );
 }

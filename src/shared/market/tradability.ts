@@ -1,3 +1,4 @@
+import type { TradeMode } from '../config/trade-mode';
 import type { MarketStatus } from './market-hours';
 
 /** A product's trade status: 1 tradable, anything else prohibited (the back office's switch). */
@@ -10,6 +11,24 @@ export type TradeBlock = 'closed' | 'market_closed';
 /** Whether a product's (or an option product's) trade status allows trading at all. */
 export function isTradable(product: { readonly tradeStatus: number }): boolean {
   return product.tradeStatus === TradeStatus.tradable;
+}
+
+/** What decides whether a product is tradable in a trade mode: the mode, and the option products by code. */
+export interface TradeModeContext {
+  mode: TradeMode;
+  optionProducts: ReadonlyMap<string, { readonly tradeStatus: number }>;
+}
+
+/**
+ * Whether a product is tradable in a trade mode ("tradeStatus 1 for the current mode"):
+ * in market mode its own trade status; in option mode it also needs an option product
+ * that is switched on, as a timed option needs both.
+ */
+export function isTradableInMode(product: { readonly productCode: string; readonly tradeStatus: number }, context: TradeModeContext): boolean {
+  if (!isTradable(product)) return false;
+  if (context.mode === 'market') return true;
+  const optionProduct = context.optionProducts.get(product.productCode);
+  return optionProduct !== undefined && isTradable(optionProduct);
 }
 
 /**

@@ -140,6 +140,8 @@ export interface OptionsState {
 export interface PositionsState {
   holt: PositionsSummary | null;
   pending: PositionsSummary | null;
+  /** Reconnection of the exchange socket gave up (the market socket's rule): the tabs offer a reload. */
+  gaveUp: boolean;
 }
 
 export type EngineEvent = {

@@ -3,6 +3,7 @@ import type { OptionOrder } from '../../shared/api/options';
 import { exchangeFeedMessage } from '../../shared/api/trading';
 import type { PositionsState, SessionSnapshot } from '../../shared/protocol/engine';
 import type { Timers } from './ports';
+import { connectionLost, connectionOpened, initialConnectionState, type ConnectionState } from './reconnect-policy';
 
 /** The positions socket as the channel sees it: the worker gives it a WebSocket, tests a fake. */
 export interface PositionsConnection {
@@ -15,7 +16,7 @@ export type PositionsConnector = (
 ) => PositionsConnection;
 
 
-export const emptyPositions: PositionsState = { holt: null, pending: null };
+export const emptyPositions: PositionsState = { holt: null, pending: null, gaveUp: false };
 
 /** The server closes with this when the token is not (or no longer) good: do not retry with it. */
 const refusedCode = 4401;
@@ -24,7 +25,8 @@ const refusedCode = 4401;
  * The browser's one exchange socket (`/exchange/ws`): positions, pending orders and option
  * pushes. Opened for the signed-in account,
  * reopened for the other one after an account switch, closed at sign-out; reconnects
- * with a growing delay (1 s × attempt, at most 10 s) using the session's latest token.
+ * with the market socket's rule (reconnect-policy.ts: 500 ms × attempt, giving up after 10
+ * with the alert) using the session's latest token.
  */
 export function createPositionsChannel(options: {
   timers: Timers;
@@ -45,7 +47,7 @@ export function createPositionsChannel(options: {
   let account: string | null = null;
   let connection: PositionsConnection | null = null;
   let retry: unknown = null;
-  let attempts = 0;
+  let connectionState: ConnectionState = initialConnectionState;
   let generation = 0;
   let state: PositionsState = emptyPositions;
 
@@ -72,7 +74,7 @@ export function createPositionsChannel(options: {
         if (own !== generation) return;
         if (!heard) options.onConnected?.();
         heard = true;
-        attempts = 0;
+        connectionState = connectionOpened();
         let parsed: unknown;
         try {
           parsed = JSON.parse(text);
@@ -101,11 +103,17 @@ export function createPositionsChannel(options: {
           options.onRefused?.();
           return;
         }
-        attempts += 1;
+        const lost = connectionLost(connectionState);
+        connectionState = lost.state;
+        if (lost.retryInMs === null) {
+          options.log?.('positions: reconnection gave up');
+          publish({ ...state, gaveUp: true });
+          return;
+        }
         retry = options.timers.setTimeout(() => {
           retry = null;
           open();
-        }, Math.min(1_000 * attempts, 10_000));
+        }, lost.retryInMs);
       },
     });
   }
@@ -120,7 +128,7 @@ export function createPositionsChannel(options: {
       if (nextAccount === account && !changedUrl && (connection || retry !== null)) return;
       account = nextAccount;
       drop();
-      attempts = 0;
+      connectionState = initialConnectionState;
       publish(emptyPositions);
       if (nextAccount) open();
     },

@@ -54,4 +54,4 @@ const optionCatalogue = createSharedRefresh(
 export const loadOptionProducts: (http: HttpClient) => Promise<void> = optionCatalogue.refresh;
 
 /** Loads the option products when a view needs them and refreshes them every 60 s (one timer) while any such view is shown. */
-export const useOptionProducts: () => void = optionCatalogue.useRefreshed;
+export const useOptionProducts: (enabled?: boolean) => void = optionCatalogue.useRefreshed;

@@ -6,6 +6,7 @@ import { ProductTypeTabs } from './product-type-tabs';
 import { productsSignal, useProducts } from './products';
 import { ProductsPending } from './products-pending';
 import { QuoteList } from './quote-list';
+import { useTradeModeContext } from './trade-mode-context';
 
 /**
  * Tabs per product type over a live quote list. `singleTrade` (a product type, with the
@@ -16,11 +17,12 @@ export function QuotationBoard(props: { onOpen: (symbol: string) => void; single
   useProducts();
   const { t } = useTranslation();
   const state = productsSignal.value;
-  const types = listedProductTypes(state.list);
+  const { context, pending } = useTradeModeContext();
+  const types = listedProductTypes(state.list, context);
   const [chosenType, setChosenType] = useState<number | null>(null);
   const singleTrade = props.singleTrade ?? null;
   const selectedType = singleTrade ?? (chosenType !== null && types.includes(chosenType) ? chosenType : (types[0] ?? 1));
-  const products = listedProducts(state.list, selectedType);
+  const products = listedProducts(state.list, selectedType, context);
   return (
     <>
       {singleTrade === null && types.length > 0 ? <ProductTypeTabs types={types} selected={selectedType} onSelect={setChosenType} /> : null}
@@ -30,7 +32,7 @@ export function QuotationBoard(props: { onOpen: (symbol: string) => void; single
         aria-labelledby={singleTrade === null ? `type-tab-${selectedType}` : undefined}
         className="quote-panel"
       >
-        {state.status !== 'ready' && state.list.length === 0 ? (
+        {(state.status !== 'ready' && state.list.length === 0) || pending ? (
           <ProductsPending />
         ) : products.length === 0 ? (
           <p className="list-state">{t('common.no_data')}</p>

@@ -7,6 +7,7 @@ import { productsSignal, useProducts } from './products';
 import { ProductsPending } from './products-pending';
 import { QuoteList } from './quote-list';
 import { Icon } from '../../components/icons';
+import { useTradeModeContext } from './trade-mode-context';
 
 /** Longest keyword accepted; product codes and names are far shorter. */
 const keywordMaxLength = 32;
@@ -24,7 +25,8 @@ export function SearchBoard(props: { query: string; onQuery: (keyword: string) =
   const { config } = useApp();
   const [draft, setDraft] = useState(props.query);
   const state = productsSignal.value;
-  const results = searchProducts(state.list, props.query);
+  const { context, pending } = useTradeModeContext();
+  const results = searchProducts(state.list, props.query, context);
 
   // The latest callback without restarting the pause on every render.
   const onQuery = useRef(props.onQuery);
@@ -75,7 +77,7 @@ export function SearchBoard(props: { query: string; onQuery: (keyword: string) =
         ))}
       </div>
       <div className="quote-panel">
-        {state.status !== 'ready' && state.list.length === 0 ? (
+        {(state.status !== 'ready' && state.list.length === 0) || pending ? (
           <ProductsPending />
         ) : !props.query ? null : results.length === 0 ? (
           <p className="list-state" role="status">

@@ -24,10 +24,11 @@ export function createSharedRefresh(load: (http: HttpClient) => Promise<boolean>
     return inFlight;
   }
 
-  /** Loads when a view needs it (unless fresh) and keeps it fresh while any such view is shown. */
-  function useRefreshed(): void {
+  /** Loads when a view needs it (unless fresh) and keeps it fresh while any such view is shown; `enabled` false: this view does not need it now. */
+  function useRefreshed(enabled = true): void {
     const { http } = useApp();
     useEffect(() => {
+      if (!enabled) return;
       users += 1;
       if (Date.now() - loadedAtMs >= options.refreshMs || !options.isReady()) void refresh(http);
       refreshTimer ??= setInterval(() => void refresh(http), options.refreshMs);
@@ -38,7 +39,7 @@ export function createSharedRefresh(load: (http: HttpClient) => Promise<boolean>
           refreshTimer = null;
         }
       };
-    }, [http]);
+    }, [http, enabled]);
   }
 
   return { refresh, useRefreshed };

@@ -199,8 +199,8 @@ export function ChartTools(props: {
     return () => document.removeEventListener('fullscreenchange', onChange);
   }, []);
 
-  function screenshot() {
-    const url = props.chart.current?.picture();
+  async function screenshot() {
+    const url = await props.chart.current?.picture();
     if (!url) return;
     const link = document.createElement('a');
     link.href = url;
@@ -233,7 +233,7 @@ export function ChartTools(props: {
       </button>
       {props.withPageControls === false ? null : <IndicatorButton />}
       <DrawingTools chart={props.chart} />
-      <button type="button" className="icon-button" aria-label={t('chart.screenshot')} title={t('chart.screenshot')} onClick={screenshot}>
+      <button type="button" className="icon-button" aria-label={t('chart.screenshot')} title={t('chart.screenshot')} onClick={() => void screenshot()}>
         <Icon name="camera" />
       </button>
       <button

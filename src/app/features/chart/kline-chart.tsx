@@ -2,7 +2,7 @@ import { effect } from '@preact/signals-react';
 import { dispose, init, type Chart, type Indicator, type KLineData } from 'klinecharts';
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import type { BrandConfig } from '../../../shared/config/brand-config';
-import type { CandleType, ChartIndicators } from '../../../shared/market/chart-rules';
+import { screenshotFormat, type CandleType, type ChartIndicators } from '../../../shared/market/chart-rules';
 import type { KlinePeriod, WireBar } from '../../../shared/market/kline';
 import { useApp } from '../../app-context';
 import { barSignal } from '../../engine/signals';
@@ -14,11 +14,26 @@ export interface KlineChartHandle {
   shift(distancePx: number): void;
   draw(overlay: string): void;
   clearDrawings(): void;
-  /** A JPEG data URL of the chart with its drawings, on the page's background colour. */
-  picture(): string | null;
+  /** A JPEG data URL (the specification's quality) of the chart with its drawings, on the page's background colour. */
+  picture(): Promise<string | null>;
 }
 
 const mainPaneId = 'candle_pane';
+
+/**
+ * The chart library encodes JPEG at the browser's default quality (0.92): take its lossless
+ * PNG and encode that at the specification's quality.
+ */
+async function encodeScreenshot(pngUrl: string): Promise<string> {
+  const image = new Image();
+  image.src = pngUrl;
+  await image.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = image.naturalWidth;
+  canvas.height = image.naturalHeight;
+  canvas.getContext('2d')?.drawImage(image, 0, 0);
+  return canvas.toDataURL(screenshotFormat.mimeType, screenshotFormat.quality);
+}
 
 /** Bars as the chart draws them; numbers are for drawing only, never for money. */
 function toChartBar(bar: WireBar): KLineData {
@@ -71,6 +86,8 @@ export interface KlineChartProps {
   /** Translated titles of the crosshair tooltip: time, open, high, low, close, volume. */
   tooltipTitles: { time: string; open: string; high: string; low: string; close: string; volume: string };
   onHistoryFailed: () => void;
+  /** Changes to load the history again (the retry after a failure). */
+  attempt: number;
   ref?: Ref<KlineChartHandle>;
 }
 
@@ -117,13 +134,13 @@ export default function KlineChart({ ref, ...props }: KlineChartProps) {
       shift: (distancePx) => chart?.scrollByDistance(distancePx, 200),
       draw: (overlay) => void chart?.createOverlay(overlay),
       clearDrawings: () => chart?.removeOverlay(),
-      picture: () => chart?.getConvertPictureUrl(true, 'jpeg', cssColour('--surface', '#ffffff')) ?? null,
+      picture: async () => (chart ? encodeScreenshot(chart.getConvertPictureUrl(true, 'png', cssColour('--surface', '#ffffff'))) : null),
     }),
     [chart],
   );
 
   // History for the pair, then live bars while the market trades.
-  const { symbol, period, live, pricePrecision } = props;
+  const { symbol, period, live, pricePrecision, attempt } = props;
   useEffect(() => {
     if (!chart) return;
     let cancelled = false;
@@ -163,7 +180,8 @@ export default function KlineChart({ ref, ...props }: KlineChartProps) {
       if (frame) cancelAnimationFrame(frame);
       klines.unwatch(symbol, period);
     };
-  }, [chart, klines, symbol, period, live, pricePrecision, onHistoryFailed]);
+    // `attempt` only re-runs the load (a retry).
+  }, [chart, klines, symbol, period, live, pricePrecision, onHistoryFailed, attempt]);
 
   const { scheme, candleType, upDownTemplate, timeZone, tooltipTitles } = props;
   useEffect(() => {

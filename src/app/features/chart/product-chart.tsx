@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { lazy, Suspense, useCallback, useMemo, useRef } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Product } from '../../../shared/api/market';
 import { chartIsLive, showsVolume } from '../../../shared/market/chart-rules';
@@ -84,7 +84,14 @@ export function ProductChart(props: { product: Product; status: MarketStatus; wi
   const frame = useRef<HTMLDivElement>(null);
   const settings = chartSettingsSignal.value;
   const live = chartIsLive(props.status);
-  const onHistoryFailed = useCallback(() => showToast('error', t('chart.history_failed')), [t]);
+  // A failed history load says so and offers a retry; the retry counter reloads it.
+  const [attempt, setAttempt] = useState(0);
+  const loadKey = `${props.product.productCode}|${settings.period}|${attempt}`;
+  const [failedLoad, setFailedLoad] = useState<string | null>(null);
+  const onHistoryFailed = useCallback(() => {
+    setFailedLoad(loadKey);
+    showToast('error', t('chart.history_failed'));
+  }, [loadKey, t]);
   const tooltipTitles = useMemo(
     () => ({
       time: t('chart.tooltip_time'),
@@ -106,11 +113,20 @@ export function ProductChart(props: { product: Product; status: MarketStatus; wi
       )}
       <ChartTools chart={chart} symbol={props.product.productCode} fullScreenTarget={frame} withPageControls={props.withControls !== false} />
       {live ? null : <p className="chart-history-only">{t('chart.history_only')}</p>}
+      {failedLoad === loadKey ? (
+        <div className="chart-history-failed" role="alert">
+          <span>{t('chart.history_failed')}</span>
+          <button type="button" className="button" onClick={() => setAttempt((count) => count + 1)}>
+            {t('common.retry')}
+          </button>
+        </div>
+      ) : null}
       <Suspense fallback={<div className="kline-chart" aria-busy="true" />}>
         <KlineChart
           ref={chart}
           symbol={props.product.productCode}
           period={settings.period}
+          attempt={attempt}
           pricePrecision={props.product.pricePrecision}
           live={live}
           candleType={settings.candleType}

@@ -20,6 +20,7 @@ import { useWatchedPrices } from '../../engine/use-watched-prices';
 import { isDemoSession } from '../../../shared/protocol/engine';
 import { useQuoteLine } from './trade-buttons';
 import { changeTone } from '../catalogue/price-tone';
+import { useProductOrderTerms } from './use-product-order-terms';
 
 type Field = 'volume' | 'price' | 'stopLoss' | 'takeProfit';
 
@@ -59,11 +60,13 @@ export function PlaceForm(props: {
   const { http } = useApp();
   const format = useBrandFormat();
   const [, navigate] = useLocation();
-  const { product, direction } = props;
+  const { direction } = props;
+  const session = sessionSignal.value;
+  // The limits the order is checked against: the signed-in trading info over the catalogue's.
+  const { terms: product, loading: termsLoading } = useProductOrderTerms(props.product, session.signedIn);
   const symbol = product.productCode;
   useWatchedPrices([symbol]);
   const row = priceSignal(symbol).value;
-  const session = sessionSignal.value;
   const balance = useAccountBalance();
 
   const [priceType, setPriceType] = useState<PriceType>(PriceType.market);
@@ -120,7 +123,7 @@ export function PlaceForm(props: {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (submitting || blocked || current === null) return;
+    if (submitting || blocked || termsLoading || current === null) return;
     const ok = [checks.volume(), priceType === PriceType.pending ? checks.price() : true, stopLossOn ? checks.stopLoss() : true, takeProfitOn ? checks.takeProfit() : true].every(Boolean);
     if (!ok) return;
     const contract = isDemoSession(session) ? addOrderMock : addOrder;
@@ -221,7 +224,7 @@ export function PlaceForm(props: {
           <dd data-testid="place-available">{balance ? format.amount(balance.balanceAmount) : '…'}</dd>
         </div>
       </dl>
-      <button type="submit" className={`button ${buy ? 'buy' : 'sell'} place-submit`} disabled={Boolean(blocked) || submitting || current === null}>
+      <button type="submit" className={`button ${buy ? 'buy' : 'sell'} place-submit`} disabled={Boolean(blocked) || submitting || termsLoading || current === null}>
         {blocked ? t(blocked === 'closed' ? 'chart.closed' : 'chart.market_closed') : t(buy ? 'market.buy' : 'market.sell')}
       </button>
       {placed ? (

@@ -4,12 +4,12 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { Product } from '../../../shared/api/market';
 import type { MarketStatus } from '../../../shared/market/market-hours';
-import { tradeBlock } from '../../../shared/market/tradability';
+import { isTradable, isTradableInMode, tradeBlock } from '../../../shared/market/tradability';
 import { formatMoney, parseMoney } from '../../../shared/money/money';
 import { Direction, spreadOf } from '../../../shared/trading/order-rules';
 import { priceSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
-import { useTradeMode } from './trade-mode';
+import { useTradeModeContext } from '../catalogue/trade-mode-context';
 
 /** The live bid, ask and spread of a product at its precision; dashes before the first price. */
 export function useQuoteLine(product: Product): { bid: string; ask: string; spread: string } {
@@ -52,15 +52,27 @@ function Face(props: { id: string; label: string; price: string; testId: string 
 /** The naming of a button with a `Face`. */
 const faceAria = (id: string) => ({ 'aria-labelledby': `${id}-label`, 'aria-describedby': `${id}-price` });
 
-/** Sell at the bid and buy at the ask with the spread between them, or why the product cannot be traded now. */
+/** Sell at the bid and buy at the ask with the spread between them, or why the product cannot be traded now (in the current trade mode). */
 export function TradeButtons(props: { product: Product; status: MarketStatus; onTrade?: (direction: Direction) => void }) {
   useSignals();
   const { t } = useTranslation();
-  const { mode } = useTradeMode();
+  const { context, pending } = useTradeModeContext();
+  const { mode } = context;
   const quote = useQuoteLine(props.product);
   const id = useId();
   const sellId = `${id}sell`;
   const buyId = `${id}buy`;
+  if (pending) return <div className="trade-buttons" />;
+  // Switched on, but not in this mode (e.g. no options on it): say so rather than offer a form that refuses.
+  if (isTradable(props.product) && !isTradableInMode(props.product, context)) {
+    return (
+      <div className="trade-buttons">
+        <p className="trade-closed" role="status">
+          {t(`chart.not_trade_${mode}`)}
+        </p>
+      </div>
+    );
+  }
   const blocked = tradeBlock([props.product], props.status);
   if (blocked) {
     return (

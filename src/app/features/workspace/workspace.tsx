@@ -10,6 +10,7 @@ import { productsSignal, useProducts } from '../catalogue/products';
 import { ProductsPending } from '../catalogue/products-pending';
 import { QuotationBoard } from '../catalogue/quotation-board';
 import { SearchBoard } from '../catalogue/search-board';
+import { useTradeModeContext } from '../catalogue/trade-mode-context';
 import { ChartQuote, ProductChart, ProductSelect } from '../chart/product-chart';
 import { HistoryBoard } from '../trading/history/history-board';
 import { OptionPlaceBody } from '../trading/options/option-place-body';
@@ -38,6 +39,7 @@ function ChartPanel() {
   const { t } = useTranslation();
   const { width } = useViewport();
   const state = productsSignal.value;
+  const { context: modeContext } = useTradeModeContext();
   const symbol = selectedSymbolSignal.value;
   const product = symbol ? state.list.find((item) => item.productCode === symbol) : undefined;
   const status = useMarketStatus(product);
@@ -53,7 +55,7 @@ function ChartPanel() {
       <header className="panel-header">
         <h2 id="chart-panel-title">{product.productName}</h2>
         <ProductSelect
-          products={listedProducts(state.list)}
+          products={listedProducts(state.list, undefined, modeContext)}
           current={product.productCode}
           widthPx={width > wideChartSelectMinWidthPx ? 180 : 120}
           onChange={(next) => (selectedSymbolSignal.value = next)}

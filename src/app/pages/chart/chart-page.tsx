@@ -4,6 +4,7 @@ import { listedProducts } from '../../../shared/market/product-list';
 import { PageFrame } from '../../components/page-frame';
 import { ProductMissingPage } from '../../features/catalogue/products-pending';
 import { productsSignal, useProducts } from '../../features/catalogue/products';
+import { useTradeModeContext } from '../../features/catalogue/trade-mode-context';
 import { ChartQuote, ProductChart, ProductSelect } from '../../features/chart/product-chart';
 import { TradeButtons } from '../../features/trading/trade-buttons';
 import { useMarketStatus } from '../../features/trading/use-market-status';
@@ -18,7 +19,8 @@ export function ChartPage(props: { params: Record<string, string> }) {
   const state = productsSignal.value;
   const product = state.list.find((item) => item.productCode === symbol);
   const status = useMarketStatus(product);
-  const listed = listedProducts(state.list);
+  const { context } = useTradeModeContext();
+  const listed = listedProducts(state.list, undefined, context);
   const choices = product && !listed.includes(product) ? [product, ...listed] : listed;
   const isDesktop = useIsDesktop();
 

@@ -22,7 +22,7 @@ const bundledBannerCaptions: Readonly<Record<string, string>> = {
  * when it fails or is empty), auto-playing every 3 s in a loop, paused while hovered or
  * focused, with clickable pagination.
  */
-export function BannerCarousel() {
+export function BannerCarousel(props: { reloadKey?: number }) {
   const { t } = useTranslation();
   const { config, http } = useApp();
   const [banners, setBanners] = useState<readonly string[]>(config.fallbackBanners);
@@ -39,7 +39,8 @@ export function BannerCarousel() {
       })
       .catch(() => undefined); // the fallback list stays
     return () => controller.abort();
-  }, [http]);
+    // `reloadKey` only asks for the list again (home's refresh button).
+  }, [http, props.reloadKey]);
 
   const count = banners.length;
   const shown = count > 0 ? index % count : 0;

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { useApp } from '../../app-context';
@@ -5,6 +6,9 @@ import { LanguagePicker } from '../../components/language-picker';
 import { PageFrame } from '../../components/page-frame';
 import { DebugTapTarget } from '../../debug/debug-console';
 import { refreshSwitches } from '../../boot/switches';
+import { marketSignal } from '../../engine/signals';
+import { loadOptionProducts } from '../../features/catalogue/option-products';
+import { loadProducts } from '../../features/catalogue/products';
 import { BannerCarousel } from './banner-carousel';
 import { HomeQuotes } from './home-quotes';
 import { HotCards } from './hot-cards';
@@ -14,7 +18,19 @@ import { Icon } from '../../components/icons';
 /** Home: header with title, refresh and service buttons; the market sections follow. */
 export function HomePage() {
   const { t } = useTranslation();
-  const { config, http } = useApp();
+  const { config, http, engine } = useApp();
+  const [bannersReload, setBannersReload] = useState(0);
+
+  /** Reloads what home shows: switches, banners, products and option products, and the prices when their feed is not live. */
+  function refresh() {
+    setBannersReload((count) => count + 1);
+    void refreshSwitches(http);
+    void loadProducts(http);
+    void loadOptionProducts(http);
+    const market = marketSignal.peek();
+    // Live prices are already current; a stale or dropped feed is reconnected.
+    if (market.stale || market.status !== 'open') void engine.reconnectMarket();
+  }
   return (
     <PageFrame
       back={false}
@@ -25,7 +41,7 @@ export function HomePage() {
             type="button"
             className="icon-button"
             aria-label={t('common.refresh')}
-            onClick={() => void refreshSwitches(http)}
+            onClick={refresh}
           >
             <Icon name="refresh" />
           </button>
@@ -36,7 +52,7 @@ export function HomePage() {
         </>
       }
     >
-      <BannerCarousel />
+      <BannerCarousel reloadKey={bannersReload} />
       <HotCards />
       <TradeTypeGrid />
       <HomeQuotes />

@@ -1,16 +1,14 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { OptionDirection } from '../../../shared/options/option-rules';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useSearch } from 'wouter';
+import { useSearch } from 'wouter';
 import { isTradable } from '../../../shared/market/tradability';
 import { PageFrame } from '../../components/page-frame';
-import { showToast } from '../../components/toasts';
-import { useIsDesktop } from '../../layouts/use-viewport';
 import { optionProductsSignal, useOptionProducts } from '../../features/catalogue/option-products';
 import { productsSignal, useProducts } from '../../features/catalogue/products';
 import { ProductMissingPage } from '../../features/catalogue/products-pending';
 import { OptionPlaceBody } from '../../features/trading/options/option-place-body';
+import { useLeaveWhenClosed } from '../../features/trading/use-leave-when-closed';
 import { useMarketStatus } from '../../features/trading/use-market-status';
 
 /**
@@ -23,21 +21,13 @@ export function OptionPlacePage(props: { params: Record<string, string> }) {
   useProducts();
   useOptionProducts();
   const { t } = useTranslation();
-  const [, navigate] = useLocation();
-  const isDesktop = useIsDesktop();
   const symbol = props.params.symbol ?? '';
   const direction = new URLSearchParams(useSearch()).get('direction') === String(OptionDirection.down) ? OptionDirection.down : OptionDirection.up;
   const product = productsSignal.value.list.find((item) => item.productCode === symbol);
   const optionProduct = optionProductsSignal.value.byCode.get(symbol);
   const status = useMarketStatus(product);
   const closed = product !== undefined && optionProduct !== undefined && !(isTradable(optionProduct) && isTradable(product));
-
-  useEffect(() => {
-    if (!closed || isDesktop) return;
-    showToast('error', t('chart.closed'));
-    if (window.history.length > 1) window.history.back();
-    else navigate(`/${symbol}/chart`, { replace: true });
-  }, [closed, isDesktop, navigate, symbol, t]);
+  useLeaveWhenClosed(closed, symbol);
 
   if (!product) return <ProductMissingPage titleKey="page.place_option" symbol={symbol} />;
   return (

@@ -1,9 +1,12 @@
 import { useSignals } from '@preact/signals-react/runtime';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { OptionStatus } from '../../../shared/options/option-rules';
 import { PageFrame } from '../../components/page-frame';
 import { useIsDesktop } from '../../layouts/use-viewport';
 import { useTradeMode } from '../../features/trading/trade-mode';
 import { TradeModeSwitch } from '../../features/trading/trade-mode-switch';
+import { OptionHistoryList } from '../../features/trading/history/option-history';
 import { OptionPositionList } from '../../features/trading/options/option-positions';
 import { ResetDemoButton } from '../../features/trading/positions/position-parts';
 import { PositionList } from '../../features/trading/positions/position-list';
@@ -21,6 +24,7 @@ export function PositionPage() {
   const { t } = useTranslation();
   const isDesktop = useIsDesktop();
   const { mode } = useTradeMode();
+  const [optionTab, setOptionTab] = useState<number>(OptionStatus.running);
   if (isDesktop) {
     return (
       <PageFrame back={false} title={t('page.position')}>
@@ -32,7 +36,21 @@ export function PositionPage() {
     <PageFrame back={false} title={t('page.position')} actions={<ResetDemoButton />}>
       {/* Under the header: beside the title and the demo reset it would squeeze the title away. */}
       <TradeModeSwitch className="trade-mode-switch" />
-      {mode === 'option' ? <OptionPositionList /> : <PositionList />}
+      {mode !== 'option' ? (
+        <PositionList />
+      ) : (
+        <>
+          {/* The specification's option tabs: unsettled (status 0, running) and settled (status 1). */}
+          <div className="type-tabs history-status-tabs" role="tablist" aria-label={t('option.status_tabs')}>
+            {[OptionStatus.running, OptionStatus.settled].map((status) => (
+              <button key={status} type="button" role="tab" aria-selected={status === optionTab} className="type-tab" onClick={() => setOptionTab(status)}>
+                {t(status === OptionStatus.running ? 'option.unsettled' : 'option.settled')}
+              </button>
+            ))}
+          </div>
+          {optionTab === OptionStatus.running ? <OptionPositionList /> : <OptionHistoryList />}
+        </>
+      )}
     </PageFrame>
   );
 }

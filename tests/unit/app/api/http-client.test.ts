@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createHttpClient, trimStrings, type RequestFailure } from '../../../../src/app/api/http-client';
 import { getCustomerLink } from '../../../../src/shared/api/anonymous';
+import { marketHistoryRange } from '../../../../src/shared/api/market';
+import { addOrder } from '../../../../src/shared/api/trading';
 
 describe('request client', () => {
   const link = { url: '', telegram: 't', whatsapp: 'w', email: 'e', mode: 0 };
@@ -9,7 +11,7 @@ describe('request client', () => {
     const lost: string[] = [];
     const fetchImpl = vi.fn((_url: string | URL | Request, _init?: RequestInit) => response());
     const http = createHttpClient({
-      apiRoot: 'https://api.example',
+      roots: { api: 'https://api.example', market: 'https://market.example', exchange: 'https://exchange.example' },
       timeoutMs: 0,
       getToken: () => token,
       getLanguage: () => 'de',
@@ -28,6 +30,24 @@ describe('request client', () => {
     expect(url).toBe('https://api.example/v1/wa-na/getCustomerLink');
     expect(init?.method).toBe('POST');
     expect(init?.headers).toMatchObject({ authorization: 'Bearer tok', 'accept-language': 'de' });
+  });
+
+  it('sends each call to the root that serves it: exchange calls to exchangeRoot, market data to marketRoot', async () => {
+    const { http, fetchImpl } = client(json({ code: 0, msg: 'success', data: '20260101000001' }), 'tok');
+    const order = { tradePair: 'BTCUSDT', price: '0', orderQuantity: '1', multiple: 100, orderType: 0 as const, buyPoint: 2 as const, clientOrderId: 'c1' };
+    await expect(http.call(addOrder, order)).resolves.toBe('20260101000001');
+    expect(fetchImpl.mock.calls[0]![0]).toBe('https://exchange.example/exchange/addOrder');
+    expect(fetchImpl.mock.calls[0]![1]?.headers).toMatchObject({ authorization: 'Bearer tok' });
+
+    const bars = client(json({ code: 0, msg: 'success', data: [] }));
+    await bars.http.call(marketHistoryRange, { symbol: 'BTCUSDT', period: '1min', from: 1, to: 2 });
+    expect(bars.fetchImpl.mock.calls[0]![0]).toBe('https://market.example/market/history/limit');
+  });
+
+  it('ends the session on HTTP 401 from an exchange call, as from a signed-in API call', async () => {
+    const unauthorized = client(json({ code: 400, msg: 'no', data: null }, 401));
+    await expect(unauthorized.http.call(addOrder, { tradePair: 'BTCUSDT', price: '0', orderQuantity: '1', multiple: 100, orderType: 0, buyPoint: 2, clientOrderId: 'c2' })).rejects.toThrow();
+    expect(unauthorized.lost).toEqual(['unauthorized']);
   });
 
   it('reports a server code, unless silent', async () => {

@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { contract } from '../../../../src/shared/api/contract';
 import type { AccessTokenPayload } from '../../../../src/shared/session/token';
 import { registerErrorHandler } from '../../../../server/http/error-handler';
 import { registerSignedIn, type SessionCheck } from '../../../../server/http/signed-in';
@@ -13,7 +14,7 @@ const sessions: SessionCheck = {
   alive: async (session) => session.fid === 'good',
 };
 
-const whoAmI = { path: '/v1/waa/test/whoami', body: z.strictObject({}), data: z.object({ uid: z.number() }) };
+const whoAmI = contract('/v1/waa/test/whoami', z.strictObject({}), z.object({ uid: z.number() }));
 
 async function server() {
   const app = Fastify({ logger: false });

@@ -31,6 +31,20 @@ describe('product lists', () => {
     expect(listedProductTypes([product('USDJPY', 1, 3, 0)])).toEqual([]);
   });
 
+  it('in option mode lists only products whose option product is on (and which are tradable themselves): lists, tabs and search', () => {
+    const option = {
+      mode: 'option' as const,
+      optionProducts: new Map([['BTCUSDT', { tradeStatus: 1 }], ['EURUSD', { tradeStatus: 0 }], ['USDJPY', { tradeStatus: 1 }], ['XAUUSD', { tradeStatus: 1 }]]),
+    };
+    // EURUSD's options are off, GBPUSD has none, USDJPY itself is off.
+    expect(listedProducts(catalogue, undefined, option).map((item) => item.productCode)).toEqual(['BTCUSDT', 'XAUUSD']);
+    expect(listedProducts(catalogue, 1, option)).toEqual([]);
+    expect(listedProductTypes(catalogue, option)).toEqual([2, 4]);
+    expect(searchProducts(catalogue, 'usd', option).map((item) => item.productCode)).toEqual(['BTCUSDT', 'XAUUSD']);
+    // Market mode ignores the option products.
+    expect(listedProducts(catalogue, 1, { mode: 'market', optionProducts: option.optionProducts }).map((item) => item.productCode)).toEqual(['EURUSD', 'GBPUSD', 'AUDUSD', 'USDHKD']);
+  });
+
   it('reads singleTrade as a product type 1 to 5 and ignores anything else', () => {
     expect(parseSingleTrade('4')).toBe(4);
     for (const bad of [null, '', '0', '6', '1.5', '2a', ' 3']) expect(parseSingleTrade(bad)).toBeNull();

@@ -47,18 +47,47 @@ describe('engine positions feed', () => {
     await host.api.signIn({ token: await signAccessToken(9, 1), refreshToken: 'r3' });
     expect(feed.opened).toHaveLength(2);
     expect(feed.live[0]!.closed).toBe(true);
-    expect(latestPositions(first)).toEqual({ holt: null, pending: null });
+    expect(latestPositions(first)).toEqual({ holt: null, pending: null, gaveUp: false });
   });
 
-  it('reconnects a dropped socket after a second, and not after a refusal (4401)', async () => {
+  it('reconnects a dropped socket with the market socket\'s rule (500 ms × attempt), and not after a refusal (4401)', async () => {
     const { time, feed, host } = await twoTabsWithPositions();
     await host.api.signIn({ token: await signAccessToken(9, 0), refreshToken: 'r' });
     feed.live[0]!.handlers.onClose(1006);
-    time.advance(1_000);
+    time.advance(499);
+    expect(feed.opened).toHaveLength(1);
+    time.advance(1);
     expect(feed.opened).toHaveLength(2);
-    feed.live[1]!.handlers.onClose(4401);
+    // The second attempt in a row waits 2 × 500 ms.
+    feed.live[1]!.handlers.onClose(1006);
+    time.advance(999);
+    expect(feed.opened).toHaveLength(2);
+    time.advance(1);
+    expect(feed.opened).toHaveLength(3);
+    // A message resets the count: the next drop waits 500 ms again.
+    feed.live[2]!.handlers.onMessage(holtOrder(1));
+    feed.live[2]!.handlers.onClose(1006);
+    time.advance(500);
+    expect(feed.opened).toHaveLength(4);
+    feed.live[3]!.handlers.onClose(4401);
     time.advance(60_000);
-    expect(feed.opened).toHaveLength(2);
+    expect(feed.opened).toHaveLength(4);
+  });
+
+  it('gives up after 10 failed reconnections and tells every tab, which shows the reload alert', async () => {
+    const { time, feed, host, first, second } = await twoTabsWithPositions();
+    await host.api.signIn({ token: await signAccessToken(9, 0), refreshToken: 'r' });
+    for (let attempt = 1; attempt <= 10; attempt += 1) {
+      feed.live.at(-1)!.handlers.onClose(1006);
+      time.advance(500 * attempt);
+      expect(feed.opened).toHaveLength(attempt + 1);
+      expect(latestPositions(first)?.gaveUp).toBe(false);
+    }
+    feed.live.at(-1)!.handlers.onClose(1006);
+    time.advance(60_000);
+    expect(feed.opened).toHaveLength(11);
+    for (const each of [first, second]) expect(latestPositions(each)?.gaveUp).toBe(true);
+    expect((await host.api.positions()).gaveUp).toBe(true);
   });
 
   it('closes the socket at sign-out and clears the positions', async () => {
@@ -69,7 +98,7 @@ describe('engine positions feed', () => {
 
     await host.api.signOut('logout');
     expect(feed.live.every((entry) => entry.closed)).toBe(true);
-    expect(latestPositions(first)).toEqual({ holt: null, pending: null });
+    expect(latestPositions(first)).toEqual({ holt: null, pending: null, gaveUp: false });
   });
 
   it('asks the server at once when the socket is refused (4401), and signs every tab out when the session ended', async () => {

@@ -1,11 +1,24 @@
 import { useSignals } from '@preact/signals-react/runtime';
+import { useState } from 'react';
+import { OrderStatus } from '../../../../shared/trading/order-rules';
 import { useTradeMode } from '../trade-mode';
-import { MarketHistoryGrid } from './market-history';
-import { OptionHistoryGrid } from './option-history';
+import { HistoryStatusTabs, MarketHistoryGrid, MarketHistoryList, type HistoryStatus } from './market-history';
+import { OptionHistoryGrid, OptionHistoryList } from './option-history';
 
-/** Desktop history of the current trade mode: closed market orders or settled options. */
-export function HistoryBoard() {
+/**
+ * The history of the current trade mode: settled options, or market orders by status tab
+ * (closed ones first); a grid on desktop, a list on phones.
+ */
+export function HistoryBoard(props: { layout?: 'grid' | 'list' }) {
   useSignals();
   const { mode } = useTradeMode();
-  return mode === 'option' ? <OptionHistoryGrid /> : <MarketHistoryGrid />;
+  const [status, setStatus] = useState<HistoryStatus>(OrderStatus.deal);
+  const asList = props.layout === 'list';
+  if (mode === 'option') return asList ? <OptionHistoryList /> : <OptionHistoryGrid />;
+  return (
+    <>
+      <HistoryStatusTabs selected={status} onSelect={setStatus} />
+      {asList ? <MarketHistoryList status={status} /> : <MarketHistoryGrid status={status} />}
+    </>
+  );
 }

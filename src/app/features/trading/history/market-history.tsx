@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
-import { orderHistory, orderHistoryMock, type TradeOrder } from '../../../../shared/api/trading';
+import { useTranslation } from 'react-i18next';
+import { historyStatusColumns, orderHistory, orderHistoryMock, type TradeOrder } from '../../../../shared/api/trading';
 import { isDemoSession } from '../../../../shared/protocol/engine';
 import { Direction, OrderStatus, PriceType } from '../../../../shared/trading/order-rules';
 import type { BrandFormat } from '../../../format/use-brand-format';
@@ -36,24 +37,36 @@ function priceTypeText(order: TradeOrder, t: TFunction): string {
   return t(order.buyPoint === PriceType.pending ? 'trade.pending_order' : 'trade.market_price');
 }
 
-/**
- * Closed market orders: `order/history` for a real session, `order/historyMock` for a demo
- * one; the orders' profit and loss as their result.
- */
+/** The history's status tabs, in the specification's order (position status 1 to 4). */
+export type HistoryStatus = (typeof OrderStatus)[keyof typeof OrderStatus];
+export const historyStatuses: readonly HistoryStatus[] = [OrderStatus.pending, OrderStatus.position, OrderStatus.deal, OrderStatus.canceled];
+
 /** A price of the order at its product's precision. */
 function priceOf(order: TradeOrder, value: string | null, format: BrandFormat): string {
   return format.price(value, pricePrecisionOf(order.tradePair));
 }
 
-export const marketHistory: HistoryKind<TradeOrder, MarketHistoryPage> = {
-  async fetchPage(http, session, page, signal) {
-    const data = await http.call(
-      isDemoSession(session) ? orderHistoryMock : orderHistory,
-      { page, limit: historyPageSize, positionStatus: OrderStatus.deal, columns: 'closingTime' },
-      { silent: true, signal },
-    );
-    return { items: data.list, pages: data.pages, profitLossToday: data.profitLossToday, profitLossTotal: data.profitLossTotal };
-  },
+/**
+ * Market orders of one status (closed ones unless another tab is chosen): `order/history`
+ * for a real session, `order/historyMock` for a demo one; the orders' profit and loss as
+ * their result.
+ */
+function marketHistoryOf(status: HistoryStatus): HistoryKind<TradeOrder, MarketHistoryPage> {
+  return {
+    ...marketHistoryLook,
+    async fetchPage(http, session, page, signal) {
+      const data = await http.call(
+        isDemoSession(session) ? orderHistoryMock : orderHistory,
+        { page, limit: historyPageSize, positionStatus: status, columns: [...historyStatusColumns[status]] },
+        { silent: true, signal },
+      );
+      return { items: data.list, pages: data.pages, profitLossToday: data.profitLossToday, profitLossTotal: data.profitLossTotal };
+    },
+    texts: status === OrderStatus.deal ? marketHistoryLook.texts : { label: `history.status_${status}`, empty: 'history.empty_status', end: 'history.end' },
+  };
+}
+
+const marketHistoryLook: Omit<HistoryKind<TradeOrder, MarketHistoryPage>, 'fetchPage'> = {
   totalsOf: (page) => ({ today: page.profitLossToday, total: page.profitLossTotal }),
   texts: { label: 'history.closed_orders', empty: 'history.empty', end: 'history.end' },
   isUp: (order) => order.orderType === Direction.buy,
@@ -86,7 +99,7 @@ export const marketHistory: HistoryKind<TradeOrder, MarketHistoryPage> = {
       { key: 'placeTime', label: t('position.order_time'), width: 'minmax(142px, 1fr)', numeric: true, hidePriority: 3, cell: (order) => time(order.orderTime) },
       { key: 'coverTime', label: t('history.close_time'), width: 'minmax(142px, 1fr)', numeric: true, cell: (order) => time(order.closingTimeTs) },
       // The result stays in view at the end (pinned) while the columns before it scroll.
-      { key: 'pnl', label: t('position.profit_loss'), width: 'minmax(96px, 1fr)', numeric: true, pin: 'end', cell: (order) => <HistoryResultText result={marketHistory.resultOf(order, look)} /> },
+      { key: 'pnl', label: t('position.profit_loss'), width: 'minmax(96px, 1fr)', numeric: true, pin: 'end', cell: (order) => <HistoryResultText result={marketHistoryLook.resultOf(order, look)} /> },
     ];
   },
 
@@ -113,12 +126,36 @@ export const marketHistory: HistoryKind<TradeOrder, MarketHistoryPage> = {
   },
 };
 
-/** Phones: closed market orders. */
-export function MarketHistoryList() {
-  return <HistoryList kind={marketHistory} />;
+/** One kind per status tab, made once so that a list keeps its pages while it shows. */
+const marketHistoryKinds: Record<HistoryStatus, HistoryKind<TradeOrder, MarketHistoryPage>> = {
+  [OrderStatus.pending]: marketHistoryOf(OrderStatus.pending),
+  [OrderStatus.position]: marketHistoryOf(OrderStatus.position),
+  [OrderStatus.deal]: marketHistoryOf(OrderStatus.deal),
+  [OrderStatus.canceled]: marketHistoryOf(OrderStatus.canceled),
+};
+
+/** Phones: market orders of one status (closed by default); a new status is a new list. */
+export function MarketHistoryList(props: { status?: HistoryStatus }) {
+  const status = props.status ?? OrderStatus.deal;
+  return <HistoryList key={status} kind={marketHistoryKinds[status]} />;
 }
 
-/** Desktop: closed market orders with the specification's columns. */
-export function MarketHistoryGrid() {
-  return <HistoryGrid kind={marketHistory} />;
+/** Desktop: market orders of one status with the specification's columns. */
+export function MarketHistoryGrid(props: { status?: HistoryStatus }) {
+  const status = props.status ?? OrderStatus.deal;
+  return <HistoryGrid key={status} kind={marketHistoryKinds[status]} />;
+}
+
+/** The status tabs (pending, position, deal, canceled) above the market history. */
+export function HistoryStatusTabs(props: { selected: HistoryStatus; onSelect: (status: HistoryStatus) => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="type-tabs history-status-tabs" role="tablist" aria-label={t('history.status_tabs')}>
+      {historyStatuses.map((status) => (
+        <button key={status} type="button" role="tab" aria-selected={status === props.selected} className="type-tab" onClick={() => props.onSelect(status)}>
+          {t(`history.status_${status}`)}
+        </button>
+      ))}
+    </div>
+  );
 }

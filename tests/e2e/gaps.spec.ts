@@ -1,0 +1,103 @@
+import { expect, test, type Page } from '@playwright/test';
+import { callApi as api, demoSession, isDesktop, waitForApp } from './support';
+
+/** A history entry: a list row's button on phones, a grid row on desktop. */
+function historyEntry(page: Page, orderNo: string) {
+  return page.getByRole(isDesktop(page) ? 'row' : 'button', { name: new RegExp(orderNo) });
+}
+
+async function placeDemo(page: Page, token: string, order: Record<string, unknown>): Promise<string> {
+  const answer = await api(page, '/exchange/addOrderMock', token, {
+    tradePair: 'BTCUSDT', price: '0', orderQuantity: '0.01', multiple: 20, orderType: 0, buyPoint: 2, clientOrderId: crypto.randomUUID(), ...order,
+  });
+  expect(answer.code).toBe(0);
+  return answer.data as string;
+}
+
+test('the history\'s status tabs show the pending, open, closed and canceled orders, each under its own tab', async ({ page }) => {
+  await page.goto('/');
+  await waitForApp(page);
+  const demo = await demoSession(page);
+  const bid = ((await api(page, '/market/thumb/BTCUSDT', demo.token)).data as { bidPrice: string }).bidPrice;
+  // A buy limit well below the price waits; a second one is canceled.
+  const limit = (Number(bid) * 0.8).toFixed(2);
+  const pending = await placeDemo(page, demo.token, { buyPoint: 1, price: limit });
+  const canceled = await placeDemo(page, demo.token, { buyPoint: 1, price: limit });
+  expect((await api(page, '/exchange/cancelOrderMock', demo.token, { orderId: canceled })).code).toBe(0);
+  const open = await placeDemo(page, demo.token, {});
+
+  await page.goto('/history');
+  const tabs = page.getByRole('tablist', { name: 'Order status' });
+  await expect(tabs.getByRole('tab', { name: 'Deal' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByText('No closed orders yet.')).toBeVisible();
+
+  await tabs.getByRole('tab', { name: 'Pending' }).click();
+  await expect(historyEntry(page, pending)).toBeVisible();
+  await expect(historyEntry(page, open)).toHaveCount(0);
+
+  await tabs.getByRole('tab', { name: 'Position' }).click();
+  await expect(historyEntry(page, open)).toBeVisible();
+  await expect(historyEntry(page, pending)).toHaveCount(0);
+
+  await tabs.getByRole('tab', { name: 'Canceled' }).click();
+  await expect(historyEntry(page, canceled)).toBeVisible();
+  await expect(tabs.getByRole('tab', { name: 'Canceled' })).toHaveAttribute('aria-selected', 'true');
+  await page.screenshot({ path: `/tmp/shots/gaps/history-status-tabs-${test.info().project.name}.png` });
+});
+
+test('a product without options says it is not tradable in option mode instead of offering buy buttons', async ({ page }) => {
+  await page.goto('/');
+  await waitForApp(page);
+  await demoSession(page);
+  await page.goto('/SOLUSDT/chart');
+  await expect(page.getByRole('link', { name: 'Buy' }).or(page.getByRole('button', { name: 'Buy', exact: true })).first()).toBeVisible();
+  if (!isDesktop(page)) await page.goto('/position');
+  const group = page.getByRole('group', { name: 'Trade mode' });
+  await group.getByRole('button', { name: 'Option' }).click();
+  await expect(group.getByRole('button', { name: 'Option' })).toHaveAttribute('aria-pressed', 'true');
+  await page.goto('/SOLUSDT/chart');
+  await expect(page.getByRole('status').filter({ hasText: 'Not tradable in option mode' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Buy up' })).toHaveCount(0);
+  await page.screenshot({ path: `/tmp/shots/gaps/not-tradable-option-${test.info().project.name}.png` });
+  // A product with options keeps its buttons.
+  await page.goto('/BTCUSDT/chart');
+  await expect(page.getByRole('link', { name: 'Buy up' }).or(page.getByRole('button', { name: 'Buy up' })).first()).toBeVisible();
+});
+
+test('@mobile home\'s refresh button loads the banners and the products again, not only the switches', async ({ page }) => {
+  test.skip(isDesktop(page), 'the desktop start page is the terminal, without home\'s header');
+  await page.goto('/');
+  await waitForApp(page);
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (/\/(appBanner\/list|forex\/product\/list|getAllConfigStatusWeb)$/.test(path)) asked.push(path.split('/').at(-1)!);
+  });
+  await page.getByRole('button', { name: 'Refresh' }).first().click();
+  await expect.poll(() => [...new Set(asked)].sort()).toEqual(['getAllConfigStatusWeb', 'list'].sort());
+  await expect.poll(() => asked.filter((name) => name === 'list').length).toBe(2);
+});
+
+test('@desktop search closes to home with Escape', async ({ page }) => {
+  test.skip(!isDesktop(page), 'the search page closes to home on desktop only');
+  await page.goto('/search?q=USD');
+  await waitForApp(page);
+  await expect(page.getByRole('search')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('@mobile positions in option mode have the unsettled and settled tabs', async ({ page }) => {
+  test.skip(isDesktop(page), 'the phone positions screen');
+  await page.goto('/');
+  await waitForApp(page);
+  await demoSession(page);
+  await page.goto('/position');
+  await page.getByRole('group', { name: 'Trade mode' }).getByRole('button', { name: 'Option' }).click();
+  const tabs = page.getByRole('tablist', { name: 'Option status' });
+  await expect(tabs.getByRole('tab', { name: 'Unsettled' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByText('No running options.')).toBeVisible();
+  await tabs.getByRole('tab', { name: 'Settled', exact: true }).click();
+  await expect(page.getByText('No settled options yet.')).toBeVisible();
+  await page.screenshot({ path: '/tmp/shots/gaps/position-option-tabs-mobile.png' });
+});
