@@ -166,6 +166,7 @@ describe.each(testBackends())('rate limits on $name', (backend) => {
           await inner.send(message);
         },
         outboxFor: (to) => inner.outboxFor(to),
+        outboxFile: inner.outboxFile,
       };
       server = await startTestServer(backend, { SWITCHES: 'PHONE_REGISTER=1,PHONE_REGISTER_SMS_VERIFICATION=1', CODE_CHECKS_PER_10_MIN: '1000', CODES_SENT_PER_10_MIN: '1000' }, { nowMs, delivery });
     });
