@@ -86,7 +86,8 @@ describe.each(testBackends())('sign-up codes in the log on $name', (backend) => 
   });
 
   it('never logs a code when SMTP is configured, nor in production', async () => {
-    for (const environment of [{ SMTP_URL: 'smtp://mail.example:587' }, { NODE_ENV: 'production' }]) {
+    const environments: Record<string, string>[] = [{ SMTP_URL: 'smtp://mail.example:587' }, { NODE_ENV: 'production' }];
+    for (const environment of environments) {
       const { server, entries } = await serverLogging(environment);
       try {
         const email = `quiet${Date.now().toString(36)}@example.com`;
