@@ -60,6 +60,8 @@ describe.each(testBackends())('server log on $name', (backend) => {
 });
 
 describe.each(testBackends())('sign-up codes in the log on $name', (backend) => {
+  /** Each test starts its own server (and a sign-up); a shared machine can be slow at it. */
+  const serverTestTimeoutMs = 60_000;
   /** A server whose own logger writes into `lines`, on the given environment. */
   async function serverLogging(environment: Record<string, string>) {
     const lines: string[] = [];
@@ -83,23 +85,23 @@ describe.each(testBackends())('sign-up codes in the log on $name', (backend) => 
     } finally {
       await server.close();
     }
-  });
+  }, serverTestTimeoutMs);
 
-  it('never logs a code when SMTP is configured, nor in production', async () => {
-    const environments: Record<string, string>[] = [{ SMTP_URL: 'smtp://mail.example:587' }, { NODE_ENV: 'production' }];
-    for (const environment of environments) {
-      const { server, entries } = await serverLogging(environment);
-      try {
-        const email = `quiet${Date.now().toString(36)}@example.com`;
-        // The test's outbox stands in for SMTP here, so the code can be looked for.
-        await registerByEmail(server, email);
-        const code = (await outbox(server, email)).find((message) => message.code)?.code;
-        expect(code).toMatch(/^\d{6}$/);
-        expect(entries().some((entry) => entry.code !== undefined || entry.msg.includes(code!))).toBe(false);
-        if ('SMTP_URL' in environment) expect(entries().some((entry) => entry.msg === 'messages: e-mail by SMTP, SMS to the outbox in memory')).toBe(true);
-      } finally {
-        await server.close();
-      }
+  it.each([
+    ['when SMTP is configured', { SMTP_URL: 'smtp://mail.example:587' }],
+    ['in production', { NODE_ENV: 'production' }],
+  ] satisfies [string, Record<string, string>][])('never logs a code %s', async (_when, environment) => {
+    const { server, entries } = await serverLogging(environment);
+    try {
+      const email = `quiet${Date.now().toString(36)}@example.com`;
+      // The test's outbox stands in for SMTP here, so the code can be looked for.
+      await registerByEmail(server, email);
+      const code = (await outbox(server, email)).find((message) => message.code)?.code;
+      expect(code).toMatch(/^\d{6}$/);
+      expect(entries().some((entry) => entry.code !== undefined || entry.msg.includes(code!))).toBe(false);
+      if ('SMTP_URL' in environment) expect(entries().some((entry) => entry.msg === 'messages: e-mail by SMTP, SMS to the outbox in memory')).toBe(true);
+    } finally {
+      await server.close();
     }
-  });
+  }, serverTestTimeoutMs);
 });
