@@ -28,6 +28,8 @@ const server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
     CODES_SENT_PER_10_MIN: '1000',
     CODE_CHECKS_PER_10_MIN: '1000',
     // Demo trading on, so the real/demo switch can be driven; both trade modes offered (market first, the brand's order).
+    // The seeded brand has them on already; set at every start so these tests do not hang on the seed
+    // (first-minute.spec.ts starts a server on the defaults alone).
     SWITCHES: 'VIRTUAL_CURRENCY_TRADE=1,Contract=1,OptionMock=1',
     // Positions can be closed at once in the tests.
     MIN_HOLD_SECONDS: '0',

@@ -18,6 +18,7 @@ import { registerOptions } from './modules/options';
 import { registerSite } from './modules/site';
 import { registerTrading, registerTradingReads } from './modules/trading';
 import type { Settings } from './settings';
+import { tradeModeOffered as isTradeModeOffered, type TradeMode } from '../src/shared/config/trade-mode';
 
 export interface ServerDependencies {
   settings: Settings;
@@ -84,8 +85,9 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const tradingReads = registerTradingReads(app, { settings, database, ledger, market, sessions, events });
   const { positionsFeed, freeMarginIn } = tradingReads;
   const tradeProhibited = (uid: number) => identity.tradeProhibited(uid);
-  const options = await registerOptions(app, { settings, database, ledger, market, freeMarginIn, tradeProhibited, positionsFeed, signedIn, nowMs });
-  const { trading, startRiskChecks } = await registerTrading(app, { settings, database, ledger, market, reads: tradingReads, options, tradeProhibited, signedIn, nowMs });
+  const tradeModeOffered = async (mode: TradeMode) => isTradeModeOffered(await site.switches(), mode);
+  const options = await registerOptions(app, { settings, database, ledger, market, freeMarginIn, tradeProhibited, tradeModeOffered, positionsFeed, signedIn, nowMs });
+  const { trading, startRiskChecks } = await registerTrading(app, { settings, database, ledger, market, reads: tradingReads, options, tradeProhibited, tradeModeOffered, signedIn, nowMs });
   await registerAccount({ settings, database, ledger, identity, trading, options, events, signedIn });
   registerDevRoutes(app, { settings, delivery, feedControl, identity, ledger });
   app.get('/healthz', async () => ({

@@ -29,6 +29,11 @@ const environmentSchema = z.object({
    * since HSTS on a plain-HTTP host would lock browsers out of it.
    */
   BEHIND_TLS: flag.default(false),
+  /**
+   * `production` turns off development conveniences (each code sent to the outbox printed
+   * in the log); anything else, or unset as with `npm start`, is development.
+   */
+  NODE_ENV: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Signing key for access tokens; generated once and kept under DATA_DIR when unset. */
   JWT_SECRET: z.string().min(32).optional(),
@@ -204,6 +209,7 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     staticDir: path.resolve(values.STATIC_DIR),
     brandConfigPath: values.BRAND_CONFIG_PATH ? path.resolve(values.BRAND_CONFIG_PATH) : null,
     logLevel: values.LOG_LEVEL,
+    development: values.NODE_ENV !== 'production',
     behindTls: values.BEHIND_TLS,
     jwtSecret: values.JWT_SECRET ?? null,
     accessTokenTtlSeconds: values.ACCESS_TOKEN_TTL_SECONDS,

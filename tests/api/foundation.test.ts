@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { switchDefaults } from '../../src/shared/config/switches';
+import { readyToTrySwitches, switchDefaults } from '../../src/shared/config/switches';
 import { openDatabase } from '../../server/db/database';
 import { createSiteRepository } from '../../server/modules/site/site-repository';
 import { post, startTestServer, testBackends, type TestServer } from './harness';
@@ -23,14 +23,19 @@ describe.each(testBackends())('foundation API on $name', (backend) => {
     expect(response.json()).toEqual({ status: 'ok', database: backend.name, marketConnections: 0, positionsConnections: 0 });
   });
 
-  it('lists every switch with the specification defaults', async () => {
+  it('lists every switch: the specification defaults, with demo trading and both trade modes on (ready to try)', async () => {
     const response = await post(server.app, '/v1/wa-na/system/systemConfig/getAllConfigStatusWeb');
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body.code).toBe(0);
     const items = Object.fromEntries(body.data.items.map((item: { name: string; enable: boolean }) => [item.name, item.enable]));
-    expect(items).toEqual(switchDefaults);
-    expect(items.Contract).toBe(false);
+    expect(items).toEqual({ ...switchDefaults, ...readyToTrySwitches });
+    expect(items.Contract).toBe(true);
+    expect(items.OptionMock).toBe(true);
+    expect(items.VIRTUAL_CURRENCY_TRADE).toBe(true);
+    // The app's fallbacks stay the specification's.
+    expect(switchDefaults.Contract).toBe(false);
+    expect(items.PHONE_REGISTER).toBe(false);
     expect(items.PHONE_REGISTER_SMS_VERIFICATION).toBe(true);
   });
 
@@ -124,18 +129,25 @@ describe.each(testBackends())('foundation API on $name', (backend) => {
 });
 
 describe('embedded database on disk', () => {
-  it('keeps its data and migrations across a restart', async () => {
+  it('keeps its data and migrations across a restart, and a changed switch over the next start seeding', async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradeweb-data-'));
     try {
       const first = await openDatabase({ kind: 'pglite', dataDir });
       const repository = createSiteRepository(first.db);
       await repository.seedDefaults({ banners: ['/b.svg'], customerLink: '0|[]' });
-      await repository.setSwitch('Contract', true);
+      // A brand turns option mode off and phone sign-up on after the first start.
+      await repository.setSwitch('OptionMock', false);
+      await repository.setSwitch('PHONE_REGISTER', true);
       await first.close();
 
       const second = await openDatabase({ kind: 'pglite', dataDir });
-      const switches = await createSiteRepository(second.db).listSwitches();
-      expect(switches.find((row) => row.name === 'Contract')?.enabled).toBe(true);
+      const secondRepository = createSiteRepository(second.db);
+      await secondRepository.seedDefaults({ banners: ['/b.svg'], customerLink: '0|[]' });
+      const switches = await secondRepository.listSwitches();
+      const enabled = (name: string) => switches.find((row) => row.name === name)?.enabled;
+      expect(enabled('OptionMock')).toBe(false);
+      expect(enabled('PHONE_REGISTER')).toBe(true);
+      expect(enabled('Contract')).toBe(true);
       await second.close();
     } finally {
       await fs.rm(dataDir, { recursive: true, force: true });
@@ -155,10 +167,12 @@ describe('SWITCHES setting', () => {
 
   it('applies them at start', async () => {
     const [pglite] = testBackends();
-    const server = await startTestServer(pglite!, { SWITCHES: 'VIRTUAL_CURRENCY_TRADE=1' });
+    const server = await startTestServer(pglite!, { SWITCHES: 'VIRTUAL_CURRENCY_TRADE=0,PHONE_REGISTER=1' });
     try {
       const items = (await post(server.app, '/v1/wa-na/system/systemConfig/getAllConfigStatusWeb', {})).json().data.items as { name: string; enable: boolean }[];
-      expect(items.find((item) => item.name === 'VIRTUAL_CURRENCY_TRADE')?.enable).toBe(true);
+      // Over the seeded values, in both directions.
+      expect(items.find((item) => item.name === 'VIRTUAL_CURRENCY_TRADE')?.enable).toBe(false);
+      expect(items.find((item) => item.name === 'PHONE_REGISTER')?.enable).toBe(true);
     } finally {
       await server.close();
     }

@@ -166,6 +166,7 @@ describe.each(testBackends())('rate limits on $name', (backend) => {
           await inner.send(message);
         },
         outboxFor: (to) => inner.outboxFor(to),
+        outboxFile: inner.outboxFile,
       };
       server = await startTestServer(backend, { SWITCHES: 'PHONE_REGISTER=1,PHONE_REGISTER_SMS_VERIFICATION=1', CODE_CHECKS_PER_10_MIN: '1000', CODES_SENT_PER_10_MIN: '1000' }, { nowMs, delivery });
     });
@@ -281,6 +282,22 @@ describe.each(testBackends())('rate limits on $name', (backend) => {
       const answers = await Promise.all(sessions.map((session) => call(server, '/v1/waa/user/switch', {}, session.token)));
       expect(answers.filter((answer) => answer.code === 0)).toHaveLength(1);
       expect(answers.filter((answer) => answer.code === 701)).toHaveLength(4);
+    });
+
+    it('answers 701 to a second switch to demo after going back to real, and the real session goes on', async () => {
+      const email = newEmail();
+      await registerByEmail(server, email);
+      const real = await loginByEmail(server, email);
+      const toDemo = await call(server, '/v1/waa/user/switch', {}, real.token);
+      expect(toDemo.code).toBe(0);
+      const back = await call(server, '/v1/waa/user/switch', {}, (toDemo.data as { token: string }).token);
+      expect(back.code).toBe(0);
+      const realAgain = (back.data as { token: string }).token;
+      const secondTry = await call(server, '/v1/waa/user/switch', {}, realAgain);
+      expect(secondTry.code).toBe(701);
+      expect(secondTry.data).toBeNull();
+      // Refused, nothing changed: the real account's token still works.
+      expect((await call(server, '/v1/waa/user/balance', {}, realAgain)).code).toBe(0);
     });
   });
 

@@ -228,6 +228,8 @@ describe.each(testBackends())('identity on $name', (backend) => {
       const email = newEmail();
       await registerByEmail(server, email);
       const real = await loginByEmail(server, email);
+      // The seeded brand has demo trading on: turned off, switching is refused.
+      await setSwitch(server, 'VIRTUAL_CURRENCY_TRADE', false);
       expect((await call(server, '/v1/waa/user/switch', {}, real.token)).code).toBe(1001);
 
       await setSwitch(server, 'VIRTUAL_CURRENCY_TRADE', true);

@@ -15,7 +15,7 @@ import { exchangeFeedMessage } from '../../src/shared/api/trading';
 import { formatMoney, money, type Units } from '../../src/shared/money/money';
 import { optionFee, settleOption } from '../../src/shared/options/option-rules';
 import { scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
-import { call, fundedTrader } from './identity-support';
+import { call, fundedTrader, setSwitch } from './identity-support';
 const { cash: cashKind, optionEscrow: optionEscrowKind } = UserAccountKind;
 const { optionResult: optionResultKind } = HouseAccountKind;
 
@@ -158,6 +158,21 @@ describe.each(testBackends())('timed options on $name', (backend) => {
     expect(journals).toEqual([{ kind: 'option-open', reference: uid }]);
     // The user's balance call shows the cash left, and the running option's amount as locked.
     expect((await call(server, '/v1/waa/user/balance', {}, user.token)).data).toEqual({ balanceAmount: '747.50', lockMargin: '250.00' });
+  });
+
+  it('refuses an option with 603 while the brand offers only market mode, and moves no money', async () => {
+    const user = await trader();
+    quote('BTCUSDT', 6_700_000);
+    await setSwitch(server, 'OptionMock', false);
+    try {
+      expect((await place(user.token)).code).toBe(603);
+      expect(await cashOf(user.uid)).toBe(money('1000'));
+      expect(await escrowOf(user.uid)).toBe(0n);
+    } finally {
+      await setSwitch(server, 'OptionMock', true);
+    }
+    quote('BTCUSDT', 6_700_000);
+    expect((await place(user.token)).code).toBe(0);
   });
 
   it('places one option per clientOrderId, however often and however concurrently it is retried', async () => {

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactUrl } from '../../server/http/log-redaction';
 import { startTestServer, testBackends, type TestServer } from './harness';
-import { call, loginByEmail, registerByEmail } from './identity-support';
+import { call, loginByEmail, outbox, registerByEmail } from './identity-support';
 
 interface ClientSocket {
   on(event: 'message', listener: (data: Buffer) => void): void;
@@ -57,4 +57,51 @@ describe.each(testBackends())('server log on $name', (backend) => {
     expect(log).not.toContain(session.token.split('.')[2]);
     expect(log).not.toContain(session.refreshToken);
   });
+});
+
+describe.each(testBackends())('sign-up codes in the log on $name', (backend) => {
+  /** Each test starts its own server (and a sign-up); a shared machine can be slow at it. */
+  const serverTestTimeoutMs = 60_000;
+  /** A server whose own logger writes into `lines`, on the given environment. */
+  async function serverLogging(environment: Record<string, string>) {
+    const lines: string[] = [];
+    const server = await startTestServer(backend, environment, { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } });
+    const entries = () => lines.map((line) => JSON.parse(line) as { msg: string; to?: string; purpose?: string; code?: string });
+    return { server, entries };
+  }
+
+  it('says at start where messages go and, in development without SMTP, logs each code sent to the outbox', async () => {
+    const { server, entries } = await serverLogging({});
+    try {
+      expect(entries().filter((entry) => entry.msg.startsWith('messages:')).map((entry) => entry.msg)).toEqual([
+        'messages: e-mail and SMS to the outbox in memory (no SMTP_URL)',
+      ]);
+      const email = `dev${Date.now().toString(36)}@example.com`;
+      await registerByEmail(server, email);
+      const code = (await outbox(server, email)).find((message) => message.code)?.code;
+      const logged = entries().filter((entry) => entry.code !== undefined);
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatchObject({ to: email, purpose: 'sign-up', code, msg: `development outbox: sign-up code for ${email}: ${code}` });
+    } finally {
+      await server.close();
+    }
+  }, serverTestTimeoutMs);
+
+  it.each([
+    ['when SMTP is configured', { SMTP_URL: 'smtp://mail.example:587' }],
+    ['in production', { NODE_ENV: 'production' }],
+  ] satisfies [string, Record<string, string>][])('never logs a code %s', async (_when, environment) => {
+    const { server, entries } = await serverLogging(environment);
+    try {
+      const email = `quiet${Date.now().toString(36)}@example.com`;
+      // The test's outbox stands in for SMTP here, so the code can be looked for.
+      await registerByEmail(server, email);
+      const code = (await outbox(server, email)).find((message) => message.code)?.code;
+      expect(code).toMatch(/^\d{6}$/);
+      expect(entries().some((entry) => entry.code !== undefined || entry.msg.includes(code!))).toBe(false);
+      if ('SMTP_URL' in environment) expect(entries().some((entry) => entry.msg === 'messages: e-mail by SMTP, SMS to the outbox in memory')).toBe(true);
+    } finally {
+      await server.close();
+    }
+  }, serverTestTimeoutMs);
 });

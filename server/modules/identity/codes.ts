@@ -66,6 +66,7 @@ export function createCodes(deps: IdentityDependencies, context: IdentityContext
       subject: `${settings.siteName}: your ${what} code`,
       text: `Your ${settings.siteName} ${what} code is ${code}. It expires in ${Math.round(settings.codeTtlMs / 60_000)} minutes. If you did not ask for it, ignore this message.`,
       code,
+      purpose: what,
     });
   }
 

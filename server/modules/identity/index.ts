@@ -8,7 +8,7 @@ import type { DomainEvents } from '../../events/domain-events';
 import { registerSignedIn, type SessionCheck, type SignedInRoutes } from '../../http/signed-in';
 import type { Settings } from '../../settings';
 import type { SiteService } from '../site/site-service';
-import { createMessageDelivery, type MessageDelivery } from './delivery';
+import { createMessageDelivery, deliveryDescription, withCodesLogged, type MessageDelivery } from './delivery';
 import { createIdentityRepository } from './identity-repository';
 import { registerIdentityRoutes } from './identity-routes';
 import { createIdentityService, type IdentityService } from './identity-service';
@@ -49,7 +49,12 @@ export async function registerIdentity(
 ): Promise<IdentityModule> {
   const { settings, database, tokens, nowMs } = deps;
   const cipher = createDataCipher(await loadDataKey({ dataKeySetting: settings.dataEncryptionKey, dataDir: deps.dataDir }));
-  const delivery = deps.delivery ?? createMessageDelivery({ smtpUrl: settings.smtpUrl, mailFrom: settings.mailFrom, dataDir: deps.dataDir });
+  const baseDelivery = deps.delivery ?? createMessageDelivery({ smtpUrl: settings.smtpUrl, mailFrom: settings.mailFrom, dataDir: deps.dataDir });
+  const smtpConfigured = settings.smtpUrl !== null;
+  app.log.info({ outboxFile: baseDelivery.outboxFile, smtp: smtpConfigured }, deliveryDescription(baseDelivery, smtpConfigured));
+  // Codes in the log only where they are in a local file anyway: development, no SMTP.
+  const delivery =
+    settings.development && !smtpConfigured ? withCodesLogged(baseDelivery, (fields, message) => app.log.info(fields, message)) : baseDelivery;
   const delayAfterFailures = (freeFailures: number) =>
     createFailureThrottle(database.db, { freeFailures, maxDelaySeconds: settings.authDelayMaxSeconds }, nowMs);
   const repository = createIdentityRepository(database.db);

@@ -5,6 +5,7 @@ import type { FreeMarginRead } from '../trading/free-margin';
 import type { PositionsFeed } from '../trading/positions-feed';
 import { registerOptionsRoutes } from './options-routes';
 import { createOptionsService, type OptionsService } from './options-service';
+import type { TradeMode } from '../../../src/shared/config/trade-mode';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,6 +21,8 @@ export async function registerOptions(
     /** New options need free margin, as orders do (trading's read). */
     freeMarginIn: FreeMarginRead;
     tradeProhibited: (uid: number) => Promise<boolean>;
+    /** Whether the brand offers a trade mode now (the site's switches). */
+    tradeModeOffered: (mode: TradeMode) => Promise<boolean>;
     positionsFeed: PositionsFeed;
     signedIn: SignedInRoutes;
   },
@@ -42,6 +45,7 @@ export async function registerOptions(
     onChange: (uid, book) => positionsFeed.changed(uid, book),
     freeMarginIn: deps.freeMarginIn,
     tradeProhibited: deps.tradeProhibited,
+    optionModeOffered: () => deps.tradeModeOffered('option'),
     ...(deps.nowMs ? { nowMs: deps.nowMs } : {}),
     log: (message, error) => app.log.error({ err: error }, message),
   });

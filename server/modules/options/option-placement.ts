@@ -50,6 +50,7 @@ export function createOptionPlacement(deps: {
   stalePriceMs: number;
   freeMarginIn: FreeMarginRead;
   tradeProhibited: (uid: number) => Promise<boolean>;
+  optionModeOffered: () => Promise<boolean>;
   nowMs: () => number;
   log?: (message: string, error?: unknown) => void;
   /** A placed option ends at `endMs` (settle it then). */
@@ -63,6 +64,8 @@ export function createOptionPlacement(deps: {
     const existing = await repository.findByClientOrderId(uid, book, body.clientOrderId);
     if (existing) return samePlacement(existing, body);
     if (await deps.tradeProhibited(uid)) throw new AppError(ErrorCode.USER_PROHIBITED_FROM_TRADING);
+    // The catalogue has no code for a mode the brand does not offer; 603 (no option configuration) is the closest.
+    if (!(await deps.optionModeOffered())) throw new AppError(ErrorCode.NO_OPTION_CONFIGURATION, 'option mode is not offered');
 
     const products = await repository.listProducts();
     const symbol = body.tradePair;

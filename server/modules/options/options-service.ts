@@ -48,6 +48,8 @@ export function createOptionsService(deps: {
   freeMarginIn: FreeMarginRead;
   /** Whether the back office has barred the user from trading (an unknown user is). */
   tradeProhibited: (uid: number) => Promise<boolean>;
+  /** Whether the brand offers option mode now (its switches). */
+  optionModeOffered: () => Promise<boolean>;
   nowMs?: () => number;
   log?: (message: string, error?: unknown) => void;
   /** An option of (uid, book) was placed or settled (the exchange socket's `option` message). */
@@ -86,6 +88,7 @@ export function createOptionsService(deps: {
     stalePriceMs: settings.stalePriceMs,
     freeMarginIn: deps.freeMarginIn,
     tradeProhibited: deps.tradeProhibited,
+    optionModeOffered: deps.optionModeOffered,
     nowMs,
     schedule: settlement.schedule,
     told,

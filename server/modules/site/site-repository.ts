@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { switchDefaults, switchNames, type SwitchName } from '../../../src/shared/config/switches';
+import { readyToTrySwitches, switchDefaults, switchNames, type SwitchName } from '../../../src/shared/config/switches';
 import type { Database } from '../../db/schema';
 
 export const customerLinkSettingKey = 'customer_service_link';
@@ -37,11 +37,16 @@ export function createSiteRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** First-start data: every switch at the specification's default, banners, service links. */
+    /**
+     * First-start data: every switch at the specification's default with the ready-to-try
+     * ones on, banners, service links. A switch already stored keeps its value; the
+     * overrides (SWITCHES) are set at every start.
+     */
     async seedDefaults(defaults: { banners: string[]; customerLink: string; switchOverrides?: Partial<Record<SwitchName, boolean>> }) {
+      const seeded: Record<SwitchName, boolean> = { ...switchDefaults, ...readyToTrySwitches };
       await db
         .insertInto('system_switch')
-        .values(switchNames.map((name) => ({ name, enabled: switchDefaults[name] })))
+        .values(switchNames.map((name) => ({ name, enabled: seeded[name] })))
         .onConflict((conflict) => conflict.column('name').doNothing())
         .execute();
       for (const [name, enabled] of Object.entries(defaults.switchOverrides ?? {})) {

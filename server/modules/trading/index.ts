@@ -9,6 +9,7 @@ import { registerPositionsSocket } from './positions-socket';
 import { createTradingRepository, type TradingRepository } from './trading-repository';
 import { registerTradingRoutes } from './trading-routes';
 import { createTradingService, type TradingService } from './trading-service';
+import type { TradeMode } from '../../../src/shared/config/trade-mode';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -64,6 +65,8 @@ export async function registerTrading(
     /** Negative-balance protection ends the account's running options. */
     options: OptionCover;
     tradeProhibited: (uid: number) => Promise<boolean>;
+    /** Whether the brand offers a trade mode now (the site's switches). */
+    tradeModeOffered: (mode: TradeMode) => Promise<boolean>;
     signedIn: SignedInRoutes;
   },
 ): Promise<{ trading: TradingService; startRiskChecks(): void }> {
@@ -78,6 +81,7 @@ export async function registerTrading(
     freeMarginIn: reads.freeMarginIn,
     options: deps.options,
     tradeProhibited: deps.tradeProhibited,
+    marketModeOffered: () => deps.tradeModeOffered('market'),
     stalePriceMs: settings.stalePriceMs,
     minHoldSeconds: settings.minHoldSeconds,
     forexMinDeposit: settings.forexMinDeposit,

@@ -54,6 +54,8 @@ export function createTradingService(deps: {
   options: OptionCover;
   /** Whether the back office has barred the user from trading (an unknown user is). */
   tradeProhibited: (uid: number) => Promise<boolean>;
+  /** Whether the brand offers market mode now (its switches). */
+  marketModeOffered: () => Promise<boolean>;
   stalePriceMs: number;
   minHoldSeconds: number;
   /** Real forex trading needs this much in total deposits (320); "0" turns the rule off. */
@@ -210,6 +212,8 @@ export function createTradingService(deps: {
       if (placedBefore) return sameOrder(placedBefore, body);
       const product = productOf(body.tradePair);
       if (await deps.tradeProhibited(uid)) throw new AppError(ErrorCode.USER_PROHIBITED_FROM_TRADING);
+      // The catalogue has no code for a mode the brand does not offer; 304 (pair prohibited from trading) is the closest.
+      if (!(await deps.marketModeOffered())) throw new AppError(ErrorCode.PAIR_PROHIBITED, 'market mode is not offered');
       const forexMinDeposit = money(deps.forexMinDeposit);
       if (book === 'real' && product.productType === productTypeNumber('Forex') && forexMinDeposit > 0n) {
         const deposited = await ledger.totalByJournalKind(uid, 'real', JournalKind.deposit);

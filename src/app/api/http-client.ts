@@ -126,7 +126,10 @@ export function createHttpClient(options: HttpClientOptions) {
     return data.data;
   }
 
-  return { call };
+  /** Tells the user of a failure a caller kept silent and then chose not to handle itself. */
+  const report = (failure: RequestFailure) => options.report(failure);
+
+  return { call, report };
 }
 
 export type HttpClient = ReturnType<typeof createHttpClient>;

@@ -26,3 +26,14 @@ export function currentTradeMode(available: readonly TradeMode[], stored: TradeM
   if (stored && available.includes(stored)) return stored;
   return available[0] ?? 'market';
 }
+
+/**
+ * Whether the brand offers a trade mode, as the server checks an order against it: the
+ * mode's switch is on (Contract for market, OptionMock for option). With neither on, the
+ * brand's default mode applies (see `availableTradeModes`), which the server does not
+ * know, so then neither is refused.
+ */
+export function tradeModeOffered(switches: Pick<Switches, 'Contract' | 'OptionMock'>, mode: TradeMode): boolean {
+  if (!switches.Contract && !switches.OptionMock) return true;
+  return mode === 'market' ? switches.Contract : switches.OptionMock;
+}

@@ -12,19 +12,17 @@ import { adoptSession, sessionSignal } from '../../engine/signals';
 const switchWarningHeightPx = 270;
 
 /**
- * Real ⇄ demo, when the brand allows demo trading: asks first, then adopts the new
- * tokens for every tab (the engine reopens the positions feed for the other account).
+ * Switching real ⇄ demo: asks first, then adopts the new tokens for every tab (the
+ * engine reopens the positions feed for the other account). Used by the switch and by
+ * whatever offers the demo account as a way forward (an order refused for its balance).
  */
-export function BookSwitch() {
-  useSignals();
+export function useBookSwitch() {
   const { t } = useTranslation();
   const { http, engine } = useApp();
-  const session = sessionSignal.value;
   const [busy, setBusy] = useState(false);
-  if (!session.signedIn || !switchesSignal.value.VIRTUAL_CURRENCY_TRADE) return null;
-  const current = session.book ?? 'real';
 
   async function choose(book: Book) {
+    const current = sessionSignal.peek().book ?? 'real';
     if (book === current || busy) return;
     const confirmed = await confirmDialog({
       title: t('mode.switch_title'),
@@ -43,6 +41,18 @@ export function BookSwitch() {
       setBusy(false);
     }
   }
+
+  return { busy, choose };
+}
+
+/** Real ⇄ demo, when the brand allows demo trading. */
+export function BookSwitch() {
+  useSignals();
+  const { t } = useTranslation();
+  const { busy, choose } = useBookSwitch();
+  const session = sessionSignal.value;
+  if (!session.signedIn || !switchesSignal.value.VIRTUAL_CURRENCY_TRADE) return null;
+  const current = session.book ?? 'real';
 
   return (
     <div className="segmented" role="group" aria-label={t('mode.account_mode')}>

@@ -1,6 +1,12 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
+import { ErrorCode } from '../../../shared/errors/catalogue';
+import { RequestError, type RequestFailure, type RequestOptions } from '../../api/http-client';
+import { switchesSignal, useApp } from '../../app-context';
+import { showToast } from '../../components/toasts';
+import { sessionSignal } from '../../engine/signals';
+import { useBookSwitch } from '../account/book-switch';
 
 /** The specification's submit lock. */
 const submitLockMs = 1_000;
@@ -9,24 +15,27 @@ const submitLockMs = 1_000;
  * Sending an order from a form: at most one submission a second (a double tap places one
  * order), and one `clientOrderId` per order the user means, kept across a retry after a
  * lost answer so the server places it once, new after a success. Answers null when the
- * submission was refused by the lock or failed (the request client has told the user why).
+ * submission was refused by the lock or failed (the user has been told why: see
+ * `useOrderRefusalReport`). `place` makes its call with the options it is given.
  */
 export function useOrderSubmission() {
   const [submitting, setSubmitting] = useState(false);
   const lockedUntil = useRef(0);
   const clientOrderId = useRef<string | null>(null);
+  const reportRefusal = useOrderRefusalReport();
 
-  async function submit<T>(place: (clientOrderId: string) => Promise<T>): Promise<T | null> {
+  async function submit<T>(place: (clientOrderId: string, requestOptions: RequestOptions) => Promise<T>): Promise<T | null> {
     const now = Date.now();
     if (submitting || now < lockedUntil.current) return null;
     lockedUntil.current = now + submitLockMs;
     clientOrderId.current ??= crypto.randomUUID();
     setSubmitting(true);
     try {
-      const placed = await place(clientOrderId.current);
+      const placed = await place(clientOrderId.current, { silent: true });
       clientOrderId.current = null;
       return placed;
-    } catch {
+    } catch (error) {
+      if (error instanceof RequestError) reportRefusal(error.failure);
       return null;
     } finally {
       setSubmitting(false);
@@ -34,6 +43,29 @@ export function useOrderSubmission() {
   }
 
   return { submitting, submit };
+}
+
+/**
+ * Tells the user why an order failed. Insufficient available balance (203) on the real
+ * account offers the way forward: a deposit, and the demo account when the brand has
+ * demo trading. Anything else (203 on demo included) is the request client's usual message.
+ */
+export function useOrderRefusalReport() {
+  const { t } = useTranslation();
+  const { http } = useApp();
+  const [, navigate] = useLocation();
+  const bookSwitch = useBookSwitch();
+  return (failure: RequestFailure) => {
+    const session = sessionSignal.peek();
+    const onReal = session.signedIn && (session.book ?? 'real') === 'real';
+    if (failure.kind !== 'code' || failure.code !== ErrorCode.INSUFFICIENT_BALANCE || !onReal) {
+      http.report(failure);
+      return;
+    }
+    const actions = [{ label: t('trade.deposit_action'), run: () => navigate('/user/deposit') }];
+    if (switchesSignal.peek().VIRTUAL_CURRENCY_TRADE) actions.push({ label: t('trade.switch_to_demo_action'), run: () => void bookSwitch.choose('demo') });
+    showToast('error', `${t('trade.insufficient_balance_real')} (${failure.code})`, { actions });
+  };
 }
 
 /** What an order form shows a visitor: sign in, then come back to this form. */

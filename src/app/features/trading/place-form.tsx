@@ -127,7 +127,7 @@ export function PlaceForm(props: {
     const ok = [checks.volume(), priceType === PriceType.pending ? checks.price() : true, stopLossOn ? checks.stopLoss() : true, takeProfitOn ? checks.takeProfit() : true].every(Boolean);
     if (!ok) return;
     const contract = isDemoSession(session) ? addOrderMock : addOrder;
-    const orderNo = await send((clientOrderId) =>
+    const orderNo = await send((clientOrderId, requestOptions) =>
       http.call(contract, {
         tradePair: symbol,
         price: priceType === PriceType.pending ? price : '0',
@@ -138,7 +138,7 @@ export function PlaceForm(props: {
         orderType: direction,
         buyPoint: priceType,
         clientOrderId,
-      }),
+      }, requestOptions),
     );
     if (orderNo !== null) setPlaced({ orderNo, priceType });
   }

@@ -1,14 +1,12 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useSearch } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { login, type ContactType, type TokenPair } from '../../../shared/api/auth';
 import { isValidLoginPassword, isValidVerificationCode, trimmed } from '../../../shared/auth/validation';
 import type { BrandConfig } from '../../../shared/config/brand-config';
 import { switchesSignal, useApp } from '../../app-context';
 import { Checkbox } from '../../components/checkbox';
-import { showToast } from '../../components/toasts';
-import { adoptSession } from '../../engine/signals';
 import { preferences, savePreferences, type Preferences } from '../../preferences/preferences';
 import { forgetPassword, recallPassword, rememberPassword } from '../../preferences/remembered-password';
 import { safeReturnPath } from '../../routing/guards';
@@ -20,7 +18,7 @@ import { readContact, type ContactDraft } from './contact';
 import { ContactField } from './contact-field';
 import { isCountryCode } from './countries';
 import { PasswordField } from './password-field';
-import { signInReturnSignal } from './sign-in-return';
+import { useSessionStart } from './session-start';
 import { useFieldErrors } from './use-field-errors';
 
 interface LoginBody {
@@ -62,9 +60,10 @@ function initialContact(search: URLSearchParams, config: BrandConfig, allowPhone
 export function LoginPage() {
   useSignals();
   const { t } = useTranslation();
-  const { http, engine, config } = useApp();
-  const [, navigate] = useLocation();
+  const { http, config } = useApp();
   const search = useSearch();
+  const startSession = useSessionStart();
+  const returnPath = safeReturnPath(new URLSearchParams(search).get('to'));
   const switches = switchesSignal.value;
   const allowPhone = switches.PHONE_REGISTER;
 
@@ -130,21 +129,7 @@ export function LoginPage() {
 
   async function finish(tokens: TokenPair, body: LoginBody) {
     await rememberChoices(body);
-    const target = safeReturnPath(new URLSearchParams(search).get('to'));
-    signInReturnSignal.value = target;
-    try {
-      const snapshot = await engine.signIn({ token: tokens.token, refreshToken: tokens.refreshToken });
-      // The engine also tells every tab; adopting its answer here lets the guard see the
-      // session before this tab moves to a page that needs it.
-      adoptSession(snapshot);
-    } catch {
-      signInReturnSignal.value = null;
-      showToast('error', t('notice.something_wrong'));
-      return;
-    }
-    showToast('success', t('auth.login_success'));
-    navigate(target, { replace: true });
-    signInReturnSignal.value = null;
+    await startSession(tokens, returnPath, t('auth.login_success'));
   }
 
   function submitCredentials(event: FormEvent) {
@@ -254,7 +239,7 @@ export function LoginPage() {
         <SubmitButton disabled={submitting}>{t('auth.sign_in')}</SubmitButton>
         <nav className="auth-links" aria-label={t('auth.more_options')}>
           <Link href="/forgot">{t('page.forgot')}</Link>
-          <Link href="/register">{t('page.register')}</Link>
+          <Link href={returnPath === '/' ? '/register' : `/register?to=${encodeURIComponent(returnPath)}`}>{t('page.register')}</Link>
         </nav>
       </form>
     </AuthShell>

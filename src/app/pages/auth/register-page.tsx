@@ -1,8 +1,8 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'wouter';
-import { getImageCode, register } from '../../../shared/api/auth';
+import { useLocation, useSearch } from 'wouter';
+import { getImageCode, login, register, type ContactType } from '../../../shared/api/auth';
 import {
   captchaRefreshCooldownSeconds,
   isValidCaptchaText,
@@ -20,6 +20,8 @@ import { PasswordField } from './password-field';
 import { sendCode } from './send-code';
 import { SentCodeField } from './sent-code-field';
 import { StepForm } from './step-form';
+import { safeReturnPath } from '../../routing/guards';
+import { useSessionStart } from './session-start';
 import { useCodeDelivery } from './use-code-delivery';
 import { useCountdown } from './use-countdown';
 import { useFieldErrors } from './use-field-errors';
@@ -30,13 +32,16 @@ const inviteCodeMaxLength = 32;
 /**
  * `/register`: step 1 takes the contact and sends a code (a phone without SMS goes
  * straight on, with an image captcha instead); step 2 takes the code, the password and an
- * optional invitation code. On success: sign-in with the account filled in.
+ * optional invitation code. On success the new user is signed in and goes to `?to=` (a
+ * local path) or home; should that sign-in fail, to sign-in with the account filled in.
  */
 export function RegisterPage() {
   useSignals();
   const { t, i18n } = useTranslation();
   const { http } = useApp();
   const [, navigate] = useLocation();
+  const search = useSearch();
+  const startSession = useSessionStart();
   const switches = switchesSignal.value;
 
   const [mode, setMode] = useState<'code' | 'captcha'>('code');
@@ -87,6 +92,18 @@ export function RegisterPage() {
     void loadCaptcha();
   }
 
+  /** The sign-in page's path with the new credentials; a brand-new account has no second factor to ask for. */
+  async function signInAsNewUser(username: string, secret: string, type: ContactType): Promise<boolean> {
+    try {
+      const tokens = await http.call(login, { username, password: secret, type });
+      if (tokens.qrcodeStatus === 0 || !tokens.token) return false;
+      return await startSession(tokens, safeReturnPath(new URLSearchParams(search).get('to')), t('auth.register_signed_in'));
+    } catch {
+      // The request client has shown why; the account exists, so the sign-in page is the way on.
+      return false;
+    }
+  }
+
   function submitDetails(event: FormEvent) {
     event.preventDefault();
     if (!target) return;
@@ -118,6 +135,7 @@ export function RegisterPage() {
       if (switches.sendRegisterCompleteMail && target.type === 'E') {
         void sendCode(http, target, '4', i18n.language, { silent: true }).catch(() => undefined);
       }
+      if (await signInAsNewUser(target.username, secret, target.type)) return;
       showToast('success', t('auth.register_success'));
       navigate(loginPathFor(target));
     });

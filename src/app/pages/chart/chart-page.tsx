@@ -7,6 +7,7 @@ import { productsSignal, useProducts } from '../../features/catalogue/products';
 import { useTradeModeContext } from '../../features/catalogue/trade-mode-context';
 import { ChartQuote, ProductChart, ProductSelect } from '../../features/chart/product-chart';
 import { TradeButtons } from '../../features/trading/trade-buttons';
+import { TradeModeSwitch } from '../../features/trading/trade-mode-switch';
 import { useMarketStatus } from '../../features/trading/use-market-status';
 import { useIsDesktop } from '../../layouts/use-viewport';
 
@@ -30,6 +31,8 @@ export function ChartPage(props: { params: Record<string, string> }) {
       <ChartQuote product={product} />
       {/* On desktop the period and candle type are in the top bar. */}
       <ProductChart product={product} status={status} withControls={!isDesktop} />
+      {/* Beside the buttons it decides (market sell/buy or option down/up); on desktop the top bar has it. */}
+      {isDesktop ? null : <TradeModeSwitch className="trade-mode-switch" />}
       <TradeButtons product={product} status={status} />
     </PageFrame>
   );

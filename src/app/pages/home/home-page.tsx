@@ -1,3 +1,4 @@
+import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
@@ -6,19 +7,27 @@ import { LanguagePicker } from '../../components/language-picker';
 import { PageFrame } from '../../components/page-frame';
 import { DebugTapTarget } from '../../debug/debug-console';
 import { refreshSwitches } from '../../boot/switches';
-import { marketSignal } from '../../engine/signals';
+import { marketSignal, sessionSignal } from '../../engine/signals';
 import { loadOptionProducts } from '../../features/catalogue/option-products';
 import { loadProducts } from '../../features/catalogue/products';
+import { TradeModeSwitch } from '../../features/trading/trade-mode-switch';
+import { useIsDesktop } from '../../layouts/use-viewport';
 import { BannerCarousel } from './banner-carousel';
 import { HomeQuotes } from './home-quotes';
 import { HotCards } from './hot-cards';
 import { TradeTypeGrid } from './trade-type-grid';
 import { Icon } from '../../components/icons';
 
-/** Home: header with title, refresh and service buttons; the market sections follow. */
+/**
+ * Home: header with title, refresh and service buttons; a visitor's way in (sign in, sign
+ * up); the market sections, with the trade-mode switch on phones (the desktop top bar has it).
+ */
 export function HomePage() {
+  useSignals();
   const { t } = useTranslation();
   const { config, http, engine } = useApp();
+  const isDesktop = useIsDesktop();
+  const visitor = !sessionSignal.value.signedIn;
   const [bannersReload, setBannersReload] = useState(0);
 
   /** Reloads what home shows: switches, banners, products and option products, and the prices when their feed is not live. */
@@ -52,9 +61,20 @@ export function HomePage() {
         </>
       }
     >
+      {visitor ? (
+        <div className="home-visitor">
+          <Link href="/login" className="button secondary">
+            {t('page.login')}
+          </Link>
+          <Link href="/register" className="button primary">
+            {t('page.register')}
+          </Link>
+        </div>
+      ) : null}
       <BannerCarousel reloadKey={bannersReload} />
       <HotCards />
       <TradeTypeGrid />
+      {isDesktop ? null : <TradeModeSwitch className="trade-mode-switch" />}
       <HomeQuotes />
     </PageFrame>
   );

@@ -4,6 +4,7 @@ import { parseSingleTrade } from '../../../shared/market/product-list';
 import { useApp } from '../../app-context';
 import { PageFrame } from '../../components/page-frame';
 import { QuotationBoard } from '../../features/catalogue/quotation-board';
+import { TradeModeSwitch } from '../../features/trading/trade-mode-switch';
 import { useOpenProduct } from '../../features/catalogue/use-open-product';
 import { useIsDesktop } from '../../layouts/use-viewport';
 import { Icon } from '../../components/icons';
@@ -28,6 +29,8 @@ export function QuotationPage() {
       }
       fill
     >
+      {/* On desktop the top bar has it. */}
+      {isDesktop ? null : <TradeModeSwitch className="trade-mode-switch" />}
       <QuotationBoard onOpen={openProduct} singleTrade={singleTrade} />
     </PageFrame>
   );

@@ -155,7 +155,7 @@ export function OptionPlaceForm(props: {
     if (submitting || blocked || livePrice === null || !validate() || !entry) return;
     const contract = isDemoSession(session) ? addOptionOrderMock : addOptionOrder;
     const placedAmount = formatMoney(money(amount), 0);
-    const placed = await send((clientOrderId) =>
+    const placed = await send((clientOrderId, requestOptions) =>
       http.call(contract, {
         tradePair: symbol,
         optionsProductId: optionProduct.id,
@@ -166,7 +166,7 @@ export function OptionPlaceForm(props: {
         amount: placedAmount,
         orderType: direction,
         clientOrderId,
-      }),
+      }, requestOptions),
     );
     if (placed === null) return;
     setFlow({
