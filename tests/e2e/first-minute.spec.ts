@@ -105,7 +105,7 @@ test('a newcomer signs up with the logged code, lands signed in, switches to dem
 
   // A market order on demo, seen in the positions.
   // The form takes one submission a second (the refused one was just now): press until it is taken.
-  const placed = page.getByRole('dialog', { name: 'Order placed' });
+  const placed = page.getByRole('region', { name: 'Order placed' });
   await expect(async () => {
     await page.getByRole('button', { name: 'Buy', exact: true }).click();
     await expect(placed).toBeVisible({ timeout: 2_000 });

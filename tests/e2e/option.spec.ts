@@ -246,7 +246,8 @@ test('the workspace place panel shows the option form in option mode, with the u
   await expect(panel.locator('button[type="submit"]')).toHaveText('Buy down');
   await expect(panel.getByRole('radio')).toHaveCount(4);
   await expect(panel.getByTestId('option-available')).toHaveText('100,000.00');
-  // The order list follows the mode too.
+  // The order list keeps market positions in option mode; its own tab lists the running options.
+  await page.getByRole('group', { name: 'Orders' }).getByRole('button', { name: 'Running options' }).click();
   await expect(page.getByText('No running options.')).toBeVisible();
   await screen(page, 'workspace');
 });
