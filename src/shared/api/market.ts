@@ -89,27 +89,9 @@ export const productListData = z.object({ list: z.array(productSchema) });
  * decimals, the leverage choices (the product's own, its maximum, and the lower steps), the fee and
  * overnight rates, the contract size that sizes the margin, and the product's hours.
  */
-export const productOrderInfoSchema = z.object({
-  productCode: z.string(),
-  productName: z.string(),
-  productType: z.number().int().min(1).max(5),
-  tradeStatus: z.union([z.literal(0), z.literal(1)]),
-  pricePrecision: z.number().int().min(0).max(8),
-  /** Volume step. */
-  pip: decimalString,
-  minCount: decimalString,
-  maxCount: decimalString,
-  countNum: z.number().int().min(0).max(8),
-  /** Default leverage. */
-  multiple: z.number().int().positive(),
-  /** The leverages an order may take. */
+export const productOrderInfoSchema = productSchema.omit({ logoUrl: true, sort: true }).extend({
+  /** The leverages an order may take (`multiple`, the default, among them). */
   leverages: z.array(z.number().int().positive()),
-  contractSize: decimalString,
-  spread: decimalString,
-  feeRate: decimalString,
-  overnightRate: decimalString,
-  marketStartTime: weekdaySeconds,
-  marketCloseTime: weekdaySeconds,
 });
 export type ProductOrderInfo = z.infer<typeof productOrderInfoSchema>;
 
