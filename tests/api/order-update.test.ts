@@ -65,6 +65,26 @@ describe.each(testBackends())('editing orders (exchange/updateOrder) on $name', 
     expect(await audit()).toEqual([]);
   });
 
+  it('removes a stop loss with "": the price moves through where it stood and the position stays open; the take profit is kept', async () => {
+    const user = await trader();
+    quote(108500, 108512);
+    const orderNo = await place(user.token, { stopPrice: '1.084', takeProfitPrice: '1.095' });
+    expect((await update(user.token, { orderId: orderNo, stopPrice: '' })).code).toBe(0);
+    expect(await orderOf(user.token, orderNo)).toMatchObject({ status: 2, stopPrice: null, takeProfitPrice: '1.095' });
+    clock += 1_000;
+    quote(108300);
+    await server.app.trading.settled();
+    expect(await orderOf(user.token, orderNo)).toMatchObject({ status: 2, closeReason: null });
+    // Removing what is not there is a repeat; the take profit goes the same way.
+    expect((await update(user.token, { orderId: orderNo, stopPrice: '', takeProfitPrice: '' })).code).toBe(0);
+    expect(await orderOf(user.token, orderNo)).toMatchObject({ status: 2, stopPrice: null, takeProfitPrice: null });
+    clock += 1_000;
+    quote(109600);
+    await server.app.trading.settled();
+    expect(await orderOf(user.token, orderNo)).toMatchObject({ status: 2, closeReason: null });
+    expect(await audit()).toEqual([]);
+  });
+
   it('refuses a level on the wrong side or of 0 with its code, and changes nothing', async () => {
     const user = await trader();
     quote(108500, 108512);

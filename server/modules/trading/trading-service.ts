@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { productTypeNumber, type Product } from '../../../src/shared/api/market';
-import type { AddOrderBody, OrderTimeColumn, UpdateOrderBody } from '../../../src/shared/api/trading';
+import { levelRemoved, type AddOrderBody, type OrderTimeColumn, type UpdateOrderBody } from '../../../src/shared/api/trading';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { isTradable } from '../../../src/shared/market/tradability';
 import { formatMoney, money, parseMoney, type Units } from '../../../src/shared/money/money';
@@ -326,10 +326,10 @@ export function createTradingService(deps: {
         if (!row || (row.status !== OrderStatus.position && row.status !== OrderStatus.pending)) throw new AppError(ErrorCode.ORDER_STATUS_NOT_CLOSABLE);
         const pending = row.status === OrderStatus.pending;
         if (body.price !== undefined && !pending) throw new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'price of a position');
-        const levels = {
-          stopLoss: body.stopPrice === undefined ? stored(row.stop_loss) : money(body.stopPrice),
-          takeProfit: body.takeProfitPrice === undefined ? stored(row.take_profit) : money(body.takeProfitPrice),
-        };
+        // Left out: kept; "": removed; a price: moved.
+        const edited = (edit: string | undefined, current: string | null) =>
+          edit === undefined ? stored(current) : edit === levelRemoved ? null : money(edit);
+        const levels = { stopLoss: edited(body.stopPrice, row.stop_loss), takeProfit: edited(body.takeProfitPrice, row.take_profit) };
         const oldLimit = stored(row.limit_price);
         const limit = body.price === undefined ? oldLimit : money(body.price);
         if (pending && limit !== null && limit !== oldLimit) {
