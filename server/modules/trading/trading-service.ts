@@ -313,7 +313,9 @@ export function createTradingService(deps: {
      * Moves an open position's stop loss and take profit, or a pending order's limit price
      * and levels, under the placement rules: a position's levels against the price it closes
      * at now, a pending order's against its (new) limit, the limit itself on its side of the
-     * market and within the band. Under the order's row lock (the one a close takes), so a
+     * market and within the band; a level sent as "" is removed. A moved limit locks the
+     * margin it needs (the extra from free margin, else 203) or releases the excess. Under
+     * the user's accounts lock and then the order's row lock (the ones a close takes), so a
      * closed or filled order is not edited as it was; the new levels are armed at once.
      * Asking for what the order already has changes nothing and succeeds (a repeat).
      */

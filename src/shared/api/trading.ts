@@ -36,7 +36,8 @@ export const cancelOrderMock = contract('/exchange/cancelOrderMock', orderIdBody
  * Moves an open position's stop loss and take profit, or a pending order's limit price and
  * levels, under the placement rules. A level left out stays as it is; "" removes it (the
  * emptied field as the form holds it, and a string like every other price of the body, where
- * null would be a second type); "0" is refused (313/314).
+ * null would be a second type); "0" is refused (313/314). A moved limit price locks the margin
+ * it needs, or releases the excess; an extra beyond the free margin is refused (203).
  */
 export const levelRemoved = '';
 const levelEdit = z.union([moneyInput, z.literal(levelRemoved)]);
