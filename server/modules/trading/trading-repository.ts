@@ -80,7 +80,7 @@ export function createTradingRepository(db: Kysely<Database>) {
     lockByIdIn: (trx: Transaction<Database>, id: number) => trx.selectFrom('trade_order').selectAll().where('id', '=', id).forUpdate().executeTakeFirst(),
 
     /** New stop loss, take profit and limit price of an order, only while it is in `status`; answers the row, or undefined when it was not. */
-    updateLevelsIn: (trx: Transaction<Database>, id: number, status: number, levels: { stop_loss: string | null; take_profit: string | null; limit_price: string | null }) =>
+    updateLevelsIn: (trx: Transaction<Database>, id: number, status: number, levels: { stop_loss: string | null; take_profit: string | null; limit_price: string | null; margin: string }) =>
       trx.updateTable('trade_order').set(levels).where('id', '=', id).where('status', '=', status).returningAll().executeTakeFirst(),
 
     /** Position → deal, only while it is a position. */
@@ -94,14 +94,16 @@ export function createTradingRepository(db: Kysely<Database>) {
     },
 
     /** Pending → canceled, only while it is pending; answers whether it was. */
-    async cancelIn(trx: Transaction<Database>, id: number, reason: string, closedAt: Date): Promise<boolean> {
+    /** Pending → canceled, only while it is pending; answers the margin it held then (a moved price changes it), or null. */
+    async cancelIn(trx: Transaction<Database>, id: number, reason: string, closedAt: Date): Promise<string | null> {
       const updated = await trx
         .updateTable('trade_order')
         .set({ status: OrderStatus.canceled, close_reason: reason, closed_at: closedAt })
         .where('id', '=', id)
         .where('status', '=', OrderStatus.pending)
+        .returning('margin')
         .executeTakeFirst();
-      return Number(updated.numUpdatedRows) === 1;
+      return updated ? String(updated.margin) : null;
     },
 
     /** Pending → position at its fill, only while it is pending; answers whether it was. */
