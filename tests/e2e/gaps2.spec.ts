@@ -1,0 +1,57 @@
+import { expect, test, type Page } from '@playwright/test';
+import { callApi as api, demoSession, isDesktop, waitForApp } from './support';
+
+/** A history entry: a list row's button on phones, a grid row on desktop. */
+function historyEntry(page: Page, orderNo: string) {
+  return page.getByRole(isDesktop(page) ? 'row' : 'button', { name: new RegExp(orderNo) });
+}
+
+async function placeDemo(page: Page, token: string, order: Record<string, unknown>): Promise<string> {
+  const answer = await api(page, '/exchange/addOrderMock', token, {
+    tradePair: 'BTCUSDT', price: '0', orderQuantity: '0.01', multiple: 20, orderType: 0, buyPoint: 2, clientOrderId: crypto.randomUUID(), ...order,
+  });
+  expect(answer.code).toBe(0);
+  return answer.data as string;
+}
+
+test('the history\'s filters: unsettled shows running orders, exception those the system ended (the demo reset), all of them under all', async ({ page }) => {
+  await page.goto('/');
+  await waitForApp(page);
+  const demo = await demoSession(page);
+  const bid = ((await api(page, '/market/thumb/BTCUSDT', demo.token)).data as { bidPrice: string }).bidPrice;
+  const limit = (Number(bid) * 0.8).toFixed(2);
+  // Canceled by the trader; then a waiting limit order and a position that the demo reset ends.
+  const canceled = await placeDemo(page, demo.token, { buyPoint: 1, price: limit });
+  expect((await api(page, '/exchange/cancelOrderMock', demo.token, { orderId: canceled })).code).toBe(0);
+  const resetPending = await placeDemo(page, demo.token, { buyPoint: 1, price: limit });
+  const resetOpen = await placeDemo(page, demo.token, {});
+  expect((await api(page, '/v1/waa/user/resetMock', demo.token)).code).toBe(0);
+  const running = await placeDemo(page, demo.token, {});
+
+  await page.goto('/history');
+  const filters = page.getByRole('group', { name: 'Filters' });
+  const tabs = page.getByRole('tablist', { name: 'Order status' });
+
+  await filters.getByRole('button', { name: 'Unsettled' }).click();
+  await expect(historyEntry(page, running)).toBeVisible();
+  await expect(historyEntry(page, resetOpen)).toHaveCount(0);
+  // One choice at a time: a filter leaves no status tab selected.
+  await expect(tabs.getByRole('tab', { selected: true })).toHaveCount(0);
+
+  await filters.getByRole('button', { name: 'Exception' }).click();
+  await expect(historyEntry(page, resetOpen)).toBeVisible();
+  await expect(historyEntry(page, resetPending)).toBeVisible();
+  await expect(historyEntry(page, canceled)).toHaveCount(0);
+  await expect(historyEntry(page, running)).toHaveCount(0);
+  await expect(filters.getByRole('button', { name: 'Exception' })).toHaveAttribute('aria-pressed', 'true');
+  await page.screenshot({ path: `/tmp/shots/gaps2/history-filter-exception-${test.info().project.name}.png` });
+
+  await filters.getByRole('button', { name: 'All' }).click();
+  for (const orderNo of [canceled, resetPending, resetOpen, running]) await expect(historyEntry(page, orderNo)).toBeVisible();
+
+  // Pressing the pressed filter again goes back to the closed orders' tab.
+  await filters.getByRole('button', { name: 'All' }).click();
+  await expect(tabs.getByRole('tab', { name: 'Deal' })).toHaveAttribute('aria-selected', 'true');
+  await expect(historyEntry(page, resetOpen)).toBeVisible();
+  await expect(historyEntry(page, running)).toHaveCount(0);
+});
