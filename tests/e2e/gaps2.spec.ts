@@ -55,3 +55,25 @@ test('the history\'s filters: unsettled shows running orders, exception those th
   await expect(historyEntry(page, resetOpen)).toBeVisible();
   await expect(historyEntry(page, running)).toHaveCount(0);
 });
+
+test('@desktop the positions board\'s options have the unsettled and settled tabs; settled asks the last 10 settled options', async ({ page }) => {
+  test.skip(!isDesktop(page), 'the desktop positions board (phones have their own tabs)');
+  await page.goto('/');
+  await waitForApp(page);
+  await demoSession(page);
+  const asked: unknown[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.endsWith('/option/orderList')) asked.push(request.postDataJSON());
+  });
+  await page.goto('/position');
+  await page.getByRole('group', { name: 'Orders' }).getByRole('button', { name: 'Running options' }).click();
+  const tabs = page.getByRole('tablist', { name: 'Option status' });
+  await expect(tabs.getByRole('tab', { name: 'Unsettled' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByText('No running options.')).toBeVisible();
+  await tabs.getByRole('tab', { name: 'Settled', exact: true }).click();
+  await expect(page.getByText('No settled options yet.')).toBeVisible();
+  expect(asked).toContainEqual(expect.objectContaining({ positionStatus: 1, limit: 10, page: 1 }));
+  await page.screenshot({ path: '/tmp/shots/gaps2/position-option-tabs-desktop.png' });
+  await tabs.getByRole('tab', { name: 'Unsettled' }).click();
+  await expect(page.getByText('No running options.')).toBeVisible();
+});
