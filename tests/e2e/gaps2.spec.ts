@@ -77,3 +77,27 @@ test('@desktop the positions board\'s options have the unsettled and settled tab
   await tabs.getByRole('tab', { name: 'Unsettled' }).click();
   await expect(page.getByText('No running options.')).toBeVisible();
 });
+
+test('home asks one option product (visitor: findOptionsProduct, signed in: productList); signed-in search uses product/searchList', async ({ page }) => {
+  const asked: { path: string; body: unknown }[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (/\/(option\/findOptionsProduct|option\/productList|product\/searchList)$/.test(path)) asked.push({ path: path.split('/').slice(-2).join('/'), body: request.postDataJSON() });
+  });
+  await page.goto('/');
+  await waitForApp(page);
+  // The desktop start page is the terminal; home (with its trade-mode switch) is the phones'.
+  if (!isDesktop(page)) await expect.poll(() => asked.find((each) => each.path === 'option/findOptionsProduct')?.body).toEqual({ limit: 1, page: 1 });
+  await demoSession(page);
+  if (!isDesktop(page)) {
+    await page.goto('/');
+    await expect.poll(() => asked.find((each) => each.path === 'option/productList')?.body).toEqual({ limit: 1, page: 1 });
+    // The seed lists option products, so home offers option mode.
+    await expect(page.getByRole('group', { name: 'Trade mode' }).getByRole('button', { name: 'Option' })).toBeVisible();
+  }
+
+  await page.goto('/search');
+  await page.getByRole('group', { name: 'Hot search' }).getByRole('button', { name: 'USD' }).click();
+  await expect(page.getByRole('list', { name: 'Search results' })).toContainText('EUR/USD');
+  expect(asked.map((each) => each.path)).toContain('product/searchList');
+});
