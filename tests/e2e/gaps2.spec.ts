@@ -78,7 +78,7 @@ test('@desktop the positions board\'s options have the unsettled and settled tab
   await expect(page.getByText('No running options.')).toBeVisible();
 });
 
-test('home asks one option product (visitor: findOptionsProduct, signed in: productList); signed-in search uses product/searchList', async ({ page }) => {
+test('home asks one option product (visitor: findOptionsProduct, signed in: productList) and 30 minutes of bars per mini chart; signed-in search uses product/searchList', async ({ page }) => {
   const asked: { path: string; body: unknown }[] = [];
   page.on('request', (request) => {
     const path = new URL(request.url()).pathname;
@@ -86,8 +86,13 @@ test('home asks one option product (visitor: findOptionsProduct, signed in: prod
   });
   await page.goto('/');
   await waitForApp(page);
-  // The desktop start page is the terminal; home (with its trade-mode switch) is the phones'.
-  if (!isDesktop(page)) await expect.poll(() => asked.find((each) => each.path === 'option/findOptionsProduct')?.body).toEqual({ limit: 1, page: 1 });
+  // The desktop start page is the terminal; home (with its trade-mode switch and hot cards) is the phones'.
+  if (!isDesktop(page)) {
+    await expect.poll(() => asked.find((each) => each.path === 'option/findOptionsProduct')?.body).toEqual({ limit: 1, page: 1 });
+    // Each hot card's mini chart draws the last 30 minutes of 1-minute bars (asked by the engine, whose
+    // shared worker's requests the page does not see; the window's rule is unit-tested).
+    await expect.poll(async () => Number(await page.locator('.hot-card .mini-chart').first().getAttribute('data-points'))).toBeGreaterThanOrEqual(30);
+  }
   await demoSession(page);
   if (!isDesktop(page)) {
     await page.goto('/');
