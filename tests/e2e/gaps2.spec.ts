@@ -106,3 +106,31 @@ test('home asks one option product (visitor: findOptionsProduct, signed in: prod
   await expect(page.getByRole('list', { name: 'Search results' })).toContainText('EUR/USD');
   expect(asked.map((each) => each.path)).toContain('product/searchList');
 });
+
+test('@desktop phone view shows the phone layout in a centred column height × 9 / 16 wide, kept after a reload, and goes back', async ({ page }) => {
+  test.skip(!isDesktop(page), 'a desktop window\'s phone view');
+  await page.goto('/');
+  await waitForApp(page);
+  await page.getByRole('button', { name: 'Phone view' }).click();
+  const column = page.getByTestId('phone-view');
+  const box = await column.boundingBox();
+  const viewport = page.viewportSize()!;
+  expect(box).not.toBeNull();
+  expect(Math.round(box!.width)).toBe(Math.floor((viewport.height * 9) / 16));
+  // Centred in the window.
+  expect(Math.abs(box!.x + box!.width / 2 - viewport.width / 2)).toBeLessThanOrEqual(1);
+  // The phone layout: its tab bar, inside the column.
+  const tabBar = column.getByRole('navigation').filter({ has: page.getByRole('link', { name: 'History' }) }).last();
+  await expect(tabBar).toBeVisible();
+  const barBox = (await tabBar.boundingBox())!;
+  expect(barBox.x).toBeGreaterThanOrEqual(box!.x - 1);
+  expect(barBox.x + barBox.width).toBeLessThanOrEqual(box!.x + box!.width + 1);
+  await page.screenshot({ path: '/tmp/shots/gaps2/phone-view-desktop.png' });
+
+  await page.reload();
+  await waitForApp(page);
+  await expect(page.getByTestId('phone-view')).toBeVisible();
+  await page.getByRole('button', { name: 'Desktop view' }).click();
+  await expect(page.getByTestId('phone-view')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Phone view' })).toBeVisible();
+});
