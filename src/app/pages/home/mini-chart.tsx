@@ -24,9 +24,13 @@ export function sparklinePoints(closes: readonly number[], boxWidth: number, box
     .join(' ');
 }
 
-/** The window the mini chart asks for, ending now: the specification's last 30 minutes. */
+/**
+ * The window the mini chart asks for, ending now: the specification's last 30 minutes, from
+ * the start of a minute so that 30 whole bars come back besides the forming one.
+ */
 export function miniChartWindow(nowMs: number): { fromMs: number; toMs: number } {
-  return { fromMs: nowMs - miniChartMinutes * 60_000, toMs: nowMs };
+  const minuteStart = nowMs - (nowMs % 60_000);
+  return { fromMs: minuteStart - miniChartMinutes * 60_000, toMs: nowMs };
 }
 
 /**

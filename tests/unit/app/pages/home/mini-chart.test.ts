@@ -10,8 +10,9 @@ describe('mini chart line', () => {
     expect(sparklinePoints([], 10, 10)).toBe('');
   });
 
-  it('asks for the last 30 minutes, ending now', () => {
+  it('asks for the last 30 whole minutes and the forming one, ending now', () => {
     const now = Date.parse('2026-01-12T10:30:15Z');
-    expect(miniChartWindow(now)).toEqual({ fromMs: Date.parse('2026-01-12T10:00:15Z'), toMs: now });
+    expect(miniChartWindow(now)).toEqual({ fromMs: Date.parse('2026-01-12T10:00:00Z'), toMs: now });
+    expect(miniChartWindow(Date.parse('2026-01-12T10:30:00Z')).fromMs).toBe(Date.parse('2026-01-12T10:00:00Z'));
   });
 });
