@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { OrderTimeColumn } from '../../../src/shared/api/trading';
 import { OrderStatus } from '../../../src/shared/trading/order-rules';
+import type { HistorySelection } from '../../../src/shared/trading/history-filters';
 import type { Book, Database, TradeOrderTable } from '../../db/schema';
 import { nextOrderNumberSql } from './order-number';
 
@@ -137,9 +138,10 @@ export function createTradingRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** A page of an account's orders in one status, by the asked time columns, newest first (the history). */
-    async historyPage(uid: number, book: Book, status: number, sortBy: readonly OrderTimeColumn[], limit: number, offset: number): Promise<{ rows: OrderRow[]; count: number }> {
-      const base = ofAccount(db, uid, book).where('status', '=', status);
+    /** A page of an account's orders of the selected statuses (and close reasons), by the asked time columns, newest first (the history). */
+    async historyPage(uid: number, book: Book, selection: HistorySelection, sortBy: readonly OrderTimeColumn[], limit: number, offset: number): Promise<{ rows: OrderRow[]; count: number }> {
+      const ofStatus = ofAccount(db, uid, book).where('status', 'in', [...selection.statuses]);
+      const base = selection.closeReasons ? ofStatus.where('close_reason', 'in', [...selection.closeReasons]) : ofStatus;
       const [rows, count] = await Promise.all([
         newestFirst(base.selectAll(), sortBy).limit(limit).offset(offset).execute(),
         base.select(({ fn }) => fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),

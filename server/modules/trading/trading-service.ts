@@ -3,6 +3,7 @@ import { productTypeNumber, type Product } from '../../../src/shared/api/market'
 import { levelRemoved, type AddOrderBody, type OrderTimeColumn, type UpdateOrderBody } from '../../../src/shared/api/trading';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { isTradable } from '../../../src/shared/market/tradability';
+import { historySelectionOf, type HistoryFilter } from '../../../src/shared/trading/history-filters';
 import { formatMoney, money, parseMoney, type Units } from '../../../src/shared/money/money';
 import {
   closableAfterMs,
@@ -380,12 +381,16 @@ export function createTradingService(deps: {
       if (!(await cancelRow(row, 'canceled'))) throw new AppError(ErrorCode.ORDER_STATUS_NOT_CANCELLABLE);
     },
 
-    /** A page of orders in one status, with the result of every closed order: in total and today (UTC), summed in the database. */
-    async history(uid: number, book: Book, query: { page: number; limit: number; positionStatus: number; columns: readonly OrderTimeColumn[] }) {
+    /**
+     * A page of orders in one status, or under one of the history's filters, with the result of
+     * every closed order: in total and today (UTC), summed in the database.
+     */
+    async history(uid: number, book: Book, query: { page: number; limit: number; positionStatus: number; columns: readonly OrderTimeColumn[]; filter?: HistoryFilter | undefined }) {
+      const selection = query.filter === undefined ? { statuses: [query.positionStatus] } : historySelectionOf(query.filter);
       const dayStart = new Date(nowMs());
       dayStart.setUTCHours(0, 0, 0, 0);
       const [page, results] = await Promise.all([
-        orders.historyPage(uid, book, query.positionStatus, query.columns, query.limit, (query.page - 1) * query.limit),
+        orders.historyPage(uid, book, selection, query.columns, query.limit, (query.page - 1) * query.limit),
         orders.closedResults(uid, book, dayStart),
       ]);
       const names = new Map(market.products().map((product) => [product.productCode, product.productName]));

@@ -3,6 +3,7 @@ import { contract, moneyInput } from './contract';
 import { decimalString } from './envelope';
 import { accountBalance } from './account';
 import { optionOrder } from './options';
+import { historyFilters } from '../trading/history-filters';
 
 export const addOrderBody = z.strictObject({
   tradePair: z.string().trim().min(1).max(32),
@@ -121,6 +122,8 @@ export const historyBody = z.strictObject({
   limit: z.number().int().min(1).max(100).default(10),
   positionStatus: z.number().int().min(1).max(4).default(3),
   columns: sortColumns.default(['closingTime']),
+  /** One of the history's filters (see history-filters.ts); when sent it replaces positionStatus. */
+  filter: z.enum(historyFilters).optional(),
 });
 
 export const orderHistoryData = z.object({
