@@ -65,6 +65,26 @@ describe.each(testBackends())('editing orders (exchange/updateOrder) on $name', 
     expect(await audit()).toEqual([]);
   });
 
+  it('removes a stop loss with "": the price moves through where it stood and the position stays open; the take profit is kept', async () => {
+    const user = await trader();
+    quote(108500, 108512);
+    const orderNo = await place(user.token, { stopPrice: '1.084', takeProfitPrice: '1.095' });
+    expect((await update(user.token, { orderId: orderNo, stopPrice: '' })).code).toBe(0);
+    expect(await orderOf(user.token, orderNo)).toMatchObject({ status: 2, stopPrice: null, takeProfitPrice: '1.095' });
+    clock += 1_000;
+    quote(108300);
+    await server.app.trading.settled();
+    expect(await orderOf(user.token, orderNo)).toMatchObject({ status: 2, closeReason: null });
+    // Removing what is not there is a repeat; the take profit goes the same way.
+    expect((await update(user.token, { orderId: orderNo, stopPrice: '', takeProfitPrice: '' })).code).toBe(0);
+    expect(await orderOf(user.token, orderNo)).toMatchObject({ status: 2, stopPrice: null, takeProfitPrice: null });
+    clock += 1_000;
+    quote(109600);
+    await server.app.trading.settled();
+    expect(await orderOf(user.token, orderNo)).toMatchObject({ status: 2, closeReason: null });
+    expect(await audit()).toEqual([]);
+  });
+
   it('refuses a level on the wrong side or of 0 with its code, and changes nothing', async () => {
     const user = await trader();
     quote(108500, 108512);
@@ -104,11 +124,10 @@ describe.each(testBackends())('editing orders (exchange/updateOrder) on $name', 
     const user = await trader();
     quote(108500, 108512);
     const orderNo = await place(user.token, { buyPoint: 1, price: '1.08', stopPrice: '1.07' });
-    // Outside the 50% band, above the ask, at 0, or needing more margin than it holds: refused.
+    // Outside the 50% band, above the ask, or at 0: refused.
     expect((await update(user.token, { orderId: orderNo, price: '0.5' })).code).toBe(1016);
     expect((await update(user.token, { orderId: orderNo, price: '1.09' })).code).toBe(1016);
     expect((await update(user.token, { orderId: orderNo, price: '0' })).code).toBe(301);
-    expect((await update(user.token, { orderId: orderNo, price: '1.085' })).code).toBe(203);
     // The stop loss must stay below the new limit (315).
     expect((await update(user.token, { orderId: orderNo, price: '1.065' })).code).toBe(315);
     expect(await orderOf(user.token, orderNo)).toMatchObject({ status: 1, limitPrice: '1.08', stopPrice: '1.07' });
@@ -122,6 +141,54 @@ describe.each(testBackends())('editing orders (exchange/updateOrder) on $name', 
     quote(107480, 107492);
     await server.app.trading.settled();
     expect(await orderOf(user.token, orderNo)).toMatchObject({ status: 2, stopPrice: '1.065' });
+    expect(await audit()).toEqual([]);
+  });
+
+  it('a moved pending price locks the margin it needs: more after a move up, the excess released after a move down', async () => {
+    const user = await trader();
+    quote(108500, 108512);
+    const balance = async () => (await call(server, '/v1/waa/user/balance', {}, user.token)).data;
+    // 0.1 lot at 1:100: the margin is a thousandth of the limit price's 100 000 units.
+    const orderNo = await place(user.token, { buyPoint: 1, price: '1.08' });
+    expect(await balance()).toEqual({ balanceAmount: '892.00', lockMargin: '108.00' });
+    expect((await update(user.token, { orderId: orderNo, price: '1.084' })).code).toBe(0);
+    expect(await balance()).toEqual({ balanceAmount: '891.60', lockMargin: '108.40' });
+    expect((await update(user.token, { orderId: orderNo, price: '1.07' })).code).toBe(0);
+    expect(await balance()).toEqual({ balanceAmount: '893.00', lockMargin: '107.00' });
+    // Back to a price it had before: a new edit, a new journal.
+    expect((await update(user.token, { orderId: orderNo, price: '1.084' })).code).toBe(0);
+    expect(await balance()).toEqual({ balanceAmount: '891.60', lockMargin: '108.40' });
+    expect(await audit()).toEqual([]);
+    // Canceled, it releases what it holds now.
+    expect((await call(server, '/exchange/cancelOrder', { orderId: orderNo }, user.token)).code).toBe(0);
+    expect(await balance()).toEqual({ balanceAmount: '1000.00', lockMargin: '0.00' });
+    expect(await audit()).toEqual([]);
+  });
+
+  it('refuses a move whose extra margin the free margin cannot cover (203), and changes nothing', async () => {
+    const user = await fundedTrader(server, ledger, '108.2');
+    quote(108500, 108512);
+    const orderNo = await place(user.token, { buyPoint: 1, price: '1.08' });
+    const refused = await update(user.token, { orderId: orderNo, price: '1.0825', stopPrice: '1.07' });
+    expect(refused.code).toBe(203);
+    expect(await orderOf(user.token, orderNo)).toMatchObject({ status: 1, limitPrice: '1.08', stopPrice: null });
+    expect((await call(server, '/v1/waa/user/balance', {}, user.token)).data).toEqual({ balanceAmount: '0.20', lockMargin: '108.00' });
+    // An extra within the free margin is taken.
+    expect((await update(user.token, { orderId: orderNo, price: '1.0815' })).code).toBe(0);
+    expect((await call(server, '/v1/waa/user/balance', {}, user.token)).data).toEqual({ balanceAmount: '0.05', lockMargin: '108.15' });
+    expect(await audit()).toEqual([]);
+  });
+
+  it('two parallel moves of one order end consistent: the margin of the price it ends at', async () => {
+    const user = await trader();
+    quote(108500, 108512);
+    const orderNo = await place(user.token, { buyPoint: 1, price: '1.08' });
+    const answers = await Promise.all([update(user.token, { orderId: orderNo, price: '1.084' }), update(user.token, { orderId: orderNo, price: '1.07' })]);
+    expect(answers.map((answer) => answer.code)).toEqual([0, 0]);
+    const order = await orderOf(user.token, orderNo);
+    const expected = order?.limitPrice === '1.084' ? { balanceAmount: '891.60', lockMargin: '108.40' } : { balanceAmount: '893.00', lockMargin: '107.00' };
+    expect(['1.084', '1.07']).toContain(order?.limitPrice);
+    expect((await call(server, '/v1/waa/user/balance', {}, user.token)).data).toEqual(expected);
     expect(await audit()).toEqual([]);
   });
 

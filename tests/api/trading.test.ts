@@ -530,6 +530,45 @@ describe.each(testBackends())('the transaction list (order/list) on $name', (bac
     expect((await call(server, history, { columns: ['password'] }, user.token)).code).toBe(1001);
   });
 
+  it('filters the history: all, unsettled, deal, canceled, and exception for orders the system ended (here the demo reset); a bad filter is refused with 1001', async () => {
+    const user = await trader();
+    await setSwitch(server, 'VIRTUAL_CURRENCY_TRADE', true);
+    const demo = (await call(server, '/v1/waa/user/switch', {}, user.token)).data as { token: string };
+    const history = '/v1/waa/order/historyMock';
+    const mock = '/exchange/addOrderMock';
+    const closed = await place(demo.token, {}, mock);
+    const open = await place(demo.token, {}, mock);
+    const pending = await place(demo.token, { buyPoint: 1, price: '1.08' }, mock);
+    const canceled = await place(demo.token, { buyPoint: 1, price: '1.07' }, mock);
+    expect((await call(server, '/exchange/cancelOrderMock', { orderId: canceled }, demo.token)).code).toBe(0);
+    clock += 1_000;
+    expect((await call(server, '/exchange/closeOrderMock', { orderId: closed }, demo.token)).code).toBe(0);
+    const filtered = async (filter: string) => new Set(uids(await list(demo.token, { filter, columns: ['orderTime'] }, history)));
+
+    expect(await filtered('all')).toEqual(new Set([closed, open, pending, canceled]));
+    expect(await filtered('unsettled')).toEqual(new Set([open, pending]));
+    expect(await filtered('deal')).toEqual(new Set([closed]));
+    expect(await filtered('canceled')).toEqual(new Set([canceled]));
+    // Closed and canceled by the trader: no exception.
+    expect(await filtered('exception')).toEqual(new Set());
+    // The filter replaces the status: all orders whatever positionStatus says.
+    expect(uids(await list(demo.token, { filter: 'all', positionStatus: 3, columns: ['orderTime'] }, history))).toEqual([canceled, pending, open, closed]);
+
+    // The reset ends the running ones on the trader's behalf: the position closed, the pending order canceled.
+    expect((await call(server, '/v1/waa/user/resetMock', {}, demo.token)).code).toBe(0);
+    expect(await filtered('exception')).toEqual(new Set([open, pending]));
+    expect(await filtered('unsettled')).toEqual(new Set());
+    expect(await filtered('deal')).toEqual(new Set([closed, open]));
+    expect(await filtered('canceled')).toEqual(new Set([canceled, pending]));
+
+    for (const bad of ['stop_out', 'ALL', '', 3]) {
+      const answer = await call(server, history, { filter: bad }, demo.token);
+      expect(answer.code, JSON.stringify(bad)).toBe(1001);
+      expect(answer.data, JSON.stringify(bad)).toMatchObject({ problems: [expect.any(String)] });
+    }
+    await setSwitch(server, 'VIRTUAL_CURRENCY_TRADE', false);
+  });
+
   it('keeps the demo book\'s list apart from the real one: real tokens on order/list, demo tokens on order/listMock', async () => {
     const user = await trader();
     const real = await place(user.token);

@@ -70,7 +70,7 @@ test('sign up by e-mail (ends signed in), sign in (home, then the page asked for
   await expect(page.getByRole('heading', { level: 1, name: 'Sign up' })).toBeVisible();
   await expect(page.getByText('Step 1 of 2')).toBeVisible();
   // Phone sign-up is off by default: no contact tabs.
-  await expect(page.getByRole('button', { name: 'Phone' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Phone', exact: true })).toHaveCount(0);
   await page.getByLabel('E-mail', { exact: true }).fill(`  ${email}  `);
   await page.getByRole('button', { name: 'Send code' }).click();
   await expect(page.getByText(`A verification code was sent to ${email}`)).toBeVisible();
@@ -285,12 +285,12 @@ test('phone sign-up without SMS uses the image captcha, with a refresh cooldown'
   });
 
   await page.goto('/login');
-  await page.getByRole('button', { name: 'Phone' }).click();
+  await page.getByRole('button', { name: 'Phone', exact: true }).click();
   await expect(page.getByRole('combobox', { name: 'Country or region' })).toHaveValue('US');
   await screen(page, 'login-phone');
 
   await page.goto('/register');
-  await page.getByRole('button', { name: 'Phone' }).click();
+  await page.getByRole('button', { name: 'Phone', exact: true }).click();
   await page.getByLabel('Phone', { exact: true }).fill('12');
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Please enter a valid phone number for the chosen country' })).toBeVisible();

@@ -3,7 +3,7 @@ import { demoSession, isDesktop, waitForApp } from './support';
 
 const price = /^\d+\.\d{2}$/;
 
-test('the order ticket: live prices on Buy and Sell, stop loss 0 refused in the form, an in-place confirmation, a stop loss edited', async ({ page }) => {
+test('the order ticket: live prices on Buy and Sell, stop loss 0 refused in the form, an in-place confirmation, a stop loss edited, then removed', async ({ page }) => {
   test.setTimeout(90_000);
   await page.goto('/');
   await waitForApp(page);
@@ -68,4 +68,13 @@ test('the order ticket: live prices on Buy and Sell, stop loss 0 refused in the 
   await expect(page.getByText('Order updated')).toBeVisible();
   await expect(edit).toHaveCount(0);
   await expect(drawer).toContainText(newStop);
+
+  // Emptying the stop loss removes it: saved without a complaint, the drawer no longer shows it.
+  await drawer.getByRole('button', { name: 'Edit' }).click();
+  await edit.getByLabel('Stop loss price').fill('');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit).toHaveCount(0);
+  const stopRow = drawer.locator('dl > div').filter({ has: page.getByRole('term').filter({ hasText: /^Stop loss$/ }) });
+  await expect(stopRow.getByRole('definition')).toHaveText('—');
+  await page.screenshot({ path: `test-results/screens/order-ticket-stop-removed-${page.viewportSize()?.width}.png` });
 });

@@ -62,6 +62,19 @@ export function marginLockedJournal(order: OrderRef & { margin: Units; fee: Unit
   return orderJournal(order, JournalKind.orderOpen, `${JournalKeyPrefix.orderOpen}${order.orderNo}`, heldFromCash(order, UserAccountKind.margin, order.margin, order.fee));
 }
 
+/**
+ * A pending order's price moved (its `edit`-th move that changed its margin): the margin goes
+ * from `from` to `to`, the difference from cash (more) or back to it (less).
+ */
+export function marginAdjustedJournal(order: OrderRef & { edit: number; from: Units; to: Units }): JournalInput {
+  const { uid, book, orderNo } = order;
+  const more = order.to - order.from;
+  return orderJournal(order, JournalKind.orderMarginAdjust, `${JournalKeyPrefix.orderMarginAdjust}${orderNo}:${order.edit}`, [
+    { account: user(uid, book, UserAccountKind.cash), amount: -more },
+    { account: user(uid, book, UserAccountKind.margin), amount: more },
+  ]);
+}
+
 /** A pending order filled: its fee from cash to the house. */
 export function feeChargedJournal(order: OrderRef & { fee: Units }): JournalInput {
   const { uid, book, orderNo } = order;

@@ -44,6 +44,8 @@ export const JournalKind = {
   orderOpen: 'order-open',
   /** A pending order filled: its fee charged. */
   orderFee: 'order-fee',
+  /** A pending order's price moved: the margin it needs now, more locked from cash or the excess released. */
+  orderMarginAdjust: 'order-margin-adjust',
   orderClose: 'order-close',
   orderCancel: 'order-cancel',
   overnightFee: 'overnight-fee',
@@ -66,6 +68,7 @@ export const optionOutcomeJournal = { win: JournalKind.optionWin, loss: JournalK
 export const JournalKeyPrefix = {
   orderOpen: 'order-open:',
   orderFee: 'order-fill-fee:',
+  orderMarginAdjust: 'order-margin-adjust:',
   orderClose: 'order-close:',
   orderCancel: 'order-cancel:',
   overnight: 'overnight:',

@@ -11,6 +11,7 @@ import {
   demoResetJournal,
   depositJournal,
   feeChargedJournal,
+  marginAdjustedJournal,
   marginLockedJournal,
   optionEscrowedJournal,
   orderEndedJournal,
@@ -20,7 +21,7 @@ import {
   type JournalInput,
   type OrderRef,
 } from './ledger-journals';
-import { JournalKeyPrefix, UserAccountKind, type JournalKind } from './ledger-kinds';
+import { JournalKeyPrefix, JournalKind, UserAccountKind } from './ledger-kinds';
 import { createPostingEngine, type Executor } from './ledger-posting';
 
 export type { AccountRef, JournalInput, Posting } from './ledger-journals';
@@ -163,6 +164,24 @@ export function createLedger(db: Kysely<Database>, nowMs: () => number = Date.no
     /** A position closed: its margin and result to cash, the house's trading result the other side. */
     async settlePosition(trx: Transaction<Database>, order: OrderRef & { margin: Units; profitLoss: Units }) {
       await engine.postWith(trx, orderEndedJournal(order));
+    },
+    /**
+     * A pending order's price moved: its margin from `from` to `to` (the extra locked from
+     * cash, or the excess released), in the caller's transaction, which holds the user's
+     * accounts and the order's row. The key counts the order's earlier adjustments, so each
+     * edit posts once and a replayed one (same count) records nothing twice. Too little cash
+     * for the extra is the database's check violation.
+     */
+    async adjustMargin(trx: Transaction<Database>, order: OrderRef & { from: Units; to: Units }) {
+      if (order.from === order.to) return;
+      const earlier = await trx
+        .selectFrom('ledger_journal')
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .where('kind', '=', JournalKind.orderMarginAdjust)
+        .where('reference', '=', order.orderNo)
+        .where('book', '=', order.book)
+        .executeTakeFirstOrThrow();
+      await engine.postWith(trx, marginAdjustedJournal({ ...order, edit: Number(earlier.count) + 1 }));
     },
     /** A pending order canceled: its margin back to cash. */
     async releaseMargin(trx: Transaction<Database>, order: OrderRef & { margin: Units }) {

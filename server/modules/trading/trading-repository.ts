@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { OrderTimeColumn } from '../../../src/shared/api/trading';
 import { OrderStatus } from '../../../src/shared/trading/order-rules';
+import type { HistorySelection } from '../../../src/shared/trading/history-filters';
 import type { Book, Database, TradeOrderTable } from '../../db/schema';
 import { nextOrderNumberSql } from './order-number';
 
@@ -80,7 +81,7 @@ export function createTradingRepository(db: Kysely<Database>) {
     lockByIdIn: (trx: Transaction<Database>, id: number) => trx.selectFrom('trade_order').selectAll().where('id', '=', id).forUpdate().executeTakeFirst(),
 
     /** New stop loss, take profit and limit price of an order, only while it is in `status`; answers the row, or undefined when it was not. */
-    updateLevelsIn: (trx: Transaction<Database>, id: number, status: number, levels: { stop_loss: string | null; take_profit: string | null; limit_price: string | null }) =>
+    updateLevelsIn: (trx: Transaction<Database>, id: number, status: number, levels: { stop_loss: string | null; take_profit: string | null; limit_price: string | null; margin: string }) =>
       trx.updateTable('trade_order').set(levels).where('id', '=', id).where('status', '=', status).returningAll().executeTakeFirst(),
 
     /** Position → deal, only while it is a position. */
@@ -94,14 +95,16 @@ export function createTradingRepository(db: Kysely<Database>) {
     },
 
     /** Pending → canceled, only while it is pending; answers whether it was. */
-    async cancelIn(trx: Transaction<Database>, id: number, reason: string, closedAt: Date): Promise<boolean> {
+    /** Pending → canceled, only while it is pending; answers the margin it held then (a moved price changes it), or null. */
+    async cancelIn(trx: Transaction<Database>, id: number, reason: string, closedAt: Date): Promise<string | null> {
       const updated = await trx
         .updateTable('trade_order')
         .set({ status: OrderStatus.canceled, close_reason: reason, closed_at: closedAt })
         .where('id', '=', id)
         .where('status', '=', OrderStatus.pending)
+        .returning('margin')
         .executeTakeFirst();
-      return Number(updated.numUpdatedRows) === 1;
+      return updated ? String(updated.margin) : null;
     },
 
     /** Pending → position at its fill, only while it is pending; answers whether it was. */
@@ -135,9 +138,10 @@ export function createTradingRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** A page of an account's orders in one status, by the asked time columns, newest first (the history). */
-    async historyPage(uid: number, book: Book, status: number, sortBy: readonly OrderTimeColumn[], limit: number, offset: number): Promise<{ rows: OrderRow[]; count: number }> {
-      const base = ofAccount(db, uid, book).where('status', '=', status);
+    /** A page of an account's orders of the selected statuses (and close reasons), by the asked time columns, newest first (the history). */
+    async historyPage(uid: number, book: Book, selection: HistorySelection, sortBy: readonly OrderTimeColumn[], limit: number, offset: number): Promise<{ rows: OrderRow[]; count: number }> {
+      const ofStatus = ofAccount(db, uid, book).where('status', 'in', [...selection.statuses]);
+      const base = selection.closeReasons ? ofStatus.where('close_reason', 'in', [...selection.closeReasons]) : ofStatus;
       const [rows, count] = await Promise.all([
         newestFirst(base.selectAll(), sortBy).limit(limit).offset(offset).execute(),
         base.select(({ fn }) => fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),

@@ -1,8 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import { productTypeNumber, type Product } from '../../../src/shared/api/market';
-import type { AddOrderBody, OrderTimeColumn, UpdateOrderBody } from '../../../src/shared/api/trading';
+import { levelRemoved, type AddOrderBody, type OrderTimeColumn, type UpdateOrderBody } from '../../../src/shared/api/trading';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { isTradable } from '../../../src/shared/market/tradability';
+import { historySelectionOf, type HistoryFilter } from '../../../src/shared/trading/history-filters';
 import { formatMoney, money, parseMoney, type Units } from '../../../src/shared/money/money';
 import {
   closableAfterMs,
@@ -137,8 +138,9 @@ export function createTradingService(deps: {
   async function cancelRow(row: OrderRow, reason: string) {
     const canceled = await db.transaction().execute(async (trx) => {
       await ledger.lockOwnerAccounts(trx, row.uid, row.book);
-      if (!(await orders.cancelIn(trx, row.id, reason, new Date(nowMs())))) return false;
-      await ledger.releaseMargin(trx, { ...orderRef(row), margin: money(String(row.margin)) });
+      const margin = await orders.cancelIn(trx, row.id, reason, new Date(nowMs()));
+      if (margin === null) return false;
+      await ledger.releaseMargin(trx, { ...orderRef(row), margin: money(margin) });
       return true;
     });
     if (canceled) {
@@ -312,7 +314,9 @@ export function createTradingService(deps: {
      * Moves an open position's stop loss and take profit, or a pending order's limit price
      * and levels, under the placement rules: a position's levels against the price it closes
      * at now, a pending order's against its (new) limit, the limit itself on its side of the
-     * market and within the band. Under the order's row lock (the one a close takes), so a
+     * market and within the band; a level sent as "" is removed. A moved limit locks the
+     * margin it needs (the extra from free margin, else 203) or releases the excess. Under
+     * the user's accounts lock and then the order's row lock (the ones a close takes), so a
      * closed or filled order is not edited as it was; the new levels are armed at once.
      * Asking for what the order already has changes nothing and succeeds (a repeat).
      */
@@ -322,23 +326,28 @@ export function createTradingService(deps: {
       const direction = found.direction as Direction;
       const stored = (value: string | null) => (value === null ? null : money(String(value)));
       const updated = await db.transaction().execute(async (trx) => {
+        // The ledger's lock order: the user's accounts, then the order.
+        const cash = await ledger.lockCash(trx, uid, book);
         const row = await orders.lockByIdIn(trx, found.id);
         if (!row || (row.status !== OrderStatus.position && row.status !== OrderStatus.pending)) throw new AppError(ErrorCode.ORDER_STATUS_NOT_CLOSABLE);
         const pending = row.status === OrderStatus.pending;
         if (body.price !== undefined && !pending) throw new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'price of a position');
-        const levels = {
-          stopLoss: body.stopPrice === undefined ? stored(row.stop_loss) : money(body.stopPrice),
-          takeProfit: body.takeProfitPrice === undefined ? stored(row.take_profit) : money(body.takeProfitPrice),
-        };
+        // Left out: kept; "": removed; a price: moved.
+        const edited = (edit: string | undefined, current: string | null) =>
+          edit === undefined ? stored(current) : edit === levelRemoved ? null : money(edit);
+        const levels = { stopLoss: edited(body.stopPrice, row.stop_loss), takeProfit: edited(body.takeProfitPrice, row.take_profit) };
         const oldLimit = stored(row.limit_price);
         const limit = body.price === undefined ? oldLimit : money(body.price);
+        const heldMargin = money(String(row.margin));
+        let margin = heldMargin;
         if (pending && limit !== null && limit !== oldLimit) {
           const moved = pendingPriceViolation(direction, limit, quotePrice(fillPriceOf(direction, freshQuote(row.symbol)), product.pricePrecision));
           if (moved === 'band') throw bandError();
           if (moved !== null) throw new AppError(moved as ErrorCode);
-          // The order keeps the margin it locked when placed; a price that needs more is placed anew.
-          if (marginFor(limit, money(String(row.volume)), { contractSize: product.contractSize, multiple: row.leverage }) > money(String(row.margin))) {
-            throw new AppError(ErrorCode.INSUFFICIENT_BALANCE, 'moved pending price needs more margin', 200, null, { key: 'trade.pending_move_margin', params: {} });
+          // The order holds the margin its new price needs: the extra must fit in the free margin.
+          margin = marginFor(limit, money(String(row.volume)), { contractSize: product.contractSize, multiple: row.leverage });
+          if (margin > heldMargin && (await deps.freeMarginIn(trx, uid, book, cash)) < margin - heldMargin) {
+            throw new AppError(ErrorCode.INSUFFICIENT_BALANCE, 'moved pending price needs more margin than is free');
           }
         }
         const reference = pending ? { kind: 'pending' as const, price: limit ?? 0n } : { kind: 'market' as const, price: closePriceOn(row, freshQuote(row.symbol), product) };
@@ -347,9 +356,16 @@ export function createTradingService(deps: {
         const unchanged = levels.stopLoss === stored(row.stop_loss) && levels.takeProfit === stored(row.take_profit) && limit === oldLimit;
         if (unchanged) return null;
         const units = (value: Units | null) => (value === null ? null : formatMoney(value, 0));
-        const after = await orders.updateLevelsIn(trx, row.id, row.status, { stop_loss: units(levels.stopLoss), take_profit: units(levels.takeProfit), limit_price: units(limit) });
+        const after = await orders.updateLevelsIn(trx, row.id, row.status, {
+          stop_loss: units(levels.stopLoss), take_profit: units(levels.takeProfit), limit_price: units(limit), margin: formatMoney(margin, 0),
+        });
         if (!after) throw new AppError(ErrorCode.ORDER_STATUS_NOT_CLOSABLE);
+        await ledger.adjustMargin(trx, { ...orderRef(row), from: heldMargin, to: margin });
         return after;
+      }).catch((error: unknown) => {
+        // Cash short of the extra margin (free margin counted an open profit): refused, nothing changed.
+        if (isCheckViolation(error)) throw new AppError(ErrorCode.INSUFFICIENT_BALANCE);
+        throw error;
       });
       if (updated === null) return;
       // The old levels stop watching; the new ones watch from the next tick.
@@ -365,12 +381,16 @@ export function createTradingService(deps: {
       if (!(await cancelRow(row, 'canceled'))) throw new AppError(ErrorCode.ORDER_STATUS_NOT_CANCELLABLE);
     },
 
-    /** A page of orders in one status, with the result of every closed order: in total and today (UTC), summed in the database. */
-    async history(uid: number, book: Book, query: { page: number; limit: number; positionStatus: number; columns: readonly OrderTimeColumn[] }) {
+    /**
+     * A page of orders in one status, or under one of the history's filters, with the result of
+     * every closed order: in total and today (UTC), summed in the database.
+     */
+    async history(uid: number, book: Book, query: { page: number; limit: number; positionStatus: number; columns: readonly OrderTimeColumn[]; filter?: HistoryFilter | undefined }) {
+      const selection = query.filter === undefined ? { statuses: [query.positionStatus] } : historySelectionOf(query.filter);
       const dayStart = new Date(nowMs());
       dayStart.setUTCHours(0, 0, 0, 0);
       const [page, results] = await Promise.all([
-        orders.historyPage(uid, book, query.positionStatus, query.columns, query.limit, (query.page - 1) * query.limit),
+        orders.historyPage(uid, book, selection, query.columns, query.limit, (query.page - 1) * query.limit),
         orders.closedResults(uid, book, dayStart),
       ]);
       const names = new Map(market.products().map((product) => [product.productCode, product.productName]));

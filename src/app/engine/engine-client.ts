@@ -18,6 +18,8 @@ export interface KlineWatches {
   /** Starts watching (counted per use) and answers up to 300 bars of history, oldest first. */
   watch(symbol: string, period: KlinePeriod): Promise<WireBar[]>;
   unwatch(symbol: string, period: KlinePeriod): void;
+  /** The bars between two times (ms), asked of the engine (views never fetch market data themselves). */
+  range(symbol: string, period: KlinePeriod, fromMs: number, toMs: number): Promise<WireBar[]>;
 }
 
 function createKlineWatches(remote: Comlink.Remote<EngineApi>, clientId: string) {
@@ -38,6 +40,9 @@ function createKlineWatches(remote: Comlink.Remote<EngineApi>, clientId: string)
       if (entry.count > 0) return;
       uses.delete(key);
       void remote.unwatchKline(clientId, symbol, period);
+    },
+    range(symbol, period, fromMs, toMs) {
+      return remote.historyRange(symbol, period, fromMs, toMs);
     },
   };
   return {

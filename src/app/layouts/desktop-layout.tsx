@@ -19,6 +19,7 @@ import {
 } from '../features/workspace/selection';
 import { CandleTypePicker, IndicatorButton, PeriodSelect } from '../features/chart/chart-tools';
 import { desktopPathShowsChart } from './chart-controls';
+import { PhoneViewButton } from './phone-view-frame';
 import { swatchesMinWidthPx, useViewport } from './use-viewport';
 import { Icon } from '../components/icons';
 
@@ -157,6 +158,7 @@ export function DesktopLayout(props: { children: ReactNode }) {
         <span className="top-bar-spacer" />
         <ThemeColourControl folded={width <= swatchesMinWidthPx} />
         <SchemeToggle />
+        <PhoneViewButton />
         <LanguagePicker compact={width <= swatchesMinWidthPx} />
         <BookSwitch />
         <AccountMenu />

@@ -1,30 +1,41 @@
 import { useSyncExternalStore } from 'react';
+import { preferences, savePreferences } from '../preferences/preferences';
+import { desktopMinWidthPx, effectiveViewport, type Viewport } from './viewport-rules';
 
-export interface Viewport {
-  width: number;
-  height: number;
+export { desktopMinWidthPx, swatchesMinWidthPx, type Viewport } from './viewport-rules';
+
+/** The phone view chosen in this visit; null: the stored preference (read when first needed, after start-up loaded it). */
+let phoneViewChoice: boolean | null = null;
+const listeners = new Set<() => void>();
+let cached: Viewport = { width: 0, height: 0, phoneView: false };
+
+function snapshot(): Viewport {
+  const next = effectiveViewport({ width: window.innerWidth, height: window.innerHeight }, phoneViewChoice ?? preferences().phoneView === true);
+  // The same object while nothing changed, as useSyncExternalStore requires.
+  if (next.width !== cached.width || next.height !== cached.height || next.phoneView !== cached.phoneView) cached = next;
+  return cached;
 }
 
-/** Below this width the mobile layout applies. */
-export const desktopMinWidthPx = 992;
-/** Theme swatches show in the top bar only above this width. */
-export const swatchesMinWidthPx = 1600;
-
-let cached: Viewport = { width: window.innerWidth, height: window.innerHeight };
-
 function subscribe(onChange: () => void) {
-  const handler = () => {
-    cached = { width: window.innerWidth, height: window.innerHeight };
-    onChange();
+  listeners.add(onChange);
+  window.addEventListener('resize', onChange);
+  return () => {
+    listeners.delete(onChange);
+    window.removeEventListener('resize', onChange);
   };
-  window.addEventListener('resize', handler);
-  return () => window.removeEventListener('resize', handler);
 }
 
 export function useViewport(): Viewport {
-  return useSyncExternalStore(subscribe, () => cached);
+  return useSyncExternalStore(subscribe, snapshot);
 }
 
 export function useIsDesktop(): boolean {
   return useViewport().width >= desktopMinWidthPx;
+}
+
+/** Shows the phone layout in a centred column on a desktop window (or back), remembered for the next visit. */
+export function choosePhoneView(on: boolean): void {
+  phoneViewChoice = on;
+  void savePreferences({ phoneView: on });
+  for (const listener of listeners) listener();
 }

@@ -22,6 +22,8 @@ export interface Preferences {
   rememberedPassword?: { iv: string; ciphertext: string };
   /** The country last chosen for a phone number (ISO 3166 code). */
   lastCountry?: string;
+  /** Desktop windows show the phone layout in a centred column (height × 9 / 16 wide). */
+  phoneView?: boolean;
 }
 
 const store = createStore('tradeweb-preferences', 'preferences');

@@ -7,7 +7,8 @@ import { showToast } from '../components/toasts';
 import { sessionSignal } from '../engine/signals';
 import { DesktopLayout } from '../layouts/desktop-layout';
 import { MobileLayout } from '../layouts/mobile-layout';
-import { useIsDesktop } from '../layouts/use-viewport';
+import { PhoneViewFrame } from '../layouts/phone-view-frame';
+import { useIsDesktop, useViewport } from '../layouts/use-viewport';
 import { ForgotPage } from '../pages/auth/forgot-page';
 import { LoginPage } from '../pages/auth/login-page';
 import { RegisterPage } from '../pages/auth/register-page';
@@ -67,6 +68,7 @@ export function AppRoutes() {
   const [location, navigate] = useLocation();
   const search = useSearch();
   const isDesktop = useIsDesktop();
+  const viewport = useViewport();
   useSessionEndNavigation();
   const session = sessionSignal.value;
   let decision = resolveGuard(location, search, {
@@ -96,9 +98,7 @@ export function AppRoutes() {
   const View = isDesktop && route.name === 'home' ? WorkspacePage : views[route.name];
   const content = <View params={params} />;
 
-  return isDesktop ? (
-    <DesktopLayout>{content}</DesktopLayout>
-  ) : (
-    <MobileLayout showTabBar={'tabBar' in route && route.tabBar === true}>{content}</MobileLayout>
-  );
+  if (isDesktop) return <DesktopLayout>{content}</DesktopLayout>;
+  const mobile = <MobileLayout showTabBar={'tabBar' in route && route.tabBar === true}>{content}</MobileLayout>;
+  return viewport.phoneView ? <PhoneViewFrame width={viewport.width}>{mobile}</PhoneViewFrame> : mobile;
 }

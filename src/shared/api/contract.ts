@@ -31,3 +31,15 @@ export const noBody = z.strictObject({});
 
 /** A positive amount or price as the client sends it: up to 22 integer and 8 fraction digits. */
 export const moneyInput = z.string().trim().regex(/^\d{1,22}(\.\d{1,8})?$/);
+
+/** The contract with its path's `:name` segments filled (encoded) from `parameters`. */
+export function withPathParameters<TBody extends z.ZodType, TData extends z.ZodType>(
+  base: ApiContract<TBody, TData>,
+  parameters: Record<string, string>,
+): ApiContract<TBody, TData> {
+  const path = base.path.replace(/:([A-Za-z]+)/g, (segment, name: string) => {
+    const value = parameters[name];
+    return value === undefined ? segment : encodeURIComponent(value);
+  });
+  return { ...base, path };
+}

@@ -3,6 +3,7 @@ import { contract, moneyInput } from './contract';
 import { decimalString } from './envelope';
 import { accountBalance } from './account';
 import { optionOrder } from './options';
+import { historyFilters } from '../trading/history-filters';
 
 export const addOrderBody = z.strictObject({
   tradePair: z.string().trim().min(1).max(32),
@@ -34,18 +35,29 @@ export const cancelOrderMock = contract('/exchange/cancelOrderMock', orderIdBody
 
 /**
  * Moves an open position's stop loss and take profit, or a pending order's limit price and
- * levels, under the placement rules. A level left out stays as it is; "0" is refused (313/314).
+ * levels, under the placement rules. A level left out stays as it is; "" removes it (the
+ * emptied field as the form holds it, and a string like every other price of the body, where
+ * null would be a second type); "0" is refused (313/314). A moved limit price locks the margin
+ * it needs, or releases the excess; an extra beyond the free margin is refused (203).
  */
+export const levelRemoved = '';
+const levelEdit = z.union([moneyInput, z.literal(levelRemoved)]);
 export const updateOrderBody = z.strictObject({
   orderId: z.string().trim().min(1).max(40),
-  stopPrice: moneyInput.optional(),
-  takeProfitPrice: moneyInput.optional(),
+  stopPrice: levelEdit.optional(),
+  takeProfitPrice: levelEdit.optional(),
   /** The new limit price; pending orders only. */
   price: moneyInput.optional(),
 });
 export type UpdateOrderBody = z.infer<typeof updateOrderBody>;
 export const updateOrder = contract('/exchange/updateOrder', updateOrderBody, z.null());
 export const updateOrderMock = contract('/exchange/updateOrderMock', updateOrderBody, z.null());
+
+/** What an edit sends for a level: a typed price; "" when the order had one and it was emptied; nothing when it had none. */
+export function levelEditOf(typed: string, had: string | null): string | undefined {
+  if (typed.trim() !== '') return typed;
+  return had === null ? undefined : levelRemoved;
+}
 
 /** A market order as the specification names its fields (open, pending or closed). */
 export const tradeOrder = z.object({
@@ -110,6 +122,8 @@ export const historyBody = z.strictObject({
   limit: z.number().int().min(1).max(100).default(10),
   positionStatus: z.number().int().min(1).max(4).default(3),
   columns: sortColumns.default(['closingTime']),
+  /** One of the history's filters (see history-filters.ts); when sent it replaces positionStatus. */
+  filter: z.enum(historyFilters).optional(),
 });
 
 export const orderHistoryData = z.object({

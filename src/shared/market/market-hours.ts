@@ -79,3 +79,32 @@ export function nextOpeningAt(hours: TradingHours, utcMs: number): number | null
   }
   return null;
 }
+
+/**
+ * When the product's market status next changes after `utcMs` (early trading starts, the
+ * session opens or closes), by its hours; null when it never changes (open all week, or no
+ * session). The app asks the server again at that instant.
+ */
+export function nextStatusChangeAt(hours: TradingHours, utcMs: number): number | null {
+  const current = marketStatusAt(hours, utcMs);
+  const clockMs = utcMs + (isUsDaylightSavingTime(utcMs) ? hourMs : 0);
+  const dayStartMs = clockMs - (clockMs % (secondsPerDay * 1000));
+  const weekday = new Date(clockMs).getUTCDay();
+  const candidates: number[] = [];
+  // Eight days: a week's sessions and tomorrow's early trading, which may begin today.
+  for (let offset = 0; offset <= 8; offset += 1) {
+    const day = (weekday + offset) % 7;
+    const start = hours.marketStartTime[day] ?? 0;
+    const close = hours.marketCloseTime[day] ?? 0;
+    if (close <= start) continue;
+    const dayMs = dayStartMs + offset * secondsPerDay * 1000;
+    for (const second of [start - earlyTradingSeconds, start, close]) {
+      const candidateClockMs = dayMs + second * 1000;
+      // Back from the sessions' clock to real time, as in nextOpeningAt.
+      candidates.push(candidateClockMs - (isUsDaylightSavingTime(candidateClockMs - hourMs) ? hourMs : 0));
+    }
+  }
+  // A boundary that does not change the status (midnight inside a multi-day session) is skipped.
+  const changes = candidates.filter((at) => at > utcMs && marketStatusAt(hours, at) !== current).sort((a, b) => a - b);
+  return changes[0] ?? null;
+}

@@ -204,6 +204,12 @@ export interface EngineApi {
    */
   watchKline(clientId: string, symbol: string, period: KlinePeriod): Promise<WireBar[]>;
   unwatchKline(clientId: string, symbol: string, period: KlinePeriod): Promise<void>;
+  /**
+   * The bars of one period between two times (ms, both included), from `/market/history/limit`
+   * under the market root: what the home mini chart draws before its live bar; empty when the
+   * server refuses. Not cached: each card asks for its own recent window.
+   */
+  historyRange(symbol: string, period: KlinePeriod, fromMs: number, toMs: number): Promise<WireBar[]>;
   /** After the reconnection alert: try again from the first attempt. */
   reconnectMarket(): Promise<void>;
 }

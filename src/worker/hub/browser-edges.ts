@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import { createStore, del, get, set } from 'idb-keyval';
 import { systemClock, type KeyValueStore, type Timers } from '../engine/ports';
-import { fetchMarketHistory } from '../transport/market-history';
+import { fetchMarketHistory, fetchMarketHistoryRange } from '../transport/market-history';
 import { openPositionsSocket } from '../transport/positions-socket';
 import { fetchRunningOptions, fetchSessionApi } from '../transport/session-api';
 import type { EngineHostOptions, PeerMessage } from './engine-host';
@@ -48,6 +48,7 @@ export function browserEngineEdges(): Omit<EngineHostOptions, 'kind' | 'connectM
     store: indexedDbStore(),
     peers: broadcastChannel<PeerMessage>(enginePeersChannel),
     fetchHistory: fetchMarketHistory,
+    fetchHistoryRange: fetchMarketHistoryRange,
     sessionApi: fetchSessionApi,
     connectPositions: openPositionsSocket,
     fetchRunningOptions,

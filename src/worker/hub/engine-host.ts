@@ -45,6 +45,8 @@ export interface EngineHostOptions {
   ownsSessionClock?: () => boolean;
   /** POSTs `/market/history` under the market root (fetch in the worker, a fake in tests). */
   fetchHistory: (marketRoot: string, symbol: string, period: KlinePeriod) => Promise<WireBar[]>;
+  /** POSTs `/market/history/limit` (bars between two times) under the market root; absent, the engine has no such history. */
+  fetchHistoryRange?: (marketRoot: string, symbol: string, period: KlinePeriod, fromMs: number, toMs: number) => Promise<WireBar[]>;
   log?: (message: string) => void;
 }
 
@@ -64,6 +66,8 @@ export function createEngineHost(options: EngineHostOptions) {
     },
   });
   let market: MarketFeed | null = null;
+  /** The market root the first configureMarket gave (later calls change nothing, as for the feed). */
+  let marketRoot: string | null = null;
   let sessionClock: SessionClock | null = null;
   let sessionSettings: SessionSettings | null = null;
   const fetchRunningOptions = options.fetchRunningOptions;
@@ -199,6 +203,7 @@ export function createEngineHost(options: EngineHostOptions) {
     },
     async configureMarket(settings) {
       if (!market) {
+        marketRoot = settings.marketRoot;
         market = createMarketFeed({
           clock,
           timers,
@@ -224,6 +229,11 @@ export function createEngineHost(options: EngineHostOptions) {
     },
     async reconnectMarket() {
       market?.reconnect();
+    },
+    async historyRange(symbol, period, fromMs, toMs) {
+      if (marketRoot === null) throw new Error('configureMarket first');
+      if (!options.fetchHistoryRange) throw new Error('this engine has no ranged history');
+      return options.fetchHistoryRange(marketRoot, symbol, period, fromMs, toMs);
     },
   } satisfies EngineApi;
 

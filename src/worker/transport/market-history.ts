@@ -1,4 +1,4 @@
-import { historyLimitMax, marketHistory } from '../../shared/api/market';
+import { historyLimitMax, marketHistory, marketHistoryRange } from '../../shared/api/market';
 import { ErrorCode } from '../../shared/errors/catalogue';
 import type { KlinePeriod, WireBar } from '../../shared/market/kline';
 
@@ -12,5 +12,18 @@ export async function fetchMarketHistory(marketRoot: string, symbol: string, per
   const envelope = (await response.json()) as { code?: number; data?: unknown };
   if (envelope.code !== ErrorCode.SUCCESS) return [];
   const bars = marketHistory.data.safeParse(envelope.data);
+  return bars.success ? bars.data : [];
+}
+
+/** Fetches the bars between two times (ms) from `/market/history/limit`; errors answer no bars, as above. */
+export async function fetchMarketHistoryRange(marketRoot: string, symbol: string, period: KlinePeriod, from: number, to: number): Promise<WireBar[]> {
+  const response = await fetch(`${marketRoot}${marketHistoryRange.path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ symbol, period, from, to }),
+  });
+  const envelope = (await response.json()) as { code?: number; data?: unknown };
+  if (envelope.code !== ErrorCode.SUCCESS) return [];
+  const bars = marketHistoryRange.data.safeParse(envelope.data);
   return bars.success ? bars.data : [];
 }

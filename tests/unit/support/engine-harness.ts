@@ -13,6 +13,7 @@ export function createTestHost(options: {
   peers?: PeerChannel | null;
   market?: FakeMarket;
   fetchHistory?: EngineHostOptions['fetchHistory'];
+  fetchHistoryRange?: EngineHostOptions['fetchHistoryRange'];
   sessionApi?: ReturnType<typeof fakeSessionApi>['api'];
   connectPositions?: EngineHostOptions['connectPositions'];
   fetchRunningOptions?: EngineHostOptions['fetchRunningOptions'];
@@ -26,6 +27,7 @@ export function createTestHost(options: {
     peers: options.peers ?? null,
     connectMarket: (options.market ?? fakeMarket()).connect,
     fetchHistory: options.fetchHistory ?? (async () => []),
+    fetchHistoryRange: options.fetchHistoryRange,
     sessionApi: () => sessionApi,
     connectPositions: options.connectPositions,
     fetchRunningOptions: options.fetchRunningOptions,

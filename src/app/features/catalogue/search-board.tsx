@@ -3,7 +3,9 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { searchProducts } from '../../../shared/market/product-list';
 import { useApp } from '../../app-context';
+import { sessionSignal } from '../../engine/signals';
 import { productsSignal, useProducts } from './products';
+import { searchListSignal, useSearchList } from './search-list';
 import { ProductsPending } from './products-pending';
 import { QuoteList } from './quote-list';
 import { Icon } from '../../components/icons';
@@ -16,15 +18,19 @@ export const searchAsYouTypeDelayMs = 250;
 
 /**
  * A keyword (searched as it is typed, after a short pause; Enter or the icon runs it at
- * once), the brand's hot-search buttons, and the matching tradable products with live quotes.
+ * once), the brand's hot-search buttons, and the matching tradable products with live quotes:
+ * from the signed-in search list (`product/searchList`) for a trader, from the catalogue for a visitor.
  */
 export function SearchBoard(props: { query: string; onQuery: (keyword: string) => void; onOpen: (symbol: string) => void }) {
   useSignals();
+  const signedIn = sessionSignal.value.signedIn;
   useProducts();
+  useSearchList(signedIn);
   const { t } = useTranslation();
   const { config } = useApp();
   const [draft, setDraft] = useState(props.query);
-  const state = productsSignal.value;
+  // Should the search list fail, the catalogue still answers (the server checks every order anyway).
+  const state = signedIn && searchListSignal.value.status !== 'failed' ? searchListSignal.value : productsSignal.value;
   const { context, pending } = useTradeModeContext();
   const results = searchProducts(state.list, props.query, context);
 

@@ -7,6 +7,7 @@ import { switchesSignal, useApp } from '../../app-context';
 import { showToast } from '../../components/toasts';
 import { sessionSignal } from '../../engine/signals';
 import { useBookSwitch } from '../account/book-switch';
+import { orderRefusalDecision, type RefusalAction } from './order-refusal';
 
 /** The specification's submit lock. */
 const submitLockMs = 1_000;
@@ -45,26 +46,23 @@ export function useOrderSubmission() {
   return { submitting, submit };
 }
 
-/**
- * Tells the user why an order failed. Insufficient available balance (203) on the real
- * account offers the way forward: a deposit, and the demo account when the brand has
- * demo trading. Anything else (203 on demo included) is the request client's usual message.
- */
+/** Tells the user why an order failed, as `orderRefusalDecision` decides. */
 export function useOrderRefusalReport() {
   const { t } = useTranslation();
   const { http } = useApp();
   const [, navigate] = useLocation();
   const bookSwitch = useBookSwitch();
   return (failure: RequestFailure) => {
-    const session = sessionSignal.peek();
-    const onReal = session.signedIn && (session.book ?? 'real') === 'real';
-    if (failure.kind !== 'code' || failure.code !== ErrorCode.INSUFFICIENT_BALANCE || !onReal) {
+    const decision = orderRefusalDecision(failure, sessionSignal.peek(), switchesSignal.peek().VIRTUAL_CURRENCY_TRADE === true);
+    if (decision.kind === 'plain') {
       http.report(failure);
       return;
     }
-    const actions = [{ label: t('trade.deposit_action'), run: () => navigate('/user/deposit') }];
-    if (switchesSignal.peek().VIRTUAL_CURRENCY_TRADE) actions.push({ label: t('trade.switch_to_demo_action'), run: () => void bookSwitch.choose('demo') });
-    showToast('error', `${t('trade.insufficient_balance_real')} (${failure.code})`, { actions });
+    const runs: Record<RefusalAction, { label: string; run: () => void }> = {
+      deposit: { label: t('trade.deposit_action'), run: () => navigate('/user/deposit') },
+      'switch-to-demo': { label: t('trade.switch_to_demo_action'), run: () => void bookSwitch.choose('demo') },
+    };
+    showToast('error', `${t('trade.insufficient_balance_real')} (${ErrorCode.INSUFFICIENT_BALANCE})`, { actions: decision.actions.map((action) => runs[action]) });
   };
 }
 

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { useApp } from '../../app-context';
@@ -8,7 +8,7 @@ import { PageFrame } from '../../components/page-frame';
 import { DebugTapTarget } from '../../debug/debug-console';
 import { refreshSwitches } from '../../boot/switches';
 import { marketSignal, sessionSignal } from '../../engine/signals';
-import { loadOptionProducts } from '../../features/catalogue/option-products';
+import { loadOptionsOffered, optionsOfferedSignal } from '../../features/catalogue/options-offered';
 import { loadProducts } from '../../features/catalogue/products';
 import { TradeModeSwitch } from '../../features/trading/trade-mode-switch';
 import { useIsDesktop } from '../../layouts/use-viewport';
@@ -29,13 +29,16 @@ export function HomePage() {
   const isDesktop = useIsDesktop();
   const visitor = !sessionSignal.value.signedIn;
   const [bannersReload, setBannersReload] = useState(0);
+  useEffect(() => {
+    void loadOptionsOffered(http, !visitor);
+  }, [http, visitor]);
 
-  /** Reloads what home shows: switches, banners, products and option products, and the prices when their feed is not live. */
+  /** Reloads what home shows: switches, banners, products, whether options are offered, and the prices when their feed is not live. */
   function refresh() {
     setBannersReload((count) => count + 1);
     void refreshSwitches(http);
     void loadProducts(http);
-    void loadOptionProducts(http);
+    void loadOptionsOffered(http, !visitor);
     const market = marketSignal.peek();
     // Live prices are already current; a stale or dropped feed is reconnected.
     if (market.stale || market.status !== 'open') void engine.reconnectMarket();
@@ -74,7 +77,7 @@ export function HomePage() {
       <BannerCarousel reloadKey={bannersReload} />
       <HotCards />
       <TradeTypeGrid />
-      {isDesktop ? null : <TradeModeSwitch className="trade-mode-switch" />}
+      {isDesktop ? null : <TradeModeSwitch className="trade-mode-switch" withoutOption={optionsOfferedSignal.value === false} />}
       <HomeQuotes />
     </PageFrame>
   );

@@ -25,8 +25,18 @@ export function sparklinePoints(closes: readonly number[], boxWidth: number, box
 }
 
 /**
- * A line of the last 30 one-minute closes, from the engine's history and then its
- * forming bar (so it moves with the market), drawn as SVG: no chart library on home.
+ * The window the mini chart asks for, ending now: the specification's last 30 minutes, from
+ * the start of a minute so that 30 whole bars come back besides the forming one.
+ */
+export function miniChartWindow(nowMs: number): { fromMs: number; toMs: number } {
+  const minuteStart = nowMs - (nowMs % 60_000);
+  return { fromMs: minuteStart - miniChartMinutes * 60_000, toMs: nowMs };
+}
+
+/**
+ * A line of the 1-minute closes of the last 30 minutes (the engine's ranged history,
+ * `/market/history/limit`), then its forming bar (so it moves with the market), drawn as
+ * SVG: no chart library on home.
  */
 export function MiniChart(props: { symbol: string; tone: string }) {
   const { klines } = useApp();
@@ -36,9 +46,10 @@ export function MiniChart(props: { symbol: string; tone: string }) {
   useEffect(() => {
     let cancelled = false;
     let stop: (() => void) | null = null;
-    klines
-      .watch(symbol, '1min')
-      .then((history) => {
+    const { fromMs, toMs } = miniChartWindow(Date.now());
+    // The live bar follows the watch; the drawn history is the ranged window.
+    Promise.all([klines.range(symbol, '1min', fromMs, toMs), klines.watch(symbol, '1min')])
+      .then(([history]) => {
         if (cancelled) return;
         setBars(history.slice(-miniChartMinutes));
         stop = effect(() => {

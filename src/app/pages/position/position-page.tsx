@@ -8,6 +8,7 @@ import { useTradeMode } from '../../features/trading/trade-mode';
 import { TradeModeSwitch } from '../../features/trading/trade-mode-switch';
 import { OptionHistoryList } from '../../features/trading/history/option-history';
 import { OptionPositionList } from '../../features/trading/options/option-positions';
+import { OptionStatusTabs, type OptionStatusTab } from '../../features/trading/options/option-status-tabs';
 import { ResetDemoButton } from '../../features/trading/positions/position-parts';
 import { PositionList } from '../../features/trading/positions/position-list';
 import { PositionsBoard } from '../../features/trading/positions/positions-grid';
@@ -24,7 +25,7 @@ export function PositionPage() {
   const { t } = useTranslation();
   const isDesktop = useIsDesktop();
   const { mode } = useTradeMode();
-  const [optionTab, setOptionTab] = useState<number>(OptionStatus.running);
+  const [optionTab, setOptionTab] = useState<OptionStatusTab>(OptionStatus.running);
   if (isDesktop) {
     return (
       <PageFrame back={false} title={t('page.position')}>
@@ -40,14 +41,7 @@ export function PositionPage() {
         <PositionList />
       ) : (
         <>
-          {/* The specification's option tabs: unsettled (status 0, running) and settled (status 1). */}
-          <div className="type-tabs history-status-tabs" role="tablist" aria-label={t('option.status_tabs')}>
-            {[OptionStatus.running, OptionStatus.settled].map((status) => (
-              <button key={status} type="button" role="tab" aria-selected={status === optionTab} className="type-tab" onClick={() => setOptionTab(status)}>
-                {t(status === OptionStatus.running ? 'option.unsettled' : 'option.settled')}
-              </button>
-            ))}
-          </div>
+          <OptionStatusTabs selected={optionTab} onSelect={setOptionTab} />
           {optionTab === OptionStatus.running ? <OptionPositionList /> : <OptionHistoryList />}
         </>
       )}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isUsDaylightSavingTime, marketStatusAt, nextOpeningAt, type TradingHours } from '../../../../src/shared/market/market-hours';
+import { isUsDaylightSavingTime, marketStatusAt, nextOpeningAt, nextStatusChangeAt, type TradingHours } from '../../../../src/shared/market/market-hours';
 
 const utc = (iso: string) => Date.parse(`${iso}Z`);
 const allWeek = (start: number, close: number): TradingHours => ({
@@ -80,5 +80,24 @@ describe('next opening', () => {
   it('opens forex on Sunday 22:00 UTC in winter; a product without sessions never opens', () => {
     expect(nextOpeningAt(forex, utc('2026-01-10T09:00:00'))).toBe(utc('2026-01-11T22:00:00'));
     expect(nextOpeningAt(allWeek(0, 0), utc('2026-01-10T09:00:00'))).toBeNull();
+  });
+});
+
+describe('next status change', () => {
+  it('a US stock changes at early trading, the open and the close, an hour earlier in summer', () => {
+    // Monday 2026-01-12 (standard time)
+    expect(nextStatusChangeAt(usStock, utc('2026-01-12T10:00:00'))).toBe(utc('2026-01-12T14:00:00'));
+    expect(nextStatusChangeAt(usStock, utc('2026-01-12T14:00:00'))).toBe(utc('2026-01-12T14:30:00'));
+    expect(nextStatusChangeAt(usStock, utc('2026-01-12T15:00:00'))).toBe(utc('2026-01-12T21:00:00'));
+    // Friday evening: nothing until Monday's early trading.
+    expect(nextStatusChangeAt(usStock, utc('2026-01-16T21:00:00'))).toBe(utc('2026-01-19T14:00:00'));
+    expect(nextStatusChangeAt(usStock, utc('2026-07-13T14:00:00'))).toBe(utc('2026-07-13T20:00:00'));
+  });
+
+  it('forex stays open across midnights and closes on Friday; a product that never changes has none', () => {
+    expect(nextStatusChangeAt(forex, utc('2026-01-13T09:00:00'))).toBe(utc('2026-01-16T22:00:00'));
+    expect(nextStatusChangeAt(forex, utc('2026-01-17T09:00:00'))).toBe(utc('2026-01-18T21:30:00'));
+    expect(nextStatusChangeAt(allWeek(0, 86399), utc('2026-01-13T09:00:00'))).toBeNull();
+    expect(nextStatusChangeAt(allWeek(0, 0), utc('2026-01-13T09:00:00'))).toBeNull();
   });
 });

@@ -163,3 +163,27 @@ describe('engine kline watch', () => {
     expect(requests).toHaveLength(2);
   });
 });
+
+describe('engine ranged history', () => {
+  it('asks /market/history/limit under the market root for the window given, each time, and answers its bars', async () => {
+    const time = createFakeClock(Date.parse('2026-01-12T10:30:00Z'));
+    const asked: string[] = [];
+    const bar = { time: Date.parse('2026-01-12T10:01:00Z'), openPrice: '1.1', highestPrice: '1.2', lowestPrice: '1.0', closePrice: '1.15', volume: '4', turnover: '4.4' };
+    const host = createTestHost({
+      time,
+      fetchHistoryRange: async (root, symbol, period, fromMs, toMs) => {
+        asked.push(`${root}|${symbol}|${period}|${new Date(fromMs).toISOString()}|${new Date(toMs).toISOString()}`);
+        return [bar];
+      },
+    });
+    const home = fakeTab();
+    await host.api.hello('home', home.listener);
+    await expect(host.api.historyRange('EURUSD', '1min', 0, 1)).rejects.toThrow('configureMarket first');
+    await host.api.configureMarket({ ...marketSettings, marketRoot: 'https://md.example' });
+    const from = Date.parse('2026-01-12T10:00:00Z');
+    const to = Date.parse('2026-01-12T10:30:00Z');
+    expect(await host.api.historyRange('EURUSD', '1min', from, to)).toEqual([bar]);
+    expect(await host.api.historyRange('EURUSD', '1min', from, to)).toEqual([bar]);
+    expect(asked).toEqual(Array(2).fill('https://md.example|EURUSD|1min|2026-01-12T10:00:00.000Z|2026-01-12T10:30:00.000Z'));
+  });
+});

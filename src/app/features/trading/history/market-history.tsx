@@ -1,7 +1,8 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { historyStatusColumns, orderHistory, orderHistoryMock, type TradeOrder } from '../../../../shared/api/trading';
+import { historyStatusColumns, orderHistory, orderHistoryMock, type OrderTimeColumn, type TradeOrder } from '../../../../shared/api/trading';
 import { isDemoSession } from '../../../../shared/protocol/engine';
+import { historyFilters, type HistoryFilter } from '../../../../shared/trading/history-filters';
 import { Direction, OrderStatus, PriceType } from '../../../../shared/trading/order-rules';
 import type { BrandFormat } from '../../../format/use-brand-format';
 import { changeTone } from '../../catalogue/price-tone';
@@ -25,6 +26,7 @@ const closeReasonKeys: Record<string, string> = {
   take_profit: 'history.reason_take_profit',
   stop_out: 'history.reason_stop_out',
   'demo-reset': 'history.reason_demo_reset',
+  'insufficient-balance': 'history.reason_insufficient_balance',
 };
 
 function closeReasonText(reason: string | null, t: TFunction): string | null {
@@ -46,23 +48,44 @@ function priceOf(order: TradeOrder, value: string | null, format: BrandFormat): 
   return format.price(value, pricePrecisionOf(order.tradePair));
 }
 
+/** What the history shows: the orders of one status tab, or those under one filter. */
+export type HistoryChoice = { status: HistoryStatus } | { filter: HistoryFilter };
+
 /**
- * Market orders of one status (closed ones unless another tab is chosen): `order/history`
- * for a real session, `order/historyMock` for a demo one; the orders' profit and loss as
- * their result.
+ * Filtered lists sort by the time every order under the filter has: running ones by when
+ * they were placed, ended ones by when they ended.
  */
-function marketHistoryOf(status: HistoryStatus): HistoryKind<TradeOrder, MarketHistoryPage> {
+const filterColumns: Record<HistoryFilter, readonly OrderTimeColumn[]> = {
+  all: ['orderTime'],
+  unsettled: ['orderTime'],
+  deal: ['closingTime'],
+  canceled: ['closingTime'],
+  exception: ['closingTime'],
+};
+
+/**
+ * Market orders of one status (closed ones unless another tab is chosen) or under one filter:
+ * `order/history` for a real session, `order/historyMock` for a demo one; the orders' profit
+ * and loss as their result.
+ */
+function marketHistoryOf(choice: HistoryChoice): HistoryKind<TradeOrder, MarketHistoryPage> {
+  const query =
+    'filter' in choice
+      ? { filter: choice.filter, columns: [...filterColumns[choice.filter]] }
+      : { positionStatus: choice.status, columns: [...historyStatusColumns[choice.status]] };
+  const texts =
+    'filter' in choice
+      ? { label: `history.filter_${choice.filter}`, empty: 'history.empty_filter', end: 'history.end' }
+      : choice.status === OrderStatus.deal
+        ? marketHistoryLook.texts
+        : { label: `history.status_${choice.status}`, empty: 'history.empty_status', end: 'history.end' };
   return {
     ...marketHistoryLook,
     async fetchPage(http, session, page, signal) {
-      const data = await http.call(
-        isDemoSession(session) ? orderHistoryMock : orderHistory,
-        { page, limit: historyPageSize, positionStatus: status, columns: [...historyStatusColumns[status]] },
-        { silent: true, signal },
-      );
+      const data = await http.call(isDemoSession(session) ? orderHistoryMock : orderHistory, { page, limit: historyPageSize, ...query }, { silent: true, signal });
       return { items: data.list, pages: data.pages, profitLossToday: data.profitLossToday, profitLossTotal: data.profitLossTotal };
     },
-    texts: status === OrderStatus.deal ? marketHistoryLook.texts : { label: `history.status_${status}`, empty: 'history.empty_status', end: 'history.end' },
+    texts,
   };
 }
 
@@ -126,36 +149,57 @@ const marketHistoryLook: Omit<HistoryKind<TradeOrder, MarketHistoryPage>, 'fetch
   },
 };
 
-/** One kind per status tab, made once so that a list keeps its pages while it shows. */
-const marketHistoryKinds: Record<HistoryStatus, HistoryKind<TradeOrder, MarketHistoryPage>> = {
-  [OrderStatus.pending]: marketHistoryOf(OrderStatus.pending),
-  [OrderStatus.position]: marketHistoryOf(OrderStatus.position),
-  [OrderStatus.deal]: marketHistoryOf(OrderStatus.deal),
-  [OrderStatus.canceled]: marketHistoryOf(OrderStatus.canceled),
-};
+/** One kind per status tab and per filter, made once so that a list keeps its pages while it shows. */
+const statusKinds = new Map(historyStatuses.map((status) => [status, marketHistoryOf({ status })]));
+const filterKinds = new Map(historyFilters.map((filter) => [filter, marketHistoryOf({ filter })]));
 
-/** Phones: market orders of one status (closed by default); a new status is a new list. */
-export function MarketHistoryList(props: { status?: HistoryStatus }) {
-  const status = props.status ?? OrderStatus.deal;
-  return <HistoryList key={status} kind={marketHistoryKinds[status]} />;
+function kindOf(choice: HistoryChoice): { key: string; kind: HistoryKind<TradeOrder, MarketHistoryPage> } {
+  const kind = 'filter' in choice ? filterKinds.get(choice.filter) : statusKinds.get(choice.status);
+  if (!kind) throw new Error('no history kind for this choice');
+  return { key: 'filter' in choice ? `filter-${choice.filter}` : `status-${choice.status}`, kind };
 }
 
-/** Desktop: market orders of one status with the specification's columns. */
-export function MarketHistoryGrid(props: { status?: HistoryStatus }) {
-  const status = props.status ?? OrderStatus.deal;
-  return <HistoryGrid key={status} kind={marketHistoryKinds[status]} />;
+const closedOrders: HistoryChoice = { status: OrderStatus.deal };
+
+/** Phones: market orders of one status (closed by default) or filter; a new choice is a new list. */
+export function MarketHistoryList(props: { choice?: HistoryChoice }) {
+  const { key, kind } = kindOf(props.choice ?? closedOrders);
+  return <HistoryList key={key} kind={kind} />;
 }
 
-/** The status tabs (pending, position, deal, canceled) above the market history. */
-export function HistoryStatusTabs(props: { selected: HistoryStatus; onSelect: (status: HistoryStatus) => void }) {
+/** Desktop: market orders of one status or filter with the specification's columns. */
+export function MarketHistoryGrid(props: { choice?: HistoryChoice }) {
+  const { key, kind } = kindOf(props.choice ?? closedOrders);
+  return <HistoryGrid key={key} kind={kind} />;
+}
+
+/**
+ * The status tabs (pending, position, deal, canceled) and, below them, the filters (all,
+ * unsettled, deal, canceled, exception) above the market history: one choice at a time, so a
+ * pressed filter leaves no tab selected; pressing it again goes back to the closed orders.
+ */
+export function HistoryStatusTabs(props: { selected: HistoryChoice; onSelect: (choice: HistoryChoice) => void }) {
   const { t } = useTranslation();
+  const { selected, onSelect } = props;
   return (
-    <div className="type-tabs history-status-tabs" role="tablist" aria-label={t('history.status_tabs')}>
-      {historyStatuses.map((status) => (
-        <button key={status} type="button" role="tab" aria-selected={status === props.selected} className="type-tab" onClick={() => props.onSelect(status)}>
-          {t(`history.status_${status}`)}
-        </button>
-      ))}
-    </div>
+    <>
+      <div className="type-tabs history-status-tabs" role="tablist" aria-label={t('history.status_tabs')}>
+        {historyStatuses.map((status) => (
+          <button key={status} type="button" role="tab" aria-selected={'status' in selected && status === selected.status} className="type-tab" onClick={() => onSelect({ status })}>
+            {t(`history.status_${status}`)}
+          </button>
+        ))}
+      </div>
+      <div className="history-filters" role="group" aria-label={t('history.filters')}>
+        {historyFilters.map((filter) => {
+          const pressed = 'filter' in selected && filter === selected.filter;
+          return (
+            <button key={filter} type="button" className="chip" aria-pressed={pressed} onClick={() => onSelect(pressed ? closedOrders : { filter })}>
+              {t(`history.filter_${filter}`)}
+            </button>
+          );
+        })}
+      </div>
+    </>
   );
 }

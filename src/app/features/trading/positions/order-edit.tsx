@@ -1,7 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { updateOrder, updateOrderMock, type TradeOrder, type UpdateOrderBody } from '../../../../shared/api/trading';
+import { levelEditOf, updateOrder, updateOrderMock, type TradeOrder, type UpdateOrderBody } from '../../../../shared/api/trading';
 import { formatMoney, parseMoney } from '../../../../shared/money/money';
 import { isDemoSession } from '../../../../shared/protocol/engine';
 import { checkPendingPrice, checkProtection, protectionOutcome, sanitizeDecimalInput, type FieldVerdict, type Protection } from '../../../../shared/trading/form-rules';
@@ -41,7 +41,7 @@ const typedOf = (value: string | null) => value ?? '';
 /**
  * Changes an open position's stop loss and take profit, or a pending order's price and
  * levels, with the place form's rules and previews; the server checks again with the same
- * shared rules. A level the order has must keep a value (it is moved, not dropped).
+ * shared rules. Emptying a level the order has removes it.
  */
 export function EditOrderDialog(props: { order: TradeOrder; onClose: () => void }) {
   useSignals();
@@ -75,9 +75,9 @@ export function EditOrderDialog(props: { order: TradeOrder; onClose: () => void 
     return verdict.ok;
   }
 
-  /** A level is checked when it is typed or the order already has one (then it cannot be emptied). */
-  function checkLevel(kind: Protection, typed: string, had: string | null, set: (value: string) => void): boolean {
-    if (typed.trim() === '' && had === null) {
+  /** A typed level is checked; an empty one is none (removed if the order had it). */
+  function checkLevel(kind: Protection, typed: string, set: (value: string) => void): boolean {
+    if (typed.trim() === '') {
       setErrors((previous) => ({ ...previous, [kind]: undefined }));
       return true;
     }
@@ -89,19 +89,21 @@ export function EditOrderDialog(props: { order: TradeOrder; onClose: () => void 
       const current = row ? parseMoney(fillPriceOf(direction, { bid: row[2], ask: row[3] })) : null;
       return current !== null && settle('price', checkPendingPrice(price, current, direction === Direction.buy, decimals), setPrice);
     },
-    stopLoss: () => checkLevel('stopLoss', stopLoss, order.stopPrice, setStopLoss),
-    takeProfit: () => checkLevel('takeProfit', takeProfit, order.takeProfitPrice, setTakeProfit),
+    stopLoss: () => checkLevel('stopLoss', stopLoss, setStopLoss),
+    takeProfit: () => checkLevel('takeProfit', takeProfit, setTakeProfit),
   };
 
   async function save(event: FormEvent) {
     event.preventDefault();
     if (busy) return;
     if (![pending ? checks.price() : true, checks.stopLoss(), checks.takeProfit()].every(Boolean)) return;
+    const stopPrice = levelEditOf(stopLoss, order.stopPrice);
+    const takeProfitPrice = levelEditOf(takeProfit, order.takeProfitPrice);
     const body: UpdateOrderBody = {
       orderId: order.uid,
       ...(pending ? { price } : {}),
-      ...(stopLoss.trim() !== '' ? { stopPrice: stopLoss } : {}),
-      ...(takeProfit.trim() !== '' ? { takeProfitPrice: takeProfit } : {}),
+      ...(stopPrice === undefined ? {} : { stopPrice }),
+      ...(takeProfitPrice === undefined ? {} : { takeProfitPrice }),
     };
     setBusy(true);
     try {

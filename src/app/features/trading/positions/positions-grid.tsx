@@ -8,6 +8,9 @@ import { changeTone } from '../../catalogue/price-tone';
 import { pricePrecisionOf } from '../../catalogue/products';
 import { useTradeMode } from '../trade-mode';
 import { RunningOptionsGrid } from '../options/option-positions';
+import { OptionStatusTabs, type OptionStatusTab } from '../options/option-status-tabs';
+import { OptionHistoryGrid } from '../history/option-history';
+import { OptionStatus } from '../../../../shared/options/option-rules';
 import type { TradeMode } from '../../../../shared/config/trade-mode';
 import { CloseOrderButton, PositionOrders, PositionsSummaryBar, ResetDemoButton, useMarketPositions, type PositionTab } from './position-parts';
 import { Direction, PriceType } from '../../../../shared/trading/order-rules';
@@ -120,8 +123,9 @@ function MarketPositionsBoard(props: { tab: PositionTab; tabBar: ReactNode }) {
   );
 }
 
-/** Desktop running options with their countdowns. */
+/** Desktop options: the running ones with their countdowns (unsettled), or the last settled ones, as on phones. */
 function RunningOptionsBoard(props: { tabBar: ReactNode }) {
+  const [optionTab, setOptionTab] = useState<OptionStatusTab>(OptionStatus.running);
   return (
     <div className="positions-board">
       <div className="positions-board-bar">
@@ -129,7 +133,8 @@ function RunningOptionsBoard(props: { tabBar: ReactNode }) {
         <span className="top-bar-spacer" />
         <ResetDemoButton />
       </div>
-      <RunningOptionsGrid />
+      <OptionStatusTabs selected={optionTab} onSelect={setOptionTab} />
+      {optionTab === OptionStatus.running ? <RunningOptionsGrid /> : <OptionHistoryGrid />}
     </div>
   );
 }
