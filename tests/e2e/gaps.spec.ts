@@ -1,18 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { callApi as api, demoSession, isDesktop, waitForApp } from './support';
-
-/** A history entry: a list row's button on phones, a grid row on desktop. */
-function historyEntry(page: Page, orderNo: string) {
-  return page.getByRole(isDesktop(page) ? 'row' : 'button', { name: new RegExp(orderNo) });
-}
-
-async function placeDemo(page: Page, token: string, order: Record<string, unknown>): Promise<string> {
-  const answer = await api(page, '/exchange/addOrderMock', token, {
-    tradePair: 'BTCUSDT', price: '0', orderQuantity: '0.01', multiple: 20, orderType: 0, buyPoint: 2, clientOrderId: crypto.randomUUID(), ...order,
-  });
-  expect(answer.code).toBe(0);
-  return answer.data as string;
-}
+import { expect, test } from '@playwright/test';
+import { callApi as api, demoSession, historyEntry, isDesktop, placeDemo, waitForApp } from './support';
 
 test('the history\'s status tabs show the pending, open, closed and canceled orders, each under its own tab', async ({ page }) => {
   await page.goto('/');
@@ -64,8 +51,7 @@ test('a product without options says it is not tradable in option mode instead o
   await expect(page.getByRole('link', { name: 'Buy up' }).or(page.getByRole('button', { name: 'Buy up' })).first()).toBeVisible();
 });
 
-test('@mobile home\'s refresh button loads the banners and the products again, not only the switches', async ({ page }) => {
-  test.skip(isDesktop(page), 'the desktop start page is the terminal, without home\'s header');
+test('home\'s refresh button loads the banners and the products again, not only the switches @mobile', async ({ page }) => {
   await page.goto('/');
   await waitForApp(page);
   const asked: string[] = [];
@@ -78,8 +64,7 @@ test('@mobile home\'s refresh button loads the banners and the products again, n
   await expect.poll(() => asked.filter((name) => name === 'list').length).toBe(2);
 });
 
-test('@desktop search closes to home with Escape', async ({ page }) => {
-  test.skip(!isDesktop(page), 'the search page closes to home on desktop only');
+test('search closes to home with Escape @desktop', async ({ page }) => {
   await page.goto('/search?q=USD');
   await waitForApp(page);
   await expect(page.getByRole('search')).toBeVisible();
@@ -87,8 +72,7 @@ test('@desktop search closes to home with Escape', async ({ page }) => {
   await expect(page).toHaveURL(/\/$/);
 });
 
-test('@mobile positions in option mode have the unsettled and settled tabs', async ({ page }) => {
-  test.skip(isDesktop(page), 'the phone positions screen');
+test('positions in option mode have the unsettled and settled tabs @mobile', async ({ page }) => {
   await page.goto('/');
   await waitForApp(page);
   await demoSession(page);

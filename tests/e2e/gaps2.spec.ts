@@ -1,18 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { callApi as api, demoSession, isDesktop, waitForApp } from './support';
-
-/** A history entry: a list row's button on phones, a grid row on desktop. */
-function historyEntry(page: Page, orderNo: string) {
-  return page.getByRole(isDesktop(page) ? 'row' : 'button', { name: new RegExp(orderNo) });
-}
-
-async function placeDemo(page: Page, token: string, order: Record<string, unknown>): Promise<string> {
-  const answer = await api(page, '/exchange/addOrderMock', token, {
-    tradePair: 'BTCUSDT', price: '0', orderQuantity: '0.01', multiple: 20, orderType: 0, buyPoint: 2, clientOrderId: crypto.randomUUID(), ...order,
-  });
-  expect(answer.code).toBe(0);
-  return answer.data as string;
-}
+import { expect, test } from '@playwright/test';
+import { callApi as api, demoSession, historyEntry, isDesktop, placeDemo, waitForApp } from './support';
 
 test('the history\'s filters: unsettled shows running orders, exception those the system ended (the demo reset), all of them under all', async ({ page }) => {
   await page.goto('/');
@@ -56,8 +43,7 @@ test('the history\'s filters: unsettled shows running orders, exception those th
   await expect(historyEntry(page, running)).toHaveCount(0);
 });
 
-test('@desktop the positions board\'s options have the unsettled and settled tabs; settled asks the last 10 settled options', async ({ page }) => {
-  test.skip(!isDesktop(page), 'the desktop positions board (phones have their own tabs)');
+test('the positions board\'s options have the unsettled and settled tabs; settled asks the last 10 settled options @desktop', async ({ page }) => {
   await page.goto('/');
   await waitForApp(page);
   await demoSession(page);
@@ -107,8 +93,7 @@ test('home asks one option product (visitor: findOptionsProduct, signed in: prod
   expect(asked.map((each) => each.path)).toContain('product/searchList');
 });
 
-test('@desktop phone view shows the phone layout in a centred column height × 9 / 16 wide, kept after a reload, and goes back', async ({ page }) => {
-  test.skip(!isDesktop(page), 'a desktop window\'s phone view');
+test('phone view shows the phone layout in a centred column height × 9 / 16 wide, kept after a reload, and goes back @desktop', async ({ page }) => {
   await page.goto('/');
   await waitForApp(page);
   await page.getByRole('button', { name: 'Phone view' }).click();

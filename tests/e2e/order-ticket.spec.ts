@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { demoSession, isDesktop, waitForApp } from './support';
+import { formatMoney, money, moneyScale } from '../../src/shared/money/money';
 
 const price = /^\d+\.\d{2}$/;
 
@@ -51,7 +52,7 @@ test('the order ticket: live prices on Buy and Sell, stop loss 0 refused in the 
   await expect(placed.getByTestId('placed-time')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   await expect(page.getByRole('dialog')).toHaveCount(0);
   const orderNo = (await placed.getByTestId('placed-order').textContent()) ?? '';
-  const openPrice = Number(await placed.getByTestId('placed-price').textContent());
+  const openPrice = money((await placed.getByTestId('placed-price').textContent()) ?? '');
   await page.screenshot({ path: `test-results/screens/order-ticket-placed-${page.viewportSize()?.width}.png` });
 
   // Edit its stop loss from the order's drawer: the preview shows the loss, the drawer the new level.
@@ -60,7 +61,9 @@ test('the order ticket: live prices on Buy and Sell, stop loss 0 refused in the 
   const drawer = page.getByRole('dialog', { name: /Order details/ });
   await drawer.getByRole('button', { name: 'Edit' }).click();
   const edit = page.getByRole('dialog', { name: /Edit order/ });
-  const newStop = (Math.floor(openPrice * 0.9 * 100) / 100).toFixed(2);
+  // 90% of the fill, cut to cents, in exact units (no float near a price).
+  const cent = 10n ** BigInt(moneyScale - 2);
+  const newStop = formatMoney(((openPrice * 9n) / 10n / cent) * cent, 2);
   await edit.getByLabel('Stop loss price').fill(newStop);
   await expect(edit.getByTestId('edit-stop-loss-result')).toHaveText(/^-[\d,]+\.\d{2}$/);
   await page.screenshot({ path: `test-results/screens/order-ticket-edit-${page.viewportSize()?.width}.png` });

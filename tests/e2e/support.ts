@@ -103,3 +103,17 @@ export async function expectMovingProfitThenClose(page: Page, orderNo: string) {
   await page.getByRole('dialog', { name: 'Close position' }).getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByText('Operation successful')).toBeVisible();
 }
+
+/** A history entry: a list row's button on phones, a grid row on desktop. */
+export function historyEntry(page: Page, orderNo: string) {
+  return page.getByRole(isDesktop(page) ? 'row' : 'button', { name: new RegExp(orderNo) });
+}
+
+/** A demo order placed through the API (market BTCUSDT 0.01 unless overridden); its number. */
+export async function placeDemo(page: Page, token: string, order: Record<string, unknown>): Promise<string> {
+  const answer = await callApi(page, '/exchange/addOrderMock', token, {
+    tradePair: 'BTCUSDT', price: '0', orderQuantity: '0.01', multiple: 20, orderType: 0, buyPoint: 2, clientOrderId: crypto.randomUUID(), ...order,
+  });
+  expect(answer.code).toBe(0);
+  return answer.data as string;
+}
