@@ -7,6 +7,15 @@ import tseslint from 'typescript-eslint';
 // The app reaches the worker only through the declared protocol in src/shared.
 const workerTypesOnly = { group: ['**/worker/**'], allowTypeImports: true, message: 'The app imports worker code only as types.' };
 
+// The staff console (src/staff/) is its own bundle: the customer app and the worker never import it,
+// so a customer never downloads staff code (tests/unit/staff/bundle-boundary.test.ts checks the build).
+const noStaffConsole = { regex: '^(\\.\\./)+staff(/|$)', message: 'The customer app and the worker never import the staff console (src/staff).' };
+// The console reuses the app's components, theme, i18n and preferences, never its screens or engine.
+const consoleReuseOnly = {
+  regex: '(^|/)app/(pages|features|engine|layouts|routing|workspace)(/|$)|(^|/)worker(/|$)',
+  message: 'The staff console reuses src/app components, theme and i18n only: no pages, features, engine or worker.',
+};
+
 // Route screens: src/app/pages/<name>/. A page composes features; it never imports another
 // page, and features, components and layouts never import a page (only routing does).
 const pageFolders = readdirSync(new URL('./src/app/pages/', import.meta.url), { withFileTypes: true })
@@ -44,16 +53,16 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': ['error', { patterns: [workerTypesOnly] }],
+      'no-restricted-imports': ['error', { patterns: [workerTypesOnly, noStaffConsole] }],
     },
   },
   {
     files: ['src/app/features/**/*.{ts,tsx}', 'src/app/components/**/*.{ts,tsx}', 'src/app/layouts/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [workerTypesOnly, anyPage] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [workerTypesOnly, anyPage, noStaffConsole] }] },
   },
   ...pageFolders.map((page) => ({
     files: [`src/app/pages/${page}/**/*.{ts,tsx}`],
-    rules: { 'no-restricted-imports': ['error', { patterns: [workerTypesOnly, otherPages(page)] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [workerTypesOnly, otherPages(page), noStaffConsole] }] },
   })),
   {
     files: ['src/shared/**/*.ts'],
@@ -68,7 +77,16 @@ export default tseslint.config(
     files: ['src/worker/**/*.ts'],
     languageOptions: { globals: { ...globals.worker } },
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/app/**', 'react', 'react-dom'], message: 'The worker knows nothing of the views.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/app/**', 'react', 'react-dom'], message: 'The worker knows nothing of the views.' }, noStaffConsole] }],
+    },
+  },
+  {
+    files: ['src/staff/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': ['error', { patterns: [consoleReuseOnly] }],
     },
   },
 );

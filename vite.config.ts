@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -18,14 +19,40 @@ function versionFile(): Plugin {
   };
 }
 
+/** In development, the console's deep links (`/staff/customers/7`) get its page, as the server does in production. */
+function staffConsoleDeepLinks(): Plugin {
+  return {
+    name: 'staff-console-deep-links',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((request, _response, next) => {
+        const path = request.url?.split('?')[0] ?? '';
+        if (request.method === 'GET' && (path === '/staff' || (path.startsWith('/staff/') && !/\.[a-z0-9]+$/i.test(path)))) request.url = '/staff/index.html';
+        next();
+      });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), versionFile()],
+  plugins: [react(), versionFile(), staffConsoleDeepLinks()],
   define: {
     __APP_VERSION__: JSON.stringify(appVersion),
     __BUILD_ID__: JSON.stringify(buildId),
   },
   worker: { format: 'es' },
-  build: { target: 'es2022', sourcemap: true },
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+    // Two entries of one build: the customer app, and the staff console at /staff/ (its own
+    // chunks; tests/unit/staff/bundle-boundary.test.ts proves the customer graph holds none of it).
+    rollupOptions: {
+      input: {
+        app: fileURLToPath(new URL('./index.html', import.meta.url)),
+        staff: fileURLToPath(new URL('./staff/index.html', import.meta.url)),
+      },
+    },
+  },
   server: {
     proxy: {
       '/v1': 'http://localhost:8080',

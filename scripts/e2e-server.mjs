@@ -1,7 +1,8 @@
 // The server the browser tests drive: the built app, a fresh embedded database each run.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 
 // E2E_DATA_DIR (with STATIC_DIR) lets two runs of the browser tests share a machine.
 const dataDir = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
@@ -16,6 +17,42 @@ const chat = http
   })
   .listen(chatPort);
 chat.unref();
+// The first admin, made as an operator would (`npm run staff -- create`, the same database,
+// before the server starts): its one JSON line is kept where the staff-console test reads it
+// (the otpauth URL's secret lets the test compute the authenticator's codes).
+const firstAdminFile = 'first-admin.json';
+fs.mkdirSync(dataDir, { recursive: true });
+const firstAdmin = spawnSync('npm', ['run', '--silent', 'staff', '--', 'create', '--email', 'admin@e2e.example', '--role', 'admin'], {
+  encoding: 'utf8',
+  env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+});
+const firstAdminLine = firstAdmin.stdout.trim().split('\n').at(-1) ?? '';
+if (firstAdmin.status !== 0 || !firstAdminLine.startsWith('{')) {
+  process.stderr.write(`e2e-server: the first admin could not be created: ${firstAdmin.stderr}\n`);
+  process.exit(1);
+}
+fs.writeFileSync(path.join(dataDir, firstAdminFile), `${firstAdminLine}\n`);
+// A finance member for the money tests' review approvals, made the same way and kept as
+// `finance-reviewer.json` (the staff-console test keeps the first admin to itself).
+const reviewer = spawnSync('npm', ['run', '--silent', 'staff', '--', 'create', '--email', 'reviewer@e2e.example', '--role', 'finance'], {
+  encoding: 'utf8',
+  env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+});
+const reviewerLine = reviewer.stdout.trim().split('\n').at(-1) ?? '';
+if (reviewer.status !== 0 || !reviewerLine.startsWith('{')) {
+  process.stderr.write(`e2e-server: the finance reviewer could not be created: ${reviewer.stderr}\n`);
+  process.exit(1);
+}
+fs.writeFileSync(path.join(dataDir, 'finance-reviewer.json'), `${reviewerLine}\n`);
+// Finance members for the withdrawal approvals (scripts/e2e-finance-staff.ts), kept as finance-staff.json.
+const finance = spawnSync('node_modules/.bin/tsx', ['scripts/e2e-finance-staff.ts'], { encoding: 'utf8', env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } });
+const financeLine = finance.stdout.trim().split('\n').at(-1) ?? '';
+if (finance.status !== 0 || !financeLine.startsWith('{')) {
+  process.stderr.write(`e2e-server: the finance staff could not be created: ${finance.stderr}\n`);
+  process.exit(1);
+}
+fs.writeFileSync(path.join(dataDir, 'finance-staff.json'), `${financeLine}\n`);
+
 const server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
   stdio: 'inherit',
   env: {
@@ -33,8 +70,6 @@ const server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
     SWITCHES: 'VIRTUAL_CURRENCY_TRADE=1,Contract=1,OptionMock=1',
     // Positions can be closed at once in the tests.
     MIN_HOLD_SECONDS: '0',
-    // Real accounts can be funded (no deposit flow yet), so real-money trading is driven too.
-    DEV_FUNDING: '1',
     // A chat url the tests can embed without the internet (the stand-in above).
     CUSTOMER_SERVICE_LINK: `0|${JSON.stringify([`http://localhost:${chatPort}/chat`, 'https://t.me/tradeweb_support', 'https://wa.me/18005550100', 'support@tradeweb.example'])}`,
   },

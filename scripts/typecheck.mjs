@@ -1,8 +1,8 @@
 // Type-checks each thread with its own lib (shared: none, worker: WebWorker, app: DOM,
-// server: Node), so an import across the wrong boundary fails to compile.
+// staff console: DOM, server: Node), so an import across the wrong boundary fails to compile.
 import { spawnSync } from 'node:child_process';
 
-const projects = ['src/shared', 'src/worker', 'src/app', 'server', '.'];
+const projects = ['src/shared', 'src/worker', 'src/app', 'src/staff', 'server', '.'];
 let failed = 0;
 for (const project of projects) {
   const result = spawnSync('node_modules/.bin/tsc', ['-p', project, '--pretty', 'false'], { stdio: 'inherit' });

@@ -5,7 +5,9 @@ import { registerDevRoutes } from './dev';
 import { createDomainEvents } from './events/domain-events';
 import { registerErrorHandler } from './http/error-handler';
 import { registerJsonBody } from './http/json-body';
+import { registerMultipart } from './http/multipart';
 import { redactingLogger } from './http/log-redaction';
+import { brandConfigFileOf, readBrandConfigFile } from './http/brand-config-file';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerStaticApp } from './http/static-app';
 import { registerMarket } from './modules/market';
@@ -14,11 +16,23 @@ import { registerAccount } from './modules/account';
 import type { MessageDelivery } from './modules/identity/delivery';
 import { registerIdentity } from './modules/identity';
 import { createLedger } from './modules/ledger/ledger';
+import { registerNotices, registerNoticesStaffRoutes } from './modules/notices';
 import { registerOptions } from './modules/options';
+import { registerReviews } from './modules/reviews';
 import { registerSite } from './modules/site';
+import { registerStaff } from './modules/staff';
+import { registerStaffConfig } from './modules/staff-config';
+import { registerStaffCustomers } from './modules/staff-customers';
 import { registerTrading, registerTradingReads } from './modules/trading';
+import { registerDeposits } from './modules/deposits';
+import { createDepositsRepository } from './modules/deposits/deposits-repository';
+import { registerFundRecords } from './modules/fund-records';
+import { registerUploads } from './modules/uploads';
+import { registerWallet } from './modules/wallet';
+import { createWithdrawalsRepository, registerWithdrawals, withdrawalLedger, withdrawalWallet } from './modules/withdrawals';
+import { runOnce } from './http/idempotency';
 import type { Settings } from './settings';
-import { tradeModeOffered as isTradeModeOffered, type TradeMode } from '../src/shared/config/trade-mode';
+import { brandTradeModeDefaults, tradeModeOffered as isTradeModeOffered, type TradeMode } from '../src/shared/config/trade-mode';
 
 export interface ServerDependencies {
   settings: Settings;
@@ -51,6 +65,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   });
   // Before any module: the scopes modules open inherit the parser, the hooks and the handler.
   registerJsonBody(app);
+  await registerMultipart(app);
   registerErrorHandler(app);
 
   const events = createDomainEvents();
@@ -73,6 +88,13 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     delivery: dependencies.delivery,
     nowMs,
   });
+  // The staff core registers the staff scope; the staff modules registered after it receive its `staffRoutes` and `audit`.
+  const { staffRoutes, audit } = await registerStaff(app, { settings, database, tokens, dataDir: dependencies.dataDir ?? null, nowMs });
+  // The review queues: the modules that own a review kind (money, account) receive `reviews` to register its effect and submit items.
+  const reviews = registerReviews(app, { settings, database, staffRoutes, audit });
+  // Uploaded images: stored by the modules that take them (deposits; avatars and identity documents), read back by owner and reviewer.
+  const uploads = await registerUploads({ database, dataDir: dependencies.dataDir ?? null, signedIn, staffRoutes, reviews });
+  app.decorate('uploads', uploads);
   const ledger = createLedger(database.db, nowMs);
   const { market, stomp, startPrices, feedControl } = await registerMarket(app, {
     settings,
@@ -85,11 +107,52 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const tradingReads = registerTradingReads(app, { settings, database, ledger, market, sessions, events });
   const { positionsFeed, freeMarginIn } = tradingReads;
   const tradeProhibited = (uid: number) => identity.tradeProhibited(uid);
-  const tradeModeOffered = async (mode: TradeMode) => isTradeModeOffered(await site.switches(), mode);
-  const options = await registerOptions(app, { settings, database, ledger, market, freeMarginIn, tradeProhibited, tradeModeOffered, positionsFeed, signedIn, nowMs });
-  const { trading, startRiskChecks } = await registerTrading(app, { settings, database, ledger, market, reads: tradingReads, options, tradeProhibited, tradeModeOffered, signedIn, nowMs });
+  // Withdrawals' own reads come before trading: while one awaits review, the real account cannot trade (406).
+  const withdrawalsRepository = createWithdrawalsRepository(database.db);
+  const withdrawalUnderReview = (uid: number) => withdrawalsRepository.hasPending(uid);
+  // Made before trading, whose forex minimum-deposit rule reads the approved deposits.
+  const depositsRepository = createDepositsRepository(database.db);
+  const depositedUsd = (uid: number) => depositsRepository.approvedUsdTotal(uid);
+  // The modes the app offers: the switches, and the brand's default mode when neither is on (its config.json).
+  const brandFile = readBrandConfigFile(brandConfigFileOf(settings));
+  const brandModes = brandFile?.ok ? brandFile.config : brandTradeModeDefaults;
+  const tradeModeOffered = async (mode: TradeMode) => isTradeModeOffered(await site.switches(), brandModes, mode);
+  const options = await registerOptions(app, { settings, database, ledger, market, freeMarginIn, tradeProhibited, withdrawalUnderReview, tradeModeOffered, positionsFeed, signedIn, nowMs });
+  const { trading, startRiskChecks } = await registerTrading(app, { settings, database, ledger, market, reads: tradingReads, options, tradeProhibited, withdrawalUnderReview, depositedUsd, tradeModeOffered, signedIn, nowMs });
   await registerAccount({ settings, database, ledger, identity, trading, options, events, signedIn });
-  registerDevRoutes(app, { settings, delivery, feedControl, identity, ledger });
+  // Wallets: currencies beside the USD trading cash; a transfer tells the account's open sockets its new balance.
+  const wallet = await registerWallet({ settings, database, ledger, market, signedIn, nowMs, cashChanged: (uid) => positionsFeed.changed(uid, 'real') });
+  // The exchange socket carries a user's notice count; the feed only delivers it.
+  const notices = await registerNotices({ database, identity, messages: positionsFeed, signedIn, log: (message, error) => app.log.error({ err: error }, message) });
+  // Deposits: the proof through uploads, the item through reviews, the credit through the ledger, the outcome as a notice.
+  const deposits = await registerDeposits({ settings, database, signedIn, wallet, ledger, uploads, reviews, notices, repository: depositsRepository, nowMs });
+  // Withdrawals: saved addresses and cards, holds in the ledger, the 'withdrawal' review kind's effect.
+  const withdrawals = await registerWithdrawals({
+    settings,
+    database,
+    dataDir: dependencies.dataDir ?? null,
+    repository: withdrawalsRepository,
+    ledger: withdrawalLedger(ledger),
+    wallet: withdrawalWallet(wallet),
+    reviews,
+    notices,
+    site,
+    idempotent: (request, uid, path, work) => runOnce(database.db, { request, uid, path, ...(nowMs ? { nowMs } : {}) }, work),
+    signedIn,
+    nowMs,
+  });
+  // The deposit/withdraw records: one UNION ALL of the two modules' reads, paged by the database.
+  await registerFundRecords({
+    database,
+    signedIn,
+    sources: [deposits.recordSource, withdrawals.recordSource],
+    destinationOf: (row) => withdrawals.recordDestination(row),
+  });
+  // The back office's customers, configuration and notices, through the owning modules' services.
+  registerStaffCustomers({ database, staffRoutes, audit, identity, ledger, trading, options, deposits });
+  registerStaffConfig({ database, staffRoutes, audit, site, market, options, wallet });
+  registerNoticesStaffRoutes({ database, staffRoutes, audit, notices, identity });
+  registerDevRoutes(app, { settings, delivery, feedControl });
   app.get('/healthz', async () => ({
     status: 'ok',
     database: database.kind,

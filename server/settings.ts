@@ -153,10 +153,15 @@ const environmentSchema = z.object({
     .string()
     .default('')
     .refine((value) => parseSwitchOverrides(value) !== null, 'expected NAME=1 or NAME=0 pairs of known switch names, comma-separated'),
+  /**
+   * A withdrawal worth at least this many USD (an exact decimal) needs a second approval by
+   * another staff member (four-eyes); every loan does whatever its amount.
+   */
+  FOUR_EYES_USD: z.string().regex(/^\d{1,22}(\.\d{1,8})?$/, 'expected a decimal amount in USD, e.g. 1000').default('1000'),
+  /** Deposits for everyone (the deposit-disabled setting): off, deposit/status answers disabled and deposit/submit is refused. */
+  DEPOSITS_ENABLED: flag.default(true),
   /** Development control of the price feed (POST /dev/market/pause and /resume). Never on by default. */
   DEV_MARKET_CONTROL: flag.default(false),
-  /** Development funding of real accounts (POST /dev/fund) until the deposit flow exists. Never on by default. */
-  DEV_FUNDING: flag.default(false),
 });
 
 export type Settings = ReturnType<typeof readSettings>;
@@ -229,7 +234,6 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     maxPendingOrders: values.MAX_PENDING_ORDERS,
     devOutbox: values.DEV_OUTBOX,
     devMarketControl: values.DEV_MARKET_CONTROL,
-    devFunding: values.DEV_FUNDING,
     marketSource: values.MARKET_SOURCE,
     marketCsvPath: values.MARKET_CSV_PATH ? path.resolve(values.MARKET_CSV_PATH) : null,
     marketCsvSpeed: values.MARKET_CSV_SPEED,
@@ -259,6 +263,8 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     riskCheckMs: values.RISK_CHECK_MS,
     marketLoadSymbols: values.MARKET_LOAD_SYMBOLS,
     marketLoadTicksPerSecond: values.MARKET_LOAD_TICKS_PER_SECOND,
+    fourEyesUsd: values.FOUR_EYES_USD,
+    depositsEnabled: values.DEPOSITS_ENABLED,
     ...fixedRules,
   };
 }

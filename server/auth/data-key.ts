@@ -25,6 +25,8 @@ export async function loadDataKey(options: { dataKeySetting: string | null; data
 }
 
 export interface DataCipher {
+  /** Names this key (not secret: a keyed hash of a label) so rows say which key sealed them, for rotation. */
+  keyId: string;
   /** AES-256-GCM: "v1.<iv>.<tag>.<ciphertext>", base64url parts. */
   encrypt(plain: string): string;
   /** null when the value was not made by this key (tampered, or another key). */
@@ -37,6 +39,7 @@ export interface DataCipher {
 
 export function createDataCipher(key: Buffer): DataCipher {
   return {
+    keyId: crypto.createHmac('sha256', key).update('data-key-id').digest('base64url').slice(0, 12),
     encrypt(plain) {
       const iv = crypto.randomBytes(12);
       const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);

@@ -2,11 +2,31 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { jwtVerify, SignJWT } from 'jose';
+import { z } from 'zod';
 import { accessTokenPayloadSchema, type AccessTokenPayload } from '../../src/shared/session/token';
+
+/** What a staff access token carries: the staff member and the session (family) it belongs to. */
+export const staffTokenPayloadSchema = z.object({ sid: z.number().int().positive(), fid: z.string().min(1), exp: z.number().int() });
+export type StaffTokenPayload = z.infer<typeof staffTokenPayloadSchema>;
+
+/** The audience of staff tokens; customers' tokens carry none. */
+const staffAudience = 'staff';
 
 export interface TokenService {
   issueAccessToken(claims: Omit<AccessTokenPayload, 'exp'>): Promise<{ token: string; expiresAtMs: number }>;
+  /** A customer's token: never a staff token (another key, and no audience). */
   verifyAccessToken(token: string): Promise<AccessTokenPayload | null>;
+  issueStaffAccessToken(claims: Omit<StaffTokenPayload, 'exp'>): Promise<{ token: string; expiresAtMs: number }>;
+  /** A staff token: never a customer's (another key, and the staff audience required). */
+  verifyStaffAccessToken(token: string): Promise<StaffTokenPayload | null>;
+}
+
+/**
+ * Staff tokens are signed with a key derived from the signing key for them alone, so a
+ * token of one side never verifies on the other even if a payload happened to fit both.
+ */
+function staffSigningKey(key: Uint8Array): Uint8Array {
+  return new Uint8Array(crypto.createHmac('sha256', key).update('staff-access-token').digest());
 }
 
 /**
@@ -31,6 +51,7 @@ export async function loadSigningKey(options: { jwtSecret: string | null; dataDi
 
 export function createTokenService(options: { key: Uint8Array; accessTokenTtlSeconds: number; nowMs?: () => number }): TokenService {
   const nowMs = options.nowMs ?? Date.now;
+  const staffKey = staffSigningKey(options.key);
   return {
     async issueAccessToken(claims) {
       const expiresAtSeconds = Math.floor(nowMs() / 1000) + options.accessTokenTtlSeconds;
@@ -47,7 +68,28 @@ export function createTokenService(options: { key: Uint8Array; accessTokenTtlSec
           algorithms: ['HS256'],
           currentDate: new Date(nowMs()),
         });
+        // A customer's token names no audience; one that does is somebody else's.
+        if (payload.aud !== undefined) return null;
         const parsed = accessTokenPayloadSchema.safeParse(payload);
+        return parsed.success ? parsed.data : null;
+      } catch {
+        return null;
+      }
+    },
+    async issueStaffAccessToken(claims) {
+      const expiresAtSeconds = Math.floor(nowMs() / 1000) + options.accessTokenTtlSeconds;
+      const token = await new SignJWT({ ...claims })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setAudience(staffAudience)
+        .setIssuedAt(Math.floor(nowMs() / 1000))
+        .setExpirationTime(expiresAtSeconds)
+        .sign(staffKey);
+      return { token, expiresAtMs: expiresAtSeconds * 1000 };
+    },
+    async verifyStaffAccessToken(token) {
+      try {
+        const { payload } = await jwtVerify(token, staffKey, { algorithms: ['HS256'], audience: staffAudience, currentDate: new Date(nowMs()) });
+        const parsed = staffTokenPayloadSchema.safeParse(payload);
         return parsed.success ? parsed.data : null;
       } catch {
         return null;

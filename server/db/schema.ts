@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { ReviewDecision, ReviewKind, ReviewStatus } from '../../src/shared/staff/roles';
 
 /** The database as Kysely sees it; one interface per table, named as the table. */
 export interface Database {
@@ -21,6 +22,24 @@ export interface Database {
   option_product: OptionProductTable;
   option_order: OptionOrderTable;
   option_tick: OptionTickTable;
+  staff_member: StaffMemberTable;
+  staff_session_family: StaffSessionFamilyTable;
+  staff_refresh_token: StaffRefreshTokenTable;
+  staff_audit: StaffAuditTable;
+  notice: NoticeTable;
+  review_item: ReviewItemTable;
+  review_decision: ReviewDecisionTable;
+  review_file: ReviewFileTable;
+  stored_file: StoredFileTable;
+  deposit: DepositTable;
+  deposit_block: DepositBlockTable;
+  currency: CurrencyTable;
+  coin_network: CoinNetworkTable;
+  idempotency_key: IdempotencyKeyTable;
+  saved_crypto_address: SavedCryptoAddressTable;
+  bank_card: BankCardTable;
+  bank_withdraw_channel: BankWithdrawChannelTable;
+  withdrawal: WithdrawalTable;
 }
 
 /** BIGINT arrives as a string from PostgreSQL and as a number from PGlite. */
@@ -108,6 +127,8 @@ export interface LedgerAccountTable {
   owner_uid: number | null;
   book: Book;
   kind: string;
+  /** The currency the account holds ('USD' for the trading accounts and every account before wallets). */
+  currency: ColumnType<string, string | undefined, never>;
   balance: ColumnType<string, string | undefined, string>;
 }
 
@@ -146,6 +167,23 @@ export interface AppUserTable {
   virtual_used_at: Date | null;
   created_at: Generated<Date>;
   trade_prohibited: Generated<boolean>;
+  /** Why the back office last prohibited or allowed trading, and when (null: never changed). */
+  trade_prohibited_reason: string | null;
+  trade_prohibited_changed_at: Date | null;
+}
+
+export interface NoticeTable {
+  id: Generated<number>;
+  uid: number;
+  /** 0 unread, 1 read. */
+  read_status: Generated<number>;
+  action_type: number;
+  alarm_type: number | null;
+  title: string;
+  content: string;
+  remark: string | null;
+  payment_price: string | null;
+  created_at: Generated<Date>;
 }
 
 export interface VerificationCodeTable {
@@ -247,4 +285,220 @@ export interface KlineTable {
   close_price: string;
   volume: string;
   turnover: string;
+}
+
+export interface StaffMemberTable {
+  id: Generated<number>;
+  email: string;
+  password_hash: string;
+  /** Written as a text[] literal; read back as a string array. */
+  roles: ColumnType<string[], string[], string[]>;
+  /** Encrypted with the data key. */
+  totp_secret: string;
+  totp_last_step: NullableBigintColumn;
+  must_change_password: Generated<boolean>;
+  disabled_at: Date | null;
+  created_at: Date;
+  last_sign_in_at: Date | null;
+}
+
+export interface StaffSessionFamilyTable {
+  id: string;
+  staff_id: number;
+  created_at: Date;
+  revoked_at: Date | null;
+  revoked_reason: string | null;
+}
+
+export interface StaffRefreshTokenTable {
+  token_hash: string;
+  family_id: string;
+  expires_at: Date;
+  used_at: Date | null;
+  created_at: Date;
+}
+
+/** Append-only: a trigger refuses UPDATE, DELETE and TRUNCATE. */
+export interface StaffAuditTable {
+  id: ColumnType<string | number, never, never>;
+  staff_id: number | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  uid: number | null;
+  /** JSON, written as text. */
+  before: ColumnType<unknown, string | null, never>;
+  after: ColumnType<unknown, string | null, never>;
+  at: Date;
+  address: string | null;
+}
+
+/** The staff review queues (0014-reviews). */
+export interface ReviewItemTable {
+  id: Generated<number>;
+  kind: ReviewKind;
+  status: ColumnType<ReviewStatus, ReviewStatus | undefined, ReviewStatus>;
+  uid: number;
+  subject_ref: string;
+  /** Label → display string; written as JSON text. */
+  facts: ColumnType<Record<string, string>, string, string>;
+  amount_usd: string | null;
+  needs_two_approvals: boolean;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  decided_at: Date | null;
+}
+
+export interface ReviewDecisionTable {
+  id: Generated<number>;
+  review_id: number;
+  staff_id: number;
+  decision: ReviewDecision;
+  reason: string | null;
+  request_id: string;
+  resulting_status: ReviewStatus;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+export interface ReviewFileTable {
+  review_id: number;
+  file_id: string;
+  name: string;
+}
+
+export type StoredFilePurpose = 'depositProof' | 'avatar' | 'identityDocument';
+
+export interface StoredFileTable {
+  id: string;
+  uid: number;
+  purpose: StoredFilePurpose;
+  content_type: string;
+  size: number;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+export interface DepositTable {
+  id: Generated<number>;
+  uid: number;
+  coin_id: number;
+  currency: string;
+  network: string;
+  amount: string;
+  amount_usd: string;
+  proof_file_id: string;
+  locale: string;
+  /** 0 waiting (in review), 1 success, 2 fail. */
+  pay_state: ColumnType<number, number | undefined, number>;
+  failure_reason: string | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  decided_at: Date | null;
+}
+
+export interface DepositBlockTable {
+  uid: number;
+  reason: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+export interface CurrencyTable {
+  id: Generated<number>;
+  code: string;
+  name: string;
+  decimals: number;
+  icon: string;
+  /** The market product whose live price values the currency in USD; null when pegged to the USD. */
+  price_product: string | null;
+  transfer_fee_rate: ColumnType<string, string | undefined, string>;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  sort: ColumnType<number, number | undefined, number>;
+}
+
+export type WithdrawFeeType = 'PERCENTAGE' | 'FIX_AMOUNT';
+
+export interface CoinNetworkTable {
+  id: Generated<number>;
+  currency_id: number;
+  network: string;
+  deposit_address: string;
+  min_withdraw: string;
+  max_withdraw: string;
+  withdraw_fee_type: WithdrawFeeType;
+  withdraw_fee: string;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
+export interface IdempotencyKeyTable {
+  uid: number;
+  key: string;
+  path: string;
+  answer: string | null;
+  created_at: Date;
+}
+
+/** A customer's saved crypto address, sealed with the data key named by key_id (0017-withdrawals). */
+export interface SavedCryptoAddressTable {
+  id: Generated<number>;
+  uid: number;
+  coin_network_id: number;
+  address_sealed: string;
+  key_id: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+/** A customer's bank card; the personal fields sealed with the data key named by key_id. */
+export interface BankCardTable {
+  id: Generated<number>;
+  uid: number;
+  bank_name: string;
+  bank_code: string;
+  bank_address: string;
+  swift_code: string;
+  branch_code: string;
+  bank_country: string;
+  post_code: string;
+  account_type: string;
+  ins_num: string;
+  tra_num: string;
+  name_sealed: string;
+  account_sealed: string;
+  address_sealed: string;
+  id_number_sealed: string;
+  phone_sealed: string;
+  key_id: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** The bank card channel's terms (one row). */
+export interface BankWithdrawChannelTable {
+  id: number;
+  currency_id: number;
+  min_amount: string | null;
+  max_amount: string | null;
+  fee_type: 'PERCENTAGE' | 'FIX_AMOUNT';
+  fee_num: string;
+  enabled: boolean;
+}
+
+export type WithdrawalStatus = 'pending' | 'paid' | 'rejected' | 'canceled';
+
+/** A withdrawal: its hold in the ledger (hold_key), its review item (subject_ref = id). */
+export interface WithdrawalTable {
+  id: Generated<number>;
+  uid: number;
+  channel: 'crypto' | 'bank';
+  currency_id: number;
+  coin_network_id: number | null;
+  bank_card_id: number | null;
+  destination_sealed: string;
+  key_id: string;
+  amount: string;
+  fee: string;
+  practical: string;
+  amount_usd: string;
+  status: ColumnType<WithdrawalStatus, WithdrawalStatus | undefined, WithdrawalStatus>;
+  hold_key: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  decided_at: Date | null;
+  /** The reviewer's reason of a rejected withdrawal (0018). */
+  failure_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { z } from 'zod';
 import type { ApiContract } from '../../src/shared/api/contract';
 import { ErrorCode } from '../../src/shared/errors/catalogue';
@@ -14,14 +14,16 @@ export type RouteHandler<TBody extends z.ZodType, TData extends z.ZodType> = (
  * Registers one contract as a POST route: the body is validated with the contract's
  * schema (unknown fields rejected), the handler runs one use case, and its result is
  * checked against the contract before it is sent, so the server cannot drift from it.
- * Whatever fails is answered by the error handler (error-handler.ts).
+ * Whatever fails is answered by the error handler (error-handler.ts). `options` adds the
+ * route's own hooks and config (the staff scope's checks).
  */
 export function defineRoute<TBody extends z.ZodType, TData extends z.ZodType>(
   app: FastifyInstance,
   contract: ApiContract<TBody, TData>,
   handler: RouteHandler<TBody, TData>,
+  options: RouteShorthandOptions = {},
 ) {
-  app.post(contract.path, async (request, reply) => {
+  app.post(contract.path, options, async (request, reply) => {
     const parsed = contract.body.safeParse(request.body ?? {});
     if (!parsed.success) {
       const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);

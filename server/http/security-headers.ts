@@ -1,10 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import type { CustomerLink } from '../../src/shared/api/anonymous';
-import { parseBrandConfig } from '../../src/shared/config/brand-config';
 import { serviceChannels } from '../../src/shared/config/customer-link';
+import { brandConfigFileOf, readBrandConfigFile } from './brand-config-file';
 
 /**
  * Security headers on every answer (app, API, files, 404s) through @fastify/helmet: a
@@ -31,18 +29,8 @@ function originOf(url: string): string | null {
  * socket override. Read once at start from the same file `/config.json` serves.
  */
 export function brandConnectSources(configFile: string, warn: (message: string) => void): string[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(configFile, 'utf8');
-  } catch {
-    return []; // no built app: nothing to connect to beyond 'self'
-  }
-  let parsed: ReturnType<typeof parseBrandConfig>;
-  try {
-    parsed = parseBrandConfig(JSON.parse(text));
-  } catch {
-    parsed = { ok: false, problems: ['not JSON'] };
-  }
+  const parsed = readBrandConfigFile(configFile);
+  if (parsed === null) return []; // no built app: nothing to connect to beyond 'self'
   if (!parsed.ok) {
     warn(`brand config ${configFile} does not parse (${parsed.problems.join('; ')}); the content security policy allows only this origin`);
     return [];
@@ -78,8 +66,7 @@ export async function registerSecurityHeaders(
     customerLink: () => Promise<CustomerLink>;
   },
 ) {
-  const configFile = options.brandConfigPath ?? path.join(options.staticDir, 'config.json');
-  const connectSources = brandConnectSources(configFile, (message) => app.log.warn(message));
+  const connectSources = brandConnectSources(brandConfigFileOf(options), (message) => app.log.warn(message));
 
   // The chat URL lives in the database and may change: re-read (at most every few
   // seconds) before answering a page, whose policy is the one the browser applies.
@@ -107,8 +94,9 @@ export async function registerSecurityHeaders(
         // through the CSSOM, which the policy does not govern.
         styleSrc: ["'self'"],
         fontSrc: ["'self'"],
-        // data: for the image captcha and the two-factor QR code (server- and app-made).
-        imgSrc: ["'self'", 'data:'],
+        // data: for the image captcha and the two-factor QR code (server- and app-made); blob:
+        // for the staff console's review files, fetched with the staff token and shown from memory.
+        imgSrc: ["'self'", 'data:', 'blob:'],
         connectSrc: ["'self'", ...connectSources],
         frameSrc: [() => (chat.sources.length > 0 ? chat.sources.join(' ') : "'none'")],
         objectSrc: ["'none'"],

@@ -8,6 +8,7 @@ import { AppError } from './app-error';
 import { defineRoute } from './define-route';
 import { success } from './envelope';
 import { answerError } from './error-handler';
+import { defineMultipartRoute, type MultipartHandler } from './multipart';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,6 +39,14 @@ export type SignedInHandler<TBody extends z.ZodType, TData extends z.ZodType> = 
 export interface SignedInScope {
   /** A contract's route whose handler is given the verified session. */
   route<TBody extends z.ZodType, TData extends z.ZodType>(contract: ApiContract<TBody, TData>, handler: SignedInHandler<TBody, TData>): void;
+  /** A multipart contract (`metaData` checked against its body, the named file parts read whole before the handler runs). */
+  multipartRoute<TMeta extends z.ZodType, TData extends z.ZodType>(
+    contract: ApiContract<TMeta, TData>,
+    fileFields: readonly string[],
+    handler: MultipartHandler<TMeta, TData, SignedInRequest>,
+  ): void;
+  /** A GET path that answers bytes of its own (the owner's file route), behind the same check. */
+  getRoute(path: string, handler: (request: SignedInRequest, reply: FastifyReply) => Promise<unknown>): void;
   /** A path the check itself answers: code 0 once the session is verified (`user/checkToken`). */
   answeredByTheCheck(path: string): void;
 }
@@ -123,6 +132,18 @@ export function registerSignedIn(app: FastifyInstance, sessions: SessionCheck): 
             // Only a bug reaches this: the scope's hook answered every request without a session.
             if (!hasSession(request)) throw new Error(`${contract.path} reached without a session`);
             return handler(body, request);
+          });
+        },
+        multipartRoute(contract, fileFields, handler) {
+          defineMultipartRoute(instance, contract, fileFields, handler, (request) => {
+            if (!hasSession(request)) throw new Error(`${contract.path} reached without a session`);
+            return request;
+          });
+        },
+        getRoute(path, handler) {
+          instance.get(path, async (request, reply) => {
+            if (!hasSession(request)) throw new Error(`${path} reached without a session`);
+            return handler(request, reply);
           });
         },
         answeredByTheCheck(path) {

@@ -48,3 +48,9 @@ export function localizedMessage(key: string, params: Record<string, string | nu
   const filled = template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
   return formatCodedMessage(filled, code);
 }
+
+/** A message of the locale files in a language, placeholders filled, without a code (notices written for a customer). */
+export function translate(key: string, params: Record<string, string | number>, language: LanguageCode): string {
+  const template = lookup(language, key) ?? lookup(fallbackLanguage, key) ?? key;
+  return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}

@@ -2,6 +2,7 @@ import { signal } from '@preact/signals-react';
 import { createContext, useContext } from 'react';
 import type { BrandConfig } from '../shared/config/brand-config';
 import { switchDefaults, type Switches } from '../shared/config/switches';
+import { createServerClock } from '../shared/time/server-clock';
 import type { HttpClient } from './api/http-client';
 import type { EngineRemote, KlineWatches } from './engine/engine-client';
 import type { WatchRegistry } from './engine/watch-registry';
@@ -27,3 +28,9 @@ export function useApp(): AppServices {
 
 /** The server's feature switches, fetched at start. */
 export const switchesSignal = signal<Switches>({ ...switchDefaults }, { name: 'switches' });
+
+/**
+ * The server's clock as this device estimates it from the request client's answers; for
+ * countdowns to a time the server set (a position's minimum holding time).
+ */
+export const serverClock = createServerClock();

@@ -4,6 +4,7 @@ import { ConfirmHost } from './components/confirm';
 import { MarketStatus } from './components/market-status';
 import { ToastHost } from './components/toasts';
 import { DebugConsole } from './debug/debug-console';
+import { NoticeAlerts } from './features/notices/notice-alerts';
 import { AppRoutes } from './routing/router';
 
 export function App(props: { services: AppServices }) {
@@ -13,6 +14,7 @@ export function App(props: { services: AppServices }) {
         <AppRoutes />
       </Router>
       <MarketStatus />
+      <NoticeAlerts />
       <ToastHost />
       <ConfirmHost />
       <DebugConsole />

@@ -53,6 +53,8 @@ export interface TestServer {
   database: DatabaseHandle;
   /** Mail and SMS the server sent (kept in memory), or the delivery a test brought. */
   delivery: MessageDelivery;
+  /** The server's clock (a test's scripted one when it brought one), for TOTP codes of staff signing in. */
+  nowMs: () => number;
   close(): Promise<void>;
 }
 
@@ -76,6 +78,7 @@ export async function startTestServer(
     tokens,
     database,
     delivery,
+    nowMs: extra.nowMs ?? Date.now,
     async close() {
       await app.close();
       await database.close();

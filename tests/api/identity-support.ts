@@ -56,10 +56,12 @@ export async function setSwitch(server: TestServer, name: string, enabled: boole
 let traders = 0;
 
 /**
- * A signed-in user whose real cash holds `deposit` (booked from the house's deposits
- * account, as a deposit will be), for trading tests.
+ * A signed-in user whose real cash holds `deposit`, booked straight from the house's deposits
+ * account. Only tests/api/trading.test.ts still uses it (its many traders need 100,000 USD for
+ * the Forex minimum, which such a 'deposit' journal also counts toward). Every other test funds
+ * through funding-support.ts; forex-minimum.test.ts shows approved deposits counting.
  */
-export async function fundedTrader(server: Pick<TestServer, 'app' | 'delivery'>, ledger: Ledger, deposit = '1000', prefix = 'trader') {
+export async function ledgerFundedTrader(server: Pick<TestServer, 'app' | 'delivery'>, ledger: Ledger, deposit = '1000', prefix = 'trader') {
   const email = `${prefix}${Date.now().toString(36)}${(traders += 1)}@example.com`;
   await registerByEmail(server as TestServer, email);
   const session = await loginByEmail(server as TestServer, email);

@@ -6,7 +6,8 @@ import { reconcileBooks } from '../../server/modules/ledger/reconciliation';
 import type { OptionProduct } from '../../src/shared/api/options';
 import { formatMoney, money } from '../../src/shared/money/money';
 import { scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
-import { call, fundedTrader, setSwitch } from './identity-support';
+import { call, setSwitch } from './identity-support';
+import { fundedTrader } from './funding-support';
 const { cash: cashKind, optionEscrow: optionEscrowKind } = UserAccountKind;
 
 /**
@@ -26,7 +27,7 @@ describe.each(testBackends())('attacks on the money rules on $name', (backend) =
   const eur = (bid: number, ask = bid + 12) => script.push([{ symbol: 'EURUSD', timeMs: clock, bid, ask, volume: 1 }]);
   const gbp = (bid: number, ask = bid + 15) => script.push([{ symbol: 'GBPUSD', timeMs: clock, bid, ask, volume: 1 }]);
   const btc = (bid: number) => script.push([{ symbol: 'BTCUSDT', timeMs: clock, bid, ask: bid + 2, volume: 1 }]);
-  const trader = (deposit = '1000') => fundedTrader(server, ledger, deposit, 'review');
+  const trader = (deposit = '1000') => fundedTrader(server, deposit, 'review');
   const order = (change: Record<string, unknown> = {}) => ({ tradePair: 'EURUSD', price: '0', orderQuantity: '0.1', multiple: 100, orderType: 0, buyPoint: 2, clientOrderId: `r${(ids += 1)}`, ...change });
   const option = (change: Record<string, unknown> = {}) => ({
     tradePair: 'BTCUSDT',

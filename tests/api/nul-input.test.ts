@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLedger } from '../../server/modules/ledger/ledger';
 import type { MarketDataSource, RawTick } from '../../server/modules/market/sources/market-data-source';
 import { post, startTestServer, testBackends, type TestServer } from './harness';
-import { call, fundedTrader, lastCode, password } from './identity-support';
+import { call, lastCode, password } from './identity-support';
+import { fundedTrader } from './funding-support';
 
 interface ClientSocket {
   on(event: 'unexpected-response', listener: (request: unknown, response: { statusCode: number; on(event: 'data', listener: (chunk: Buffer) => void): void; on(event: 'end', listener: () => void): void }) => void): void;
@@ -82,7 +82,7 @@ describe.each(testBackends())('NUL bytes in input on $name', (backend) => {
   });
 
   it('refuses it in signed-in calls and in market paths and queries', async () => {
-    const trader = await fundedTrader(server, createLedger(server.database.db));
+    const trader = await fundedTrader(server);
     const order = { tradePair: 'EURUSD', price: '0', orderQuantity: '0.1', multiple: 100, orderType: 0, buyPoint: 2 };
     refused(await call(server, '/exchange/addOrder', { ...order, clientOrderId: `nul-${nul}` }, trader.token));
     refused(await call(server, '/exchange/addOrder', { ...order, tradePair: `EUR${nul}USD`, clientOrderId: 'nul-2' }, trader.token));

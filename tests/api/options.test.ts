@@ -15,7 +15,8 @@ import { exchangeFeedMessage } from '../../src/shared/api/trading';
 import { formatMoney, money, type Units } from '../../src/shared/money/money';
 import { optionFee, settleOption } from '../../src/shared/options/option-rules';
 import { scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
-import { call, fundedTrader, setSwitch } from './identity-support';
+import { call, setSwitch } from './identity-support';
+import { fundedTrader } from './funding-support';
 const { cash: cashKind, optionEscrow: optionEscrowKind } = UserAccountKind;
 const { optionResult: optionResultKind } = HouseAccountKind;
 
@@ -38,10 +39,10 @@ let clientIds = 0;
 const restartTimeoutMs = 120_000;
 
 type Call = Awaited<ReturnType<typeof call>>;
-type Server = Pick<TestServer, 'app' | 'delivery'>;
+type Server = Pick<TestServer, 'app' | 'delivery' | 'nowMs'>;
 
-function newTrader(server: Server, ledger: Ledger, deposit = '1000') {
-  return fundedTrader(server, ledger, deposit, 'option');
+function newTrader(server: Server, deposit = '1000') {
+  return fundedTrader(server, deposit, 'option');
 }
 
 describe.each(testBackends())('timed options on $name', (backend) => {
@@ -68,7 +69,7 @@ describe.each(testBackends())('timed options on $name', (backend) => {
   const escrowOf = (uid: number, book: 'real' | 'demo' = 'real') => ledger.balance({ owner: uid, book, kind: optionEscrowKind });
   const orderOf = async (token: string, uid: string) => (await call(server, '/v1/waa/option/order', { uid }, token)).data as OptionOrder;
   const settle = () => server.app.timedOptions.settleDue();
-  const trader = (deposit?: string) => newTrader(server, ledger, deposit);
+  const trader = (deposit?: string) => newTrader(server, deposit);
   /** Earlier tests' options out of the way: a test that counts settlements starts with none running. */
   const settleEverything = async () => {
     clock += 301_000;
@@ -549,7 +550,7 @@ describe.each(testBackends())('option settlement across restarts and concurrent 
     const ledger = createLedger(database.db);
     const first = scriptedSource();
     const app1 = await instance(database, first.source);
-    const user = await newTrader({ app: app1, delivery }, ledger);
+    const user = await newTrader({ app: app1, delivery, nowMs: () => clock });
     const place = async (app: typeof app1, change: Record<string, unknown>) => {
       const list = (await call({ app } as TestServer, '/v1/wa-na/option/findOptionsProduct', { limit: 100 })).data as { optionsProducts: OptionProduct[] };
       const productId = list.optionsProducts.find((product) => product.productCode === (change.tradePair ?? 'BTCUSDT'))?.id;
@@ -621,7 +622,7 @@ describe.each(testBackends())('option settlement across restarts and concurrent 
     const small = { OPTION_SETTLEMENT_BATCH: '7' };
     const appA = await instance(workerA, feed.source, small);
     const appB = await instance(workerB, null, small);
-    const users = [await newTrader({ app: appA, delivery }, ledger, '10000'), await newTrader({ app: appA, delivery }, ledger, '10000')];
+    const users = [await newTrader({ app: appA, delivery, nowMs: () => clock }, '10000'), await newTrader({ app: appA, delivery, nowMs: () => clock }, '10000')];
     const list = (await call({ app: appA } as TestServer, '/v1/wa-na/option/findOptionsProduct', { productCode: 'BTCUSDT' })).data as { optionsProducts: OptionProduct[] };
     const start = clock;
     feed.push([{ symbol: 'BTCUSDT', timeMs: clock, bid: 6_700_000, ask: 6_700_002, volume: 1 }]);

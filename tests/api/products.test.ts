@@ -1,20 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLedger, type Ledger } from '../../server/modules/ledger/ledger';
 import type { Product, ProductOrderInfo } from '../../src/shared/api/market';
 import { scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
-import { call, fundedTrader } from './identity-support';
+import { call } from './identity-support';
+import { fundedTrader } from './funding-support';
 
 const now = Date.parse('2026-01-13T12:00:00Z');
 
 describe.each(testBackends())('signed-in product calls on $name', (backend) => {
   let server: TestServer;
-  let ledger: Ledger;
   let token: string;
   const script = scriptedSource();
   beforeAll(async () => {
     server = await startTestServer(backend, { CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500' }, { marketSource: script.source, nowMs: () => now });
-    ledger = createLedger(server.database.db);
-    token = (await fundedTrader(server, ledger, '0')).token;
+    token = (await fundedTrader(server, '0')).token;
   });
   afterAll(async () => {
     await server?.close();

@@ -32,6 +32,8 @@ describe.each(testBackends())('security headers on $name', (backend) => {
   beforeAll(async () => {
     staticDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradeweb-built-'));
     await fs.writeFile(path.join(staticDir, 'index.html'), '<!doctype html><title>app</title><script type="module" src="/assets/index.js"></script>');
+    await fs.mkdir(path.join(staticDir, 'staff'));
+    await fs.writeFile(path.join(staticDir, 'staff', 'index.html'), '<!doctype html><title>Staff console</title><script type="module" src="/assets/staff.js"></script>');
     await fs.writeFile(path.join(staticDir, 'config.json'), JSON.stringify(brandConfig));
     server = await startTestServer(backend, {
       STATIC_DIR: staticDir,
@@ -47,12 +49,19 @@ describe.each(testBackends())('security headers on $name', (backend) => {
     const answers = {
       page: await server.app.inject({ method: 'GET', url: '/' }),
       deepLink: await server.app.inject({ method: 'GET', url: '/quotation' }),
+      staffConsole: await server.app.inject({ method: 'GET', url: '/staff/' }),
+      staffDeepLink: await server.app.inject({ method: 'GET', url: '/staff/customers/7?tab=ledger' }),
       config: await server.app.inject({ method: 'GET', url: '/config.json' }),
       api: await post(server.app, '/v1/wa-na/getCustomerLink', {}),
       apiNotFound: await post(server.app, '/v1/wa-na/nothing', {}),
       fileNotFound: await server.app.inject({ method: 'GET', url: '/nothing.png' }),
     };
     expect(answers.page.statusCode).toBe(200);
+    // The console's pages get the console's index.html; the customer SPA fallback keeps the rest.
+    expect(answers.staffConsole.statusCode).toBe(200);
+    expect(answers.staffConsole.body).toContain('<title>Staff console</title>');
+    expect(answers.staffDeepLink.body).toContain('<title>Staff console</title>');
+    expect(answers.deepLink.body).toContain('<title>app</title>');
     expect(answers.config.statusCode).toBe(200);
     expect(answers.api.json().code).toBe(0);
     expect(answers.apiNotFound.statusCode).toBe(404);
@@ -70,7 +79,7 @@ describe.each(testBackends())('security headers on $name', (backend) => {
       expect(policy.get('style-src'), name).toEqual(["'self'"]);
       expect(policy.get('object-src'), name).toEqual(["'none'"]);
       expect(policy.get('frame-ancestors'), name).toEqual(["'none'"]);
-      expect(policy.get('img-src'), name).toEqual(["'self'", 'data:']);
+      expect(policy.get('img-src'), name).toEqual(["'self'", 'data:', 'blob:']);
       expect([...policy.get('connect-src')!].sort(), name).toEqual(
         [
           "'self'",

@@ -4,7 +4,7 @@ import { createLedger, type Ledger } from '../../server/modules/ledger/ledger';
 import { reconcileBooks } from '../../server/modules/ledger/reconciliation';
 import { money } from '../../src/shared/money/money';
 import { scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
-import { call, fundedTrader, loginByEmail, registerByEmail, setSwitch } from './identity-support';
+import { call, ledgerFundedTrader, loginByEmail, registerByEmail, setSwitch } from './identity-support';
 const { cash: cashKind } = UserAccountKind;
 
 // A Tuesday noon: forex is open.
@@ -19,7 +19,7 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
   /** EUR/USD quotes in units of 0.00001. */
   const quote = (bid: number, ask = bid + 12) => script.push([{ symbol: 'EURUSD', timeMs: clock, bid, ask, volume: 1 }]);
 
-  const trader = (deposit = '1000') => fundedTrader(server, ledger, deposit);
+  const trader = (deposit = '1000') => ledgerFundedTrader(server, ledger, deposit);
 
   const order = (change: Record<string, unknown> = {}) => ({
     tradePair: 'EURUSD',

@@ -52,7 +52,7 @@ test('the positions board\'s options have the unsettled and settled tabs; settle
     if (new URL(request.url()).pathname.endsWith('/option/orderList')) asked.push(request.postDataJSON());
   });
   await page.goto('/position');
-  await page.getByRole('group', { name: 'Orders' }).getByRole('button', { name: 'Running options' }).click();
+  await page.getByRole('group', { name: 'Orders' }).getByRole('button', { name: 'Options', exact: true }).click();
   const tabs = page.getByRole('tablist', { name: 'Option status' });
   await expect(tabs.getByRole('tab', { name: 'Unsettled' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByText('No running options.')).toBeVisible();

@@ -202,7 +202,7 @@ test('positions in option mode: a running option with its countdown bar, its dra
   await page.goto('/position');
   await chooseOptionMode(page);
   // Desktop keeps market positions in view in either mode: running options are the board's own tab.
-  if (isDesktop(page)) await page.getByRole('group', { name: 'Orders' }).getByRole('button', { name: 'Running options' }).click();
+  if (isDesktop(page)) await page.getByRole('group', { name: 'Orders' }).getByRole('button', { name: 'Options', exact: true }).click();
   const row = isDesktop(page)
     ? page.getByRole('table', { name: 'Running options' }).getByRole('row', { name: new RegExp(uid) })
     : page.getByRole('list', { name: 'Running options' }).getByRole('listitem').filter({ hasText: 'Bitcoin' });
@@ -247,7 +247,7 @@ test('the workspace place panel shows the option form in option mode, with the u
   await expect(panel.getByRole('radio')).toHaveCount(4);
   await expect(panel.getByTestId('option-available')).toHaveText('100,000.00');
   // The order list keeps market positions in option mode; its own tab lists the running options.
-  await page.getByRole('group', { name: 'Orders' }).getByRole('button', { name: 'Running options' }).click();
+  await page.getByRole('group', { name: 'Orders' }).getByRole('button', { name: 'Options', exact: true }).click();
   await expect(page.getByText('No running options.')).toBeVisible();
   await screen(page, 'workspace');
 });

@@ -1,13 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { money } from '../../src/shared/money/money';
-import { adoptTokens, callApi as api, createSession, expectMovingProfitThenClose, isDesktop, waitForApp } from './support';
+import { adoptTokens, callApi as api, createSession, fundTradingAccount, expectMovingProfitThenClose, isDesktop, waitForApp } from './support';
 
-/** A signed-in real account funded with `amount` (the e2e server's dev funding, as a deposit books it). */
+/** A signed-in real account whose trading cash holds exactly `amount`: a deposit approved by finance, moved in from the USDT wallet. */
 async function fundedRealSession(page: Page, amount: string) {
   const session = await createSession(page);
-  const info = (await api(page, '/v1/waa/user/info', session.token)).data as { uid: number };
-  const funded = await page.request.post('/dev/fund', { data: { uid: info.uid, amount } });
-  expect(funded.ok()).toBe(true);
+  await fundTradingAccount(page, session.token, amount);
   await adoptTokens(page, session);
   return session;
 }

@@ -1,4 +1,11 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import { totpCode } from '../../server/auth/totp';
+import { minimumDepositUsd } from '../../src/shared/money/deposit-rules';
+import { formatMoney, money } from '../../src/shared/money/money';
 
 interface EngineHandle {
   signIn(tokens: { token: string; refreshToken: string }): Promise<unknown>;
@@ -116,4 +123,76 @@ export async function placeDemo(page: Page, token: string, order: Record<string,
   });
   expect(answer.code).toBe(0);
   return answer.data as string;
+}
+
+const e2eDataDir = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
+/** Where the funding reviewer's staff session is kept between tests (a TOTP code is accepted once per 30-second step). */
+const fundingSessionFile = () => path.join(e2eDataDir, 'funding-reviewer-session.json');
+
+/**
+ * The staff token of the finance member scripts/e2e-finance-staff.ts made for funding
+ * deposits: signed in through the API once (the one-time password, the authenticator's code
+ * from its otpauth URL, the forced password change), then kept in the data dir.
+ */
+async function fundingReviewerToken(page: Page): Promise<string> {
+  if (fs.existsSync(fundingSessionFile())) return (JSON.parse(fs.readFileSync(fundingSessionFile(), 'utf8')) as { token: string }).token;
+  const all = JSON.parse(fs.readFileSync(path.join(e2eDataDir, 'finance-staff.json'), 'utf8')) as Record<string, { email: string; oneTimePassword: string; otpauthUrl: string }>;
+  const member = all.funding!;
+  const secret = new URL(member.otpauthUrl).searchParams.get('secret') ?? '';
+  const login = (await (await page.request.post('/v1/staff/login', { data: { email: member.email, password: member.oneTimePassword, code: totpCode(secret, Date.now()) } })).json()) as {
+    code: number;
+    msg: string;
+    data: { token: string };
+  };
+  expect(login.code, `staff login: ${login.msg}`).toBe(0);
+  const changed = await callApi(page, '/v1/staff/password', login.data.token, { oldPassword: member.oneTimePassword, newPassword: 'funding horse battery 7' });
+  expect(changed.code).toBe(0);
+  fs.writeFileSync(fundingSessionFile(), JSON.stringify({ token: login.data.token }));
+  return login.data.token;
+}
+
+/** A money call with a fresh Idempotency-Key, as the app sends it. */
+async function idempotentCall(page: Page, apiPath: string, token: string, data: unknown) {
+  const response = await page.request.post(apiPath, { data, headers: { authorization: `Bearer ${token}`, 'idempotency-key': crypto.randomUUID() } });
+  return (await response.json()) as { code: number; msg: string; data: unknown };
+}
+
+/**
+ * Funds a customer's real trading account with exactly `amount` USD the way the product does: a
+ * USDT deposit with a small proof image, approved by the funding finance member, then a transfer
+ * of `amount` USDT from the wallet into the trading account (USDT is pegged to the USD without a
+ * transfer fee, which the quote confirms). The deposit is made in German, whose minimum (30) is
+ * the lowest; a smaller amount leaves the rest in the USDT wallet.
+ */
+export async function fundTradingAccount(page: Page, token: string, amount: string) {
+  const wanted = money(amount);
+  const minimum = money(minimumDepositUsd('de'));
+  const deposit = formatMoney(wanted > minimum ? wanted : minimum);
+  const user = (await callApi(page, '/v1/waa/user/info', token)).data as { uid: number };
+  const networks = ((await callApi(page, '/v1/waa/wallet/coinNetworks', token)).data as { dtoList: { id: number; currencyId: number; currency: string; protocol: string; said: string }[] }).dtoList;
+  const coin = networks.find((network) => network.currency === 'USDT' && network.protocol === 'TRC20')!;
+  const proof = await sharp({ create: { width: 16, height: 16, channels: 3, background: { r: 30, g: 140, b: 90 } } }).png().toBuffer();
+  const submitted = (await (
+    await page.request.post('/v1/waa/deposit/submit', {
+      headers: { authorization: `Bearer ${token}`, 'idempotency-key': crypto.randomUUID() },
+      multipart: {
+        metaData: JSON.stringify({ coinId: coin.id, said: coin.said, locale: 'de', amt: deposit }),
+        depositProof: { name: 'transfer.png', mimeType: 'image/png', buffer: proof },
+      },
+    })
+  ).json()) as { code: number; msg: string };
+  expect(submitted.code, `deposit/submit: ${submitted.msg}`).toBe(0);
+
+  const reviewer = await fundingReviewerToken(page);
+  const queue = (await callApi(page, '/v1/staff/reviews/list', reviewer, { kind: 'deposit', status: 'pending', page: 1, limit: 50 })).data as { list: { id: number; uid: number }[] };
+  const item = queue.list.find((entry) => entry.uid === user.uid);
+  expect(item, 'the funding deposit waits in the finance queue').toBeDefined();
+  const approved = await callApi(page, '/v1/staff/reviews/decide', reviewer, { kind: 'deposit', id: item!.id, decision: 'approve', requestId: crypto.randomUUID() });
+  expect(approved.code).toBe(0);
+
+  const transfer = { curr: 'USDT', currId: coin.currencyId, type: 0, num: amount };
+  const quote = (await callApi(page, '/v1/waa/wallet/transformCalculate', token, transfer)).data as { fee: string; practical: string };
+  expect(money(quote.practical), 'USDT moves into the trading account one to one').toBe(wanted);
+  const moved = await idempotentCall(page, '/v1/waa/wallet/transform', token, { ...transfer, ...quote });
+  expect(moved.code, `wallet/transform: ${moved.msg}`).toBe(0);
 }

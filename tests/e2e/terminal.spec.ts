@@ -76,7 +76,7 @@ test('option mode keeps market positions on the board; the rail separates page l
   await expect(mode.getByRole('button', { name: 'Option' })).toHaveAttribute('aria-pressed', 'true');
   await expect(orderList.getByRole('table', { name: 'Opening' }).getByRole('row', { name: new RegExp(bitcoin) })).toBeVisible();
   const tabs = orderList.getByRole('group', { name: 'Orders' });
-  await tabs.getByRole('button', { name: 'Running options' }).click();
+  await tabs.getByRole('button', { name: 'Options', exact: true }).click();
   await expect(orderList.getByText('No running options.')).toBeVisible();
   await tabs.getByRole('button', { name: 'Opening' }).click();
   await expect(orderList.getByRole('row', { name: new RegExp(bitcoin) })).toBeVisible();

@@ -12,9 +12,9 @@ test('the user hub: who is signed in, balances, the real/demo switch with its co
   await expect(profile).toContainText(/UID \d+/);
   await expect(profile).toContainText('Real');
   await expect(page.getByTestId('hub-total-balance')).toHaveText('0.00');
-  // The menu offers the screens that exist, never an empty page (money pages come with issue 16).
+  // The menu offers the screens that exist, never an empty page (the deposit is the real account's).
   const menu = page.getByRole('navigation', { name: 'Account menu' });
-  await expect(menu.getByRole('link')).toHaveText(['Two-factor authentication', 'Customer service']);
+  await expect(menu.getByRole('link')).toHaveText(['My wallet', 'Wallet', 'Deposit', 'Withdraw', 'Bank cards', 'Two-factor authentication', 'Customer service']);
 
   // Cancelling the warning changes nothing.
   const switcher = page.getByRole('region', { name: 'Balances' }).getByRole('group', { name: 'Account' });
@@ -28,8 +28,13 @@ test('the user hub: who is signed in, balances, the real/demo switch with its co
   await expect(page.getByText('Switched to the Demo account')).toBeVisible();
   await expect(profile).toContainText('Demo');
   await expect(page.getByTestId('hub-total-balance')).toHaveText('100,000.00');
-  await expect(menu.getByRole('link')).toHaveText(['Two-factor authentication', 'Customer service']);
+  // The demo account has no wallets: its wallet hub offers only the demo reset.
+  await expect(menu.getByRole('link')).toHaveText(['Wallet', 'Two-factor authentication', 'Customer service']);
   await page.screenshot({ path: `test-results/screens/user-hub-${page.viewportSize()?.width}.png` });
+  await menu.getByRole('link', { name: 'Wallet' }).click();
+  await expect(page.getByRole('button', { name: 'Reset demo account' })).toBeVisible();
+  await expect(page.locator('.page-content').getByRole('link')).toHaveCount(0);
+  await page.goto('/user');
   // A screen not built yet is not opened by its address either: it goes home.
   await page.goto('/user/account');
   await expect(page).toHaveURL('/');

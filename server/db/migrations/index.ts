@@ -10,6 +10,13 @@ import * as authThrottle from './0008-auth-throttle';
 import * as codeRequests from './0009-code-requests';
 import * as orderNumbers from './0010-order-numbers';
 import * as totpLastStep from './0011-totp-last-step';
+import * as staff from './0012-staff';
+import * as notices from './0013-notices';
+import * as reviews from './0014-reviews';
+import * as wallets from './0015-wallets';
+import * as uploadsDeposits from './0016-uploads-deposits';
+import * as withdrawals from './0017-withdrawals';
+import * as withdrawalFailureReason from './0018-withdrawal-failure-reason';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +31,11 @@ export const migrations: Record<string, Migration> = {
   '0009-code-requests': codeRequests,
   '0010-order-numbers': orderNumbers,
   '0011-totp-last-step': totpLastStep,
+  '0012-staff': staff,
+  '0013-notices': notices,
+  '0014-reviews': reviews,
+  '0015-wallets': wallets,
+  '0016-uploads-deposits': uploadsDeposits,
+  '0017-withdrawals': withdrawals,
+  '0018-withdrawal-failure-reason': withdrawalFailureReason,
 };

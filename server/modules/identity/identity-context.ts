@@ -8,7 +8,8 @@ import type { RateLimiter } from '../../auth/rate-limiter';
 import type { TokenService } from '../../auth/tokens';
 import { matchTotpStep } from '../../auth/totp';
 import type { DomainEvents } from '../../events/domain-events';
-import { AppError, rateLimitedError } from '../../http/app-error';
+import { AppError } from '../../http/app-error';
+import { claimTry, enforceLimit } from '../../auth/limit-checks';
 import type { Settings } from '../../settings';
 import type { MessageDelivery } from './delivery';
 import type { IdentityRepository } from './identity-repository';
@@ -65,18 +66,10 @@ export function createIdentityContext(deps: IdentityDependencies) {
     nowMs,
     now: () => new Date(nowMs()),
 
-    limit(limiter: RateLimiter, key: string) {
-      const result = limiter.hit(key);
-      if (!result.allowed) throw rateLimitedError(result.retryAfterSeconds);
-    },
+    limit: enforceLimit,
 
-    /** Claims a try against a shared failure count; the key is hashed so no address is stored. */
-    async claim(throttle: FailureThrottle, key: string): Promise<string> {
-      const hashed = cipher.digest(`throttle:${key}`);
-      const verdict = await throttle.attempt(hashed);
-      if (!verdict.allowed) throw rateLimitedError(verdict.retryAfterSeconds);
-      return hashed;
-    },
+    /** Claims a try against a shared failure count (see claimTry). */
+    claim: (throttle: FailureThrottle, key: string) => claimTry(throttle, cipher, key),
 
     /** A second-factor code is right and its step not spent before (checked and spent in one statement). */
     async spendTotp(uid: number, secret: string, code: string): Promise<boolean> {

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { ContactType } from '../../../src/shared/api/auth';
+import type { Executor } from '../../db/after-commit';
 import type { Database } from '../../db/schema';
 
 export function createIdentityRepository(db: Kysely<Database>) {
@@ -148,8 +149,10 @@ export function createIdentityRepository(db: Kysely<Database>) {
     async revokeFamily(id: string, reason: string, at: Date) {
       await db.updateTable('session_family').set({ revoked_at: at, revoked_reason: reason }).where('id', '=', id).where('revoked_at', 'is', null).execute();
     },
-    async revokeFamiliesOfUser(uid: number, reason: string, at: Date) {
-      await db.updateTable('session_family').set({ revoked_at: at, revoked_reason: reason }).where('uid', '=', uid).where('revoked_at', 'is', null).execute();
+    /** Answers how many live sessions ended. */
+    async revokeFamiliesOfUser(uid: number, reason: string, at: Date, executor: Executor = db): Promise<number> {
+      const result = await executor.updateTable('session_family').set({ revoked_at: at, revoked_reason: reason }).where('uid', '=', uid).where('revoked_at', 'is', null).executeTakeFirst();
+      return Number(result.numUpdatedRows);
     },
     async insertRefreshToken(token: { tokenHash: string; familyId: string; virtualStatus: number; expiresAt: Date; createdAt: Date }) {
       await db
@@ -175,6 +178,44 @@ export function createIdentityRepository(db: Kysely<Database>) {
         return true;
       });
     },
+    // The back office
+    /** Every customer's uid, as a query another statement can use (a notice to everyone). */
+    customerUidsQuery(executor: Executor) {
+      return executor.selectFrom('app_user').select('uid');
+    },
+    /** The user's row locked for a change in the caller's transaction. */
+    lockUser(executor: Executor, uid: number) {
+      return executor.selectFrom('app_user').selectAll().where('uid', '=', uid).forUpdate().executeTakeFirst();
+    },
+    async setTradeProhibited(executor: Executor, uid: number, change: { prohibited: boolean; reason: string; at: Date }) {
+      await executor
+        .updateTable('app_user')
+        .set({ trade_prohibited: change.prohibited, trade_prohibited_reason: change.reason, trade_prohibited_changed_at: change.at })
+        .where('uid', '=', uid)
+        .execute();
+    },
+    /**
+     * Customers by exact uid (a numeric query) or by the start of their e-mail (any case) or
+     * phone, lowest uid first, with the number of matches.
+     */
+    async searchUsers(query: string, page: number, limit: number) {
+      const escaped = query.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`);
+      const prefix = `${escaped}%`;
+      const asUid = /^\d{1,9}$/.test(query) ? Number(query) : null;
+      const matching = db.selectFrom('app_user').where((eb) =>
+        eb.or([
+          ...(asUid !== null ? [eb('uid', '=', asUid)] : []),
+          eb(eb.fn('lower', ['email']), 'like', prefix),
+          eb('phone', 'like', prefix),
+        ]),
+      );
+      const [rows, total] = await Promise.all([
+        matching.selectAll().orderBy('uid').limit(limit).offset((page - 1) * limit).execute(),
+        matching.select((eb) => eb.fn.countAll<string | number>().as('count')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(total.count) };
+    },
+
     /** Spends every live refresh token of a family (an account switch replaces them). */
     async spendFamilyTokens(familyId: string, at: Date) {
       await db.updateTable('refresh_token').set({ used_at: at }).where('family_id', '=', familyId).where('used_at', 'is', null).execute();

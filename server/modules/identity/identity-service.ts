@@ -1,3 +1,4 @@
+import { afterCommit, type Executor } from '../../db/after-commit';
 import { createCodes } from './codes';
 import { createIdentityContext, type IdentityDependencies } from './identity-context';
 import { createSessions } from './sessions';
@@ -38,7 +39,7 @@ export function createIdentityService(deps: IdentityDependencies) {
     twoFactorEnable: twoFactor.twoFactorEnable,
     twoFactorDisable: twoFactor.twoFactorDisable,
 
-    /** Whether a user exists (the development funding route asks before crediting). */
+    /** Whether a user exists (a notice to one customer asks before sending). */
     async userExists(uid: number): Promise<boolean> {
       return (await deps.repository.findUserByUid(uid)) !== undefined;
     },
@@ -52,6 +53,47 @@ export function createIdentityService(deps: IdentityDependencies) {
     async tradeProhibited(uid: number): Promise<boolean> {
       const user = await deps.repository.findUserByUid(uid);
       return !user || user.trade_prohibited;
+    },
+
+    // The back office: identity owns the user, so staff actions on one go through here.
+
+    /** Customers whose uid is the query, or whose e-mail (any case) or phone starts with it. */
+    searchCustomers(query: string, page: number, limit: number) {
+      return deps.repository.searchUsers(query, page, limit);
+    },
+
+    /** Every customer's uid as one query (a notice to everyone inserts from it in one statement). */
+    customerUidsQuery(executor: Executor) {
+      return deps.repository.customerUidsQuery(executor);
+    },
+
+    /**
+     * Prohibits or allows the user's trading with a reason, in the caller's transaction
+     * (the user's row locked); answers the flag before and after, undefined for an unknown uid.
+     * Every order path reads the flag at placement (`tradeProhibited`), so the next order is refused.
+     */
+    async setTradeProhibited(executor: Executor, uid: number, prohibited: boolean, reason: string) {
+      const user = await deps.repository.lockUser(executor, uid);
+      if (!user) return undefined;
+      const at = new Date(context.nowMs());
+      await deps.repository.setTradeProhibited(executor, uid, { prohibited, reason, at });
+      return {
+        before: { tradeProhibited: user.trade_prohibited, reason: user.trade_prohibited_reason },
+        after: { tradeProhibited: prohibited, reason },
+      };
+    },
+
+    /**
+     * Ends every session of the user in the caller's transaction; after the commit the
+     * user's open sockets close. Their next call answers SESSION_ENDED. Answers how many
+     * live sessions ended; null for an unknown uid.
+     */
+    async endAllSessionsIn(executor: Executor, uid: number, reason: string): Promise<number | null> {
+      const user = await deps.repository.lockUser(executor, uid);
+      if (!user) return null;
+      const ended = await deps.repository.revokeFamiliesOfUser(uid, reason, new Date(context.nowMs()), executor);
+      afterCommit(executor, () => deps.events.sessionsEnded.announce({ uid }));
+      return ended;
     },
   };
 }

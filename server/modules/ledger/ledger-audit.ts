@@ -2,14 +2,17 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 
 /**
- * The ledger's own audit: every journal sums to zero and stays in its book, every stored
+ * The ledger's own audit: every journal sums to zero in each currency and stays in its book, every stored
  * balance equals the sum of its entries, no user account is negative. One line per problem.
  */
 export async function auditLedger(db: Kysely<Database>): Promise<string[]> {
   const problems: string[] = [];
-  const unbalanced = await sql<{ journal_id: number; total: string }>`
-    select journal_id, sum(amount)::text as total from ledger_entry group by journal_id having sum(amount) <> 0`.execute(db);
-  for (const row of unbalanced.rows) problems.push(`journal ${row.journal_id} sums to ${row.total}`);
+  // Each currency of a journal sums to zero on its own (a transfer moves two currencies).
+  const unbalanced = await sql<{ journal_id: number; currency: string; total: string }>`
+    select e.journal_id, a.currency, sum(e.amount)::text as total
+    from ledger_entry e join ledger_account a on a.id = e.account_id
+    group by e.journal_id, a.currency having sum(e.amount) <> 0`.execute(db);
+  for (const row of unbalanced.rows) problems.push(`journal ${row.journal_id} sums to ${row.total} ${row.currency}`);
   const mixed = await sql<{ journal_id: number }>`
     select distinct e.journal_id from ledger_entry e
     join ledger_account a on a.id = e.account_id join ledger_journal j on j.id = e.journal_id

@@ -1,14 +1,19 @@
 import type { Units } from '../../../src/shared/money/money';
 import type { OptionOutcome } from '../../../src/shared/options/option-rules';
 import type { Book } from '../../db/schema';
-import { HouseAccountKind, JournalKeyPrefix, JournalKind, optionOutcomeJournal, UserAccountKind, type AccountKind } from './ledger-kinds';
+import { baseCurrency, HouseAccountKind, JournalKeyPrefix, JournalKind, optionOutcomeJournal, UserAccountKind, type AccountKind } from './ledger-kinds';
 
-/** A user's account (owner a uid) or the house's (owner null), in one book. */
+/** A user's account (owner a uid) or the house's (owner null), in one book and one currency. */
 export interface AccountRef<Kind extends string = AccountKind> {
   owner: number | null;
   book: Book;
   kind: Kind;
+  /** The currency it holds; absent means the trading accounts' USD ({@link baseCurrency}). */
+  currency?: string;
 }
+
+/** The currency an account reference names. */
+export const currencyOf = (ref: AccountRef<string>): string => ref.currency ?? baseCurrency;
 
 export interface Posting<Kind extends string = AccountKind> {
   account: AccountRef<Kind>;
@@ -179,6 +184,84 @@ export function depositJournal(deposit: { uid: number; amount: Units; idempotenc
     postings: [
       { account: house('real', HouseAccountKind.deposits), amount: -deposit.amount },
       { account: user(deposit.uid, 'real', UserAccountKind.cash), amount: deposit.amount },
+    ],
+  };
+}
+
+const wallet = (uid: number, currency: string, kind: UserAccountKind = UserAccountKind.wallet): AccountRef => ({ owner: uid, book: 'real', kind, currency });
+const houseIn = (kind: HouseAccountKind, currency: string): AccountRef => ({ owner: null, book: 'real', kind, currency });
+
+/** Currency credited to a user's wallet from the house's deposits of that currency (an approved deposit). */
+export function walletDepositJournal(deposit: { uid: number; currency: string; amount: Units; key: string }): JournalInput {
+  const { uid, currency, amount } = deposit;
+  return {
+    idempotencyKey: deposit.key,
+    book: 'real',
+    kind: JournalKind.walletDeposit,
+    uid,
+    reference: currency,
+    postings: [
+      { account: houseIn(HouseAccountKind.deposits, currency), amount: -amount },
+      { account: wallet(uid, currency), amount },
+    ],
+  };
+}
+
+/**
+ * What a transfer between a wallet and the trading cash moves: `amount` of the currency,
+ * `usdAmount` of the trading cash, and the fee, kept in the unit that leaves (the currency
+ * on the way in, USD on the way out).
+ */
+export interface WalletTransfer {
+  uid: number;
+  currency: string;
+  amount: Units;
+  usdAmount: Units;
+  fee: Units;
+  key: string;
+}
+
+/**
+ * A transfer in: `amount` leaves the wallet; its fee goes to the house's fees in that
+ * currency, the rest to the house's exchange, which pays `usdAmount` into the trading cash.
+ * Each currency sums to zero on its own.
+ */
+export function transferInJournal(transfer: WalletTransfer): JournalInput {
+  const { uid, currency, amount, usdAmount, fee } = transfer;
+  return {
+    idempotencyKey: transfer.key,
+    book: 'real',
+    kind: JournalKind.transferIn,
+    uid,
+    reference: currency,
+    postings: [
+      { account: wallet(uid, currency), amount: -amount },
+      { account: houseIn(HouseAccountKind.fees, currency), amount: fee },
+      { account: houseIn(HouseAccountKind.exchange, currency), amount: amount - fee },
+      { account: houseIn(HouseAccountKind.exchange, baseCurrency), amount: -usdAmount },
+      { account: user(uid, 'real', UserAccountKind.cash), amount: usdAmount },
+    ],
+  };
+}
+
+/**
+ * A transfer out: `usdAmount` leaves the trading cash; its fee (USD) goes to the house's
+ * fees, the rest to the house's exchange, which pays `amount` of the currency into the wallet.
+ */
+export function transferOutJournal(transfer: WalletTransfer): JournalInput {
+  const { uid, currency, amount, usdAmount, fee } = transfer;
+  return {
+    idempotencyKey: transfer.key,
+    book: 'real',
+    kind: JournalKind.transferOut,
+    uid,
+    reference: currency,
+    postings: [
+      { account: user(uid, 'real', UserAccountKind.cash), amount: -usdAmount },
+      { account: houseIn(HouseAccountKind.fees, baseCurrency), amount: fee },
+      { account: houseIn(HouseAccountKind.exchange, baseCurrency), amount: usdAmount - fee },
+      { account: houseIn(HouseAccountKind.exchange, currency), amount: -amount },
+      { account: wallet(uid, currency), amount },
     ],
   };
 }

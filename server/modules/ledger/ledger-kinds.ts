@@ -12,6 +12,10 @@ export const UserAccountKind = {
   margin: 'margin',
   /** The amounts of the user's running options. */
   optionEscrow: 'option-escrow',
+  /** A currency wallet (real book only): one per currency, beside the USD trading accounts. */
+  wallet: 'wallet',
+  /** What a pending withdrawal reserves of a wallet (real book only, one per currency). */
+  withdrawalHold: 'withdrawal-hold',
 } as const;
 export type UserAccountKind = (typeof UserAccountKind)[keyof typeof UserAccountKind];
 
@@ -25,8 +29,16 @@ export const HouseAccountKind = {
   optionResult: 'option-pnl',
   /** Daily overnight fees of open positions. */
   overnight: 'overnight',
-  /** Where real deposits come from. */
+  /** Where real deposits come from (per currency). */
   deposits: 'deposits',
+  /** Where paid-out withdrawals go (per currency). */
+  withdrawals: 'withdrawals',
+  /**
+   * The house's liquidity between a wallet currency and the USD trading cash (per
+   * currency): a transfer in gives it the currency and takes the USD it pays, a transfer
+   * out the reverse.
+   */
+  exchange: 'exchange',
   /** Where demo money comes from and returns to. */
   demoFunding: 'demo-funding',
 } as const;
@@ -54,8 +66,26 @@ export const JournalKind = {
   optionLoss: 'option-loss',
   optionEqual: 'option-equal',
   optionVoid: 'option-void',
+  /** Currency credited to a wallet from the house's deposits (an approved deposit). */
+  walletDeposit: 'wallet-deposit',
+  /** A wallet's currency into the trading cash, at the live price, less its fee. */
+  transferIn: 'transfer-in',
+  /** Trading cash into a wallet's currency, at the live price, less its fee. */
+  transferOut: 'transfer-out',
+  /** A withdrawal submitted: its amount moved from the wallet to the user's withdrawal hold. */
+  withdrawalHold: 'withdrawal-hold',
+  /** A withdrawal approved: the hold paid out (less its fee) and its fee to the house. */
+  withdrawalPay: 'withdrawal-pay',
+  /** A withdrawal rejected or canceled: the hold back to the wallet. */
+  withdrawalRelease: 'withdrawal-release',
 } as const;
 export type JournalKind = (typeof JournalKind)[keyof typeof JournalKind];
+
+/** The currency of the trading accounts and of every account before wallets. */
+export const baseCurrency = 'USD';
+
+/** Journals that move money between a wallet and the trading cash (their fees are not trading fees). */
+export const walletTransferJournalKinds: readonly JournalKind[] = [JournalKind.transferIn, JournalKind.transferOut];
 
 /** The journal of a settled option's outcome. */
 export const optionOutcomeJournal = { win: JournalKind.optionWin, loss: JournalKind.optionLoss, equal: JournalKind.optionEqual } as const;

@@ -1,14 +1,15 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { formatMoney } from '../../../src/shared/money/money';
 import type { Database } from '../../db/schema';
-import type { AccountRef, AnyJournal } from './ledger-journals';
+import { currencyOf, type AccountRef, type AnyJournal } from './ledger-journals';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
 
-/** A journal must sum to zero and stay in its book; anything else is a bug, not bad input. */
+/** A journal must sum to zero in each currency and stay in its book; anything else is a bug, not bad input. */
 function assertJournal(input: AnyJournal) {
-  const total = input.postings.reduce((sum, posting) => sum + posting.amount, 0n);
-  if (total !== 0n) throw new Error(`unbalanced journal ${input.idempotencyKey}: ${formatMoney(total)}`);
+  const totals = new Map<string, bigint>();
+  for (const posting of input.postings) totals.set(currencyOf(posting.account), (totals.get(currencyOf(posting.account)) ?? 0n) + posting.amount);
+  for (const [currency, total] of totals) if (total !== 0n) throw new Error(`unbalanced journal ${input.idempotencyKey}: ${formatMoney(total)} ${currency}`);
   if (input.postings.some((posting) => posting.account.book !== input.book)) throw new Error(`journal ${input.idempotencyKey} mixes books`);
 }
 
@@ -20,7 +21,7 @@ function assertJournal(input: AnyJournal) {
 export function createPostingEngine(db: Kysely<Database>, nowMs: () => number) {
   async function accountId(executor: Executor, ref: AccountRef<string>): Promise<number> {
     const find = () => {
-      const query = executor.selectFrom('ledger_account').select('id').where('book', '=', ref.book).where('kind', '=', ref.kind);
+      const query = executor.selectFrom('ledger_account').select('id').where('book', '=', ref.book).where('kind', '=', ref.kind).where('currency', '=', currencyOf(ref));
       return (ref.owner === null ? query.where('owner_uid', 'is', null) : query.where('owner_uid', '=', ref.owner)).executeTakeFirst();
     };
     const found = await find();
@@ -28,13 +29,13 @@ export function createPostingEngine(db: Kysely<Database>, nowMs: () => number) {
     // Inside a transaction a failed insert would abort it: insert only what is missing.
     const inserted = await executor
       .insertInto('ledger_account')
-      .values({ owner_uid: ref.owner, book: ref.book, kind: ref.kind })
+      .values({ owner_uid: ref.owner, book: ref.book, kind: ref.kind, currency: currencyOf(ref) })
       .onConflict((conflict) => conflict.doNothing())
       .returning('id')
       .executeTakeFirst();
     if (inserted) return inserted.id;
     const again = await find();
-    if (!again) throw new Error(`ledger account ${ref.book}/${ref.kind} could not be opened`);
+    if (!again) throw new Error(`ledger account ${ref.book}/${ref.kind}/${currencyOf(ref)} could not be opened`);
     return again.id;
   }
 

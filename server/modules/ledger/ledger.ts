@@ -6,8 +6,10 @@ import type { Book, Database } from '../../db/schema';
 import { isCheckViolation } from '../../db/database-errors';
 import { AppError } from '../../http/app-error';
 import { auditLedger } from './ledger-audit';
+import { withdrawalHoldJournal, withdrawalPayJournal, withdrawalReleaseJournal, type HeldWithdrawal } from './withdrawal-journals';
 import {
   demoFundedJournal,
+  currencyOf,
   demoResetJournal,
   depositJournal,
   feeChargedJournal,
@@ -20,11 +22,18 @@ import {
   type AnyJournal,
   type JournalInput,
   type OrderRef,
+  transferInJournal,
+  transferOutJournal,
+  walletDepositJournal,
+  type WalletTransfer,
 } from './ledger-journals';
-import { JournalKeyPrefix, JournalKind, UserAccountKind } from './ledger-kinds';
+import { baseCurrency, JournalKeyPrefix, JournalKind, UserAccountKind } from './ledger-kinds';
 import { createPostingEngine, type Executor } from './ledger-posting';
 
-export type { AccountRef, JournalInput, Posting } from './ledger-journals';
+export type { AccountRef, JournalInput, Posting, WalletTransfer } from './ledger-journals';
+
+/** The wallet records' type filter: 0 transfers in, 1 transfers out, 2 every other wallet movement. */
+export type WalletLineType = 0 | 1 | 2;
 
 /** The trading balances of one account in one book: available cash and locked margin. */
 export interface TradingBalances {
@@ -46,7 +55,7 @@ export function createLedger(db: Kysely<Database>, nowMs: () => number = Date.no
   const knownAccountIds = new Map<string, number>();
 
   async function knownAccountId(ref: AccountRef<string>): Promise<number> {
-    const key = `${ref.owner ?? ''}|${ref.book}|${ref.kind}`;
+    const key = `${ref.owner ?? ''}|${ref.book}|${ref.kind}|${currencyOf(ref)}`;
     let id = knownAccountIds.get(key);
     if (id === undefined) {
       id = await engine.accountId(db, ref);
@@ -65,9 +74,10 @@ export function createLedger(db: Kysely<Database>, nowMs: () => number = Date.no
     }
   }
 
-  const balancesByKind = (rows: readonly { kind: string; balance: string }[]) =>
+  // The trading accounts by kind: those in USD (a wallet's currencies are read by walletBalances).
+  const balancesByKind = (rows: readonly { kind: string; currency: string; balance: string }[]) =>
     // Only the ledger's verbs open user accounts, so every kind read back is one of them.
-    new Map(rows.map((row) => [row.kind as UserAccountKind, money(String(row.balance))]));
+    new Map(rows.filter((row) => row.currency === baseCurrency).map((row) => [row.kind as UserAccountKind, money(String(row.balance))]));
 
   /**
    * Locks every account a user holds in a book (id order) for the caller's transaction.
@@ -77,19 +87,57 @@ export function createLedger(db: Kysely<Database>, nowMs: () => number = Date.no
    * Answers the balances it locked, by kind.
    */
   async function lockOwnerAccounts(trx: Transaction<Database>, uid: number, book: Book): Promise<Map<UserAccountKind, Units>> {
-    const rows = await trx.selectFrom('ledger_account').select(['id', 'kind', 'balance']).where('owner_uid', '=', uid).where('book', '=', book).orderBy('id').forUpdate().execute();
+    const rows = await trx.selectFrom('ledger_account').select(['id', 'kind', 'currency', 'balance']).where('owner_uid', '=', uid).where('book', '=', book).orderBy('id').forUpdate().execute();
     // What the lock read is exact until the transaction ends: callers decide on it without reading again.
     return balancesByKind(rows);
   }
 
   async function ownerBalances(executor: Executor, uid: number, book: Book): Promise<Map<UserAccountKind, Units>> {
-    return balancesByKind(await executor.selectFrom('ledger_account').select(['kind', 'balance']).where('owner_uid', '=', uid).where('book', '=', book).execute());
+    return balancesByKind(await executor.selectFrom('ledger_account').select(['kind', 'currency', 'balance']).where('owner_uid', '=', uid).where('book', '=', book).execute());
   }
 
   async function balance(ref: AccountRef<string>, executor: Executor = db): Promise<Units> {
-    const query = executor.selectFrom('ledger_account').select('balance').where('book', '=', ref.book).where('kind', '=', ref.kind);
+    const query = executor.selectFrom('ledger_account').select('balance').where('book', '=', ref.book).where('kind', '=', ref.kind).where('currency', '=', currencyOf(ref));
     const row = await (ref.owner === null ? query.where('owner_uid', 'is', null) : query.where('owner_uid', '=', ref.owner)).executeTakeFirst();
     return row ? money(String(row.balance)) : 0n;
+  }
+
+  /** The wallet journals a record type shows: 0 transfers in, 1 transfers out, 2 the rest (deposits, withdrawals). */
+  const walletRecordKinds = (type: WalletLineType | undefined): { only: boolean; kinds: JournalKind[] } | null => {
+    if (type === undefined) return null;
+    if (type === 0) return { only: true, kinds: [JournalKind.transferIn] };
+    if (type === 1) return { only: true, kinds: [JournalKind.transferOut] };
+    return { only: false, kinds: [JournalKind.transferIn, JournalKind.transferOut] };
+  };
+
+  /**
+   * A wallet verb's journal in the caller's transaction: an account that would go below
+   * zero refuses it (203), and the caller's transaction rolls back with it. The balance
+   * check is the write itself (the database's non-negative check), so parallel calls can
+   * never overdraw.
+   */
+  /** What a withdrawal's hold journal moved: whose, which currency, how much (a missing hold is a caller's bug). */
+  async function heldWithdrawal(executor: Executor, holdKey: string): Promise<HeldWithdrawal> {
+    const row = await executor
+      .selectFrom('ledger_journal')
+      .innerJoin('ledger_entry', 'ledger_entry.journal_id', 'ledger_journal.id')
+      .innerJoin('ledger_account', 'ledger_account.id', 'ledger_entry.account_id')
+      .select(['ledger_journal.uid', 'ledger_account.currency', 'ledger_entry.amount'])
+      .where('ledger_journal.idempotency_key', '=', holdKey)
+      .where('ledger_journal.kind', '=', JournalKind.withdrawalHold)
+      .where('ledger_account.kind', '=', UserAccountKind.withdrawalHold)
+      .executeTakeFirst();
+    if (!row || row.uid === null) throw new Error(`no withdrawal hold ${holdKey}`);
+    return { uid: row.uid, currency: row.currency, amount: money(String(row.amount)) };
+  }
+
+  async function postWallet(trx: Transaction<Database>, journal: AnyJournal): Promise<{ replayed: boolean }> {
+    try {
+      return { replayed: (await engine.postWith(trx, journal)).replayed };
+    } catch (error) {
+      if (isCheckViolation(error)) throw new AppError(ErrorCode.INSUFFICIENT_BALANCE);
+      throw error;
+    }
   }
 
   return {
@@ -135,6 +183,7 @@ export function createLedger(db: Kysely<Database>, nowMs: () => number = Date.no
         .where(sql<boolean>`owner_uid = any(${[...uids]}::integer[])`)
         .where('book', '=', book)
         .where('kind', '=', UserAccountKind.cash)
+        .where('currency', '=', baseCurrency)
         .execute();
       return new Map(rows.map((row) => [Number(row.owner_uid), money(String(row.balance))]));
     },
@@ -150,6 +199,50 @@ export function createLedger(db: Kysely<Database>, nowMs: () => number = Date.no
         .where('ledger_account.owner_uid', '=', uid)
         .executeTakeFirst();
       return row?.total ? (parseMoney(String(row.total)) ?? 0n) : 0n;
+    },
+
+    /**
+     * The lines of every journal that touched a user's accounts (both books), newest first,
+     * paged, with the number of lines: the back office's view of a customer's money.
+     */
+    async linesOfOwner(uid: number, page: number, limit: number) {
+      const owned = db
+        .selectFrom('ledger_entry')
+        .innerJoin('ledger_account', 'ledger_account.id', 'ledger_entry.account_id')
+        .where('ledger_account.owner_uid', '=', uid);
+      const [rows, total] = await Promise.all([
+        owned
+          .innerJoin('ledger_journal', 'ledger_journal.id', 'ledger_entry.journal_id')
+          .select([
+            'ledger_entry.journal_id',
+            'ledger_journal.kind as journal_kind',
+            'ledger_account.book',
+            'ledger_account.kind as account_kind',
+            'ledger_account.currency',
+            'ledger_entry.amount',
+            'ledger_journal.created_at',
+            'ledger_journal.reference',
+          ])
+          .orderBy('ledger_entry.journal_id', 'desc')
+          .orderBy('ledger_entry.id', 'desc')
+          .limit(limit)
+          .offset((page - 1) * limit)
+          .execute(),
+        owned.select(({ fn }) => fn.countAll<string | number>().as('count')).executeTakeFirstOrThrow(),
+      ]);
+      return {
+        lines: rows.map((row) => ({
+          journalId: row.journal_id,
+          journalKind: row.journal_kind,
+          book: row.book,
+          accountKind: row.account_kind,
+          currency: row.currency,
+          amount: money(String(row.amount)),
+          at: row.created_at,
+          reference: row.reference,
+        })),
+        total: Number(total.count),
+      };
     },
 
     // Verbs, each inside the caller's transaction (which has locked the user's accounts) unless it says otherwise.
@@ -241,9 +334,83 @@ export function createLedger(db: Kysely<Database>, nowMs: () => number = Date.no
       const idempotencyKey = `${JournalKeyPrefix.demoReset}${reset.uid}:${nowMs()}:${crypto.randomUUID()}`;
       await engine.postWith(trx, demoResetJournal({ ...reset, balances, idempotencyKey }));
     },
-    /** Real cash deposited (its own transaction); the key makes a retried deposit a replay. */
-    async creditDeposit(deposit: { uid: number; amount: Units; idempotencyKey: string }) {
-      await post(depositJournal(deposit));
+    /**
+     * Real cash deposited; the key makes a retried deposit a replay. In the caller's
+     * transaction when one is given (a staff approval: the credit commits with the decision
+     * and its audit row, or not at all), else in its own.
+     */
+    async creditDeposit(deposit: { uid: number; amount: Units; idempotencyKey: string }, trx?: Transaction<Database>) {
+      if (trx) await engine.postWith(trx, depositJournal(deposit));
+      else await post(depositJournal(deposit));
+    },
+
+    // Wallets (real book only): one account per currency, moved only by these verbs.
+    /** Currency credited to a wallet from the house's deposits (an approved deposit); a replayed key credits nothing. */
+    creditWalletDeposit: (trx: Transaction<Database>, deposit: { uid: number; currency: string; amount: Units; key: string }) => postWallet(trx, walletDepositJournal(deposit)),
+    /** A wallet's currency into the trading cash (see transferInJournal); a wallet short of `amount` refuses it (203). */
+    transferIn: (trx: Transaction<Database>, transfer: WalletTransfer) => postWallet(trx, transferInJournal(transfer)),
+    /** Trading cash into a wallet's currency (see transferOutJournal); cash short of `usdAmount` refuses it (203). */
+    transferOut: (trx: Transaction<Database>, transfer: WalletTransfer) => postWallet(trx, transferOutJournal(transfer)),
+    /**
+     * A withdrawal's hold: the wallet's amount moved to the user's withdrawal hold. The
+     * balance check is the write (the wallet's non-negative check): a wallet short of the
+     * amount refuses it (203) and parallel holds can never overdraw it.
+     */
+    holdWithdrawal: (trx: Transaction<Database>, hold: HeldWithdrawal & { key: string }) => postWallet(trx, withdrawalHoldJournal(hold)),
+    /** The held amount paid out: less `fee` to the house's withdrawals, `fee` to its fees; once per key. */
+    async payWithdrawal(trx: Transaction<Database>, payout: { holdKey: string; fee: Units; key: string }) {
+      await postWallet(trx, withdrawalPayJournal(await heldWithdrawal(trx, payout.holdKey), payout));
+    },
+    /** The held amount back to the wallet; once per key. */
+    async releaseWithdrawal(trx: Transaction<Database>, release: { holdKey: string; key: string }) {
+      await postWallet(trx, withdrawalReleaseJournal(await heldWithdrawal(trx, release.holdKey), release));
+    },
+    /** A user's wallet balances by currency code (currencies never held are absent). */
+    async walletBalances(uid: number, executor: Executor = db): Promise<Map<string, Units>> {
+      const rows = await executor
+        .selectFrom('ledger_account')
+        .select(['currency', 'balance'])
+        .where('owner_uid', '=', uid)
+        .where('book', '=', 'real')
+        .where('kind', '=', UserAccountKind.wallet)
+        .execute();
+      return new Map(rows.map((row) => [row.currency, money(String(row.balance))]));
+    },
+    /**
+     * The lines of a user's wallets, newest first, paged, with the number of lines: what
+     * each journal did to a wallet (signed), its currency, kind and time. `type` filters as
+     * the wallet records do (0 transfers in, 1 out, 2 everything else).
+     */
+    async walletLines(uid: number, page: number, limit: number, type?: WalletLineType) {
+      const kinds = walletRecordKinds(type);
+      let lines = db
+        .selectFrom('ledger_entry')
+        .innerJoin('ledger_account', 'ledger_account.id', 'ledger_entry.account_id')
+        .innerJoin('ledger_journal', 'ledger_journal.id', 'ledger_entry.journal_id')
+        .where('ledger_account.owner_uid', '=', uid)
+        .where('ledger_account.book', '=', 'real')
+        .where('ledger_account.kind', '=', UserAccountKind.wallet);
+      if (kinds) lines = lines.where('ledger_journal.kind', kinds.only ? 'in' : 'not in', kinds.kinds);
+      const [rows, total] = await Promise.all([
+        lines
+          .select(['ledger_entry.id', 'ledger_journal.id as journal_id', 'ledger_journal.kind', 'ledger_account.currency', 'ledger_entry.amount', 'ledger_journal.created_at'])
+          .orderBy('ledger_journal.id', 'desc')
+          .orderBy('ledger_entry.id', 'desc')
+          .limit(limit)
+          .offset((page - 1) * limit)
+          .execute(),
+        lines.select(({ fn }) => fn.countAll<string | number>().as('count')).executeTakeFirstOrThrow(),
+      ]);
+      return {
+        lines: rows.map((row) => ({
+          journalId: row.journal_id,
+          journalKind: row.kind as JournalKind,
+          currency: row.currency,
+          amount: money(String(row.amount)),
+          at: row.created_at,
+        })),
+        total: Number(total.count),
+      };
     },
   };
 }

@@ -3,7 +3,7 @@ import { formatMoney, money } from '../../../src/shared/money/money';
 import { OptionStatus } from '../../../src/shared/api/options';
 import { OrderStatus, PriceType } from '../../../src/shared/trading/order-rules';
 import type { Database } from '../../db/schema';
-import { HouseAccountKind, JournalKeyPrefix, JournalKind, UserAccountKind } from './ledger-kinds';
+import { baseCurrency, HouseAccountKind, JournalKeyPrefix, JournalKind, UserAccountKind, walletTransferJournalKinds } from './ledger-kinds';
 
 /** Numeric text as the app writes amounts ("108.51200000" → "108.512"). */
 const amount = (text: string) => formatMoney(money(text));
@@ -27,7 +27,8 @@ const key = JournalKeyPrefix;
  *   charged after a close;
  * - the house's accounts reconcile with the books: trading profit and loss is the sum of
  *   closed orders' results, option results the sum of settled options', and fees
- *   (with the overnight fees) what the orders and options charged.
+ *   (with the overnight fees) what the orders and options charged, in USD, apart from
+ *   what wallet transfers charged.
  */
 export async function reconcileBooks(db: Kysely<Database>): Promise<string[]> {
   const problems: string[] = [];
@@ -92,8 +93,17 @@ export async function reconcileBooks(db: Kysely<Database>): Promise<string[]> {
 
   const house = await sql<{ book: string; account: string; held: string; expected: string }>`
     with books as (select 'real' as book union all select 'demo'),
+    -- The house's USD accounts, less what wallet transfers put in them: transfer fees are not trading fees.
+    transfers as (
+      select a.id, sum(e.amount) as amount from ledger_entry e
+      join ledger_journal j on j.id = e.journal_id join ledger_account a on a.id = e.account_id
+      where a.owner_uid is null and j.kind in (${sql.join(walletTransferJournalKinds)})
+      group by a.id
+    ),
     balances as (
-      select book, kind, balance from ledger_account where owner_uid is null
+      select a.book, a.kind, a.balance - coalesce(t.amount, 0) as balance from ledger_account a
+      left join transfers t on t.id = a.id
+      where a.owner_uid is null and a.currency = ${baseCurrency}
     ),
     expected as (
       select b.book,

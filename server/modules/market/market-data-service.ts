@@ -2,6 +2,8 @@ import type { PriceTick, Product } from '../../../src/shared/api/market';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { barStartMs, foldTick, formatFixed, klinePeriods, toWireBar, type Bar, type KlinePeriod, type WireBar } from '../../../src/shared/market/kline';
 import { marketStatusAt, type MarketStatus } from '../../../src/shared/market/market-hours';
+import { productTermsViolation, type ProductTerms } from '../../../src/shared/market/product-fields';
+import { afterCommit, type Executor } from '../../db/after-commit';
 import { AppError } from '../../http/app-error';
 import { backfillBars } from './backfill';
 import type { Instrument } from './catalogue';
@@ -237,6 +239,35 @@ export function createMarketDataService(options: {
         }
       }
       if (entries.length > 0) await repository.saveBars(entries);
+    },
+
+    /**
+     * Changes a product's terms (trade status, spread, fees, leverage, counts; never a price)
+     * in the caller's transaction, opened with `inTransaction`: refused with
+     * INCORRECT_PARAMETER_VALUE when the result breaks a rule (product-fields.ts), unknown
+     * product DATA_NOT_FOUND. Every order, the catalogue and the feeds read the new terms
+     * from the commit on. Answers the product before and after.
+     */
+    async setProductTerms(executor: Executor, code: string, change: Partial<Omit<ProductTerms, 'pip'>>): Promise<{ before: Product; after: Product }> {
+      const before = await repository.lockProduct(executor, code);
+      const state = states.get(code);
+      if (!before || !state) throw new AppError(ErrorCode.DATA_NOT_FOUND, `no product ${code}`);
+      const terms: ProductTerms = {
+        tradeStatus: change.tradeStatus ?? before.tradeStatus,
+        spread: change.spread ?? before.spread,
+        feeRate: change.feeRate ?? before.feeRate,
+        overnightRate: change.overnightRate ?? before.overnightRate,
+        multiple: change.multiple ?? before.multiple,
+        minCount: change.minCount ?? before.minCount,
+        maxCount: change.maxCount ?? before.maxCount,
+        pip: before.pip,
+      };
+      const violation = productTermsViolation(terms);
+      if (violation) throw new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, `${violation.field} ${violation.problem}`);
+      const after = await repository.updateProductTerms(executor, code, terms);
+      // The in-memory product is what orders, the catalogue and the feeds read.
+      afterCommit(executor, () => (state.product = after));
+      return { before, after };
     },
 
     products(): Product[] {

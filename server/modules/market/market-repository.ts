@@ -1,13 +1,38 @@
 import { TradeStatus } from '../../../src/shared/market/tradability';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { productTypeNumber, type Product } from '../../../src/shared/api/market';
 import { formatFixed, type Bar, type KlinePeriod } from '../../../src/shared/market/kline';
-import type { Database } from '../../db/schema';
+import type { Executor } from '../../db/after-commit';
+import type { Database, ProductTable } from '../../db/schema';
+import type { ProductTerms } from '../../../src/shared/market/product-fields';
 import type { Instrument } from './catalogue';
 import { decimalToUnits } from './sources/market-data-source';
 import { spreadUnitsOf } from './sources/simulator';
 
 const decimalsOf = (step: string) => (step.split('.')[1] ?? '').length;
+
+function productOf(row: Selectable<ProductTable>): Product {
+  return {
+    productCode: row.code,
+    productName: row.name,
+    productType: row.product_type,
+    tradeStatus: row.trade_status === TradeStatus.tradable ? TradeStatus.tradable : TradeStatus.prohibited,
+    pricePrecision: row.price_precision,
+    pip: row.volume_step,
+    multiple: row.leverage,
+    minCount: row.min_lots,
+    maxCount: row.max_lots,
+    countNum: row.volume_decimals,
+    logoUrl: row.logo_url,
+    sort: row.sort,
+    marketStartTime: row.market_start_time.map(Number),
+    marketCloseTime: row.market_close_time.map(Number),
+    contractSize: row.contract_size,
+    spread: row.spread,
+    feeRate: row.fee_rate,
+    overnightRate: row.overnight_rate,
+  };
+}
 
 export function createMarketRepository(db: Kysely<Database>) {
   return {
@@ -43,26 +68,32 @@ export function createMarketRepository(db: Kysely<Database>) {
 
     async listProducts(): Promise<Product[]> {
       const rows = await db.selectFrom('product').selectAll().orderBy('sort').orderBy('code').execute();
-      return rows.map((row) => ({
-        productCode: row.code,
-        productName: row.name,
-        productType: row.product_type,
-        tradeStatus: row.trade_status === TradeStatus.tradable ? TradeStatus.tradable : TradeStatus.prohibited,
-        pricePrecision: row.price_precision,
-        pip: row.volume_step,
-        multiple: row.leverage,
-        minCount: row.min_lots,
-        maxCount: row.max_lots,
-        countNum: row.volume_decimals,
-        logoUrl: row.logo_url,
-        sort: row.sort,
-        marketStartTime: row.market_start_time.map(Number),
-        marketCloseTime: row.market_close_time.map(Number),
-        contractSize: row.contract_size,
-        spread: row.spread,
-        feeRate: row.fee_rate,
-        overnightRate: row.overnight_rate,
-      }));
+      return rows.map(productOf);
+    },
+
+    /** One product, its row locked in the caller's transaction (a change of its terms). */
+    async lockProduct(executor: Executor, code: string): Promise<Product | undefined> {
+      const row = await executor.selectFrom('product').selectAll().where('code', '=', code).forUpdate().executeTakeFirst();
+      return row ? productOf(row) : undefined;
+    },
+
+    /** Writes a product's changeable terms (never its prices) and answers the product as stored. */
+    async updateProductTerms(executor: Executor, code: string, terms: ProductTerms): Promise<Product> {
+      const row = await executor
+        .updateTable('product')
+        .set({
+          trade_status: terms.tradeStatus,
+          spread: terms.spread,
+          fee_rate: terms.feeRate,
+          overnight_rate: terms.overnightRate,
+          leverage: terms.multiple,
+          min_lots: terms.minCount,
+          max_lots: terms.maxCount,
+        })
+        .where('code', '=', code)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return productOf(row);
     },
 
     async countBars(symbol: string, period: KlinePeriod): Promise<number> {

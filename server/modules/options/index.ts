@@ -21,6 +21,8 @@ export async function registerOptions(
     /** New options need free margin, as orders do (trading's read). */
     freeMarginIn: FreeMarginRead;
     tradeProhibited: (uid: number) => Promise<boolean>;
+    /** Whether the user has a withdrawal awaiting review: the real account cannot trade then (406). */
+    withdrawalUnderReview: (uid: number) => Promise<boolean>;
     /** Whether the brand offers a trade mode now (the site's switches). */
     tradeModeOffered: (mode: TradeMode) => Promise<boolean>;
     positionsFeed: PositionsFeed;
@@ -45,6 +47,7 @@ export async function registerOptions(
     onChange: (uid, book) => positionsFeed.changed(uid, book),
     freeMarginIn: deps.freeMarginIn,
     tradeProhibited: deps.tradeProhibited,
+    withdrawalUnderReview: deps.withdrawalUnderReview,
     optionModeOffered: () => deps.tradeModeOffered('option'),
     ...(deps.nowMs ? { nowMs: deps.nowMs } : {}),
     log: (message, error) => app.log.error({ err: error }, message),

@@ -50,6 +50,8 @@ export function createOptionPlacement(deps: {
   stalePriceMs: number;
   freeMarginIn: FreeMarginRead;
   tradeProhibited: (uid: number) => Promise<boolean>;
+  /** Whether the user has a withdrawal awaiting review: the real account cannot trade then (406). */
+  withdrawalUnderReview: (uid: number) => Promise<boolean>;
   optionModeOffered: () => Promise<boolean>;
   nowMs: () => number;
   log?: (message: string, error?: unknown) => void;
@@ -64,6 +66,8 @@ export function createOptionPlacement(deps: {
     const existing = await repository.findByClientOrderId(uid, book, body.clientOrderId);
     if (existing) return samePlacement(existing, body);
     if (await deps.tradeProhibited(uid)) throw new AppError(ErrorCode.USER_PROHIBITED_FROM_TRADING);
+    // Money under review may leave: the real account waits for the decision (the demo account trades play money).
+    if (book === 'real' && (await deps.withdrawalUnderReview(uid))) throw new AppError(ErrorCode.UNREVIEWED_WITHDRAWAL);
     // The catalogue has no code for a mode the brand does not offer; 603 (no option configuration) is the closest.
     if (!(await deps.optionModeOffered())) throw new AppError(ErrorCode.NO_OPTION_CONFIGURATION, 'option mode is not offered');
 

@@ -38,6 +38,25 @@ export function createOptionsRepository(db: Kysely<Database>) {
       return db.selectFrom('option_product').selectAll().orderBy('sort').orderBy('id').execute();
     },
 
+    /** One option product, its row locked in the caller's transaction (a change of its terms). */
+    lockProduct(executor: Executor, id: number): Promise<OptionProductRow | undefined> {
+      return executor.selectFrom('option_product').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    },
+
+    async updateProduct(executor: Executor, id: number, terms: { tradeStatus: number; feeRate: string; timeRatePayload: Record<string, string> }): Promise<OptionProductRow> {
+      return executor
+        .updateTable('option_product')
+        .set({ trade_status: terms.tradeStatus, fee_rate: terms.feeRate, time_rate_payload: JSON.stringify(terms.timeRatePayload) })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    /** The account's running options, newest first. */
+    runningOf(uid: number, book: Book): Promise<OptionOrderRow[]> {
+      return db.selectFrom('option_order').selectAll().where('uid', '=', uid).where('book', '=', book).where('status', '=', OptionStatus.running).orderBy('id', 'desc').execute();
+    },
+
     async productPage(query: { limit: number; page: number; productCode?: string | undefined }): Promise<OptionProductRow[]> {
       let select = db.selectFrom('option_product').selectAll();
       if (query.productCode !== undefined) select = select.where('product_code', '=', query.productCode);

@@ -2,7 +2,9 @@ import type { Kysely, Transaction } from 'kysely';
 import { OptionStatus, optionSettledLimitMax, type OptionOrder, type OptionOrderListBody, type OptionOrderListData, type OptionProduct } from '../../../src/shared/api/options';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { isTradable, TradeStatus } from '../../../src/shared/market/tradability';
-import { formatMoney, money, type Units } from '../../../src/shared/money/money';
+import { formatMoney, money, parseMoney, type Units } from '../../../src/shared/money/money';
+import { parseTimeRatePayload } from '../../../src/shared/options/option-rules';
+import type { Executor } from '../../db/after-commit';
 import type { Book, Database } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import type { MarketDataService } from '../market/market-data-service';
@@ -13,7 +15,7 @@ import type { FreeMarginRead } from '../trading/free-margin';
 import { createOptionPlacement } from './option-placement';
 import { asSettled, createOptionSettlement } from './option-settlement';
 import { optionView } from './option-view';
-import { createOptionsRepository, type OptionOrderRow, type SettledValues } from './options-repository';
+import { createOptionsRepository, type OptionOrderRow, type OptionProductRow, type SettledValues } from './options-repository';
 import { createTickRecorder } from './tick-recorder';
 
 export { optionView } from './option-view';
@@ -48,6 +50,8 @@ export function createOptionsService(deps: {
   freeMarginIn: FreeMarginRead;
   /** Whether the back office has barred the user from trading (an unknown user is). */
   tradeProhibited: (uid: number) => Promise<boolean>;
+  /** Whether the user has a withdrawal awaiting review: the real account cannot trade then (406). */
+  withdrawalUnderReview: (uid: number) => Promise<boolean>;
   /** Whether the brand offers option mode now (its switches). */
   optionModeOffered: () => Promise<boolean>;
   nowMs?: () => number;
@@ -62,6 +66,17 @@ export function createOptionsService(deps: {
   const log = deps.log ? { log: deps.log } : {};
   const repository = createOptionsRepository(db);
   const recorder = createTickRecorder({ repository, market, flushMs: settings.tickFlushMs, bufferMax: settings.tickBufferMax, ...log });
+
+  function productView(row: OptionProductRow, names: ReadonlyMap<string, string>): OptionProduct {
+    return {
+      id: row.id,
+      productCode: row.product_code,
+      productName: names.get(row.product_code) ?? row.product_code,
+      tradeStatus: isTradable({ tradeStatus: row.trade_status }) ? TradeStatus.tradable : TradeStatus.prohibited,
+      feeRate: formatMoney(money(String(row.fee_rate))),
+      timeRatePayload: row.time_rate_payload,
+    };
+  }
 
   function productNames(): Map<string, string> {
     return new Map(market.products().map((product) => [product.productCode, product.productName]));
@@ -88,6 +103,7 @@ export function createOptionsService(deps: {
     stalePriceMs: settings.stalePriceMs,
     freeMarginIn: deps.freeMarginIn,
     tradeProhibited: deps.tradeProhibited,
+    withdrawalUnderReview: deps.withdrawalUnderReview,
     optionModeOffered: deps.optionModeOffered,
     nowMs,
     schedule: settlement.schedule,
@@ -115,16 +131,39 @@ export function createOptionsService(deps: {
     async products(query: { limit: number; page: number; productCode?: string | undefined }): Promise<{ optionsProducts: OptionProduct[] }> {
       const names = productNames();
       const rows = await repository.productPage(query);
-      return {
-        optionsProducts: rows.map((row) => ({
-          id: row.id,
-          productCode: row.product_code,
-          productName: names.get(row.product_code) ?? row.product_code,
-          tradeStatus: isTradable({ tradeStatus: row.trade_status }) ? TradeStatus.tradable : TradeStatus.prohibited,
-          feeRate: formatMoney(money(String(row.fee_rate))),
-          timeRatePayload: row.time_rate_payload,
-        })),
-      };
+      return { optionsProducts: rows.map((row) => productView(row, names)) };
+    },
+
+    /** Every option product (the back office's list). */
+    async allProducts(): Promise<OptionProduct[]> {
+      const names = productNames();
+      return (await repository.listProducts()).map((row) => productView(row, names));
+    },
+
+    /**
+     * Changes an option product's trade status, fee rate and delivery times in the caller's
+     * transaction: refused with INCORRECT_PARAMETER_VALUE when the fee rate is not in [0, 1)
+     * or any `timeRatePayload` entry breaks the shared rules (option-rules.ts), or it has
+     * none; an unknown id DATA_NOT_FOUND. Placement reads the product at each order, so the
+     * next one uses the new terms. Answers the product before and after.
+     */
+    async setProduct(executor: Executor, change: { id: number; tradeStatus: 0 | 1; feeRate: string; timeRatePayload: Record<string, string> }) {
+      const feeRate = parseMoney(change.feeRate);
+      if (feeRate === null || feeRate < 0n || feeRate >= money('1')) throw new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'feeRate must be at least 0 and below 1');
+      const { entries, rejected } = parseTimeRatePayload(change.timeRatePayload);
+      if (rejected.length > 0) throw new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, `timeRatePayload entries malformed or repeating a duration: ${rejected.join(', ')}`);
+      if (entries.length === 0) throw new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'timeRatePayload needs at least one entry');
+      const before = await repository.lockProduct(executor, change.id);
+      if (!before) throw new AppError(ErrorCode.DATA_NOT_FOUND, `no option product ${change.id}`);
+      const after = await repository.updateProduct(executor, change.id, change);
+      const names = productNames();
+      return { before: productView(before, names), after: productView(after, names) };
+    },
+
+    /** The account's running options, newest first (the back office's customer page). */
+    async running(uid: number, book: Book): Promise<OptionOrder[]> {
+      const names = productNames();
+      return (await repository.runningOf(uid, book)).map((row) => optionView(row, names.get(row.symbol) ?? row.symbol));
     },
 
     place: placement.place,

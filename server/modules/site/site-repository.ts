@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { readyToTrySwitches, switchDefaults, switchNames, type SwitchName } from '../../../src/shared/config/switches';
+import type { Executor } from '../../db/after-commit';
 import type { Database } from '../../db/schema';
 
 export const customerLinkSettingKey = 'customer_service_link';
@@ -14,6 +15,35 @@ export function createSiteRepository(db: Kysely<Database>) {
         .updateTable('system_switch')
         .set({ enabled, updated_at: new Date() })
         .where('name', '=', name)
+        .execute();
+    },
+    /** The switch's row locked in the caller's transaction; undefined for a name the table lacks. */
+    lockSwitch(executor: Executor, name: string) {
+      return executor.selectFrom('system_switch').select(['name', 'enabled']).where('name', '=', name).forUpdate().executeTakeFirst();
+    },
+    async setSwitchIn(executor: Executor, name: string, enabled: boolean) {
+      await executor.updateTable('system_switch').set({ enabled, updated_at: new Date() }).where('name', '=', name).execute();
+    },
+    /** Every banner, active or not, in the order the app shows them. */
+    listAllBanners(executor: Executor = db) {
+      return executor.selectFrom('banner').select(['banner_url', 'sort', 'active']).orderBy('sort').orderBy('id').execute();
+    },
+    /** Replaces every banner with these rows. */
+    async replaceBanners(executor: Executor, rows: readonly { bannerUrl: string; sort: number; active: boolean }[]) {
+      await executor.deleteFrom('banner').execute();
+      if (rows.length === 0) return;
+      await executor.insertInto('banner').values(rows.map((row) => ({ banner_url: row.bannerUrl, sort: row.sort, active: row.active }))).execute();
+    },
+    /** A setting's value, its row locked in the caller's transaction. */
+    async lockSetting(executor: Executor, key: string): Promise<string | null> {
+      const row = await executor.selectFrom('site_setting').select('value').where('key', '=', key).forUpdate().executeTakeFirst();
+      return row?.value ?? null;
+    },
+    async putSettingIn(executor: Executor, key: string, value: string) {
+      await executor
+        .insertInto('site_setting')
+        .values({ key, value })
+        .onConflict((conflict) => conflict.column('key').doUpdateSet({ value }))
         .execute();
     },
     async listActiveBanners() {

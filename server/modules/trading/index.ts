@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Units } from '../../../src/shared/money/money';
 import type { MoneyModuleBase } from '../module-base';
 import type { DomainEvents } from '../../events/domain-events';
 import type { SessionCheck, SignedInRoutes } from '../../http/signed-in';
@@ -65,6 +66,9 @@ export async function registerTrading(
     /** Negative-balance protection ends the account's running options. */
     options: OptionCover;
     tradeProhibited: (uid: number) => Promise<boolean>;
+    /** Whether the user has a withdrawal awaiting review: the real account cannot trade then (406). */
+    withdrawalUnderReview: (uid: number) => Promise<boolean>;
+    depositedUsd: (uid: number) => Promise<Units>;
     /** Whether the brand offers a trade mode now (the site's switches). */
     tradeModeOffered: (mode: TradeMode) => Promise<boolean>;
     signedIn: SignedInRoutes;
@@ -81,6 +85,8 @@ export async function registerTrading(
     freeMarginIn: reads.freeMarginIn,
     options: deps.options,
     tradeProhibited: deps.tradeProhibited,
+    withdrawalUnderReview: deps.withdrawalUnderReview,
+    depositedUsd: deps.depositedUsd,
     marketModeOffered: () => deps.tradeModeOffered('market'),
     stalePriceMs: settings.stalePriceMs,
     minHoldSeconds: settings.minHoldSeconds,

@@ -52,9 +52,18 @@ export function createPositionClosing(deps: {
 
   /**
    * Closes `row` at `price` (the tick `tickMs`). `onlyBelowStopOut` (the stop-out) closes
-   * only if the account is still below the level under its lock.
+   * only if the account is still below the level under its lock; `armed` (a stop loss or
+   * take profit firing) closes only if the position still holds that level under its lock:
+   * an edit that moved or removed it meanwhile armed the new one instead.
    */
-  async function close(row: OrderRow, price: Units, tickMs: number, reason: CloseReason, onlyBelowStopOut = false): Promise<CloseOutcome> {
+  async function close(
+    row: OrderRow,
+    price: Units,
+    tickMs: number,
+    reason: CloseReason,
+    armed: { level: 'stop_loss' | 'take_profit'; at: Units } | null = null,
+    onlyBelowStopOut = false,
+  ): Promise<CloseOutcome> {
     const { uid, book } = row;
     const outcome = await db.transaction().execute(async (trx) => {
       const options = await deps.options.lockRunningIn(trx, uid, book);
@@ -62,6 +71,10 @@ export function createPositionClosing(deps: {
       const open = await orders.lockOpenIn(trx, uid, book);
       const self = open.find((each) => each.id === row.id && each.status === OrderStatus.position);
       if (!self) return { result: 'not-open' as const };
+      if (armed !== null) {
+        const held = self[armed.level];
+        if (held === null || money(String(held)) !== armed.at) return { result: 'not-open' as const };
+      }
       const pnl = resultAt(self, money(String(self.open_price)), price);
       const valued = open.map((each): { row: OrderRow; at: MarketValue | null } => {
         if (each.id === self.id) return { row: each, at: { price, pnl, tickMs } };

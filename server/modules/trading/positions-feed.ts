@@ -1,5 +1,5 @@
 import type { Product } from '../../../src/shared/api/market';
-import type { AccountFeedMessage, OptionFeedMessage, PositionsSummary } from '../../../src/shared/api/trading';
+import type { AccountFeedMessage, ExchangeFeedMessage, OptionFeedMessage, PositionsSummary } from '../../../src/shared/api/trading';
 import { formatMoney, money, type Units } from '../../../src/shared/money/money';
 import { accountEquity, lockedMargin, marginLevelPercent } from '../../../src/shared/trading/account-risk';
 import { OrderStatus } from '../../../src/shared/trading/order-rules';
@@ -183,6 +183,16 @@ export function createPositionsFeed(deps: {
     }
   }
 
+  function sendText(sockets: ReadonlySet<FeedSocket>, text: string) {
+    for (const socket of sockets) {
+      try {
+        socket.send(text);
+      } catch (error) {
+        deps.log?.('positions feed: send failed', error);
+      }
+    }
+  }
+
   const timer = setInterval(() => {
     for (const account of accounts.values()) if (account.priceMoved) send(account);
   }, deps.intervalMs);
@@ -234,15 +244,22 @@ export function createPositionsFeed(deps: {
     /** One message to the open sockets of (uid, book), if any (an option placed or settled). */
     sendTo(uid: number, book: Book, message: OptionFeedMessage) {
       const account = accounts.get(keyOf(uid, book));
-      if (!account) return;
+      if (account) sendText(account.sockets, JSON.stringify(message));
+    },
+    /**
+     * One message to every open socket of the user, on either book: what concerns the person
+     * rather than one account (a notice's unread count). The feed only carries it.
+     */
+    sendToUser(uid: number, message: ExchangeFeedMessage) {
       const text = JSON.stringify(message);
-      for (const socket of account.sockets) {
-        try {
-          socket.send(text);
-        } catch (error) {
-          deps.log?.('positions feed: send failed', error);
-        }
+      for (const book of ['real', 'demo'] as const) {
+        const account = accounts.get(keyOf(uid, book));
+        if (account) sendText(account.sockets, text);
       }
+    },
+    /** The users with at least one open socket. */
+    connectedUids(): number[] {
+      return [...new Set([...accounts.values()].map((account) => account.uid))];
     },
     connectionCount(): number {
       let count = 0;

@@ -53,7 +53,7 @@ export function createStopOut(deps: {
     for (const [key, accountOrders] of byAccount) {
       let worst = worstIfBelow(accountOrders, cashOf.get(key) ?? 0n);
       while (worst) {
-        if ((await deps.closing.close(worst.row, worst.at.price, worst.at.tickMs, 'stop_out', true)) !== 'closed') break;
+        if ((await deps.closing.close(worst.row, worst.at.price, worst.at.tickMs, 'stop_out', null, true)) !== 'closed') break;
         closed += 1;
         const { uid, book } = worst.row;
         worst = worstIfBelow(await orders.openOf(uid, book), await ledger.cashBalance(uid, book));

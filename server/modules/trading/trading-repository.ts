@@ -108,12 +108,14 @@ export function createTradingRepository(db: Kysely<Database>) {
     },
 
     /** Pending → position at its fill, only while it is pending; answers whether it was. */
-    async fillIn(trx: Transaction<Database>, id: number, fill: { openPrice: string; openTickMs: string; fee: string; openedAt: Date }): Promise<boolean> {
+    async fillIn(trx: Transaction<Database>, id: number, fill: { openPrice: string; openTickMs: string; fee: string; openedAt: Date; limitPrice: string }): Promise<boolean> {
       const updated = await trx
         .updateTable('trade_order')
         .set({ status: OrderStatus.position, open_price: fill.openPrice, open_tick_ms: fill.openTickMs, fee: fill.fee, opened_at: fill.openedAt })
         .where('id', '=', id)
         .where('status', '=', OrderStatus.pending)
+        // Only at the limit its trigger was armed at: a price moved meanwhile waits for its own trigger.
+        .where('limit_price', '=', fill.limitPrice)
         .executeTakeFirst();
       return Number(updated.numUpdatedRows) === 1;
     },

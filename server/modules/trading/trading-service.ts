@@ -55,6 +55,10 @@ export function createTradingService(deps: {
   options: OptionCover;
   /** Whether the back office has barred the user from trading (an unknown user is). */
   tradeProhibited: (uid: number) => Promise<boolean>;
+  /** Whether the user has a withdrawal awaiting review: the real account cannot trade then (406). */
+  withdrawalUnderReview: (uid: number) => Promise<boolean>;
+  /** What the customer has deposited in USD through approved deposits (the forex minimum, 320). */
+  depositedUsd: (uid: number) => Promise<Units>;
   /** Whether the brand offers market mode now (its switches). */
   marketModeOffered: () => Promise<boolean>;
   stalePriceMs: number;
@@ -108,15 +112,16 @@ export function createTradingService(deps: {
 
   const orderRef = (row: OrderRow) => ({ uid: row.uid, book: row.book, orderNo: row.order_no });
 
-  /** Fills a pending order at `price` (the tick `tickMs`): its fee is charged now. */
-  async function executeFill(row: OrderRow, price: Units, tickMs: number) {
+  /** Fills a pending order at `price` (the tick `tickMs`) if it still waits at `armedLimit`: its fee is charged now. */
+  async function executeFill(row: OrderRow, price: Units, tickMs: number, armedLimit: Units) {
     const product = productOf(row.symbol);
     const fee = feeFor(price, money(String(row.volume)), product);
     const filled = await db
       .transaction()
       .execute(async (trx) => {
         await ledger.lockOwnerAccounts(trx, row.uid, row.book);
-        if (!(await orders.fillIn(trx, row.id, { openPrice: formatMoney(price, 0), openTickMs: String(tickMs), fee: formatMoney(fee, 0), openedAt: new Date(nowMs()) }))) return false;
+        const fill = { openPrice: formatMoney(price, 0), openTickMs: String(tickMs), fee: formatMoney(fee, 0), openedAt: new Date(nowMs()), limitPrice: formatMoney(armedLimit, 0) };
+        if (!(await orders.fillIn(trx, row.id, fill))) return false;
         await ledger.chargeFee(trx, { ...orderRef(row), fee });
         return true;
       })
@@ -182,12 +187,16 @@ export function createTradingService(deps: {
     const row = await orders.findById(trigger.payload.orderId);
     if (!row) return;
     const product = productOf(row.symbol);
-    if (trigger.payload.kind === 'fill') {
-      await executeFill(row, quotePrice(fillPriceOf(row.direction as Direction, tick), product.pricePrecision), tick.timeMs);
+    const { kind, armedLevel } = trigger.payload;
+    if (kind === 'fill') {
+      await executeFill(row, quotePrice(fillPriceOf(row.direction as Direction, tick), product.pricePrecision), tick.timeMs, armedLevel);
     } else {
-      const closed = await closing.close(row, closePriceOn(row, tick, product), tick.timeMs, trigger.payload.kind);
-      // The account's other positions had no fresh price to close at: the trigger waits for the next tick.
-      if (closed === 'no-fresh-price') arming.arm(row, product.pricePrecision);
+      const closed = await closing.close(row, closePriceOn(row, tick, product), tick.timeMs, kind, { level: kind, at: armedLevel });
+      // The account's other positions had no fresh price to close at: the trigger waits for the next tick (at the levels the order holds now).
+      if (closed === 'no-fresh-price') {
+        const now = await orders.findById(row.id);
+        if (now) arming.arm(now, product.pricePrecision);
+      }
     }
   }
 
@@ -214,11 +223,14 @@ export function createTradingService(deps: {
       if (placedBefore) return sameOrder(placedBefore, body);
       const product = productOf(body.tradePair);
       if (await deps.tradeProhibited(uid)) throw new AppError(ErrorCode.USER_PROHIBITED_FROM_TRADING);
+      // Money under review may leave: the real account waits for the decision (the demo account trades play money).
+      if (book === 'real' && (await deps.withdrawalUnderReview(uid))) throw new AppError(ErrorCode.UNREVIEWED_WITHDRAWAL);
       // The catalogue has no code for a mode the brand does not offer; 304 (pair prohibited from trading) is the closest.
       if (!(await deps.marketModeOffered())) throw new AppError(ErrorCode.PAIR_PROHIBITED, 'market mode is not offered');
       const forexMinDeposit = money(deps.forexMinDeposit);
       if (book === 'real' && product.productType === productTypeNumber('Forex') && forexMinDeposit > 0n) {
-        const deposited = await ledger.totalByJournalKind(uid, 'real', JournalKind.deposit);
+        // Approved deposits (credited to a currency wallet) and cash credited as a deposit straight to the trading account.
+        const deposited = (await deps.depositedUsd(uid)) + (await ledger.totalByJournalKind(uid, 'real', JournalKind.deposit));
         if (deposited < forexMinDeposit) throw new AppError(ErrorCode.FOREX_DEPOSIT_REQUIRED);
       }
       const volume = parseMoney(body.orderQuantity);
@@ -407,6 +419,13 @@ export function createTradingService(deps: {
       const page = await orders.listPage(uid, book, query.positionStatus, query.columns, query.limit, (query.page - 1) * query.limit);
       const names = new Map(market.products().map((product) => [product.productCode, product.productName]));
       return { list: page.rows.map((row) => orderView(row, names.get(row.symbol) ?? row.symbol, deps.minHoldSeconds)), pages: Math.ceil(page.count / query.limit) };
+    },
+
+    /** The account's open positions and pending orders, newest first (the back office's customer page). */
+    async openOrders(uid: number, book: Book) {
+      const rows = await orders.openNewestFirst(uid, book);
+      const names = new Map(market.products().map((product) => [product.productCode, product.productName]));
+      return rows.map((row) => orderView(row, names.get(row.symbol) ?? row.symbol, deps.minHoldSeconds));
     },
 
     /** Closes the worst position of every account below the stop-out level (see stop-out.ts); answers how many. */

@@ -1,4 +1,4 @@
-import { money } from '../../../src/shared/money/money';
+import { money, type Units } from '../../../src/shared/money/money';
 import { closeSide, Direction, fillSide, OrderStatus } from '../../../src/shared/trading/order-rules';
 import type { RawTick } from '../market/sources/market-data-source';
 import { priceUnits } from './order-view';
@@ -9,6 +9,12 @@ export type TriggerKind = 'stop_loss' | 'take_profit' | 'fill';
 export interface TriggerPayload {
   orderId: number;
   kind: TriggerKind;
+  /**
+   * The level this trigger was armed at, in exact units: an edit may move or remove it
+   * between the tick that fires the trigger and its execution, which then acts only if
+   * the order still holds this level under its lock (the edit armed the new one).
+   */
+  armedLevel: Units;
 }
 export type OrderTrigger = Trigger<TriggerPayload>;
 
@@ -39,7 +45,8 @@ export function createTriggerArming() {
       const buy = direction === Direction.buy;
       const add = (kind: TriggerKind, side: PriceSide, crossing: Crossing, level: string | null) => {
         if (level === null) return;
-        index.add({ id: `${row.id}:${kind}`, side, crossing, level: priceUnits(money(String(level)), precision), payload: { orderId: row.id, kind } });
+        const armedLevel = money(String(level));
+        index.add({ id: `${row.id}:${kind}`, side, crossing, level: priceUnits(armedLevel, precision), payload: { orderId: row.id, kind, armedLevel } });
       };
       // A buy limit waits for the ask to fall to it, a sell limit for the bid to rise to it.
       if (row.status === OrderStatus.pending) add('fill', fillSide(direction), buy ? 'below' : 'above', row.limit_price);

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import type { ApiContract, ApiRoot } from '../../shared/api/contract';
 import { envelopeSchema } from '../../shared/api/envelope';
+import { idempotencyHeader } from '../../shared/api/idempotency';
 import { ErrorCode } from '../../shared/errors/catalogue';
+import type { ServerDateSample } from '../../shared/time/server-clock';
 
 /** Why a call failed, in the terms the user is told. */
 export type RequestFailure =
@@ -22,6 +24,32 @@ export interface RequestOptions {
   /** Do not show the failure to the user (list polling, background checks). */
   silent?: boolean;
   signal?: AbortSignal;
+  /**
+   * The Idempotency-Key of a customer money call: one fresh key per user action
+   * ({@link newIdempotencyKey}), the same key again when that action is retried, so the
+   * server moves the money once.
+   */
+  idempotencyKey?: string;
+  /**
+   * A multipart call (API.md "Multipart calls"): the body goes as the JSON `metaData` text
+   * part and these as file parts, named as the table names them.
+   */
+  files?: Record<string, File>;
+}
+
+/** A fresh Idempotency-Key for one user action. */
+export function newIdempotencyKey(): string {
+  return crypto.randomUUID();
+}
+
+/** A body as JSON, or as multipart form data when the call sends files. */
+function requestBody(body: unknown, files: Record<string, File> | undefined): { body: BodyInit; contentType: string | null } {
+  if (!files) return { body: JSON.stringify(trimStrings(body)), contentType: 'application/json' };
+  const form = new FormData();
+  form.append('metaData', JSON.stringify(trimStrings(body)));
+  for (const [name, file] of Object.entries(files)) form.append(name, file, file.name);
+  // The browser writes the multipart boundary into the content type itself.
+  return { body: form, contentType: null };
 }
 
 export interface HttpClientOptions {
@@ -36,6 +64,10 @@ export interface HttpClientOptions {
   /** HTTP 401 on a signed-in path, or code 23519: the session is over. */
   onSessionLost: (reason: 'unauthorized' | 'ended-by-server' | 'invalid') => void;
   fetchImpl?: typeof fetch;
+  /** Each answer's `Date` header with when the call went out and came back (the server clock's estimate). */
+  onServerDate?: (sample: ServerDateSample) => void;
+  /** The device's clock (tests set their own). */
+  nowMs?: () => number;
 }
 
 const timeoutGraceMs = 700;
@@ -54,6 +86,7 @@ function isSignedInCall(contract: ApiContract<z.ZodType, z.ZodType>): boolean {
  */
 export function createHttpClient(options: HttpClientOptions) {
   const fetchImpl = options.fetchImpl ?? ((input, init) => fetch(input, init));
+  const nowMs = options.nowMs ?? Date.now;
 
   async function call<TBody extends z.ZodType, TData extends z.ZodType>(
     contract: ApiContract<TBody, TData>,
@@ -70,19 +103,20 @@ export function createHttpClient(options: HttpClientOptions) {
       options.timeoutMs > 0 ? setTimeout(() => controller.abort('timeout'), options.timeoutMs + timeoutGraceMs) : null;
     requestOptions.signal?.addEventListener('abort', () => controller.abort('cancelled'));
 
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'accept-language': options.getLanguage(),
-    };
+    const encoded = requestBody(body, requestOptions.files);
+    const headers: Record<string, string> = { 'accept-language': options.getLanguage() };
+    if (encoded.contentType) headers['content-type'] = encoded.contentType;
     const token = options.getToken();
     if (token) headers.authorization = `Bearer ${token}`;
+    if (requestOptions.idempotencyKey) headers[idempotencyHeader] = requestOptions.idempotencyKey;
 
     let response: Response;
+    const sentAtMs = nowMs();
     try {
       response = await fetchImpl(`${options.roots[contract.root]}${contract.path}`, {
         method: 'POST',
         headers,
-        body: JSON.stringify(trimStrings(body)),
+        body: encoded.body,
         signal: controller.signal,
       });
     } catch {
@@ -92,6 +126,10 @@ export function createHttpClient(options: HttpClientOptions) {
     } finally {
       if (timer) clearTimeout(timer);
     }
+
+    // Readable on the app's own origin; a root on another origin shows it only if it exposes it (CORS).
+    const date = response.headers.get('date');
+    if (date !== null && options.onServerDate) options.onServerDate({ serverDateMs: Date.parse(date), sentAtMs, receivedAtMs: nowMs() });
 
     if (response.status === 401 && isSignedInCall(contract)) {
       options.onSessionLost('unauthorized');

@@ -1,6 +1,6 @@
 import { effect } from '@preact/signals-react';
 import type { Root } from 'react-dom/client';
-import { codedFailureMessage, formatCodedMessage } from '../../shared/errors/catalogue';
+import { codedFailureText } from '../../shared/errors/catalogue';
 import { marketSocketUrl, parseBrandConfig, positionsSocketUrl, type BrandConfig } from '../../shared/config/brand-config';
 import { enabledLanguages, pickLanguage } from '../../shared/i18n/languages';
 import { createHttpClient, type RequestFailure } from '../api/http-client';
@@ -11,7 +11,7 @@ import { logDebug } from '../debug/debug-log';
 import { connectEngine } from '../engine/engine-client';
 import { sessionSignal } from '../engine/signals';
 import { changeLanguage, i18next, initI18n } from '../i18n/i18n';
-import { switchesSignal } from '../app-context';
+import { serverClock, switchesSignal } from '../app-context';
 import { restoreChartSettings } from '../features/chart/chart-settings';
 import { loadPreferences } from '../preferences/preferences';
 import { applyBrandColours, applyColourScheme } from '../theme/theme';
@@ -61,10 +61,8 @@ async function reloadsForNewVersion(): Promise<boolean> {
 function describeFailure(failure: RequestFailure): string {
   const t = i18next.t.bind(i18next);
   switch (failure.kind) {
-    case 'code': {
-      const message = codedFailureMessage(failure.code, failure.serverMessage, failure.data);
-      return message.kind === 'server' ? message.text : formatCodedMessage(t(message.key, message.params), message.code);
-    }
+    case 'code':
+      return codedFailureText(failure.code, failure.serverMessage, failure.data, (key, params) => t(key, params));
     case 'http':
     case 'network':
       return t('notice.server_error');
@@ -125,6 +123,7 @@ export async function boot(root: Root) {
       showToast('error', message);
     },
     onSessionLost: (reason) => void remote.signOut(reason),
+    onServerDate: serverClock.observe,
   });
 
   // Support hook: the engine handle, for the debug console's users and the browser tests.

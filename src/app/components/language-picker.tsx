@@ -6,6 +6,13 @@ import { changeLanguage } from '../i18n/i18n';
 import { savePreferences } from '../preferences/preferences';
 import { flagUrls } from './flags';
 
+/** Shows the app in another language and remembers it (unknown codes change nothing). */
+export async function chooseLanguage(code: string): Promise<void> {
+  if (!isLanguageCode(code)) return;
+  await changeLanguage(code);
+  await savePreferences({ language: code });
+}
+
 /** A dropdown of the brand's languages with flags; the choice is remembered. */
 export function LanguagePicker(props: { compact?: boolean }) {
   const { t, i18n } = useTranslation();
@@ -15,9 +22,7 @@ export function LanguagePicker(props: { compact?: boolean }) {
 
   const choose = async (code: string) => {
     setOpen(false);
-    if (!isLanguageCode(code)) return;
-    await changeLanguage(code);
-    await savePreferences({ language: code });
+    await chooseLanguage(code);
   };
 
   return (

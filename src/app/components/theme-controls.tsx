@@ -10,6 +10,20 @@ import { applyBrandColours, applyColourScheme, type ColourScheme } from '../them
 export const colourSchemeSignal = signal<ColourScheme>('light', { name: 'colourScheme' });
 export const themeColourSignal = signal<string>('#2f6bff', { name: 'themeColour' });
 
+/** Light ⇄ dark, remembered: the toggle's and the top bar's "More" menu's one action. */
+export function chooseColourScheme(scheme: ColourScheme): void {
+  colourSchemeSignal.value = scheme;
+  void applyColourScheme(scheme);
+  void savePreferences({ colourScheme: scheme });
+}
+
+/** The brand colour the theme is drawn in, remembered. */
+export function chooseThemeColour(config: Parameters<typeof applyBrandColours>[0], colour: string): void {
+  themeColourSignal.value = colour;
+  applyBrandColours(config, colour);
+  void savePreferences({ themeColour: colour });
+}
+
 export function SchemeToggle() {
   useSignals();
   const { t } = useTranslation();
@@ -20,11 +34,7 @@ export function SchemeToggle() {
       className="icon-button"
       aria-label={t(`theme.${next}`)}
       title={t(`theme.${next}`)}
-      onClick={() => {
-        colourSchemeSignal.value = next;
-        void applyColourScheme(next);
-        void savePreferences({ colourScheme: next });
-      }}
+      onClick={() => chooseColourScheme(next)}
     >
       <Icon name={next === 'dark' ? 'moon' : 'sun'} />
     </button>
@@ -46,18 +56,14 @@ function Swatches() {
           aria-label={t('theme.colour_named', { colour })}
           className="swatch"
           style={{ background: colour }}
-          onClick={() => {
-            themeColourSignal.value = colour;
-            applyBrandColours(config, colour);
-            void savePreferences({ themeColour: colour });
-          }}
+          onClick={() => chooseThemeColour(config, colour)}
         />
       ))}
     </div>
   );
 }
 
-/** Theme colour swatches in the top bar above 1600 px wide, else folded into a menu. */
+/** Theme colour swatches, or (`folded`) a "Theme" button that shows them. The desktop top bar moves them into its "More" menu when it runs out of room. */
 export function ThemeColourControl(props: { folded: boolean }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);

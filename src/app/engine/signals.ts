@@ -31,6 +31,12 @@ export const optionsSignal = signal<OptionsState>({ loaded: false, running: [], 
 export const balanceSignal = signal<AccountBalance | null>(null, { name: 'balance' });
 
 /**
+ * The signed-in user's notices: the unread count (null until known for this session) and
+ * how many times the exchange socket announced a new notice since the app started (each one a toast).
+ */
+export const noticesSignal = signal<{ unreadCount: number | null; arrivals: number }>({ unreadCount: null, arrivals: 0 }, { name: 'notices' });
+
+/**
  * Takes a session snapshot unless a newer one is already here (a batch and a call's
  * answer may arrive in either order). Another account (sign-out, switch) drops the
  * balance at once rather than show the previous account's money until the engine's
@@ -41,6 +47,8 @@ export function adoptSession(snapshot: SessionSnapshot) {
   if (snapshot.version < previous.version) return;
   batch(() => {
     if (sessionAccount(snapshot) !== sessionAccount(previous)) balanceSignal.value = null;
+    // Notices are the person's, not the account's: only another user (or none) forgets the count.
+    if (snapshot.uid !== previous.uid || snapshot.signedIn !== previous.signedIn) noticesSignal.value = { ...noticesSignal.peek(), unreadCount: null };
     sessionSignal.value = snapshot;
   });
 }
@@ -95,6 +103,13 @@ export function applyEngineBatch(engineBatch: EngineBatch) {
         case 'balance':
           balanceSignal.value = event.payload;
           break;
+        case 'notice': {
+          // The socket also says the count after notices were read (in this or another tab): only a rise is a new notice.
+          const { unreadCount, arrivals } = noticesSignal.peek();
+          const arrived = unreadCount === null || event.payload.unreadCount > unreadCount;
+          noticesSignal.value = { unreadCount: event.payload.unreadCount, arrivals: arrived ? arrivals + 1 : arrivals };
+          break;
+        }
         case 'kline':
           barSignal(event.payload.symbol, event.payload.period).value = event.payload.bar;
           break;

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { useApp } from '../app-context';
@@ -9,68 +9,16 @@ import { LanguagePicker } from '../components/language-picker';
 import { TradeModeSwitch } from '../features/trading/trade-mode-switch';
 import { SchemeToggle, ThemeColourControl } from '../components/theme-controls';
 import { DebugTapTarget } from '../debug/debug-console';
-import {
-  orderListSignal,
-  placePanelOpenSignal,
-  quoteListDefaultMinHeightPx,
-  quotePanelOpenSignal,
-  searchPanelOpenSignal,
-  type OrderListKind,
-} from '../features/workspace/selection';
+import { orderListSignal, type OrderListKind } from '../features/workspace/selection';
+import { sessionSignal } from '../engine/signals';
 import { CandleTypePicker, IndicatorButton, PeriodSelect } from '../features/chart/chart-tools';
 import { desktopPathShowsChart } from './chart-controls';
 import { PhoneViewButton } from './phone-view-frame';
-import { swatchesMinWidthPx, useViewport } from './use-viewport';
-import { Icon } from '../components/icons';
+import { foldedTopBarItems } from './top-bar-folding';
+import { TopBarMoreMenu } from './top-bar-more-menu';
+import { useTopBarFoldLevel } from './use-top-bar-fit';
+import { WorkspaceToggles } from './workspace-toggles';
 
-
-/** The place-order toggle, the search button and the quote-list toggle: panels of the start page. */
-function WorkspaceToggles() {
-  useSignals();
-  const { t } = useTranslation();
-  const [location, navigate] = useLocation();
-  const { height } = useViewport();
-  const quotesOpen = quotePanelOpenSignal.value ?? height > quoteListDefaultMinHeightPx;
-  const onWorkspace = location === '/';
-  return (
-    <>
-      <button
-        type="button"
-        className="tool-button"
-        aria-pressed={onWorkspace && placePanelOpenSignal.value}
-        onClick={() => {
-          placePanelOpenSignal.value = onWorkspace ? !placePanelOpenSignal.peek() : true;
-          if (!onWorkspace) navigate('/');
-        }}
-      >
-        {t('desktop.place_order')}
-      </button>
-      <button
-        type="button"
-        className="icon-button"
-        aria-label={t('common.search')}
-        aria-pressed={onWorkspace && searchPanelOpenSignal.value}
-        onClick={() => {
-          searchPanelOpenSignal.value = onWorkspace ? !searchPanelOpenSignal.peek() : true;
-          if (!onWorkspace) navigate('/');
-        }}
-      >
-        <Icon name="search" />
-      </button>
-      <button
-        type="button"
-        className="tool-button"
-        aria-pressed={onWorkspace && quotesOpen}
-        onClick={() => {
-          quotePanelOpenSignal.value = onWorkspace ? !quotesOpen : true;
-          if (!onWorkspace) navigate('/');
-        }}
-      >
-        {t('desktop.quote_list')}
-      </button>
-    </>
-  );
-}
 
 const sideLinks = [
   { path: '/', labelKey: 'nav.home' },
@@ -135,34 +83,54 @@ function SideToggles() {
 }
 
 /**
- * Desktop: the top bar (its chart controls only where a chart is), the side rail (page
- * links, then panel toggles) and the panel area. Template 1 puts the rail on the right.
+ * The desktop top bar: the trade-mode switch, the start page's panel toggles, the chart
+ * controls (only where a chart is), then the secondary controls, the account switch and the
+ * user card. Secondary controls fold into "More" as the bar runs out of room.
+ */
+function TopBar() {
+  useSignals();
+  const { config } = useApp();
+  const { i18n } = useTranslation();
+  const [location] = useLocation();
+  const session = sessionSignal.value;
+  const bar = useRef<HTMLElement>(null);
+  const showsChart = desktopPathShowsChart(location);
+  const level = useTopBarFoldLevel(bar, `${i18n.language} ${location} ${session.signedIn ? (session.book ?? 'real') : 'visitor'}`);
+  const folded = foldedTopBarItems(level);
+  const showsIndicators = showsChart && !folded.has('indicators');
+  return (
+    <header className="top-bar" ref={bar}>
+      <DebugTapTarget className="brand">{config.siteName}</DebugTapTarget>
+      <TradeModeSwitch />
+      <WorkspaceToggles hidden={folded} />
+      {showsChart ? (
+        <>
+          <PeriodSelect />
+          <CandleTypePicker />
+          {showsIndicators ? <IndicatorButton /> : null}
+        </>
+      ) : null}
+      <span className="top-bar-spacer" />
+      {folded.has('themeColour') ? null : <ThemeColourControl folded={false} />}
+      {folded.has('colourScheme') ? null : <SchemeToggle />}
+      {folded.has('phoneView') ? null : <PhoneViewButton />}
+      {folded.has('language') ? null : <LanguagePicker />}
+      {level > 0 ? <TopBarMoreMenu folded={folded} showsChart={showsChart} /> : null}
+      <BookSwitch />
+      <AccountMenu compact={folded.has('userName')} />
+    </header>
+  );
+}
+
+/**
+ * Desktop: the top bar, the side rail (page links, then panel toggles) and the panel
+ * area. Template 1 puts the rail on the right.
  */
 export function DesktopLayout(props: { children: ReactNode }) {
   const { config } = useApp();
-  const [location] = useLocation();
-  const { width } = useViewport();
   return (
     <div className={`desktop-layout template-${config.desktopTemplate}`}>
-      <header className="top-bar">
-        <DebugTapTarget className="brand">{config.siteName}</DebugTapTarget>
-        <TradeModeSwitch />
-        <WorkspaceToggles />
-        {desktopPathShowsChart(location) ? (
-          <>
-            <PeriodSelect />
-            <CandleTypePicker />
-            <IndicatorButton />
-          </>
-        ) : null}
-        <span className="top-bar-spacer" />
-        <ThemeColourControl folded={width <= swatchesMinWidthPx} />
-        <SchemeToggle />
-        <PhoneViewButton />
-        <LanguagePicker compact={width <= swatchesMinWidthPx} />
-        <BookSwitch />
-        <AccountMenu />
-      </header>
+      <TopBar />
       <div className="desktop-body">
         {/* Page links and panel toggles apart: they do different things and look it. */}
         <div className="side-rail">

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { Icon, type IconName } from '../components/icons';
+import { NoticeBadge } from '../features/notices/notice-alerts';
 
 const tabs = [
   { path: '/', labelKey: 'nav.home', icon: 'home' },
@@ -25,6 +26,7 @@ export function MobileLayout(props: { children: ReactNode; showTabBar: boolean }
               <Link key={tab.path} href={tab.path} className="tab" aria-current={active ? 'page' : undefined}>
                 <span className="tab-icon">
                   <Icon name={tab.icon} size={22} />
+                  {tab.path === '/user' ? <NoticeBadge /> : null}
                 </span>
                 <span>{t(tab.labelKey)}</span>
               </Link>

@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { preferences, savePreferences } from '../preferences/preferences';
 import { desktopMinWidthPx, effectiveViewport, type Viewport } from './viewport-rules';
 
-export { desktopMinWidthPx, swatchesMinWidthPx, type Viewport } from './viewport-rules';
+export { desktopMinWidthPx, type Viewport } from './viewport-rules';
 
 /** The phone view chosen in this visit; null: the stored preference (read when first needed, after start-up loaded it). */
 let phoneViewChoice: boolean | null = null;

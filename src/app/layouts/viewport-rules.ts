@@ -1,7 +1,5 @@
 /** Below this width the mobile layout applies. */
 export const desktopMinWidthPx = 992;
-/** Theme swatches show in the top bar only above this width. */
-export const swatchesMinWidthPx = 1600;
 
 export interface Viewport {
   width: number;

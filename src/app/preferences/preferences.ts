@@ -24,6 +24,8 @@ export interface Preferences {
   lastCountry?: string;
   /** Desktop windows show the phone layout in a centred column (height × 9 / 16 wide). */
   phoneView?: boolean;
+  /** The desktop workspace's chart share of its column in percent, once the trader moved the separator (`board-split.ts`). */
+  workspaceChartShare?: number;
 }
 
 const store = createStore('tradeweb-preferences', 'preferences');

@@ -24,7 +24,19 @@ import { PositionPage } from '../pages/position/position-page';
 import { QuotationPage } from '../pages/quotation/quotation-page';
 import { SearchPage } from '../pages/search/search-page';
 import { ServicePage } from '../pages/service/service-page';
+import { AgreementPage } from '../pages/user/agreement-page';
+import { DepositListPage } from '../pages/user/deposit-list-page';
+import { DepositPage } from '../pages/user/deposit-page';
+import { MyWalletPage } from '../pages/user/my-wallet-page';
 import { UserHubPage } from '../pages/user/user-hub-page';
+import { WalletHubPage } from '../pages/user/wallet-hub-page';
+import { AddBankCardPage } from '../pages/withdraw/add-bank-card-page';
+import { AddCryptoPage } from '../pages/withdraw/add-crypto-page';
+import { BankCardPage } from '../pages/withdraw/bank-card-page';
+import { CryptoWalletPage } from '../pages/withdraw/crypto-wallet-page';
+import { DeleteCryptoPage } from '../pages/withdraw/delete-crypto-page';
+import { EditBankCardPage } from '../pages/withdraw/edit-bank-card-page';
+import { WithdrawPage } from '../pages/withdraw/withdraw-page';
 import { WorkspacePage } from '../pages/workspace/workspace-page';
 import { loginPathFor, resolveGuard } from './guards';
 import { hasScreen, type ScreenRouteName } from './routes';
@@ -44,8 +56,20 @@ const views: Record<ScreenRouteName, ComponentType<{ params: Record<string, stri
   position: PositionPage,
   history: HistoryPage,
   user: UserHubPage,
+  'user-my-wallet': MyWalletPage,
+  'user-wallet': WalletHubPage,
   'user-service': ServicePage,
   'user-two-factor': TwoFactorPage,
+  'user-wallet-deposits': DepositListPage,
+  'user-agreement': AgreementPage,
+  'user-deposit': DepositPage,
+  'user-wallet-crypto': CryptoWalletPage,
+  'user-wallet-add-crypto': AddCryptoPage,
+  'user-wallet-delete-crypto': DeleteCryptoPage,
+  'user-wallet-bank-card': BankCardPage,
+  'user-wallet-add-bank-card': AddBankCardPage,
+  'user-wallet-edit-bank-card': EditBankCardPage,
+  'user-withdraw': WithdrawPage,
 };
 
 /** Where a tab goes when the session ends under it, by the reason it ended. */

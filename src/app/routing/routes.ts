@@ -78,8 +78,20 @@ export const routesWithScreens = [
   'position',
   'history',
   'user',
+  'user-my-wallet',
+  'user-wallet',
   'user-service',
   'user-two-factor',
+  'user-wallet-deposits',
+  'user-agreement',
+  'user-deposit',
+  'user-wallet-crypto',
+  'user-wallet-add-crypto',
+  'user-wallet-delete-crypto',
+  'user-wallet-bank-card',
+  'user-wallet-add-bank-card',
+  'user-wallet-edit-bank-card',
+  'user-withdraw',
 ] as const satisfies readonly RouteName[];
 export type ScreenRouteName = (typeof routesWithScreens)[number];
 

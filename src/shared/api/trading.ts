@@ -4,6 +4,7 @@ import { decimalString } from './envelope';
 import { accountBalance } from './account';
 import { optionOrder } from './options';
 import { historyFilters } from '../trading/history-filters';
+import { noticeFeedMessage } from './notices';
 
 export const addOrderBody = z.strictObject({
   tradePair: z.string().trim().min(1).max(32),
@@ -185,7 +186,8 @@ export type AccountFeedMessage = z.infer<typeof accountFeedMessage>;
 
 /**
  * Every message of `/exchange/ws`. The positions lists alone stay `positionsFeedMessage`,
- * so that a reader of the positions does not take an option for a list.
+ * so that a reader of the positions does not take an option for a list. A notice's message
+ * (the unread count, src/shared/api/notices.ts) rides the same socket.
  */
-export const exchangeFeedMessage = z.discriminatedUnion('type', [...positionsFeedMessage.options, optionFeedMessage, accountFeedMessage]);
+export const exchangeFeedMessage = z.discriminatedUnion('type', [...positionsFeedMessage.options, optionFeedMessage, accountFeedMessage, noticeFeedMessage]);
 export type ExchangeFeedMessage = z.infer<typeof exchangeFeedMessage>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { tradeModes } from './trade-mode';
+import { brandTradeModeDefaults, tradeModes } from './trade-mode';
 
 /**
  * `public/config.json`: what a brand sets without rebuilding the app. Every field has a
@@ -24,8 +24,8 @@ export const brandConfigSchema = z.strictObject({
   marketSocketUrl: z.string().default(''),
   /** Request timeout in ms; 0 means none. A 700 ms grace is added on top. */
   requestTimeoutMs: z.number().int().min(0).default(0),
-  defaultTradeMode: z.enum(tradeModes).default('market'),
-  tradeTabOrder: z.array(z.enum(tradeModes)).default(['market', 'option']),
+  defaultTradeMode: z.enum(tradeModes).default(brandTradeModeDefaults.defaultTradeMode),
+  tradeTabOrder: z.array(z.enum(tradeModes)).default([...brandTradeModeDefaults.tradeTabOrder]),
   defaultTheme: z.enum(['light', 'dark']).default('light'),
   themeColors: z.array(hexColour).min(1).default(['#2f6bff', '#f0b90b', '#7c3aed', '#0f9d8f', '#e8590c']),
   /** 0: green up / red down; 1: red up / green down. */

@@ -65,3 +65,19 @@ export function serviceChannels(link: CustomerLink): ServiceChannels {
     chatInPage: link.mode === 0,
   };
 }
+
+/**
+ * Why a customer-service setting (`mode|json array`) may not be stored, or null when it may:
+ * it must parse, its mode be 0 or 1, and every non-empty link be safe (the same rules the
+ * customer-service page applies), so that staff cannot store a link the page would drop.
+ */
+export function customerLinkSettingProblem(value: string): string | null {
+  const link = parseCustomerLinkSetting(value);
+  if (!link) return 'not in the form mode|["url","telegram","whatsapp","email"]';
+  if (link.mode !== 0 && link.mode !== 1) return 'mode must be 0 (in the page) or 1 (a new window)';
+  for (const field of ['url', 'telegram', 'whatsapp'] as const) {
+    if (link[field] !== '' && safeWebLink(link[field]) === null) return `${field} must be an http(s) address`;
+  }
+  if (link.email !== '' && safeEmail(link.email) === null) return 'email must be an e-mail address';
+  return null;
+}

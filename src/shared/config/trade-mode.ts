@@ -3,19 +3,26 @@ import type { Switches } from './switches';
 export const tradeModes = ['market', 'option'] as const;
 export type TradeMode = (typeof tradeModes)[number];
 
+/** A brand's trade-mode settings (config.json), and what a brand that sets none has. */
+export interface BrandTradeModes {
+  defaultTradeMode: TradeMode;
+  tradeTabOrder: readonly TradeMode[];
+}
+export const brandTradeModeDefaults: BrandTradeModes = { defaultTradeMode: 'market', tradeTabOrder: ['market', 'option'] };
+
 /**
- * The trade modes a user can switch between: market when the Contract switch is on,
- * option when OptionMock is on, in the brand's tab order. With one or none enabled the
- * brand's default mode is the only one.
+ * The trade modes the brand offers (the specification, "Trade mode": the list is built from
+ * the enabled Contract and OptionMock switches; with only one enabled, or none set, the
+ * default mode applies). Both on: both, in the brand's tab order. One on: that one, the only
+ * and so the default mode — never a mode whose switch is off while the other is on. None
+ * on: the brand's default mode. The app shows these and the server refuses an order in any
+ * other (304 / 603), so the two always agree.
  */
-export function availableTradeModes(
-  switches: Pick<Switches, 'Contract' | 'OptionMock'>,
-  brand: { defaultTradeMode: TradeMode; tradeTabOrder: readonly TradeMode[] },
-): TradeMode[] {
+export function availableTradeModes(switches: Pick<Switches, 'Contract' | 'OptionMock'>, brand: BrandTradeModes): TradeMode[] {
   const enabled = new Set<TradeMode>();
   if (switches.Contract) enabled.add('market');
   if (switches.OptionMock) enabled.add('option');
-  if (enabled.size < 2) return [brand.defaultTradeMode];
+  if (enabled.size === 0) return [brand.defaultTradeMode];
   const ordered = brand.tradeTabOrder.filter((mode) => enabled.has(mode));
   for (const mode of tradeModes) if (enabled.has(mode) && !ordered.includes(mode)) ordered.push(mode);
   return ordered;
@@ -27,13 +34,7 @@ export function currentTradeMode(available: readonly TradeMode[], stored: TradeM
   return available[0] ?? 'market';
 }
 
-/**
- * Whether the brand offers a trade mode, as the server checks an order against it: the
- * mode's switch is on (Contract for market, OptionMock for option). With neither on, the
- * brand's default mode applies (see `availableTradeModes`), which the server does not
- * know, so then neither is refused.
- */
-export function tradeModeOffered(switches: Pick<Switches, 'Contract' | 'OptionMock'>, mode: TradeMode): boolean {
-  if (!switches.Contract && !switches.OptionMock) return true;
-  return mode === 'market' ? switches.Contract : switches.OptionMock;
+/** Whether the brand offers a trade mode, as the server checks an order against it: one of {@link availableTradeModes}. */
+export function tradeModeOffered(switches: Pick<Switches, 'Contract' | 'OptionMock'>, brand: BrandTradeModes, mode: TradeMode): boolean {
+  return availableTradeModes(switches, brand).includes(mode);
 }

@@ -83,6 +83,14 @@ export const ErrorCode = {
   WITHDRAWAL_UNAVAILABLE: 1066,
   WITHDRAWAL_NEEDS_VERIFICATION: 1067,
   WITHDRAWAL_UNDER_REVIEW: 1070,
+  // Staff back office (../shared/API.md "Staff back office").
+  STAFF_ROLE_REQUIRED: 2001,
+  STAFF_PASSWORD_CHANGE_REQUIRED: 2002,
+  REVIEW_ALREADY_DECIDED: 2003,
+  REVIEW_SAME_APPROVER: 2004,
+  REVIEW_REASON_REQUIRED: 2005,
+  STAFF_SELF_PROTECTED: 2006,
+  PASSWORD_UNCHANGED: 2007,
   SESSION_ENDED: 23519,
   VERIFICATION_CODE_EXPIRED: 23555,
 } as const;
@@ -134,4 +142,10 @@ export function codedFailureMessage(code: number, serverMessage: string, data: u
   if (isKnownErrorCode(code) || serverMessage.trim() === '') return { kind: 'catalogue', key: errorMessageKey(code), params: {}, code };
   const text = serverMessage.trim();
   return { kind: 'server', text: text.endsWith(`(${code})`) ? text : formatCodedMessage(text, code) };
+}
+
+/** A refused call's text in the user's language: the catalogue's message followed by its code, or the server's own words. */
+export function codedFailureText(code: number, serverMessage: string, data: unknown, translate: (key: string, params: Record<string, number>) => string): string {
+  const message = codedFailureMessage(code, serverMessage, data);
+  return message.kind === 'server' ? message.text : formatCodedMessage(translate(message.key, message.params), message.code);
 }

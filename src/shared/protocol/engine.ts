@@ -119,6 +119,8 @@ export interface EngineEventMap {
    * after every change to its money); null after sign-out or a switch until it speaks again.
    */
   balance: AccountBalance | null;
+  /** A notice arrived for the signed-in user (pushed on the exchange socket): their unread count after it. */
+  notice: { unreadCount: number };
 }
 
 /** A running option and its countdown: progress = ceil(remaining / timeLong × 100). */

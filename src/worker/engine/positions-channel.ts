@@ -22,8 +22,8 @@ export const emptyPositions: PositionsState = { holt: null, pending: null, gaveU
 const refusedCode = 4401;
 
 /**
- * The browser's one exchange socket (`/exchange/ws`): positions, pending orders and option
- * pushes. Opened for the signed-in account,
+ * The browser's one exchange socket (`/exchange/ws`): positions, pending orders, option
+ * pushes, the balance and the notice count. Opened for the signed-in account,
  * reopened for the other one after an account switch, closed at sign-out; reconnects
  * with the market socket's rule (reconnect-policy.ts: 500 ms × attempt, giving up after 10
  * with the alert) using the session's latest token.
@@ -36,6 +36,8 @@ export function createPositionsChannel(options: {
   onOption?: (order: OptionOrder) => void;
   /** The account's balance, pushed when the socket joins and after every change to its money. */
   onAccount?: (balance: AccountBalance) => void;
+  /** A notice arrived for the signed-in user: their unread count after it. */
+  onNotice?: (unreadCount: number) => void;
   /** The first message of each connection: pushes may have been missed while it was down. */
   onConnected?: () => void;
   /** The server refused the session (4401: signed out, password reset, blocked): check it now. */
@@ -82,13 +84,17 @@ export function createPositionsChannel(options: {
           return;
         }
         const message = exchangeFeedMessage.safeParse(parsed);
-        if (!message.success) return; // other message types (notice) belong elsewhere
+        if (!message.success) return;
         if (message.data.type === 'option') {
           options.onOption?.(message.data.data);
           return;
         }
         if (message.data.type === 'account') {
           options.onAccount?.(message.data.data);
+          return;
+        }
+        if (message.data.type === 'notice') {
+          options.onNotice?.(message.data.data.count);
           return;
         }
         publish(message.data.type === 'holtOrder' ? { ...state, holt: message.data.data } : { ...state, pending: message.data.data });

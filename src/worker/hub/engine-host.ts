@@ -89,6 +89,7 @@ export function createEngineHost(options: EngineHostOptions) {
         onUpdate: (state) => clients.broadcast([{ type: 'positions', payload: state }]),
         onOption: (order) => optionCountdowns?.apply(order),
         onAccount: (next) => publishBalance(next),
+        onNotice: (unreadCount) => clients.broadcast([{ type: 'notice', payload: { unreadCount } }]),
         onConnected: () => void optionCountdowns?.reload(),
         onRefused: () => void sessionClock?.verify(),
         ...(options.log ? { log: options.log } : {}),

@@ -28,3 +28,14 @@ describe('RISK_CHECK_MS', () => {
     for (const bad of ['0', '99', '3600001', 'often']) expect(() => readSettings({ RISK_CHECK_MS: bad }), bad).toThrow(/RISK_CHECK_MS/);
   });
 });
+
+describe('FOUR_EYES_USD', () => {
+  it('is 1000 USD by default and takes another exact decimal amount', () => {
+    expect(readSettings({}).fourEyesUsd).toBe('1000');
+    expect(readSettings({ FOUR_EYES_USD: '2500.50' }).fourEyesUsd).toBe('2500.50');
+  });
+
+  it('refuses what is not an exact, non-negative decimal amount', () => {
+    for (const bad of ['', '-1', '1e3', '1,000', '10.123456789', 'lots']) expect(() => readSettings({ FOUR_EYES_USD: bad }), bad).toThrow(/FOUR_EYES_USD/);
+  });
+});

@@ -4,10 +4,16 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { sessionSignal } from '../../engine/signals';
 import { useBrandFormat } from '../../format/use-brand-format';
+import { Icon } from '../../components/icons';
+import { NoticeBadge } from '../notices/notice-alerts';
 import { useAccountBalance } from './account-balance';
 
-/** The desktop user card: "let's sign in" for visitors, else the account with its balance popover. */
-export function AccountMenu() {
+/**
+ * The desktop user card: "let's sign in" for visitors, else the account with its balance
+ * popover. `compact` (a crowded top bar): the name shows as an icon, kept as the card's
+ * accessible name and tooltip.
+ */
+export function AccountMenu(props: { compact?: boolean }) {
   useSignals();
   const { t } = useTranslation();
   const session = sessionSignal.value;
@@ -37,9 +43,18 @@ export function AccountMenu() {
   }
   return (
     <div className="menu account-menu" ref={root}>
-      <button type="button" className="user-card" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        className="user-card"
+        aria-expanded={open}
+        aria-controls={panelId}
+        title={props.compact ? t('desktop.signed_in_as', { uid: session.uid }) : undefined}
+        onClick={() => setOpen(!open)}
+      >
         <span className={`account-badge account-${session.book}`}>{t(`mode.${session.book}`)}</span>
-        <span>{t('desktop.signed_in_as', { uid: session.uid })}</span>
+        <NoticeBadge />
+        {props.compact ? <Icon name="user" /> : null}
+        <span className={props.compact ? 'visually-hidden' : undefined}>{t('desktop.signed_in_as', { uid: session.uid })}</span>
       </button>
       {open ? <BalancePopover id={panelId} onClose={() => setOpen(false)} /> : null}
     </div>

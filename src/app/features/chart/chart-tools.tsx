@@ -123,6 +123,16 @@ function IndicatorGroup(props: { kind: IndicatorKind; names: readonly string[] }
 }
 
 /** The indicator dialog: main (on the candles) and sub (own panes), at most 3 of each. */
+export function IndicatorDialog(props: { onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Dialog title={t('chart.indicators')} onClose={props.onClose}>
+      <IndicatorGroup kind="main" names={mainIndicators} />
+      <IndicatorGroup kind="sub" names={subIndicators} />
+    </Dialog>
+  );
+}
+
 export function IndicatorButton() {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
@@ -131,12 +141,7 @@ export function IndicatorButton() {
       <button type="button" className="tool-button" onClick={() => setOpen(true)}>
         {t('chart.indicators')}
       </button>
-      {open ? (
-        <Dialog title={t('chart.indicators')} onClose={() => setOpen(false)}>
-          <IndicatorGroup kind="main" names={mainIndicators} />
-          <IndicatorGroup kind="sub" names={subIndicators} />
-        </Dialog>
-      ) : null}
+      {open ? <IndicatorDialog onClose={() => setOpen(false)} /> : null}
     </>
   );
 }

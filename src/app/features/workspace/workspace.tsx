@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { listedProducts } from '../../../shared/market/product-list';
@@ -30,6 +30,7 @@ import {
   selectedSymbolSignal,
 } from './selection';
 import { Icon } from '../../components/icons';
+import { BoardSeparator, useChartShare } from './board-separator';
 
 /** The chart's product select is 180 px wide above this window width, else 120 px. */
 export const wideChartSelectMinWidthPx = 1030;
@@ -203,15 +204,25 @@ export function Workspace() {
   const quotesOpen = quotePanelOpenSignal.value ?? height > quoteListDefaultMinHeightPx;
   const searchOpen = searchPanelOpenSignal.value;
   const orderList = orderListSignal.value;
+  const column = useRef<HTMLDivElement>(null);
+  const top = useRef<HTMLDivElement>(null);
+  // Once the trader moves the separator, the chart keeps that share; the board takes the rest.
+  const chartShare = useChartShare();
+  const split = orderList !== null && chartShare !== null;
   return (
     <div className="workspace">
       <h1 className="visually-hidden">{config.siteName}</h1>
-      <div className="workspace-main">
-        <div className="workspace-top">
+      <div className={split ? 'workspace-main split-chosen' : 'workspace-main'} ref={column}>
+        <div className="workspace-top" ref={top} style={split ? { flexBasis: `${chartShare}%` } : undefined}>
           <ChartPanel />
           {placePanelOpenSignal.value ? <PlacePanel /> : null}
         </div>
-        {orderList ? <OrderListPanel kind={orderList} /> : null}
+        {orderList ? (
+          <>
+            <BoardSeparator column={column} chart={top} />
+            <OrderListPanel kind={orderList} />
+          </>
+        ) : null}
       </div>
       {quotesOpen || searchOpen ? (
         <div className="workspace-side">

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { appBannerList } from '../../../shared/api/anonymous';
+import { safeBannerUrl } from '../../../shared/config/banner-url';
 import { useApp } from '../../app-context';
 
 /** The specification's banner delay. */
@@ -34,7 +35,7 @@ export function BannerCarousel(props: { reloadKey?: number }) {
     http
       .call(appBannerList, {}, { silent: true, signal: controller.signal })
       .then(({ rows }) => {
-        const urls = rows.map((row) => row.bannerUrl).filter((url) => url.length > 0);
+        const urls = rows.flatMap((row) => safeBannerUrl(row.bannerUrl) ?? []);
         if (urls.length > 0) setBanners(urls);
       })
       .catch(() => undefined); // the fallback list stays

@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { userInfo, type UserInfo } from '../../../shared/api/account';
 import { logout } from '../../../shared/api/auth';
-import { isDemoSession } from '../../../shared/protocol/engine';
 import { useBrandFormat } from '../../format/use-brand-format';
 import { switchesSignal, useApp } from '../../app-context';
 import { useAccountBalance } from '../../features/account/account-balance';
@@ -24,6 +23,7 @@ const menuRoutes: readonly RouteName[] = [
   'user-wallet',
   'user-deposit',
   'user-withdraw',
+  'user-wallet-bank-card',
   'user-wallet-transactions',
   'user-verified',
   'user-junior-verified',
@@ -34,9 +34,6 @@ const menuRoutes: readonly RouteName[] = [
   'user-privacy',
   'user-service',
 ];
-
-/** Wallet pages a demo account does not see, beyond the routes that refuse demo sessions. */
-const demoHidden: ReadonlySet<RouteName> = new Set(['user-wallet']);
 
 /**
  * `/user`: the profile hub. Who is signed in (nick, uid, invite code), the balances of
@@ -67,12 +64,8 @@ export function UserHubPage() {
 
   // Only screens that exist are offered (hasScreen): never a link to an empty page.
   const context = { signedIn: true, book: session.book, switches: switchesSignal.value, hasScreen };
-  const entries = routes.filter(
-    (route) =>
-      menuRoutes.includes(route.name) &&
-      resolveGuard(route.pattern, '', context).kind === 'render' &&
-      !(isDemoSession(session) && demoHidden.has(route.name)),
-  );
+  // A demo account reaches the wallet hub too: it shows it only the demo reset (wallet-hub-page.tsx).
+  const entries = routes.filter((route) => menuRoutes.includes(route.name) && resolveGuard(route.pattern, '', context).kind === 'render');
   entries.sort((a, b) => menuRoutes.indexOf(a.name) - menuRoutes.indexOf(b.name));
 
   const amount = format.amount;

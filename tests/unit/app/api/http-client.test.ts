@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createHttpClient, trimStrings, type RequestFailure } from '../../../../src/app/api/http-client';
+import { createHttpClient, newIdempotencyKey, trimStrings, type RequestFailure } from '../../../../src/app/api/http-client';
 import { getCustomerLink } from '../../../../src/shared/api/anonymous';
 import { marketHistoryRange } from '../../../../src/shared/api/market';
 import { addOrder } from '../../../../src/shared/api/trading';
+import { walletTransform } from '../../../../src/shared/api/wallet';
 
 describe('request client', () => {
   const link = { url: '', telegram: 't', whatsapp: 'w', email: 'e', mode: 0 };
@@ -32,6 +33,20 @@ describe('request client', () => {
     expect(init?.headers).toMatchObject({ authorization: 'Bearer tok', 'accept-language': 'de' });
   });
 
+  it('sends the Idempotency-Key it is given, the same one on a retry of that action, and none otherwise', async () => {
+    const { http, fetchImpl } = client(json({ code: 0, msg: 'success', data: null }), 'tok');
+    const body = { curr: 'USDT', currId: 1, type: 0 as const, num: '1', fee: '0', practical: '1' };
+    const key = newIdempotencyKey();
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(newIdempotencyKey()).not.toBe(key);
+    await http.call(walletTransform, body, { idempotencyKey: key });
+    await http.call(walletTransform, body, { idempotencyKey: key });
+    await http.call(getCustomerLink, {}).catch(() => undefined);
+    expect(fetchImpl.mock.calls[0]![1]?.headers).toMatchObject({ 'Idempotency-Key': key });
+    expect(fetchImpl.mock.calls[1]![1]?.headers).toMatchObject({ 'Idempotency-Key': key });
+    expect(fetchImpl.mock.calls[2]![1]?.headers).not.toHaveProperty('Idempotency-Key');
+  });
+
   it('sends each call to the root that serves it: exchange calls to exchangeRoot, market data to marketRoot', async () => {
     const { http, fetchImpl } = client(json({ code: 0, msg: 'success', data: '20260101000001' }), 'tok');
     const order = { tradePair: 'BTCUSDT', price: '0', orderQuantity: '1', multiple: 100, orderType: 0 as const, buyPoint: 2 as const, clientOrderId: 'c1' };
@@ -48,6 +63,30 @@ describe('request client', () => {
     const unauthorized = client(json({ code: 400, msg: 'no', data: null }, 401));
     await expect(unauthorized.http.call(addOrder, { tradePair: 'BTCUSDT', price: '0', orderQuantity: '1', multiple: 100, orderType: 0, buyPoint: 2, clientOrderId: 'c2' })).rejects.toThrow();
     expect(unauthorized.lost).toEqual(['unauthorized']);
+  });
+
+  it("hands each answer's Date header to the server clock with the device times around the call; an answer without one gives nothing", async () => {
+    const samples: unknown[] = [];
+    let device = Date.parse('2026-01-13T12:01:30.250Z');
+    const http = createHttpClient({
+      roots: { api: 'https://api.example', market: 'https://market.example', exchange: 'https://exchange.example' },
+      timeoutMs: 0,
+      getToken: () => null,
+      getLanguage: () => 'en',
+      report: () => undefined,
+      onSessionLost: () => undefined,
+      onServerDate: (sample) => samples.push(sample),
+      nowMs: () => device,
+      fetchImpl: (async () => {
+        device += 80;
+        return new Response(JSON.stringify({ code: 0, msg: 'success', data: link }), { headers: { date: 'Tue, 13 Jan 2026 12:00:00 GMT' } });
+      }) as unknown as typeof fetch,
+    });
+    await http.call(getCustomerLink, {});
+    expect(samples).toEqual([{ serverDateMs: Date.parse('2026-01-13T12:00:00Z'), sentAtMs: Date.parse('2026-01-13T12:01:30.250Z'), receivedAtMs: Date.parse('2026-01-13T12:01:30.330Z') }]);
+    const { http: plain } = client(json({ code: 0, msg: 'success', data: link }));
+    await plain.call(getCustomerLink, {});
+    expect(samples).toHaveLength(1);
   });
 
   it('reports a server code, unless silent', async () => {

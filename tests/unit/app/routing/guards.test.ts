@@ -67,11 +67,13 @@ describe('route guards', () => {
 describe('routes without a built screen', () => {
   const signedIn = { ...realUser, hasScreen };
   it('are never rendered: opening one goes home, after the sign-in and switch rules', () => {
-    expect(resolveGuard('/user/deposit', '', signedIn)).toEqual({ kind: 'redirect', to: '/' });
+    expect(resolveGuard('/user/account', '', signedIn)).toEqual({ kind: 'redirect', to: '/' });
     expect(resolveGuard('/user/twoFactor', '', signedIn).kind).toBe('render');
-    expect(resolveGuard('/user/deposit', '', { ...signedIn, signedIn: false, book: null })).toMatchObject({ kind: 'redirect', to: `/login?to=${encodeURIComponent('/user/deposit')}` });
+    expect(resolveGuard('/user/deposit', '', signedIn).kind).toBe('render');
+    expect(resolveGuard('/user/account', '', { ...signedIn, signedIn: false, book: null })).toMatchObject({ kind: 'redirect', to: `/login?to=${encodeURIComponent('/user/account')}` });
     for (const name of routesWithScreens) expect(hasScreen(name)).toBe(true);
-    expect(hasScreen('user-withdraw')).toBe(false);
+    expect(hasScreen('user-loan')).toBe(false);
+    expect(hasScreen('user-withdraw')).toBe(true);
   });
 });
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   codedFailureMessage,
+  codedFailureText,
   ErrorCode,
   errorCodes,
   errorMessageKey,
@@ -97,5 +98,12 @@ describe('what a refused call tells the user', () => {
     // The reference server already ends its messages with the code: not twice.
     expect(codedFailureMessage(4711, 'Product under maintenance (4711)', null)).toEqual({ kind: 'server', text: 'Product under maintenance (4711)' });
     expect(codedFailureMessage(4711, '  ', null)).toEqual({ kind: 'catalogue', key: 'errors.1000', params: {}, code: 4711 });
+  });
+
+  it('words a refused call in the reader\'s language with its code, or in the server\'s own words', () => {
+    const translate = (key: string, params: Record<string, number>) => `${key}${params.seconds === undefined ? '' : `:${params.seconds}`}`;
+    expect(codedFailureText(405, 'whatever the server said', null, translate)).toBe('errors.405 (405)');
+    expect(codedFailureText(1033, '', { retryAfterSeconds: 7 }, translate)).toBe('notice.request_frequency_high:7 (1033)');
+    expect(codedFailureText(4711, 'Product under maintenance', null, translate)).toBe('Product under maintenance (4711)');
   });
 });

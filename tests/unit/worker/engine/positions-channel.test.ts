@@ -37,6 +37,18 @@ describe('engine positions feed', () => {
     expect((await host.api.positions()).holt?.profitLossSum).toBe('1');
   });
 
+  it('hands a notice\'s unread count to every tab as a notice event, apart from the positions', async () => {
+    const { feed, host, first, second } = await twoTabsWithPositions();
+    await host.api.signIn({ token: await signAccessToken(9, 0), refreshToken: 'r' });
+    feed.live[0]!.handlers.onMessage(holtOrder(1));
+    feed.live[0]!.handlers.onMessage(JSON.stringify({ type: 'notice', data: { count: 3 } }));
+    feed.live[0]!.handlers.onMessage(JSON.stringify({ type: 'notice', data: { count: -1 } }));
+    for (const each of [first, second]) {
+      expect(each.events('notice')).toEqual([{ unreadCount: 3 }]);
+      expect(latestPositions(each)?.holt?.profitLossSum).toBe('1');
+    }
+  });
+
   it('keeps the socket for a refreshed token of the same account, and replaces it on a switch to demo', async () => {
     const { feed, host, first } = await twoTabsWithPositions();
     await host.api.signIn({ token: await signAccessToken(9, 0), refreshToken: 'r' });

@@ -6,7 +6,7 @@ import { formatMoney, parseMoney } from '../../../../shared/money/money';
 import { isDemoSession } from '../../../../shared/protocol/engine';
 import { checkPendingPrice, checkProtection, protectionOutcome, sanitizeDecimalInput, type FieldVerdict, type Protection } from '../../../../shared/trading/form-rules';
 import { Direction, fillPriceOf, holdTimeLeft, OrderStatus } from '../../../../shared/trading/order-rules';
-import { useApp } from '../../../app-context';
+import { serverClock, useApp } from '../../../app-context';
 import { Dialog } from '../../../components/dialog';
 import { TextField } from '../../../components/text-field';
 import { showToast } from '../../../components/toasts';
@@ -22,12 +22,13 @@ import { ProtectionOutcome } from '../place-form';
  */
 export function useHoldCountdown(order: Pick<TradeOrder, 'closableAfterTime'>): string | null {
   const until = order.closableAfterTime;
-  const [now, setNow] = useState(() => Date.now());
+  // The server set the time; the device's clock may be off, so the count runs on the server's as estimated.
+  const [now, setNow] = useState(() => serverClock.serverNowMs());
   const left = holdTimeLeft(until, now);
   const waiting = left !== null;
   useEffect(() => {
     if (!waiting) return undefined;
-    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    const timer = setInterval(() => setNow(serverClock.serverNowMs()), 1_000);
     return () => clearInterval(timer);
   }, [waiting]);
   return left;

@@ -72,7 +72,7 @@ function BoardTabs(props: { tabs: readonly BoardTab[]; tab: BoardTab; onTab: (ta
     <div className="segmented position-tabs" role="group" aria-label={t('position.tabs')}>
       {props.tabs.map((each) => (
         <button key={each} type="button" aria-pressed={each === props.tab} onClick={() => props.onTab(each)}>
-          {t(each === 'options' ? 'option.running' : `position.${each}`)}
+          {t(each === 'options' ? 'option.board_tab' : `position.${each}`)}
         </button>
       ))}
     </div>

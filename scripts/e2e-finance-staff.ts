@@ -1,0 +1,11 @@
+// Finance staff for the browser tests' review approvals (withdraw.spec.ts), made as an operator
+// would (`npm run staff -- create`) in the e2e database before the server starts: two members
+// per layout project, so that each run of the spec has two fresh approvers (four-eyes), and one
+// that approves the deposits funding the browser tests' real accounts (tests/e2e/support.ts).
+import { runStaffCommand } from '../server/tools/staff';
+
+const created: Record<string, { email: string; oneTimePassword: string; otpauthUrl: string }> = {};
+for (const name of ['mobile-a', 'mobile-b', 'desktop-a', 'desktop-b', 'funding']) {
+  created[name] = await runStaffCommand(['create', '--email', `finance-${name}@e2e.example`, '--role', 'finance']);
+}
+process.stdout.write(`${JSON.stringify(created)}\n`);

@@ -1,0 +1,119 @@
+import type { Executor } from '../../db/after-commit';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Database, DepositTable } from '../../db/schema';
+import type { FundRecordSourceRow } from '../fund-records/record-source';
+import { PayState } from '../../../src/shared/money/deposit-rules';
+import { money, type Units } from '../../../src/shared/money/money';
+
+export type DepositRow = Selectable<DepositTable>;
+
+export interface NewDeposit {
+  uid: number;
+  coinId: number;
+  currency: string;
+  network: string;
+  amount: string;
+  amountUsd: string;
+  proofFileId: string;
+  locale: string;
+}
+
+/** Every `deposit` and `deposit_block` statement. */
+export function createDepositsRepository(db: Kysely<Database>) {
+  return {
+    /**
+     * What a customer has deposited, in USD: the approved deposits' USD value as recorded
+     * with each deposit (the forex minimum-deposit rule, 320, reads it; withdrawals do not
+     * lower it, as the rule counts deposits).
+     */
+    async approvedUsdTotal(uid: number): Promise<Units> {
+      const row = await db
+        .selectFrom('deposit')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('amount_usd'), sql<string>`0`).as('total'))
+        .where('uid', '=', uid)
+        .where('pay_state', '=', PayState.success)
+        .executeTakeFirstOrThrow();
+      return money(String(row.total));
+    },
+    async insert(trx: Transaction<Database>, deposit: NewDeposit): Promise<number> {
+      const row = await trx
+        .insertInto('deposit')
+        .values({
+          uid: deposit.uid,
+          coin_id: deposit.coinId,
+          currency: deposit.currency,
+          network: deposit.network,
+          amount: deposit.amount,
+          amount_usd: deposit.amountUsd,
+          proof_file_id: deposit.proofFileId,
+          locale: deposit.locale,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+
+    /** Locks a waiting deposit for its decision; null when it is not waiting any more. */
+    lockWaiting(trx: Transaction<Database>, id: number) {
+      return trx.selectFrom('deposit').selectAll().where('id', '=', id).where('pay_state', '=', 0).forUpdate().executeTakeFirst();
+    },
+
+    async decide(trx: Transaction<Database>, id: number, payState: 1 | 2, failureReason: string | null) {
+      await trx.updateTable('deposit').set({ pay_state: payState, failure_reason: failureReason, decided_at: new Date() }).where('id', '=', id).where('pay_state', '=', 0).execute();
+    },
+
+    async isBlocked(uid: number): Promise<boolean> {
+      return (await db.selectFrom('deposit_block').select('uid').where('uid', '=', uid).executeTakeFirst()) !== undefined;
+    },
+
+    /** The customer's deposits as `fund/records` rows (it unions them with the withdrawals' rows). */
+    recordSource(uid: number) {
+      return db
+        .selectFrom('deposit')
+        .where('deposit.uid', '=', uid)
+        .select([
+          sql<number>`0`.as('action_type'),
+          'deposit.id',
+          'deposit.currency',
+          'deposit.network',
+          'deposit.amount',
+          'deposit.amount_usd',
+          sql<null>`cast(null as numeric)`.as('fee'),
+          sql<null>`cast(null as numeric)`.as('practical'),
+          'deposit.pay_state',
+          sql<boolean>`false`.as('canceled'),
+          'deposit.failure_reason',
+          sql<null>`cast(null as text)`.as('channel'),
+          sql<null>`cast(null as text)`.as('destination_sealed'),
+          sql<null>`cast(null as text)`.as('key_id'),
+          'deposit.created_at',
+          'deposit.decided_at',
+        ])
+        .$castTo<FundRecordSourceRow>();
+    },
+
+    /** The reason a customer's deposits are blocked; null when they are not. `executor` a caller's transaction when it holds one. */
+    async blockReason(uid: number, executor: Executor = db): Promise<string | null> {
+      return (await executor.selectFrom('deposit_block').select('reason').where('uid', '=', uid).executeTakeFirst())?.reason ?? null;
+    },
+
+    /** Blocks (with a reason, replacing an earlier one) or unblocks a customer's deposits. */
+    async setBlock(trx: Executor, uid: number, reason: string | null) {
+      if (reason === null) await trx.deleteFrom('deposit_block').where('uid', '=', uid).execute();
+      else await trx.insertInto('deposit_block').values({ uid, reason }).onConflict((conflict) => conflict.column('uid').doUpdateSet({ reason })).execute();
+    },
+
+    /** A page of a customer's deposits, newest first, with the total for the page count. */
+    async page(uid: number, filter: { payState?: number | undefined }, offset: number, limit: number) {
+      let query = db.selectFrom('deposit').where('uid', '=', uid);
+      if (filter.payState !== undefined) query = query.where('pay_state', '=', filter.payState);
+      const [rows, total] = await Promise.all([
+        query.selectAll().orderBy('id', 'desc').offset(offset).limit(limit).execute(),
+        query.select((eb) => eb.fn.countAll<string | number>().as('count')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(total.count) };
+    },
+  };
+}
+
+export type DepositsRepository = ReturnType<typeof createDepositsRepository>;

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { DatabaseHandle } from '../../db/database';
+import type { Settings } from '../../settings';
+import type { StaffAudit, StaffRoutes } from '../staff';
+import { createReviewsRepository } from './reviews-repository';
+import { registerReviewsRoutes } from './reviews-routes';
+import { createReviewsService, type ReviewsService } from './reviews-service';
+
+export type { ReviewEffectContext, ReviewKindHandler, ReviewSubmission, ReviewsService, SubmittedReview } from './reviews-service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The review queues: modules register their kinds' effects and submit items through it. */
+    reviews: ReviewsService;
+  }
+}
+
+/**
+ * The staff review queues (one mechanism for every review kind): registered after the
+ * staff module, before the modules that submit items (money, account), which receive the
+ * service and call `registerKind` and `submit`.
+ */
+export function registerReviews(
+  app: FastifyInstance,
+  deps: { settings: Settings; database: DatabaseHandle; staffRoutes: StaffRoutes; audit: StaffAudit },
+): ReviewsService {
+  const reviews = createReviewsService({
+    db: deps.database.db,
+    repository: createReviewsRepository(deps.database.db),
+    audit: deps.audit,
+    fourEyesUsd: deps.settings.fourEyesUsd,
+  });
+  registerReviewsRoutes(deps.staffRoutes, reviews);
+  app.decorate('reviews', reviews);
+  return reviews;
+}

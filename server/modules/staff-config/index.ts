@@ -1,0 +1,103 @@
+import {
+  configBanners,
+  configCurrencies,
+  configSetCoinNetwork,
+  configSetCurrency,
+  configOptionProducts,
+  configProducts,
+  configServiceLink,
+  configSetBanners,
+  configSetOptionProduct,
+  configSetProduct,
+  configSetServiceLink,
+  configSetSwitch,
+  configSwitches,
+} from '../../../src/shared/api/staff';
+import { inTransaction } from '../../db/after-commit';
+import type { DatabaseHandle } from '../../db/database';
+import type { MarketDataService } from '../market/market-data-service';
+import type { OptionsService } from '../options/options-service';
+import type { SiteService } from '../site/site-service';
+import type { StaffAudit, StaffRoutes } from '../staff';
+import type { WalletService } from '../wallet';
+
+/**
+ * The back office's configuration (admin): feature switches, products' terms, option
+ * products, banners, the customer-service link, and the wallets' currencies with their networks. Each owner module validates and writes
+ * its own table; the change and its one audit row (before and after) share one
+ * transaction. Nothing here sets a price, a fill or an outcome: products' terms only.
+ */
+export function registerStaffConfig(deps: {
+  database: DatabaseHandle;
+  staffRoutes: StaffRoutes;
+  audit: StaffAudit;
+  site: SiteService;
+  market: Pick<MarketDataService, 'products' | 'setProductTerms'>;
+  options: Pick<OptionsService, 'allProducts' | 'setProduct'>;
+  wallet: Pick<WalletService, 'staffCurrencies' | 'setCurrency' | 'setCoinNetwork'>;
+}) {
+  const { staffRoutes, audit, site, market, options, wallet } = deps;
+  const db = deps.database.db;
+
+  staffRoutes.route(configSwitches, async () => site.configStatus());
+  staffRoutes.route(configSetSwitch, async ({ name, enable }, request) => {
+    await inTransaction(db, async (trx) => {
+      const change = await site.setSwitch(trx, name, enable);
+      await audit.record(trx, request.staff, { action: 'config.setSwitch', targetType: 'switch', targetId: name, ...change });
+    });
+    return null;
+  });
+
+  staffRoutes.route(configProducts, async () => ({ list: market.products() }));
+  staffRoutes.route(configSetProduct, async ({ productCode, fields }, request) => {
+    await inTransaction(db, async (trx) => {
+      const change = await market.setProductTerms(trx, productCode, fields);
+      await audit.record(trx, request.staff, { action: 'config.setProduct', targetType: 'product', targetId: productCode, ...change });
+    });
+    return null;
+  });
+
+  staffRoutes.route(configOptionProducts, async () => ({ list: await options.allProducts() }));
+  staffRoutes.route(configSetOptionProduct, async (body, request) => {
+    await inTransaction(db, async (trx) => {
+      const change = await options.setProduct(trx, body);
+      await audit.record(trx, request.staff, { action: 'config.setOptionProduct', targetType: 'optionProduct', targetId: String(body.id), ...change });
+    });
+    return null;
+  });
+
+  staffRoutes.route(configBanners, async () => ({ rows: await site.allBanners() }));
+  staffRoutes.route(configSetBanners, async ({ rows }, request) => {
+    await inTransaction(db, async (trx) => {
+      const change = await site.setBanners(trx, rows);
+      await audit.record(trx, request.staff, { action: 'config.setBanners', targetType: 'banners', targetId: null, ...change });
+    });
+    return null;
+  });
+
+  staffRoutes.route(configServiceLink, async () => ({ value: await site.customerLinkSetting() }));
+  staffRoutes.route(configSetServiceLink, async ({ value }, request) => {
+    await inTransaction(db, async (trx) => {
+      const change = await site.setCustomerLinkSetting(trx, value);
+      await audit.record(trx, request.staff, { action: 'config.setServiceLink', targetType: 'serviceLink', targetId: null, ...change });
+    });
+    return null;
+  });
+
+  // Currencies and their networks: terms only; no balance and no price moves.
+  staffRoutes.route(configCurrencies, async () => ({ list: await wallet.staffCurrencies() }));
+  staffRoutes.route(configSetCurrency, async (body, request) =>
+    inTransaction(db, async (trx) => {
+      const { id, before, after } = await wallet.setCurrency(trx, body);
+      await audit.record(trx, request.staff, { action: 'config.setCurrency', targetType: 'currency', targetId: String(id), before, after });
+      return { id };
+    }),
+  );
+  staffRoutes.route(configSetCoinNetwork, async (body, request) =>
+    inTransaction(db, async (trx) => {
+      const { id, before, after } = await wallet.setCoinNetwork(trx, body);
+      await audit.record(trx, request.staff, { action: 'config.setCoinNetwork', targetType: 'coinNetwork', targetId: String(id), before, after });
+      return { id };
+    }),
+  );
+}

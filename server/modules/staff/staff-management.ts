@@ -1,0 +1,133 @@
+import crypto from 'node:crypto';
+import { isValidEmail } from '../../../src/shared/auth/validation';
+import type { StaffMember } from '../../../src/shared/api/staff';
+import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import { staffRoles, type StaffRole } from '../../../src/shared/staff/roles';
+import { hashPassword } from '../../auth/passwords';
+import { generateTotpSecret, otpauthUrl } from '../../auth/totp';
+import { isUniqueViolation } from '../../db/database-errors';
+import { AppError } from '../../http/app-error';
+import type { StaffActor } from './audit';
+import type { StaffContext, StaffDependencies } from './staff-context';
+import { pageCount, storedRoles, timeMs } from './staff-repository';
+import type { StaffSessions } from './staff-sessions';
+
+/** Who creates a staff member: an admin in the console, or the command line on the server's machine. */
+export type StaffCreator = StaffActor | { staffId: null; address: 'cli' };
+
+/** The audit's view of a staff member: never a password or a secret. */
+function auditView(member: { email: string; roles: readonly string[]; disabled: boolean }) {
+  return { email: member.email, roles: [...member.roles], disabled: member.disabled };
+}
+
+/** Roles as given (a repeated role counts once); a clear error for an empty list or an unknown role. */
+export function parseRoles(roles: readonly string[]): StaffRole[] {
+  const known = new Set<string>(staffRoles);
+  const unknown = roles.filter((role) => !known.has(role));
+  if (roles.length === 0 || unknown.length > 0) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, `roles: expected one or more of ${staffRoles.join(', ')}`);
+  return staffRoles.filter((role) => roles.includes(role));
+}
+
+/**
+ * Staff accounts: listing, creating (a one-time password and a second-factor secret handed
+ * out once), roles and disabling. Every change writes one audit row in its own transaction.
+ */
+export function createStaffManagement(deps: StaffDependencies, context: StaffContext, sessions: StaffSessions) {
+  const { repository, audit, cipher, settings } = deps;
+
+  async function lockTarget(trx: Parameters<typeof repository.lockById>[0], staffId: number) {
+    const member = await repository.lockById(trx, staffId);
+    if (!member) throw new AppError(ErrorCode.DATA_NOT_FOUND, 'no such staff member');
+    return member;
+  }
+
+  return {
+    async list(page: number, limit: number): Promise<{ list: StaffMember[]; pages: number }> {
+      const { rows, total } = await repository.page((page - 1) * limit, limit);
+      return {
+        list: rows.map((row) => ({
+          staffId: row.id,
+          email: row.email,
+          roles: storedRoles(row.roles),
+          disabled: row.disabled_at !== null,
+          mustChangePassword: row.must_change_password,
+          createdTime: timeMs(row.created_at),
+          lastSignInTime: row.last_sign_in_at ? timeMs(row.last_sign_in_at) : null,
+        })),
+        pages: pageCount(total, limit),
+      };
+    },
+
+    /**
+     * A new staff member with a one-time password (to change at first sign-in) and a
+     * second-factor secret, both handed out only in this answer. The same function serves
+     * `staff/create` and `npm run staff -- create`.
+     */
+    async create(input: { email: string; roles: readonly string[] }, by: StaffCreator): Promise<{ staffId: number; email: string; oneTimePassword: string; otpauthUrl: string }> {
+      const email = input.email.trim().toLowerCase();
+      if (!isValidEmail(email)) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'email: not an e-mail address');
+      const roles = parseRoles(input.roles);
+      const oneTimePassword = crypto.randomBytes(12).toString('base64url');
+      const secret = generateTotpSecret();
+      const passwordHash = await hashPassword(oneTimePassword);
+      try {
+        const staffId = await repository.db.transaction().execute(async (trx) => {
+          const id = await repository.insert(trx, { email, passwordHash, roles, sealedTotpSecret: cipher.encrypt(secret), at: context.now() });
+          await audit.append(trx, { staffId: by.staffId, address: by.address }, {
+            action: 'staff.create',
+            targetType: 'staff',
+            targetId: String(id),
+            before: null,
+            after: auditView({ email, roles, disabled: false }),
+          });
+          return id;
+        });
+        return { staffId, email, oneTimePassword, otpauthUrl: otpauthUrl(`${settings.siteName} Staff`, email, secret) };
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new AppError(ErrorCode.ACCOUNT_EXISTS, 'a staff member has this e-mail');
+        throw error;
+      }
+    },
+
+    async setRoles(actor: StaffActor, input: { staffId: number; roles: readonly string[] }) {
+      const roles = parseRoles(input.roles);
+      await repository.db.transaction().execute(async (trx) => {
+        const member = await lockTarget(trx, input.staffId);
+        const before = storedRoles(member.roles);
+        // An admin cannot take away their own admin role: the last admin could lock everyone out.
+        if (member.id === actor.staffId && before.includes('admin') && !roles.includes('admin')) throw new AppError(ErrorCode.STAFF_SELF_PROTECTED);
+        if (before.length === roles.length && before.every((role) => roles.includes(role))) throw new AppError(ErrorCode.STATUS_UNCHANGED, 'the roles are already these');
+        await repository.setRoles(trx, member.id, roles);
+        const disabled = member.disabled_at !== null;
+        await audit.record(trx, actor, {
+          action: 'staff.setRoles',
+          targetType: 'staff',
+          targetId: String(member.id),
+          before: auditView({ email: member.email, roles: before, disabled }),
+          after: auditView({ email: member.email, roles, disabled }),
+        });
+      });
+    },
+
+    /** Disables a staff member: every session ends at once (their next call answers 23519). */
+    async disable(actor: StaffActor, input: { staffId: number }) {
+      if (input.staffId === actor.staffId) throw new AppError(ErrorCode.STAFF_SELF_PROTECTED);
+      await repository.db.transaction().execute(async (trx) => {
+        const member = await lockTarget(trx, input.staffId);
+        if (member.disabled_at !== null) throw new AppError(ErrorCode.STATUS_UNCHANGED, 'already disabled');
+        await repository.disable(trx, member.id, context.now());
+        await sessions.endSessions(trx, member.id, 'disabled');
+        const roles = storedRoles(member.roles);
+        await audit.record(trx, actor, {
+          action: 'staff.disable',
+          targetType: 'staff',
+          targetId: String(member.id),
+          before: auditView({ email: member.email, roles, disabled: false }),
+          after: auditView({ email: member.email, roles, disabled: true }),
+        });
+      });
+    },
+  };
+}
+
+export type StaffManagement = ReturnType<typeof createStaffManagement>;

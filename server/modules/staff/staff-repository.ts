@@ -1,0 +1,127 @@
+import type { Kysely, Transaction } from 'kysely';
+import { staffRoles, type StaffRole } from '../../../src/shared/staff/roles';
+import type { Database } from '../../db/schema';
+
+/** A database handle or the caller's transaction: staff writes join the transaction of the action they belong to. */
+export type StaffDb = Kysely<Database> | Transaction<Database>;
+
+const knownRoles = new Set<string>(staffRoles);
+
+/** The roles as stored, keeping only the ones this version knows (a role removed from the code grants nothing). */
+export function storedRoles(roles: readonly string[] | null | undefined): StaffRole[] {
+  return (roles ?? []).filter((role): role is StaffRole => knownRoles.has(role));
+}
+
+/** Every staff statement: accounts, session families and refresh tokens. */
+export function createStaffRepository(db: Kysely<Database>) {
+  return {
+    db,
+    findByEmail(email: string) {
+      return db.selectFrom('staff_member').selectAll().where('email', '=', email).executeTakeFirst();
+    },
+    findById(id: number, trx: StaffDb = db) {
+      return trx.selectFrom('staff_member').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    /** A staff member's row locked for a change (roles, disabling) in the caller's transaction. */
+    lockById(trx: Transaction<Database>, id: number) {
+      return trx.selectFrom('staff_member').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    },
+    async insert(trx: StaffDb, member: { email: string; passwordHash: string; roles: StaffRole[]; sealedTotpSecret: string; at: Date }): Promise<number> {
+      const row = await trx
+        .insertInto('staff_member')
+        .values({
+          email: member.email,
+          password_hash: member.passwordHash,
+          roles: member.roles,
+          totp_secret: member.sealedTotpSecret,
+          must_change_password: true,
+          created_at: member.at,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+    async page(offset: number, limit: number) {
+      const [rows, total] = await Promise.all([
+        db.selectFrom('staff_member').selectAll().orderBy('id').offset(offset).limit(limit).execute(),
+        db.selectFrom('staff_member').select((eb) => eb.fn.countAll<string | number>().as('count')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(total.count) };
+    },
+    async setRoles(trx: StaffDb, id: number, roles: StaffRole[]) {
+      await trx.updateTable('staff_member').set({ roles }).where('id', '=', id).execute();
+    },
+    async disable(trx: StaffDb, id: number, at: Date) {
+      await trx.updateTable('staff_member').set({ disabled_at: at }).where('id', '=', id).execute();
+    },
+    async setPassword(trx: StaffDb, id: number, passwordHash: string) {
+      await trx.updateTable('staff_member').set({ password_hash: passwordHash, must_change_password: false }).where('id', '=', id).execute();
+    },
+    async markSignedIn(id: number, at: Date) {
+      await db.updateTable('staff_member').set({ last_sign_in_at: at }).where('id', '=', id).execute();
+    },
+    /** Spends a second-factor step: false when it (or a later one) was spent already (a replayed code). */
+    async useTotpStep(id: number, step: number): Promise<boolean> {
+      const result = await db
+        .updateTable('staff_member')
+        .set({ totp_last_step: step })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    // Sessions: a family per sign-in, refresh tokens that rotate within it.
+    async createFamily(id: string, staffId: number, at: Date) {
+      await db.insertInto('staff_session_family').values({ id, staff_id: staffId, created_at: at }).execute();
+    },
+    findFamily(id: string) {
+      return db.selectFrom('staff_session_family').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    /** The session an access token names, with its staff member: what every staff call checks. */
+    findSession(familyId: string) {
+      return db
+        .selectFrom('staff_session_family as f')
+        .innerJoin('staff_member as m', 'm.id', 'f.staff_id')
+        .select(['f.id as familyId', 'f.revoked_at', 'm.id as staffId', 'm.email', 'm.roles', 'm.must_change_password', 'm.disabled_at'])
+        .where('f.id', '=', familyId)
+        .executeTakeFirst();
+    },
+    async revokeFamily(id: string, reason: string, at: Date) {
+      await db.updateTable('staff_session_family').set({ revoked_at: at, revoked_reason: reason }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+    },
+    /** Ends every session of a staff member, but `keepFamilyId` when given (the one changing its password). */
+    async revokeFamiliesOf(trx: StaffDb, staffId: number, reason: string, at: Date, keepFamilyId?: string) {
+      let query = trx.updateTable('staff_session_family').set({ revoked_at: at, revoked_reason: reason }).where('staff_id', '=', staffId).where('revoked_at', 'is', null);
+      if (keepFamilyId) query = query.where('id', '<>', keepFamilyId);
+      await query.execute();
+    },
+    async insertRefreshToken(token: { tokenHash: string; familyId: string; expiresAt: Date; createdAt: Date }) {
+      await db.insertInto('staff_refresh_token').values({ token_hash: token.tokenHash, family_id: token.familyId, expires_at: token.expiresAt, created_at: token.createdAt }).execute();
+    },
+    findRefreshToken(tokenHash: string) {
+      return db.selectFrom('staff_refresh_token').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    },
+    /** Spends one refresh token and stores its successor in one transaction; false when it was already spent. */
+    async rotateRefreshToken(spentHash: string, next: { tokenHash: string; familyId: string; expiresAt: Date }, at: Date): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const spent = await trx.updateTable('staff_refresh_token').set({ used_at: at }).where('token_hash', '=', spentHash).where('used_at', 'is', null).executeTakeFirst();
+        if (Number(spent.numUpdatedRows) !== 1) return false;
+        await trx.insertInto('staff_refresh_token').values({ token_hash: next.tokenHash, family_id: next.familyId, expires_at: next.expiresAt, created_at: at }).execute();
+        return true;
+      });
+    },
+  };
+}
+
+export type StaffRepository = ReturnType<typeof createStaffRepository>;
+
+/** Rows per page and the page count of a total (at least one page only when there are rows). */
+export function pageCount(total: number, limit: number): number {
+  return Math.ceil(total / limit);
+}
+
+/** Stored instants as epoch milliseconds. */
+export function timeMs(value: Date | string): number {
+  return new Date(value).getTime();
+}

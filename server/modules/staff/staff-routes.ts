@@ -1,0 +1,38 @@
+import { auditList, staffCreate, staffDisable, staffList, staffLogin, staffLogout, staffMe, staffPassword, staffRefresh, staffSetRoles } from '../../../src/shared/api/staff';
+import type { registerStaffScope } from './staff-scope';
+import type { StaffService } from './staff-service';
+
+/** The staff core's own calls: sign-in, the member's own account, staff management and the audit list. */
+export function registerStaffCoreRoutes({ staffRoutes, signedOutRoute }: ReturnType<typeof registerStaffScope>, staff: StaffService) {
+  signedOutRoute(staffLogin, (body, request) => staff.login(body, request.ip));
+  signedOutRoute(staffRefresh, (body) => staff.sessions.refresh(body.refreshToken));
+
+  staffRoutes.route(staffLogout, async (_body, request) => {
+    await staff.sessions.logout(request.staffSession.familyId);
+    return null;
+  });
+  staffRoutes.route(staffMe, async (_body, request) => {
+    const { staffId, email, roles, mustChangePassword } = request.staffSession;
+    return { staffId, email, roles, mustChangePassword };
+  });
+  staffRoutes.route(staffPassword, async (body, request) => {
+    await staff.changePassword(request.staffSession, body, request.staff.address);
+    return null;
+  });
+
+  staffRoutes.route(staffList, (body) => staff.management.list(body.page, body.limit));
+  staffRoutes.route(staffCreate, async (body, request) => {
+    const { oneTimePassword, otpauthUrl } = await staff.management.create(body, request.staff);
+    return { oneTimePassword, otpauthUrl };
+  });
+  staffRoutes.route(staffSetRoles, async (body, request) => {
+    await staff.management.setRoles(request.staff, body);
+    return null;
+  });
+  staffRoutes.route(staffDisable, async (body, request) => {
+    await staff.management.disable(request.staff, body);
+    return null;
+  });
+
+  staffRoutes.route(auditList, (body) => staff.audit.list(body));
+}

@@ -1,0 +1,62 @@
+import path from 'node:path';
+import type { FastifyRequest } from 'fastify';
+import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import { ownFilePath, staffFilePath } from '../../../src/shared/api/uploads';
+import type { DatabaseHandle } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { sendPrivateFile } from '../../http/multipart';
+import type { SignedInRoutes } from '../../http/signed-in';
+import type { ReviewsService } from '../reviews';
+import type { StaffRoutes } from '../staff';
+import { diskFileStore, memoryFileStore } from './file-store';
+import { createUploadsService, type UploadsService } from './uploads-service';
+
+export type { ImageToStore, UploadsService } from './uploads-service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Uploaded images: `storeImage` for the modules that take them (and tests). */
+    uploads: UploadsService;
+  }
+}
+
+/** A missing file, another user's and a malformed id all answer the same 404. */
+const noSuchFile = () => new AppError(ErrorCode.DATA_NOT_FOUND, 'no such file', 404);
+
+function idOf(request: FastifyRequest): string {
+  const { id } = request.params as { id?: unknown };
+  return typeof id === 'string' ? id : '';
+}
+
+/**
+ * Uploaded images: the service other modules store through (deposit proofs here; avatars
+ * and identity documents later) and the two routes that read them back — the owner's
+ * (`GET /v1/waa/file/:id`) and staff's (`GET /v1/staff/file/:id`, for a member whose roles
+ * review an item the file is attached to). Bytes live under DATA_DIR/uploads (outside the
+ * web root), or in memory when the server runs without a data folder (tests).
+ */
+export async function registerUploads(deps: {
+  database: DatabaseHandle;
+  dataDir: string | null;
+  signedIn: SignedInRoutes;
+  staffRoutes: StaffRoutes;
+  reviews: ReviewsService;
+}): Promise<UploadsService> {
+  const store = deps.dataDir === null ? memoryFileStore() : diskFileStore(path.join(deps.dataDir, 'uploads'));
+  const uploads = createUploadsService({ db: deps.database.db, store });
+
+  await deps.signedIn((scope) => {
+    scope.getRoute(ownFilePath, async (request, reply) => {
+      const file = await uploads.ownFile(request.session.uid, idOf(request));
+      if (!file) throw noSuchFile();
+      return sendPrivateFile(reply, file);
+    });
+  });
+  deps.staffRoutes.getRoute(staffFilePath, async (request, reply) => {
+    const id = idOf(request);
+    const file = (await deps.reviews.mayViewFile(request.staff, id)) ? await uploads.anyFile(id) : null;
+    if (!file) throw noSuchFile();
+    return sendPrivateFile(reply, file);
+  });
+  return uploads;
+}

@@ -1,0 +1,97 @@
+import {
+  bankCardDelete,
+  bankCardInsert,
+  bankCardList,
+  bankCardOne,
+  bankCardUpdate,
+  cryptoWalletDelete,
+  cryptoWalletInsert,
+  cryptoWalletList,
+  withdrawBankCalculate,
+  withdrawBankMeta,
+  withdrawBankSubmit,
+  withdrawCancel,
+  withdrawList,
+  withdrawStatus,
+  withdrawSubmit,
+  withdrawWalletCalculate,
+} from '../../../src/shared/api/withdraw';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema';
+import { sessionOnBook, type SignedInRequest, type SignedInRoutes } from '../../http/signed-in';
+import type { SavedDestinations } from './saved-destinations';
+import type { WithdrawalsService } from './withdrawals-service';
+
+/** Runs a money call once per `Idempotency-Key` of the caller: a replay answers the first answer. */
+export type Idempotent = <T>(request: SignedInRequest, uid: number, path: string, work: (trx: Transaction<Database>) => Promise<T>) => Promise<T>;
+
+/**
+ * The customer's saved addresses, bank cards and withdrawals (src/shared/api/withdraw.ts):
+ * real accounts only (a demo session is refused), each answering only the caller's rows.
+ */
+export async function registerWithdrawalsRoutes(signedIn: SignedInRoutes, deps: { saved: SavedDestinations; withdrawals: WithdrawalsService; idempotent: Idempotent }) {
+  const { saved, withdrawals, idempotent } = deps;
+  const real = (request: SignedInRequest) => sessionOnBook(request.session, 'real');
+  await signedIn((scope) => {
+    scope.route(cryptoWalletList, async (body, request) => saved.addresses(real(request), request.session.aesKey, body.pageNum, body.pageSize));
+    scope.route(cryptoWalletInsert, async (body, request) => {
+      const uid = real(request);
+      const save = await saved.prepareAddress(request.session.aesKey, body);
+      return idempotent(request, uid, cryptoWalletInsert.path, async (trx) => {
+        await save(trx, uid);
+        return null;
+      });
+    });
+    scope.route(cryptoWalletDelete, async (body, request) => {
+      await saved.deleteAddress(real(request), body.walletId);
+      return null;
+    });
+
+    scope.route(bankCardList, async (body, request) => saved.cards(real(request), body.page, body.limit));
+    scope.route(bankCardOne, async (body, request) => saved.card(real(request), request.session.aesKey, body.id));
+    scope.route(bankCardInsert, async (body, request) => {
+      const uid = real(request);
+      return idempotent(request, uid, bankCardInsert.path, async (trx) => {
+        await saved.addCard(trx, uid, request.session.aesKey, body);
+        return null;
+      });
+    });
+    scope.route(bankCardUpdate, async (body, request) => {
+      await saved.updateCard(real(request), request.session.aesKey, body.id, body);
+      return null;
+    });
+    scope.route(bankCardDelete, async (body, request) => {
+      await saved.deleteCard(real(request), body.id);
+      return null;
+    });
+
+    scope.route(withdrawStatus, async (_body, request) => withdrawals.status(real(request)));
+    scope.route(withdrawBankMeta, async (_body, request) => {
+      real(request);
+      return withdrawals.bankMeta();
+    });
+    scope.route(withdrawWalletCalculate, async (body, request) => withdrawals.walletCalculate(real(request), body));
+    scope.route(withdrawBankCalculate, async (body, request) => withdrawals.bankCalculate(real(request), body));
+    scope.route(withdrawSubmit, async (body, request) => {
+      const uid = real(request);
+      const withdrawal = await withdrawals.prepareCrypto(uid, request.session.aesKey, body);
+      return idempotent(request, uid, withdrawSubmit.path, async (trx) => {
+        await withdrawals.place(trx, uid, withdrawal);
+        return null;
+      });
+    });
+    scope.route(withdrawBankSubmit, async (body, request) => {
+      const uid = real(request);
+      const withdrawal = await withdrawals.prepareBank(uid, body);
+      return idempotent(request, uid, withdrawBankSubmit.path, async (trx) => {
+        await withdrawals.place(trx, uid, withdrawal);
+        return null;
+      });
+    });
+    scope.route(withdrawCancel, async (body, request) => {
+      await withdrawals.cancel(real(request), body.id);
+      return null;
+    });
+    scope.route(withdrawList, async (body, request) => withdrawals.records(real(request), body.pageNum, body.pageSize));
+  });
+}

@@ -1,0 +1,343 @@
+import crypto from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { WithdrawalQuoteData, WithdrawalRecord } from '../../../src/shared/api/withdraw';
+import type { Switches } from '../../../src/shared/config/switches';
+import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import { maskedTail } from '../../../src/shared/money/encoded-field';
+import { formatMoney, money, multiplyMoney, parseMoney, type Units } from '../../../src/shared/money/money';
+import {
+  parseWithdrawalAmount,
+  withdrawalQuote,
+  withdrawalRefusal,
+  withinBounds,
+  withdrawalBounds,
+  type WithdrawalChannel,
+} from '../../../src/shared/money/withdrawal-quote';
+import { inTransaction } from '../../db/after-commit';
+import type { Database, WithdrawalStatus } from '../../db/schema';
+import { AppError } from '../../http/app-error';
+import type { NoticesService } from '../notices';
+import type { ReviewEffectContext, ReviewsService, SubmittedReview } from '../reviews';
+import type { SavedDestinations } from './saved-destinations';
+import type { SealedFields } from './sealed-fields';
+import { bankChannelTerms, bankMetaView, coinChannel, type CoinNetworkTerms } from './withdrawal-channels';
+import type { WithdrawalsRepository } from './withdrawals-repository';
+
+/** The notification code of a rejected withdrawal (spec "Notification codes"), and of any other news. */
+export const withdrawalRejectedAlarm = 629005;
+export const newMessageAlarm = 629012;
+/** The notice's `actionType` for a withdrawal's outcome (a coded notification, not a staff text). */
+const withdrawalNoticeActionType = 1;
+
+/** The ledger's withdrawal verbs (server/modules/ledger), each a balanced journal in the caller's transaction. */
+export interface WithdrawalLedger {
+  /** The balance check and the hold are one conditional write; INSUFFICIENT_BALANCE when it does not fit. */
+  holdWithdrawal(trx: Transaction<Database>, input: { uid: number; currency: string; amount: Units; key: string }): Promise<void>;
+  /** The held amount paid out, its fee to the house, exactly once per key. */
+  payWithdrawal(trx: Transaction<Database>, input: { holdKey: string; fee: Units; key: string }): Promise<void>;
+  /** The held amount back to the wallet, exactly once per key. */
+  releaseWithdrawal(trx: Transaction<Database>, input: { holdKey: string; key: string }): Promise<void>;
+  /** What the customer's wallet of a currency holds, available to withdraw. */
+  walletAvailable(uid: number, currency: string): Promise<Units>;
+}
+
+/** What the wallet module tells withdrawals: its currencies, coin networks and live USD rates. */
+export interface WithdrawalWallet {
+  currencyCode(currencyId: number): Promise<string | null>;
+  coinNetworks(): Promise<readonly CoinNetworkTerms[]>;
+  /** The currency's USD value per unit (refuses a stale price). */
+  usdRate(currencyId: number): Promise<Units>;
+}
+
+/** A submission checked before its transaction: what the hold and the row will record. */
+export interface PreparedWithdrawal {
+  channel: Channel;
+  amount: Units;
+  fee: Units;
+  practical: Units;
+  amountUsd: Units;
+  destination: string;
+  bankCardId: number | null;
+}
+
+interface Channel {
+  kind: 'crypto' | 'bank';
+  currencyId: number;
+  currency: string;
+  terms: WithdrawalChannel;
+  coinNetworkId: number | null;
+}
+
+/** A bank withdrawal's destination as sealed at submission: the card's details of that moment. */
+const bankDestinationSeparator = ' · ';
+function bankDestinationOf(card: { bankName: string; swiftCode: string; name: string; account: string }): string {
+  return [`${card.bankName} ${card.swiftCode}`.trim(), card.name, card.account].join(bankDestinationSeparator).trim();
+}
+
+/**
+ * What the customer's records show of where a withdrawal went, never the whole of it: a
+ * card's bank with the account's last 4 digits, an address's first 6 and last 4 characters.
+ */
+export function maskedDestinationOf(channel: 'crypto' | 'bank', plain: string): string {
+  if (channel === 'bank') {
+    const parts = plain.split(bankDestinationSeparator);
+    const account = parts.at(-1) ?? '';
+    const bank = parts.length > 1 ? (parts[0] ?? '') : '';
+    return `${bank} ${maskedTail(account)}`.trim();
+  }
+  return plain.length > 10 ? `${plain.slice(0, 6)}****${plain.slice(-4)}` : maskedTail(plain);
+}
+
+const toMs = (value: Date | string) => (value instanceof Date ? value : new Date(value)).getTime();
+const payStateOf: Record<WithdrawalStatus, 0 | 1 | 2> = { pending: 0, paid: 1, rejected: 2, canceled: 2 };
+
+/**
+ * Withdrawals: the quote, the submission (hold, row and review item in one transaction),
+ * the review's outcome (paid or released, with a notice) and the customer's cancel. While one
+ * awaits review the customer cannot trade on the real account (406).
+ */
+export function createWithdrawalsService(deps: {
+  db: Kysely<Database>;
+  repository: WithdrawalsRepository;
+  saved: SavedDestinations;
+  sealed: SealedFields;
+  ledger: WithdrawalLedger;
+  wallet: WithdrawalWallet;
+  reviews: Pick<ReviewsService, 'submit' | 'cancel' | 'registerKind'>;
+  notices: Pick<NoticesService, 'send'>;
+  switches: () => Promise<Switches>;
+  nowMs?: () => number;
+}) {
+  const { db, repository, ledger, wallet, sealed } = deps;
+  const now = () => new Date((deps.nowMs ?? Date.now)());
+
+  async function cryptoChannel(currencyId: number, coinId: number): Promise<Channel> {
+    const network = (await wallet.coinNetworks()).find((item) => item.id === coinId && item.enabled);
+    if (!network || network.currencyId !== currencyId) throw new AppError(ErrorCode.CURRENCY_NOT_FOUND);
+    return { kind: 'crypto', currencyId, currency: network.currencyCode, terms: coinChannel(network), coinNetworkId: network.id };
+  }
+
+  async function bankChannel(): Promise<Channel> {
+    const terms = await bankChannelTerms(db);
+    const currency = terms ? await wallet.currencyCode(terms.currencyId) : null;
+    // The specification's own words for a missing channel ("bank card meta not found.").
+    if (!terms || !terms.enabled || currency === null) throw new AppError(ErrorCode.DATA_NOT_FOUND, 'bank card meta not found.');
+    return { kind: 'bank', currencyId: terms.currencyId, currency, terms, coinNetworkId: null };
+  }
+
+  async function statusFlags() {
+    const switches = await deps.switches();
+    const bank = await bankChannelTerms(db);
+    return {
+      cryptoEnabled: !switches.NO_WALLET_WITHDRAW,
+      bankCardEnabled: switches.BANK_CARD_WITHDRAW && switches['user/bankCard'] && bank !== null && bank.enabled,
+    };
+  }
+
+  async function quote(uid: number, channel: Channel, num: string): Promise<WithdrawalQuoteData> {
+    const amount = parseWithdrawalAmount(num);
+    if (amount === null) throw new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'num');
+    const [usdRate, available] = await Promise.all([wallet.usdRate(channel.currencyId), ledger.walletAvailable(uid, channel.currency)]);
+    const bounds = withdrawalBounds(channel.terms, usdRate);
+    if (!withinBounds(amount, bounds)) throw rangeError(bounds.min, bounds.max);
+    return withdrawalQuote({ amount, channel: channel.terms, usdRate, available });
+  }
+
+  function rangeError(min: Units, max: Units) {
+    return new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'amount outside the withdrawal limits', 200, { min: formatMoney(min), max: formatMoney(max) }, {
+      key: 'withdraw.amount_limit',
+      params: { min: formatMoney(min), max: formatMoney(max) },
+    });
+  }
+
+  /**
+   * Everything a submission reads, before the idempotent call's transaction opens: the
+   * method on, the amount within bounds, the practical amount the customer saw. The balance
+   * is the hold's own check (inside), so a replayed key still answers its first answer.
+   */
+  async function prepare(uid: number, channel: Channel, input: { num: string; practicalNum: string; destination: string; bankCardId: number | null }): Promise<PreparedWithdrawal> {
+    const enabled = await statusFlags();
+    if (!(channel.kind === 'crypto' ? enabled.cryptoEnabled : enabled.bankCardEnabled)) throw new AppError(ErrorCode.WITHDRAWAL_UNAVAILABLE);
+    const amount = parseWithdrawalAmount(input.num);
+    const practicalSeen = parseMoney(input.practicalNum);
+    if (amount === null || practicalSeen === null) throw new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'num');
+    const usdRate = await wallet.usdRate(channel.currencyId);
+    const refusal = withdrawalRefusal({ amount, practicalSeen, channel: channel.terms, usdRate, available: amount });
+    if (refusal?.reason === 'amount_range') throw rangeError(money(refusal.min), money(refusal.max));
+    if (refusal) throw new AppError(refusal.code, refusal.reason);
+    return { channel, amount, fee: amount - practicalSeen, practical: practicalSeen, amountUsd: multiplyMoney(amount, usdRate), destination: input.destination, bankCardId: input.bankCardId };
+  }
+
+  /** The hold, the withdrawal and its review item, in the idempotent call's transaction. */
+  async function place(trx: Transaction<Database>, uid: number, prepared: PreparedWithdrawal) {
+    const { channel, amount, fee, amountUsd } = prepared;
+    const practicalSeen = prepared.practical;
+    const input = { destination: prepared.destination, bankCardId: prepared.bankCardId };
+    const holdKey = `withdrawal-hold:${crypto.randomUUID()}`;
+    {
+      // The hold first: when the balance does not fit, nothing else is written (the caller's transaction rolls back).
+      await ledger.holdWithdrawal(trx, { uid, currency: channel.currency, amount, key: holdKey });
+      const id = await repository.insert(trx, {
+        uid,
+        channel: channel.kind,
+        currency_id: channel.currencyId,
+        coin_network_id: channel.coinNetworkId,
+        bank_card_id: input.bankCardId,
+        destination_sealed: sealed.seal(input.destination),
+        key_id: sealed.keyId,
+        amount: formatMoney(amount),
+        fee: formatMoney(fee),
+        practical: formatMoney(practicalSeen),
+        amount_usd: formatMoney(amountUsd),
+        hold_key: holdKey,
+        created_at: now(),
+      });
+      await deps.reviews.submit(trx, {
+        kind: 'withdrawal',
+        uid,
+        subjectRef: String(id),
+        amountUsd: formatMoney(amountUsd),
+        facts: {
+          channel: channel.kind === 'crypto' ? 'crypto address' : 'bank card',
+          currency: channel.currency,
+          amount: formatMoney(amount),
+          fee: formatMoney(fee),
+          practical: formatMoney(practicalSeen),
+          amountUsd: formatMoney(amountUsd),
+          destination: input.destination,
+        },
+      });
+    }
+  }
+
+  /** A decided review's effect, in the decision's transaction (the item is locked; the withdrawal after it). */
+  async function decided(trx: Transaction<Database>, item: SubmittedReview, outcome: 'approved' | 'rejected', context: ReviewEffectContext) {
+    const row = await repository.lock(trx, Number(item.subjectRef));
+    if (!row) throw new Error(`withdrawal ${item.subjectRef} of review ${item.id} does not exist`);
+    // Already canceled or decided: the review item's own status guards this; a second run changes nothing.
+    if (row.status !== 'pending') return;
+    const currency = row.currency_code;
+    const amount = formatMoney(money(String(row.amount)));
+    if (outcome === 'approved') {
+      await ledger.payWithdrawal(trx, { holdKey: row.hold_key, fee: money(String(row.fee)), key: `withdrawal-pay:${row.id}` });
+      await repository.setStatus(trx, row.id, 'paid', now());
+      await deps.notices.send(trx, {
+        uid: row.uid,
+        actionType: withdrawalNoticeActionType,
+        alarmType: newMessageAlarm,
+        title: 'Withdrawal approved',
+        content: `Your withdrawal of ${amount} ${currency} was approved and paid out.`,
+        paymentPrice: amount,
+      });
+      return;
+    }
+    await ledger.releaseWithdrawal(trx, { holdKey: row.hold_key, key: `withdrawal-release:${row.id}` });
+    await repository.setStatus(trx, row.id, 'rejected', now(), context.reason);
+    await deps.notices.send(trx, {
+      uid: row.uid,
+      actionType: withdrawalNoticeActionType,
+      alarmType: withdrawalRejectedAlarm,
+      title: 'Withdrawal rejected',
+      content: `Your withdrawal of ${amount} ${currency} was rejected; the amount is back in your wallet.`,
+      remark: context.reason,
+      paymentPrice: amount,
+    });
+  }
+
+  deps.reviews.registerKind('withdrawal', { effect: decided });
+
+  return {
+    hasPendingWithdrawal: (uid: number) => repository.hasPending(uid),
+
+    /** `withdraw/status`: the blocked code first (1066 none offered, 1070 one awaiting review), else the flags. */
+    async status(uid: number) {
+      const flags = await statusFlags();
+      if (!flags.cryptoEnabled && !flags.bankCardEnabled) throw new AppError(ErrorCode.WITHDRAWAL_UNAVAILABLE);
+      if (await repository.hasPending(uid)) throw new AppError(ErrorCode.WITHDRAWAL_UNDER_REVIEW);
+      return flags;
+    },
+
+    async bankMeta() {
+      const channel = await bankChannel();
+      const terms = await bankChannelTerms(db);
+      return bankMetaView(terms!, channel.currency);
+    },
+
+    async walletCalculate(uid: number, body: { currencyId: number; coinId: number; num: string }) {
+      return quote(uid, await cryptoChannel(body.currencyId, body.coinId), body.num);
+    },
+
+    async bankCalculate(uid: number, body: { currencyId: number; num: string }) {
+      const channel = await bankChannel();
+      if (channel.currencyId !== body.currencyId) throw new AppError(ErrorCode.CURRENCY_NOT_FOUND);
+      return quote(uid, channel, body.num);
+    },
+
+    place,
+
+    /** A crypto withdrawal checked and ready to place (reads only). */
+    async prepareCrypto(uid: number, aesKey: string, body: { num: string; practicalNum: string; currencyId: number; coinId: number; paymentAddress: string }) {
+      const channel = await cryptoChannel(body.currencyId, body.coinId);
+      const address = sealed.decodeFromClient(body.paymentAddress, aesKey, 'paymentAddress').trim();
+      if (address === '') throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'paymentAddress is empty');
+      return prepare(uid, channel, { num: body.num, practicalNum: body.practicalNum, destination: address, bankCardId: null });
+    },
+
+    /** A bank card withdrawal checked and ready to place (reads only; another user's card is not found). */
+    async prepareBank(uid: number, body: { num: string; practicalNum: string; userBankId: number }) {
+      const channel = await bankChannel();
+      const card = await deps.saved.cardDetails(db, uid, body.userBankId);
+      if (!card) throw new AppError(ErrorCode.DATA_NOT_FOUND);
+      const destination = bankDestinationOf(card);
+      return prepare(uid, channel, { num: body.num, practicalNum: body.practicalNum, destination, bankCardId: body.userBankId });
+    },
+
+    /**
+     * The customer withdraws a withdrawal still under review: the review item closes (no
+     * staff decision), the hold is released. Once staff decided, it stays decided.
+     */
+    async cancel(uid: number, id: number) {
+      const owned = await repository.ownedPending(uid, id);
+      if (!owned) throw new AppError(ErrorCode.DATA_NOT_FOUND);
+      await inTransaction(db, async (trx) => {
+        // The review item first (the lock order), then the withdrawal.
+        const canceled = await deps.reviews.cancel(trx, { kind: 'withdrawal', subjectRef: String(id), note: 'canceled by the customer' });
+        if (!canceled) throw new AppError(ErrorCode.STATUS_UNCHANGED, 'the withdrawal was already decided');
+        const row = await repository.lock(trx, id);
+        if (!row || row.status !== 'pending') throw new AppError(ErrorCode.STATUS_UNCHANGED, 'the withdrawal was already decided');
+        await ledger.releaseWithdrawal(trx, { holdKey: row.hold_key, key: `withdrawal-release:${row.id}` });
+        await repository.setStatus(trx, row.id, 'canceled', now());
+      });
+    },
+
+    /** The customer's withdrawals as `fund/records` rows, for the records module's UNION ALL. */
+    recordSource: (uid: number) => repository.recordSource(uid),
+
+    /** A records row's destination, opened and masked (null for a row that is not a withdrawal). */
+    recordDestination(row: { channel: string | null; destination_sealed: string | null; key_id: string | null }): string | null {
+      if ((row.channel !== 'crypto' && row.channel !== 'bank') || row.destination_sealed === null || row.key_id === null) return null;
+      return maskedDestinationOf(row.channel, sealed.open(row.destination_sealed, row.key_id));
+    },
+
+    /** The customer's withdrawals alone (`withdraw/list`; `fund/records` has both kinds). */
+    async records(uid: number, page: number, size: number): Promise<{ list: WithdrawalRecord[]; pages: number }> {
+      const { rows, total } = await repository.page(uid, page, size);
+      const list: WithdrawalRecord[] = [];
+      for (const row of rows) {
+        list.push({
+          id: row.id,
+          actionType: 1,
+          currency: (await wallet.currencyCode(row.currency_id)) ?? '',
+          payPrice: formatMoney(money(String(row.amount))),
+          withdrawUsdPrice: formatMoney(money(String(row.amount_usd))),
+          fee: formatMoney(money(String(row.fee))),
+          practical: formatMoney(money(String(row.practical))),
+          payState: payStateOf[row.status],
+          submitTimeTs: toMs(row.created_at),
+        });
+      }
+      return { list, pages: Math.ceil(total / size) };
+    },
+  };
+}
+export type WithdrawalsService = ReturnType<typeof createWithdrawalsService>;

@@ -1,0 +1,193 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { fundRecords, type FundRecord } from '../../../../shared/api/deposit';
+import { fundRecordsPageSize, PayState } from '../../../../shared/money/deposit-rules';
+import { useApp } from '../../../app-context';
+import { DetailList } from '../../../components/detail-list';
+import { Dialog } from '../../../components/dialog';
+import { useBrandFormat } from '../../../format/use-brand-format';
+import { useIsDesktop } from '../../../layouts/use-viewport';
+
+type TypeFilter = 'all' | 0 | 1;
+type StatusFilter = 'all' | 0 | 1 | 2;
+
+const typeOptions: readonly TypeFilter[] = ['all', 0, 1];
+const statusOptions: readonly StatusFilter[] = ['all', PayState.waiting, PayState.success, PayState.fail];
+const stateTone: Record<FundRecord['payState'], string> = { 0: 'state-waiting', 1: 'up', 2: 'down' };
+
+/** A record's state as the customer reads it: a withdrawal they canceled says so rather than "Fail". */
+export function fundRecordStateKey(record: FundRecord): string {
+  return record.canceled ? 'deposit.status_canceled' : `deposit.status_${record.payState}`;
+}
+
+/** One page's answer joined to what was loaded: a record appears once even if a new one shifted the pages. */
+export function appendRecords(loaded: readonly FundRecord[], page: readonly FundRecord[]): FundRecord[] {
+  const seen = new Set(loaded.map((record) => record.id));
+  return [...loaded, ...page.filter((record) => !seen.has(record.id))];
+}
+
+function RecordDetails(props: { record: FundRecord }) {
+  const { t } = useTranslation();
+  const format = useBrandFormat();
+  const { record } = props;
+  return (
+    <DetailList
+      rows={[
+        { label: t('deposit.records_type'), value: t(record.actionType === 0 ? 'deposit.records_type_deposit' : 'deposit.records_type_withdraw') },
+        { label: t('deposit.records_amount'), value: `${record.payPrice} ${record.currency}` },
+        { label: t('deposit.network'), value: record.network },
+        ...(record.actionType === 1
+          ? [
+              { label: t('deposit.records_destination'), value: record.destination },
+              { label: t('deposit.records_fee'), value: record.fee === null ? null : `${record.fee} ${record.currency}` },
+              { label: t('deposit.records_practical'), value: record.practical === null ? null : `${record.practical} ${record.currency}` },
+            ]
+          : []),
+        { label: t('deposit.amount_usd'), value: format.amount(record.depositUsdPrice ?? record.withdrawUsdPrice ?? '0') },
+        { label: t('deposit.records_status'), value: t(fundRecordStateKey(record)), tone: stateTone[record.payState] },
+        { label: t('deposit.submit_time'), value: format.time(record.submitTimeTs) },
+        { label: t('deposit.decided_time'), value: format.time(record.decidedTimeTs) },
+        ...(record.payState === PayState.fail && !record.canceled ? [{ label: t('deposit.fail_reason'), value: record.failReason }] : []),
+      ]}
+    />
+  );
+}
+
+/**
+ * The deposit and withdrawal records (`fund/records`): type and status filters, pages of 10
+ * loaded as the list's end scrolls into view, and a record's details in a sheet on phones or
+ * a panel beside the list on desktop (a withdrawal's with its masked destination, fee and
+ * amount received). A failed record shows its reason; a canceled withdrawal reads canceled.
+ */
+export function FundRecords() {
+  const { t } = useTranslation();
+  const { http } = useApp();
+  const format = useBrandFormat();
+  const isDesktop = useIsDesktop();
+  const [type, setType] = useState<TypeFilter>('all');
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const [records, setRecords] = useState<FundRecord[]>([]);
+  const [nextPage, setNextPage] = useState(1);
+  const [done, setDone] = useState(false);
+  const [loading, setLoading] = useState(false);
+  const [selected, setSelected] = useState<FundRecord | null>(null);
+  const end = useRef<HTMLDivElement>(null);
+  const generation = useRef(0);
+
+  /** A filter change starts over from page 1; answers still on their way for the old filters are dropped. */
+  function changeFilters(next: { type: TypeFilter; status: StatusFilter }) {
+    generation.current += 1;
+    setType(next.type);
+    setStatus(next.status);
+    setRecords([]);
+    setNextPage(1);
+    setDone(false);
+    setLoading(false);
+    setSelected(null);
+  }
+
+  const loadMore = useCallback(() => {
+    if (loading || done) return;
+    const mine = generation.current;
+    setLoading(true);
+    http
+      .call(fundRecords, {
+        pageNum: nextPage,
+        pageSize: fundRecordsPageSize,
+        ...(type === 'all' ? {} : { type }),
+        ...(status === 'all' ? {} : { status }),
+      })
+      .then((answer) => {
+        if (mine !== generation.current) return;
+        setRecords((loaded) => appendRecords(loaded, answer.list));
+        setNextPage(nextPage + 1);
+        setDone(nextPage >= answer.pages);
+      })
+      .catch(() => mine === generation.current && setDone(true))
+      .finally(() => mine === generation.current && setLoading(false));
+  }, [http, loading, done, nextPage, type, status]);
+
+  useEffect(() => {
+    const sentinel = end.current;
+    if (!sentinel) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) loadMore();
+    });
+    observer.observe(sentinel);
+    return () => observer.disconnect();
+  }, [loadMore]);
+
+  const list = (
+    <div className="fund-records-list">
+      <div className="fund-records-filters" role="group">
+        <select aria-label={t('deposit.records_type_all')} value={String(type)} onChange={(event) => changeFilters({ type: event.target.value === 'all' ? 'all' : (Number(event.target.value) as 0 | 1), status })}>
+          {typeOptions.map((option) => (
+            <option key={option} value={String(option)}>
+              {t(option === 'all' ? 'deposit.records_type_all' : option === 0 ? 'deposit.records_type_deposit' : 'deposit.records_type_withdraw')}
+            </option>
+          ))}
+        </select>
+        <select
+          aria-label={t('deposit.records_status_all')}
+          value={String(status)}
+          onChange={(event) => changeFilters({ type, status: event.target.value === 'all' ? 'all' : (Number(event.target.value) as 0 | 1 | 2) })}
+        >
+          {statusOptions.map((option) => (
+            <option key={option} value={String(option)}>
+              {t(option === 'all' ? 'deposit.records_status_all' : `deposit.status_${option}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <ul className="fund-records" data-testid="fund-records">
+        {records.map((record) => (
+          <li key={record.id}>
+            <button type="button" className={`fund-record${selected?.id === record.id ? ' selected' : ''}`} onClick={() => setSelected(record)} data-testid="fund-record">
+              <span className="fund-record-what">
+                <strong data-testid="fund-record-type">{t(record.actionType === 0 ? 'deposit.records_type_deposit' : 'deposit.records_type_withdraw')}</strong>
+                <span>{format.time(record.submitTimeTs)}</span>
+              </span>
+              <span className="fund-record-amount numeric">
+                <strong>
+                  {record.payPrice} {record.currency}
+                </strong>
+                <span className={stateTone[record.payState]} data-testid="fund-record-state">
+                  {t(fundRecordStateKey(record))}
+                </span>
+              </span>
+              {record.payState === PayState.fail && record.failReason ? (
+                <span className="fund-record-reason">
+                  {t('deposit.fail_reason')}: {record.failReason}
+                </span>
+              ) : null}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div ref={end} className="list-end">
+        {loading ? t('common.loading') : done ? t(records.length === 0 ? 'deposit.no_records' : 'deposit.end') : ''}
+      </div>
+    </div>
+  );
+
+  if (isDesktop) {
+    return (
+      <div className="fund-records-desktop">
+        {list}
+        <aside className="fund-record-panel" aria-label={t('deposit.detail')}>
+          {selected ? <RecordDetails record={selected} /> : null}
+        </aside>
+      </div>
+    );
+  }
+  return (
+    <>
+      {list}
+      {selected ? (
+        <Dialog title={t('deposit.detail')} onClose={() => setSelected(null)}>
+          <RecordDetails record={selected} />
+        </Dialog>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,80 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { walletRecords, type WalletRecord } from '../../../../shared/api/wallet';
+import { useApp } from '../../../app-context';
+import { useBrandFormat } from '../../../format/use-brand-format';
+import { usePagedList } from '../../trading/history/use-paged-list';
+
+/** The spec's page size of record lists. */
+export const recordsPageSize = 10;
+/** The spec: after more than 5 failures in a row, infinite scroll stops. */
+const failureCap = 5;
+
+type RecordFilter = 'all' | 0 | 1 | 2;
+const filters: readonly RecordFilter[] = ['all', 0, 1, 2];
+
+/** The wallet record tab: a type filter (all, transfer in, transfer out, order) over an infinitely scrolling list. */
+export function WalletRecords() {
+  const { t } = useTranslation();
+  const { http } = useApp();
+  const format = useBrandFormat();
+  const [filter, setFilter] = useState<RecordFilter>('all');
+  const { state, list } = usePagedList<WalletRecord, { items: WalletRecord[]; pages: number }>({
+    resetKey: String(filter),
+    fetchPage: async (page, signal) => {
+      const answer = await http.call(walletRecords, { page, limit: recordsPageSize, ...(filter === 'all' ? {} : { type: filter }) }, { silent: true, signal });
+      return { items: answer.list, pages: answer.pages };
+    },
+    keyOf: (record) => `${record.uid}:${record.currency}:${record.orderQuantity}`,
+    failureCap,
+    retryDelayMs: (failures) => Math.min(8_000, 500 * 2 ** failures),
+  });
+  const sentinel = useRef<HTMLLIElement>(null);
+
+  useEffect(() => {
+    const element = sentinel.current;
+    if (!element) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) list.loadMore();
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [list, state.items.length]);
+
+  return (
+    <div className="wallet-records">
+      <label className="wallet-record-filter">
+        <span>{t('wallet.record_type')}</span>
+        <select value={String(filter)} onChange={(event) => setFilter(event.target.value === 'all' ? 'all' : (Number(event.target.value) as 0 | 1 | 2))}>
+          {filters.map((value) => (
+            <option key={String(value)} value={String(value)}>
+              {t(`wallet.record_type_${value}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <ul className="wallet-record-list" data-testid="wallet-records">
+        {state.items.map((record) => (
+          <li key={`${record.uid}:${record.currency}:${record.orderQuantity}`} className="wallet-record">
+            <span className="wallet-record-type">{t(`wallet.record_type_${record.orderType}`)}</span>
+            <span className={`numeric ${record.orderQuantity.startsWith('-') ? 'down' : 'up'}`}>
+              {record.orderQuantity.startsWith('-') ? '' : '+'}
+              {record.orderQuantity} {record.unit}
+            </span>
+            <time className="wallet-record-time numeric">{format.time(record.orderTime)}</time>
+          </li>
+        ))}
+        <li ref={sentinel} className="wallet-record-status">
+          {state.status === 'loading' ? t('common.loading') : null}
+          {state.status === 'retrying' ? t('wallet.records_retrying') : null}
+          {state.status === 'stopped' ? (
+            <button type="button" className="link-button" onClick={() => list.retry()}>
+              {t('common.retry')}
+            </button>
+          ) : null}
+          {state.status === 'end' ? (state.items.length === 0 ? t('wallet.no_records') : t('wallet.records_end')) : null}
+        </li>
+      </ul>
+    </div>
+  );
+}

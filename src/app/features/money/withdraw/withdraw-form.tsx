@@ -1,0 +1,311 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'wouter';
+import {
+  withdrawBankCalculate,
+  withdrawBankMeta,
+  withdrawBankSubmit,
+  withdrawStatus,
+  withdrawSubmit,
+  withdrawWalletCalculate,
+  type BankWithdrawMeta,
+  type WithdrawalQuoteData,
+} from '../../../../shared/api/withdraw';
+import { ErrorCode } from '../../../../shared/errors/catalogue';
+import { encodeField } from '../../../../shared/money/encoded-field';
+import { parseMoney } from '../../../../shared/money/money';
+import { parseWithdrawalAmount, withdrawalAmountInput } from '../../../../shared/money/withdrawal-quote';
+import { newIdempotencyKey, RequestError } from '../../../api/http-client';
+import { useApp } from '../../../app-context';
+import { showToast } from '../../../components/toasts';
+import { TextField } from '../../../components/text-field';
+import { useBankCards } from './bank-cards';
+import { loadCoinNetworks, type CoinNetworkOption } from './coin-networks';
+import { useSavedCryptoWallets } from './crypto-wallets';
+import { OptionPicker } from './option-picker';
+import { sessionAesKey } from './session-key';
+
+type Method = 'crypto' | 'bank';
+/** The fee quote is asked again every second while the amount stays in range (spec §4 "Withdraw"). */
+const requoteMs = 1000;
+const blockedCodes: ReadonlySet<number> = new Set([ErrorCode.WITHDRAWAL_UNAVAILABLE, ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION, ErrorCode.WITHDRAWAL_UNDER_REVIEW]);
+
+/** The methods this account may use, or the blocked code of `withdraw/status`. */
+function useWithdrawMethods() {
+  const { http } = useApp();
+  const [state, setState] = useState<{ methods: Method[] | null; blockedCode: number | null }>({ methods: null, blockedCode: null });
+  useEffect(() => {
+    let stopped = false;
+    http
+      .call(withdrawStatus, {}, { silent: true })
+      .then((flags) => {
+        const methods: Method[] = [];
+        if (flags.cryptoEnabled) methods.push('crypto');
+        if (flags.bankCardEnabled) methods.push('bank');
+        if (!stopped) setState({ methods, blockedCode: null });
+      })
+      .catch((error: unknown) => {
+        const code = error instanceof RequestError && error.failure.kind === 'code' ? error.failure.code : ErrorCode.WITHDRAWAL_UNAVAILABLE;
+        if (!stopped) setState({ methods: [], blockedCode: blockedCodes.has(code) ? code : ErrorCode.WITHDRAWAL_UNAVAILABLE });
+      });
+    return () => {
+      stopped = true;
+    };
+  }, [http]);
+  return state;
+}
+
+/**
+ * `/user/withdraw`: tabs (only with more than one method), the coin/network and address
+ * pickers or the bank card picker, the amount with its range hint, and the fee quote
+ * (fee, what arrives, the balance after), asked again every second while the amount is in
+ * range. A tab change clears the amount. Without a saved address or card, the add button.
+ */
+export function WithdrawForm() {
+  const { t } = useTranslation();
+  const { http } = useApp();
+  const [, navigate] = useLocation();
+  const { methods, blockedCode } = useWithdrawMethods();
+  const [method, setMethod] = useState<Method>('crypto');
+  const [networks, setNetworks] = useState<CoinNetworkOption[]>([]);
+  const [networkId, setNetworkId] = useState<number | null>(null);
+  const [walletId, setWalletId] = useState<number | null>(null);
+  const [cardId, setCardId] = useState<number | null>(null);
+  const [bankMeta, setBankMeta] = useState<BankWithdrawMeta | null>(null);
+  const [picker, setPicker] = useState<'network' | 'wallet' | 'card' | null>(null);
+  const [amount, setAmount] = useState('');
+  const [answered, setAnswered] = useState<{ request: string; quote: WithdrawalQuoteData } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const { wallets } = useSavedCryptoWallets();
+  const cards = useBankCards();
+
+  const activeMethod: Method = methods && methods.length > 0 && !methods.includes(method) ? (methods[0] ?? 'crypto') : method;
+
+  useEffect(() => {
+    let stopped = false;
+    loadCoinNetworks(http)
+      .then((list) => {
+        if (stopped) return;
+        setNetworks(list);
+        setNetworkId((current) => current ?? list[0]?.id ?? null);
+      })
+      .catch(() => undefined);
+    return () => {
+      stopped = true;
+    };
+  }, [http]);
+
+  useEffect(() => {
+    if (!methods?.includes('bank')) return;
+    let stopped = false;
+    http
+      .call(withdrawBankMeta, {})
+      .then((meta) => !stopped && setBankMeta(meta))
+      .catch(() => undefined);
+    return () => {
+      stopped = true;
+    };
+  }, [http, methods]);
+
+  const network = networks.find((item) => item.id === networkId) ?? null;
+  const networkWallets = useMemo(() => (wallets ?? []).filter((wallet) => wallet.currencyId === networkId), [wallets, networkId]);
+  const wallet = networkWallets.find((item) => item.walletId === walletId) ?? networkWallets[0] ?? null;
+  const card = (cards ?? []).find((item) => item.id === cardId) ?? cards?.[0] ?? null;
+
+  // The bounds: the coin's, or the bank channel's with 0 as the default.
+  const bounds = activeMethod === 'crypto' ? { min: network?.minWithdrawAmount ?? '0', max: network?.maxWithdrawAmount ?? '0' } : { min: bankMeta?.minWithdrawAmount ?? '0', max: bankMeta?.maxWithdrawAmount ?? '0' };
+  const amountUnits = parseWithdrawalAmount(amount);
+  const minUnits = parseMoney(bounds.min) ?? 0n;
+  const maxUnits = parseMoney(bounds.max) ?? 0n;
+  const inRange = amountUnits !== null && amountUnits >= minUnits && amountUnits <= maxUnits;
+  const destinationReady = activeMethod === 'crypto' ? network !== null && wallet !== null : bankMeta !== null && card !== null;
+
+  // Quote now and every second while the amount is in range and a destination is chosen.
+  // A quote shows only for the request it answered: another amount or channel shows none until its own arrives.
+  const quoteRequest = JSON.stringify([activeMethod, network?.id ?? null, bankMeta?.currencyId ?? null, amount]);
+  const quote = inRange && destinationReady && answered?.request === quoteRequest ? answered.quote : null;
+  useEffect(() => {
+    if (!inRange || !destinationReady) return;
+    let stopped = false;
+    const ask = () => {
+      const request =
+        activeMethod === 'crypto' && network
+          ? http.call(withdrawWalletCalculate, { currencyId: network.currencyId, coinId: network.id, num: amount }, { silent: true })
+          : http.call(withdrawBankCalculate, { currencyId: bankMeta?.currencyId ?? 0, num: amount }, { silent: true });
+      request.then((answer) => !stopped && setAnswered({ request: quoteRequest, quote: answer })).catch(() => undefined);
+    };
+    ask();
+    const timer = setInterval(ask, requoteMs);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [http, activeMethod, network, bankMeta, amount, inRange, destinationReady, quoteRequest]);
+
+  const practical = quote ? (parseMoney(quote.practical) ?? 0n) : null;
+  const amountError =
+    amount !== '' && !inRange
+      ? t('withdraw.amount_limit', { min: bounds.min, max: bounds.max })
+      : quote?.isOver
+        ? t('withdraw.insufficient_balance')
+        : practical !== null && practical <= 0n
+          ? t('withdraw.practicalNum_rule')
+          : null;
+  const canSubmit = quote !== null && amountError === null && destinationReady && !busy;
+
+  function selectMethod(next: Method) {
+    setMethod(next);
+    setAmount('');
+  }
+
+  async function submit() {
+    if (!quote) return;
+    setBusy(true);
+    try {
+      const key = newIdempotencyKey();
+      if (activeMethod === 'crypto' && network && wallet) {
+        await http.call(
+          withdrawSubmit,
+          {
+            num: amount,
+            practicalNum: quote.practical,
+            currencyId: network.currencyId,
+            coinId: network.id,
+            paymentAddress: encodeField(wallet.cryptocurrencyAddress, sessionAesKey()),
+            locale: document.documentElement.lang || 'en',
+          },
+          { idempotencyKey: key },
+        );
+      } else if (card) {
+        await http.call(withdrawBankSubmit, { num: amount, practicalNum: quote.practical, userBankId: card.id, withdrawType: 1, locale: document.documentElement.lang || 'en' }, { idempotencyKey: key });
+      }
+      showToast('success', t('withdraw.submit_success'));
+      navigate('/user', { replace: true });
+    } catch {
+      // The request client told the user.
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (methods === null) return <p>{t('common.loading')}</p>;
+  if (blockedCode !== null) {
+    return (
+      <p className="money-empty" data-testid="withdraw-blocked">
+        {t(`errors.${blockedCode}`)}
+      </p>
+    );
+  }
+
+  return (
+    <form
+      className="money-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      {methods.length > 1 ? (
+        <div className="type-tabs" role="tablist" aria-label={t('withdraw.method')}>
+          {methods.map((item) => (
+            <button key={item} type="button" role="tab" aria-selected={item === activeMethod} className="type-tab" onClick={() => selectMethod(item)}>
+              {t(item === 'crypto' ? 'withdraw.tab_crypto' : 'withdraw.tab_bank')}
+            </button>
+          ))}
+        </div>
+      ) : null}
+
+      {activeMethod === 'crypto' ? (
+        <>
+          <OptionPicker
+            label={t('withdraw.coin_network')}
+            placeholder={t('withdraw.choose_coin')}
+            options={networks.map((item) => ({ id: item.id, label: `${item.currency} · ${item.protocol}` }))}
+            selectedId={networkId}
+            open={picker === 'network'}
+            onOpen={() => setPicker('network')}
+            onClose={() => setPicker(null)}
+            onSelect={(id) => {
+              setNetworkId(id);
+              setWalletId(null);
+            }}
+            testId="withdraw-network-picker"
+          />
+          {wallets !== null && networkWallets.length === 0 ? (
+            <div className="money-empty">
+              <p>{t('withdraw.add_wallet_first')}</p>
+              <Link href="/user/wallet/addCrypto" className="button secondary">
+                {t('withdraw.add_crypto_wallet')}
+              </Link>
+            </div>
+          ) : (
+            <>
+              <OptionPicker
+                label={t('withdraw.crypto_address')}
+                placeholder={t('withdraw.choose_address')}
+                options={networkWallets.map((item) => ({ id: item.walletId, label: item.cryptocurrencyAddress }))}
+                selectedId={wallet?.walletId ?? null}
+                open={picker === 'wallet'}
+                onOpen={() => setPicker('wallet')}
+                onClose={() => setPicker(null)}
+                onSelect={setWalletId}
+                testId="withdraw-address-picker"
+              />
+            </>
+          )}
+        </>
+      ) : cards !== null && cards.length === 0 ? (
+        <div className="money-empty">
+          <p>{t('withdraw.add_wallet_first')}</p>
+          <Link href="/user/wallet/addBankCard" className="button secondary">
+            {t('withdraw.add_bank_card')}
+          </Link>
+        </div>
+      ) : (
+        <OptionPicker
+          label={t('withdraw.bank_card')}
+          placeholder={t('withdraw.choose_card')}
+          options={(cards ?? []).map((item) => ({ id: item.id, label: item.bankName, detail: item.accountMasked }))}
+          selectedId={card?.id ?? null}
+          open={picker === 'card'}
+          onOpen={() => setPicker('card')}
+          onClose={() => setPicker(null)}
+          onSelect={setCardId}
+          testId="withdraw-card-picker"
+        />
+      )}
+
+      <TextField
+        label={t('withdraw.amount')}
+        value={amount}
+        inputMode="decimal"
+        inputClassName="numeric"
+        placeholder={t('withdraw.range_hint', { min: bounds.min, max: bounds.max })}
+        onChange={(value) => setAmount(withdrawalAmountInput(value))}
+        error={amountError}
+      />
+      <p className="field-hint numeric" data-testid="withdraw-range">
+        {t('withdraw.range_hint', { min: bounds.min, max: bounds.max })}
+      </p>
+
+      <dl className="detail-rows numeric" data-testid="withdraw-quote">
+        <div>
+          <dt>{t('withdraw.fee')}</dt>
+          <dd data-testid="withdraw-fee">{quote ? `${quote.feeNum} (≈ ${quote.feeUsd} USD)` : '--'}</dd>
+        </div>
+        <div>
+          <dt>{t('withdraw.estimated_arrival')}</dt>
+          <dd data-testid="withdraw-practical">{quote ? quote.practical : '--'}</dd>
+        </div>
+        <div>
+          <dt>{t('withdraw.balance_after')}</dt>
+          <dd data-testid="withdraw-after">{quote ? quote.afterBalance : '--'}</dd>
+        </div>
+      </dl>
+
+      <button type="submit" className="button primary" disabled={!canSubmit}>
+        {t('withdraw.submit')}
+      </button>
+    </form>
+  );
+}

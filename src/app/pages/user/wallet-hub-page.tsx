@@ -1,0 +1,118 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { orderList, type TradeOrder } from '../../../shared/api/trading';
+import { fundRecords, type FundRecord } from '../../../shared/api/deposit';
+import { isDemoSession } from '../../../shared/protocol/engine';
+import { switchesSignal, useApp } from '../../app-context';
+import { PageFrame } from '../../components/page-frame';
+import { sessionSignal } from '../../engine/signals';
+import { fundRecordStateKey } from '../../features/money/records/fund-records';
+import { ResetDemoButton } from '../../features/trading/positions/position-parts';
+import { useBrandFormat } from '../../format/use-brand-format';
+import { resolveGuard } from '../../routing/guards';
+import { hasScreen, routes, type RouteName } from '../../routing/routes';
+
+/** The hub's shortcuts, in order; each shows only where its route would open (flags, demo, a built screen). */
+const shortcutRoutes: readonly RouteName[] = ['user-my-wallet', 'user-deposit', 'user-withdraw', 'user-wallet-crypto', 'user-wallet-bank-card'];
+/** The spec: the hub shows the 5 latest entries per list. */
+const latestCount = 5;
+
+/**
+ * `/user/wallet`: shortcuts to the money pages, the 5 latest trades (`order/list`) and the
+ * 5 latest deposit and withdrawal records (`fund/records`: each with its state, as the
+ * records page lists them). A demo account sees only the reset tile.
+ */
+export function WalletHubPage() {
+  useSignals();
+  const { t } = useTranslation();
+  const { http } = useApp();
+  const format = useBrandFormat();
+  const session = sessionSignal.value;
+  const demo = isDemoSession(session);
+  const [trades, setTrades] = useState<TradeOrder[] | null>(null);
+  const [funds, setFunds] = useState<FundRecord[] | null>(null);
+
+  useEffect(() => {
+    if (demo) return;
+    let stopped = false;
+    http
+      .call(orderList, { page: 1, limit: latestCount }, { silent: true })
+      .then((answer) => !stopped && setTrades(answer.list))
+      .catch(() => !stopped && setTrades([]));
+    http
+      .call(fundRecords, { pageNum: 1, pageSize: latestCount }, { silent: true })
+      .then((answer) => !stopped && setFunds(answer.list))
+      .catch(() => !stopped && setFunds([]));
+    return () => {
+      stopped = true;
+    };
+  }, [http, demo, session.version]);
+
+  const context = { signedIn: true, book: session.book, switches: switchesSignal.value, hasScreen };
+  const shortcuts = routes
+    .filter((route) => shortcutRoutes.includes(route.name) && resolveGuard(route.pattern, '', context).kind === 'render')
+    // The crypto wallet entry is hidden when the brand withdraws without one.
+    .filter((route) => !(route.name === 'user-wallet-crypto' && switchesSignal.value.NO_WALLET_WITHDRAW))
+    .sort((a, b) => shortcutRoutes.indexOf(a.name) - shortcutRoutes.indexOf(b.name));
+
+  if (demo) {
+    return (
+      <PageFrame title={t('page.wallet')}>
+        <div className="wallet-tiles">
+          <ResetDemoButton />
+        </div>
+      </PageFrame>
+    );
+  }
+
+  return (
+    <PageFrame title={t('page.wallet')}>
+      <nav aria-label={t('wallet.shortcuts')}>
+        <ul className="wallet-tiles">
+          {shortcuts.map((route) => (
+            <li key={route.name}>
+              <Link href={route.pattern} className="wallet-tile">
+                {t(route.titleKey)}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <section aria-label={t('wallet.latest_trades')}>
+        <h2 className="wallet-section-title">{t('wallet.latest_trades')}</h2>
+        <ul className="wallet-record-list" data-testid="hub-latest-trades">
+          {trades === null ? <li className="wallet-record-status">{t('common.loading')}</li> : null}
+          {trades?.length === 0 ? <li className="wallet-record-status">{t('common.no_data')}</li> : null}
+          {trades?.map((trade) => (
+            <li key={trade.uid} className="wallet-record">
+              <span>{trade.productName}</span>
+              <span className="numeric">
+                {trade.orderQuantity} · {t(`history.status_${trade.status}`)}
+              </span>
+              <time className="wallet-record-time numeric">{format.time(trade.orderTime ?? null)}</time>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section aria-label={t('wallet.latest_funds')}>
+        <h2 className="wallet-section-title">{t('wallet.latest_funds')}</h2>
+        <ul className="wallet-record-list" data-testid="hub-latest-funds">
+          {funds === null ? <li className="wallet-record-status">{t('common.loading')}</li> : null}
+          {funds?.length === 0 ? <li className="wallet-record-status">{t('common.no_data')}</li> : null}
+          {funds?.map((record) => (
+            <li key={record.id} className="wallet-record">
+              <span>{t(record.actionType === 0 ? 'deposit.records_type_deposit' : 'deposit.records_type_withdraw')}</span>
+              <span className={`numeric ${record.actionType === 0 ? 'up' : 'down'}`}>
+                {record.actionType === 0 ? '+' : '-'}
+                {record.payPrice} {record.currency} · {t(fundRecordStateKey(record))}
+              </span>
+              <time className="wallet-record-time numeric">{format.time(record.submitTimeTs)}</time>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </PageFrame>
+  );
+}

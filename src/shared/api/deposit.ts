@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { contract, noBody } from './contract';
+
+/**
+ * Deposits and the deposit/withdraw records (../shared/API.md `deposit/*`, `fund/records`).
+ * `deposit/submit` is multipart: this body is its `metaData` part; the proof image is the
+ * `depositProof` file part; the `Idempotency-Key` header is required.
+ */
+export const depositSubmitMeta = z.strictObject({
+  /** The coin network paid into (wallet/coinNetworks' id). */
+  coinId: z.coerce.number().int().positive(),
+  /** The amount as typed: the shared deposit rules check it (deposit-rules.ts). */
+  amt: z.string().max(40),
+  /** The coin network's address the customer paid to, as shown to them. */
+  said: z.string().max(200).default(''),
+  /** The customer's language: it decides the minimum deposit. */
+  locale: z.string().min(2).max(10),
+});
+export const depositSubmit = contract('/v1/waa/deposit/submit', depositSubmitMeta, z.null());
+
+export const depositStatus = contract('/v1/waa/deposit/status', noBody, z.object({ enabled: z.boolean() }));
+
+/**
+ * One deposit or withdrawal of the records list (payState 0 waiting, 1 success, 2 fail;
+ * actionType 0 deposit, 1 withdraw). A withdrawal the customer canceled is a failed one with
+ * `canceled` set. `fee`, `practical` and `destination` (masked) are a withdrawal's, null for a deposit.
+ */
+export const fundRecord = z.object({
+  /** Unique across both kinds: `deposit:12`, `withdraw:7`. */
+  id: z.string(),
+  actionType: z.union([z.literal(0), z.literal(1)]),
+  currency: z.string(),
+  network: z.string(),
+  payPrice: z.string(),
+  depositUsdPrice: z.string().nullable(),
+  withdrawUsdPrice: z.string().nullable(),
+  submitTimeTs: z.number().int(),
+  decidedTimeTs: z.number().int().nullable(),
+  payState: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  failReason: z.string().nullable(),
+  canceled: z.boolean(),
+  fee: z.string().nullable(),
+  practical: z.string().nullable(),
+  /** Where a withdrawal went, masked: an address's ends, or the bank and the account's last 4 digits. */
+  destination: z.string().nullable(),
+});
+export type FundRecord = z.infer<typeof fundRecord>;
+
+export const fundRecords = contract(
+  '/v1/waa/fund/records',
+  z.strictObject({
+    pageNum: z.number().int().min(1).default(1),
+    pageSize: z.number().int().min(1).max(100).default(10),
+    /** actionType: 0 deposits, 1 withdrawals; all when absent. */
+    type: z.union([z.literal(0), z.literal(1)]).optional(),
+    /** payState; all when absent. */
+    status: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional(),
+  }),
+  z.object({ list: z.array(fundRecord), pages: z.number().int().min(0) }),
+);

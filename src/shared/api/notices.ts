@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { contract, noBody } from './contract';
+
+/**
+ * A customer's notices (../shared/API.md `notice/*`; the exchange socket pushes
+ * `{ type: "notice", data: { count } }` whenever one arrives). `actionType` 4 is a notice
+ * with a custom title and content, as staff send them; other action types carry a
+ * notification code (`alarmType`) whose text the app translates.
+ */
+export const noticeRow = z.object({
+  id: z.number().int(),
+  /** 0 unread, 1 read. */
+  readStatus: z.union([z.literal(0), z.literal(1)]),
+  actionType: z.number().int(),
+  alarmType: z.number().int().nullable(),
+  title: z.string(),
+  content: z.string(),
+  remark: z.string().nullable(),
+  timeStamp: z.number().int(),
+  paymentPrice: z.string().nullable(),
+});
+export type NoticeRow = z.infer<typeof noticeRow>;
+
+export const noticeUnreadCount = contract('/v1/waa/notice/unreadCount', noBody, z.object({ count: z.number().int().min(0) }));
+export const noticeList = contract(
+  '/v1/waa/notice/list',
+  z.strictObject({ page: z.number().int().min(1).default(1), limit: z.number().int().min(1).max(100).default(10) }),
+  z.object({ list: z.array(noticeRow), pages: z.number().int().min(0) }),
+);
+export const noticeRead = contract('/v1/waa/notice/read', z.strictObject({ ids: z.array(z.number().int().positive()).min(1).max(100) }), z.null());
+
+/** The exchange socket's message when a notice arrives: the unread count after it. */
+export const noticeFeedMessage = z.object({ type: z.literal('notice'), data: z.object({ count: z.number().int().min(0) }) });
+export type NoticeFeedMessage = z.infer<typeof noticeFeedMessage>;

@@ -1,0 +1,329 @@
+import { z } from 'zod';
+import { contract, noBody } from './contract';
+import { decimalString } from './envelope';
+import { passwordMaxLength } from '../auth/validation';
+import { productSchema } from './market';
+import { optionOrder, optionProduct } from './options';
+import { tradeOrder } from './trading';
+import { withdrawFeeTypes } from '../money/currency-config';
+import { openReviewFilter, reviewDecisions, reviewKinds, reviewStatuses, staffRoles } from '../staff/roles';
+
+/**
+ * The staff back office (../shared/API.md "Staff back office"), under `{apiRoot}/v1/staff/`.
+ * Staff tokens are not customers' tokens: each side's token answers 401 on the other's paths.
+ * Every call but `login` and `refresh` takes a staff bearer token; until a new staff member
+ * has changed the one-time password, every call but `me`, `password` and `logout` is refused.
+ */
+
+export const staffPathPrefix = '/v1/staff/';
+
+const email = z.string().trim().toLowerCase().email().max(254);
+const password = z.string().min(1).max(passwordMaxLength);
+const totpCode = z.string().trim().regex(/^\d{6}$/);
+const role = z.enum(staffRoles);
+const roles = z.array(role).min(1).max(staffRoles.length).refine((list) => new Set(list).size === list.length, 'roles repeat');
+const page = z.number().int().min(1).default(1);
+const limit = z.number().int().min(1).max(100).default(20);
+const uid = z.number().int().positive();
+const staffId = z.number().int().positive();
+/** Why a staff member did something: kept in the audit trail. */
+const reason = z.string().trim().min(1).max(500);
+const timeMs = z.number().int();
+const paged = <T extends z.ZodType>(row: T) => z.object({ list: z.array(row), pages: z.number().int().min(0) });
+
+// ── Sign-in and the staff member's own account ──────────────────────────────
+
+export const staffLogin = contract(
+  '/v1/staff/login',
+  z.strictObject({ email, password, code: totpCode }),
+  z.object({ token: z.string(), refreshToken: z.string(), roles: z.array(role), mustChangePassword: z.boolean() }),
+);
+export const staffRefresh = contract('/v1/staff/refresh', z.strictObject({ refreshToken: z.string().min(1).max(2000) }), z.object({ token: z.string(), refreshToken: z.string() }));
+export const staffLogout = contract('/v1/staff/logout', z.strictObject({ refreshToken: z.string().min(1).max(2000) }), z.null());
+export const staffMe = contract('/v1/staff/me', noBody, z.object({ staffId, email: z.string(), roles: z.array(role), mustChangePassword: z.boolean() }));
+export const staffPassword = contract('/v1/staff/password', z.strictObject({ oldPassword: password, newPassword: password }), z.null());
+
+// ── Staff management (admin) ────────────────────────────────────────────────
+
+export const staffMember = z.object({
+  staffId,
+  email: z.string(),
+  roles: z.array(role),
+  disabled: z.boolean(),
+  mustChangePassword: z.boolean(),
+  createdTime: timeMs,
+  lastSignInTime: timeMs.nullable(),
+});
+export type StaffMember = z.infer<typeof staffMember>;
+
+/** What creating a staff member hands out once: the one-time password and the second factor's enrolment URL. */
+export const staffCredentials = z.object({ oneTimePassword: z.string(), otpauthUrl: z.string() });
+
+export const staffList = contract('/v1/staff/staff/list', z.strictObject({ page, limit }), paged(staffMember));
+export const staffCreate = contract('/v1/staff/staff/create', z.strictObject({ email, roles }), staffCredentials);
+export const staffSetRoles = contract('/v1/staff/staff/setRoles', z.strictObject({ staffId, roles }), z.null());
+export const staffDisable = contract('/v1/staff/staff/disable', z.strictObject({ staffId }), z.null());
+
+// ── Customers ───────────────────────────────────────────────────────────────
+
+export const customerRow = z.object({
+  uid,
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  nick: z.string(),
+  createdTime: timeMs,
+  tradeProhibited: z.boolean(),
+  blocked: z.boolean(),
+  verifiedStatus: z.number().int(),
+});
+export type CustomerRow = z.infer<typeof customerRow>;
+
+export const customersSearch = contract(
+  '/v1/staff/customers/search',
+  z.strictObject({ query: z.string().trim().min(1).max(254), page, limit }),
+  paged(customerRow),
+);
+
+const bookBalance = z.object({ balanceAmount: decimalString, lockMargin: decimalString });
+
+export const customerDetail = z.object({
+  profile: customerRow.extend({
+    registerType: z.string(),
+    locale: z.string(),
+    inviteCode: z.string(),
+    twoFactorEnabled: z.boolean(),
+    /** The reason given when trading was last prohibited or allowed; null when never changed. */
+    tradeProhibitedReason: z.string().nullable(),
+    /** Whether finance blocked the customer's deposits, and the reason given; null when not blocked. */
+    depositBlocked: z.boolean(),
+    depositBlockReason: z.string().nullable(),
+  }),
+  balances: z.object({ real: bookBalance, demo: bookBalance }),
+  /** One row per currency wallet (empty until the money part has wallets). */
+  wallets: z.array(z.object({ currency: z.string(), balance: decimalString })),
+  verification: z.object({ verifiedStatus: z.number().int() }),
+  openOrders: z.array(tradeOrder.extend({ book: z.enum(['real', 'demo']) })),
+  openOptions: z.array(optionOrder.extend({ book: z.enum(['real', 'demo']) })),
+});
+export type CustomerDetail = z.infer<typeof customerDetail>;
+
+export const customersGet = contract('/v1/staff/customers/get', z.strictObject({ uid }), customerDetail);
+
+/** One line of a journal that touched the customer's accounts. */
+export const ledgerLine = z.object({
+  journalId: z.number().int(),
+  journalKind: z.string(),
+  /** The account's book and kind, e.g. `real` / `cash`. */
+  book: z.string(),
+  accountKind: z.string(),
+  amount: decimalString,
+  time: timeMs,
+  reference: z.string().nullable(),
+});
+export type LedgerLine = z.infer<typeof ledgerLine>;
+
+export const customersLedger = contract('/v1/staff/customers/ledger', z.strictObject({ uid, page, limit }), paged(ledgerLine));
+export const customersSetTradingProhibited = contract(
+  '/v1/staff/customers/setTradingProhibited',
+  z.strictObject({ uid, prohibited: z.boolean(), reason }),
+  z.null(),
+);
+export const customersSetDepositBlocked = contract(
+  '/v1/staff/customers/setDepositBlocked',
+  z.strictObject({ uid, blocked: z.boolean(), reason }),
+  z.null(),
+);
+export const customersEndSessions = contract('/v1/staff/customers/endSessions', z.strictObject({ uid, reason }), z.null());
+
+// ── Review queues ───────────────────────────────────────────────────────────
+
+export const reviewKind = z.enum(reviewKinds);
+export const reviewStatus = z.enum(reviewStatuses);
+
+export const reviewItem = z.object({
+  id: z.number().int(),
+  kind: reviewKind,
+  status: reviewStatus,
+  uid,
+  /** The kind's facts to show (amount, currency, name…), as label → value; values are display strings. */
+  facts: z.record(z.string(), z.string()),
+  /** The item's worth in USD where it has one (four-eyes compares it with FOUR_EYES_USD). */
+  amountUsd: decimalString.nullable(),
+  /** Whether a second, different approver is needed. */
+  needsTwoApprovals: z.boolean(),
+  createdTime: timeMs,
+  decidedTime: timeMs.nullable(),
+});
+export type ReviewItem = z.infer<typeof reviewItem>;
+
+export const reviewsList = contract(
+  '/v1/staff/reviews/list',
+  // `open`: pending or awaiting a second approval, what a reviewer's queue shows first.
+  z.strictObject({ kind: reviewKind, status: z.union([reviewStatus, z.literal(openReviewFilter)]).optional(), page, limit }),
+  paged(reviewItem).extend({
+    /** Open items (pending or awaiting a second approval) per kind the caller may review. */
+    counts: z.partialRecord(reviewKind, z.number().int().min(0)),
+  }),
+);
+
+export const reviewDecisionRow = z.object({
+  staff: z.string(),
+  decision: z.enum(reviewDecisions),
+  reason: z.string().nullable(),
+  time: timeMs,
+});
+
+export const reviewsGet = contract(
+  '/v1/staff/reviews/get',
+  z.strictObject({ kind: reviewKind, id: z.number().int().positive() }),
+  z.object({
+    item: reviewItem,
+    /** Files through the authorised staff file route (`GET /v1/staff/file/{fileId}`). */
+    files: z.array(z.object({ name: z.string(), url: z.string() })),
+    decisions: z.array(reviewDecisionRow),
+  }),
+);
+
+export const reviewsDecide = contract(
+  '/v1/staff/reviews/decide',
+  z.strictObject({
+    kind: reviewKind,
+    id: z.number().int().positive(),
+    decision: z.enum(reviewDecisions),
+    reason: z.string().trim().max(500).optional(),
+    requestId: z.string().trim().min(8).max(64),
+  }),
+  z.object({ status: reviewStatus }),
+);
+
+// ── Audit trail (compliance) ────────────────────────────────────────────────
+
+export const auditRow = z.object({
+  id: z.number().int(),
+  staffId: z.number().int().nullable(),
+  staffEmail: z.string().nullable(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  before: z.unknown(),
+  after: z.unknown(),
+  time: timeMs,
+  address: z.string().nullable(),
+});
+export type AuditRow = z.infer<typeof auditRow>;
+
+export const auditList = contract(
+  '/v1/staff/audit/list',
+  z.strictObject({ page, limit, staffId: staffId.optional(), uid: uid.optional(), action: z.string().trim().min(1).max(64).optional() }),
+  paged(auditRow),
+);
+
+// ── Configuration (admin) ───────────────────────────────────────────────────
+
+export const configSwitches = contract('/v1/staff/config/switches', noBody, z.object({ items: z.array(z.object({ name: z.string(), enable: z.boolean() })) }));
+export const configSetSwitch = contract('/v1/staff/config/setSwitch', z.strictObject({ name: z.string().trim().min(1).max(64), enable: z.boolean() }), z.null());
+
+/** What staff may change on a product: never a price. */
+export const productFields = z.strictObject({
+  tradeStatus: z.union([z.literal(0), z.literal(1)]).optional(),
+  spread: decimalString.optional(),
+  feeRate: decimalString.optional(),
+  overnightRate: decimalString.optional(),
+  /** The highest leverage offered; the ticket offers the standard steps up to it. */
+  multiple: z.number().int().min(1).max(1000).optional(),
+  minCount: decimalString.optional(),
+  maxCount: decimalString.optional(),
+});
+export type ProductFields = z.infer<typeof productFields>;
+
+export const configProducts = contract('/v1/staff/config/products', noBody, z.object({ list: z.array(productSchema) }));
+export const configSetProduct = contract('/v1/staff/config/setProduct', z.strictObject({ productCode: z.string().trim().min(1).max(32), fields: productFields }), z.null());
+export const configOptionProducts = contract('/v1/staff/config/optionProducts', noBody, z.object({ list: z.array(optionProduct) }));
+export const configSetOptionProduct = contract(
+  '/v1/staff/config/setOptionProduct',
+  z.strictObject({
+    id: z.number().int().positive(),
+    tradeStatus: z.union([z.literal(0), z.literal(1)]),
+    feeRate: decimalString,
+    timeRatePayload: z.record(z.string().max(8), z.string().max(200)),
+  }),
+  z.null(),
+);
+
+export const staffBannerRow = z.strictObject({ bannerUrl: z.string().trim().min(1).max(500), sort: z.number().int().min(0).max(9999), active: z.boolean() });
+export const configBanners = contract('/v1/staff/config/banners', noBody, z.object({ rows: z.array(staffBannerRow) }));
+export const configSetBanners = contract('/v1/staff/config/setBanners', z.strictObject({ rows: z.array(staffBannerRow).max(20) }), z.null());
+export const configServiceLink = contract('/v1/staff/config/serviceLink', noBody, z.object({ value: z.string() }));
+export const configSetServiceLink = contract('/v1/staff/config/setServiceLink', z.strictObject({ value: z.string().trim().max(500) }), z.null());
+
+// Currencies and their networks (admin). Contents are checked by src/shared/money/currency-config.ts (1016).
+const configId = z.number().int().positive();
+export const staffCoinNetwork = z.object({
+  id: configId,
+  currencyId: configId,
+  network: z.string(),
+  depositAddress: z.string(),
+  minWithdraw: decimalString,
+  maxWithdraw: decimalString,
+  withdrawFeeType: z.enum(withdrawFeeTypes),
+  withdrawFee: decimalString,
+  enabled: z.boolean(),
+});
+export type StaffCoinNetwork = z.infer<typeof staffCoinNetwork>;
+export const staffCurrency = z.object({
+  id: configId,
+  code: z.string(),
+  name: z.string(),
+  decimals: z.number().int(),
+  icon: z.string(),
+  /** The market product whose live price values it in USD; null when USD-pegged. */
+  valuedByProduct: z.string().nullable(),
+  transferFeeRate: decimalString,
+  enabled: z.boolean(),
+  sort: z.number().int(),
+  networks: z.array(staffCoinNetwork),
+});
+export type StaffCurrency = z.infer<typeof staffCurrency>;
+export const configCurrencies = contract('/v1/staff/config/currencies', noBody, z.object({ list: z.array(staffCurrency) }));
+/** Adds a currency (no id) or changes one (its id; the code of an existing currency never changes). */
+export const configSetCurrency = contract(
+  '/v1/staff/config/setCurrency',
+  z.strictObject({
+    id: configId.optional(),
+    code: z.string().trim().max(12),
+    name: z.string().max(60),
+    decimals: z.number().int(),
+    icon: z.string().trim().max(300).default(''),
+    valuedByProduct: z.string().trim().max(32).nullable(),
+    transferFeeRate: z.string().trim().max(40),
+    enabled: z.boolean(),
+    sort: z.number().int(),
+  }),
+  z.object({ id: configId }),
+);
+export type ConfigSetCurrencyBody = z.input<typeof configSetCurrency.body>;
+/** Adds a network to a currency (no id) or changes one (its id; it stays on its currency). */
+export const configSetCoinNetwork = contract(
+  '/v1/staff/config/setCoinNetwork',
+  z.strictObject({
+    id: configId.optional(),
+    currencyId: configId,
+    network: z.string().max(32),
+    depositAddress: z.string().trim().max(128),
+    minWithdraw: z.string().trim().max(40),
+    maxWithdraw: z.string().trim().max(40),
+    withdrawFeeType: z.string().max(20),
+    withdrawFee: z.string().trim().max(40),
+    enabled: z.boolean(),
+  }),
+  z.object({ id: configId }),
+);
+export type ConfigSetCoinNetworkBody = z.input<typeof configSetCoinNetwork.body>;
+
+// ── Notices (support) ───────────────────────────────────────────────────────
+
+export const noticesSend = contract(
+  '/v1/staff/notices/send',
+  z.strictObject({ uid: uid.optional(), title: z.string().trim().min(1).max(120), content: z.string().trim().min(1).max(2000) }),
+  z.object({ count: z.number().int().min(0) }),
+);

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { contract, noBody } from './contract';
+import { decimalString } from './envelope';
+
+/** One currency wallet of the signed-in real account, valued in USD at the live price. */
+export const walletBalanceItem = z.object({
+  /** The currency's code (USDT, BTC…). */
+  currency: z.string(),
+  currencyId: z.number().int(),
+  /** The unit amounts are shown in (the code). */
+  unit: z.string(),
+  /** The wallet's balance in the currency, exact. */
+  balance: decimalString,
+  /** Its worth in USD at the live price, 2 decimals. */
+  usdBalance: decimalString,
+  icon: z.string(),
+  /** The decimals the currency is shown with. */
+  decimals: z.number().int(),
+});
+export type WalletBalanceItem = z.infer<typeof walletBalanceItem>;
+
+export const walletBalanceData = z.object({ list: z.array(walletBalanceItem), totalBalance: decimalString });
+export type WalletBalanceData = z.infer<typeof walletBalanceData>;
+
+/** A coin on one network: where deposits go and the withdrawal bounds and fee. */
+export const coinNetworkOption = z.object({
+  id: z.number().int(),
+  currencyId: z.number().int(),
+  currency: z.string(),
+  protocol: z.string(),
+  /** The platform's deposit address on this network. */
+  address: z.string(),
+  /** The deposit address a deposit names (deposit/submit's `said`). */
+  said: z.string(),
+  logoUrl: z.string(),
+  minWithdrawAmount: decimalString,
+  maxWithdrawAmount: decimalString,
+  feeType: z.enum(['PERCENTAGE', 'FIX_AMOUNT']),
+  feeNum: decimalString,
+});
+export type CoinNetworkOption = z.infer<typeof coinNetworkOption>;
+
+/** A transfer's amount as typed: up to 4 decimals (the spec's precision). */
+const transferNum = z.string().trim().regex(/^\d{1,16}(\.\d{1,4})?$/);
+const transferType = z.union([z.literal(0), z.literal(1)]);
+
+export const transformCalculateBody = z.strictObject({
+  curr: z.string().trim().min(1).max(12),
+  currId: z.number().int().positive(),
+  /** 0 transfer in (wallet → trading account), 1 transfer out (trading account → wallet). */
+  type: transferType,
+  num: transferNum,
+});
+export type TransformCalculateBody = z.infer<typeof transformCalculateBody>;
+
+export const transformQuote = z.object({
+  /** Kept by the house, in the unit that leaves (the currency in, USD out). */
+  fee: decimalString,
+  /** What arrives (USD in, the currency out). */
+  practical: decimalString,
+});
+export type TransformQuote = z.infer<typeof transformQuote>;
+
+/** The transfer draft: the quote the customer confirmed travels with it, and must still hold. */
+export const transformBody = transformCalculateBody.extend({ fee: decimalString, practical: decimalString });
+export type TransformBody = z.infer<typeof transformBody>;
+
+/** Wallet record types: 0 transfer in, 1 transfer out, 2 other movements (deposits, withdrawals). */
+export const walletRecordType = z.union([z.literal(0), z.literal(1), z.literal(2)]);
+
+export const walletRecordsBody = z.strictObject({
+  page: z.number().int().min(1).max(100_000),
+  limit: z.number().int().min(1).max(100),
+  type: walletRecordType.optional(),
+});
+export type WalletRecordsBody = z.infer<typeof walletRecordsBody>;
+
+export const walletRecord = z.object({
+  orderType: walletRecordType,
+  currency: z.string(),
+  /** The movement's number. */
+  uid: z.string(),
+  /** Signed: what the movement did to the wallet. */
+  orderQuantity: decimalString,
+  unit: z.string(),
+  /** Epoch milliseconds. */
+  orderTime: z.number().int(),
+});
+export type WalletRecord = z.infer<typeof walletRecord>;
+
+export const walletRecordsData = z.object({ list: z.array(walletRecord), pages: z.number().int() });
+export type WalletRecordsData = z.infer<typeof walletRecordsData>;
+
+export const walletBalance = contract('/v1/waa/wallet/balance', noBody, walletBalanceData);
+export const walletCoinNetworks = contract('/v1/waa/wallet/coinNetworks', noBody, z.object({ dtoList: z.array(coinNetworkOption) }));
+export const walletTransformCalculate = contract('/v1/waa/wallet/transformCalculate', transformCalculateBody, transformQuote);
+export const walletTransform = contract('/v1/waa/wallet/transform', transformBody, z.null());
+export const walletRecords = contract('/v1/waa/wallet/records', walletRecordsBody, walletRecordsData);

@@ -1,0 +1,50 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'wouter';
+import { SchemeToggle } from '../../app/components/theme-controls';
+import { sectionsFor } from '../navigation';
+import { useStaff } from '../session/staff-context';
+import { StaffLanguagePicker } from './language-select';
+
+/** The desktop console: a top bar (brand, member, language, theme, sign out), side navigation, content. */
+export function ConsoleLayout(props: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const { me, config, signOut } = useStaff();
+  const [location] = useLocation();
+  const sections = sectionsFor(me.roles);
+  const isCurrent = (href: string) => (href === '/' ? location === '/' : location === href || location.startsWith(`${href}/`));
+  return (
+    <div className="desktop-layout staff-console">
+      <header className="top-bar staff-top-bar">
+        <span className="brand">{config.siteName}</span>
+        <span className="staff-badge">{t('staff.console')}</span>
+        <span className="top-bar-spacer" />
+        <span className="staff-who" aria-label={t('staff.signed_in_as')}>
+          {me.email} · {me.roles.map((role) => t(`staff.roles.${role}`)).join(', ')}
+        </span>
+        <StaffLanguagePicker />
+        <SchemeToggle />
+        <Link href="/password" className="button secondary staff-small-button">
+          {t('staff.password.change')}
+        </Link>
+        <button type="button" className="button secondary staff-small-button" onClick={signOut}>
+          {t('staff.sign_out')}
+        </button>
+      </header>
+      <div className="desktop-body">
+        <nav className="staff-nav" aria-label={t('staff.nav.label')}>
+          <ul>
+            {sections.map((section) => (
+              <li key={section.id}>
+                <Link href={section.href} className="side-link" aria-current={isCurrent(section.href) ? 'page' : undefined}>
+                  {t(section.labelKey)}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main className="desktop-main staff-main">{props.children}</main>
+      </div>
+    </div>
+  );
+}

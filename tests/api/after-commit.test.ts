@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterCommit, inTransaction } from '../../server/db/after-commit';
+import { openDatabase, type DatabaseHandle } from '../../server/db/database';
+import { testBackends } from './harness';
+
+describe.each(testBackends())('after-commit effects on $name', (backend) => {
+  let database: DatabaseHandle;
+  let cleanup: () => Promise<void>;
+  const settingOf = async (key: string) => (await database.db.selectFrom('site_setting').select('value').where('key', '=', key).executeTakeFirst())?.value ?? null;
+
+  beforeAll(async () => {
+    const target = await backend.target();
+    cleanup = target.cleanup;
+    database = await openDatabase(target);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await cleanup?.();
+  });
+
+  it('runs what a transaction asked for once it has committed, and never when it rolls back', async () => {
+    const heard: string[] = [];
+    await inTransaction(database.db, async (trx) => {
+      await trx.insertInto('site_setting').values({ key: 'after-commit-a', value: '1' }).execute();
+      afterCommit(trx, () => heard.push('committed'));
+      // Not yet: the row is not committed.
+      expect(heard).toEqual([]);
+    });
+    expect(heard).toEqual(['committed']);
+    expect(await settingOf('after-commit-a')).toBe('1');
+
+    await expect(
+      inTransaction(database.db, async (trx) => {
+        await trx.insertInto('site_setting').values({ key: 'after-commit-b', value: '1' }).execute();
+        afterCommit(trx, () => heard.push('rolled back'));
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(heard).toEqual(['committed']);
+    expect(await settingOf('after-commit-b')).toBeNull();
+  });
+
+  it('runs every effect even when one fails, then reports the failure; outside a transaction at once', async () => {
+    const heard: string[] = [];
+    await expect(
+      inTransaction(database.db, async (trx) => {
+        afterCommit(trx, () => {
+          throw new Error('first failed');
+        });
+        afterCommit(trx, () => heard.push('second'));
+      }),
+    ).rejects.toThrow('first failed');
+    expect(heard).toEqual(['second']);
+    afterCommit(database.db, () => heard.push('no transaction'));
+    expect(heard).toEqual(['second', 'no transaction']);
+  });
+
+  it('refuses a transaction it cannot see commit', async () => {
+    await expect(database.db.transaction().execute(async (trx) => afterCommit(trx, () => undefined))).rejects.toThrow(/inTransaction/);
+  });
+});

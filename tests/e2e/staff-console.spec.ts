@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { totpCode } from '../../server/auth/totp';
+import { adoptTokens, callApi, createSession, waitForApp } from './support';
+
+/** What scripts/e2e-server.mjs kept of `npm run staff -- create` for the first admin. */
+function firstAdmin(): { email: string; oneTimePassword: string; otpauthUrl: string } {
+  const dataDir = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
+  return JSON.parse(fs.readFileSync(path.join(dataDir, 'first-admin.json'), 'utf8')) as { email: string; oneTimePassword: string; otpauthUrl: string };
+}
+
+test('the staff console: an admin signs in with TOTP, adds a finance member, prohibits a customer from trading, sends a notice and reads both in the audit trail @desktop', async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  const admin = firstAdmin();
+  const secret = new URL(admin.otpauthUrl).searchParams.get('secret') ?? '';
+  expect(secret).toMatch(/^[A-Z2-7]+$/);
+
+  // A customer, signed up in another browser, trading on the demo account with the app open.
+  const customerContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+  const customer = await customerContext.newPage();
+  await customer.goto('/');
+  await waitForApp(customer);
+  const session = await createSession(customer);
+  const switched = await callApi(customer, '/v1/waa/user/switch', session.token);
+  expect(switched.code).toBe(0);
+  await adoptTokens(customer, switched.data as { token: string; refreshToken: string });
+  await customer.goto('/');
+  await expect(customer.getByRole('region', { name: 'Bitcoin' })).toBeVisible();
+
+  // Sign-in: e-mail, the one-time password and the authenticator's code; then the forced new password.
+  await page.goto('/staff/');
+  await expect(page.getByRole('heading', { name: 'Staff sign-in' })).toBeVisible();
+  await page.getByLabel('E-mail').fill(admin.email);
+  await page.getByLabel('Password').fill(admin.oneTimePassword);
+  await page.getByLabel('Authenticator code').fill(totpCode(secret, Date.now()));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Choose your own password' })).toBeVisible();
+  await page.getByLabel('Current password').fill(admin.oneTimePassword);
+  await page.getByLabel('New password', { exact: true }).fill('admin horse battery 7');
+  await page.getByLabel('New password again').fill('admin horse battery 7');
+  await page.getByRole('button', { name: 'Save the new password' }).click();
+  await expect(page.getByRole('heading', { name: `Welcome, ${admin.email}` })).toBeVisible();
+  const navigation = page.getByRole('navigation', { name: 'Console sections' });
+  await expect(navigation.getByRole('link')).toHaveText(['Home', 'Customers', 'Review queues', 'Notices', 'Audit trail', 'Configuration', 'Staff']);
+
+  // A finance member: the one-time password and the authenticator address are shown once.
+  await navigation.getByRole('link', { name: 'Staff' }).click();
+  await page.getByRole('button', { name: 'Add a staff member' }).click();
+  const createDialog = page.getByRole('dialog', { name: 'Add a staff member' });
+  await createDialog.getByLabel('E-mail').fill('finance@e2e.example');
+  await createDialog.getByLabel('Finance').check();
+  await createDialog.getByRole('button', { name: 'Add a staff member' }).click();
+  const credentials = page.getByRole('dialog', { name: 'Credentials of finance@e2e.example' });
+  await expect(credentials.getByLabel('One-time password')).toHaveText(/^\S{8,}$/);
+  await expect(credentials.getByLabel('Authenticator address (otpauth)')).toHaveText(/^otpauth:\/\/totp\/.*secret=[A-Z2-7]+/);
+  await expect(credentials.getByRole('button', { name: 'Copy the password' })).toBeVisible();
+  await expect(credentials.getByRole('img', { name: /QR code of the authenticator address/ })).toBeVisible();
+  await credentials.getByRole('button', { name: 'Done' }).click();
+  const staffGrid = page.getByRole('table', { name: 'Staff' });
+  await expect(staffGrid.getByRole('row', { name: /finance@e2e\.example/ })).toContainText('Finance');
+  await expect(staffGrid.getByRole('row', { name: /finance@e2e\.example/ })).toContainText('Has not chosen a password yet');
+
+  // The customer, found by e-mail; their page.
+  await navigation.getByRole('link', { name: 'Customers' }).click();
+  await page.getByRole('searchbox', { name: 'UID, e-mail or phone' }).fill(session.email);
+  await page.getByRole('button', { name: 'Search' }).click();
+  const found = page.getByRole('table', { name: 'Customers found' }).getByRole('row', { name: new RegExp(session.email.replace(/[.+]/g, '\\$&')) });
+  await expect(found).toContainText('Trading allowed');
+  const uid = (await found.getByRole('link').textContent()) ?? '';
+  expect(uid).toMatch(/^\d+$/);
+  await found.getByRole('link', { name: uid }).click();
+  await expect(page.getByRole('heading', { name: `Customer ${uid}` })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Balances' })).toContainText('100,000.00');
+
+  // Prohibit trading: a reason is required, and kept.
+  await page.getByRole('button', { name: 'Prohibit trading' }).click();
+  const prohibitDialog = page.getByRole('dialog', { name: 'Prohibit trading' });
+  await prohibitDialog.getByRole('button', { name: 'Prohibit trading' }).click();
+  await expect(prohibitDialog.getByText('Give a reason: it is kept in the audit trail.')).toBeVisible();
+  await prohibitDialog.getByLabel('Reason (kept in the audit trail)').fill('Chargeback under review');
+  await prohibitDialog.getByRole('button', { name: 'Prohibit trading' }).click();
+  await expect(prohibitDialog).toBeHidden();
+  await expect(page.getByRole('region', { name: 'Profile' })).toContainText('Chargeback under review');
+  await expect(page.getByRole('button', { name: 'Allow trading' })).toBeVisible();
+
+  // The customer's next order is refused with its translated message.
+  await customer.getByRole('region', { name: 'Bitcoin' }).getByRole('button', { name: 'Buy' }).click();
+  const placePanel = customer.getByRole('region', { name: 'Place order · Bitcoin' });
+  await placePanel.getByLabel('Volume (lots)').fill('0.10');
+  await placePanel.getByRole('button', { name: 'Buy', exact: true }).last().click();
+  await expect(customer.getByRole('alert').filter({ hasText: 'You are prohibited from trading (405)' })).toBeVisible();
+
+  // A notice to this customer reaches the open tab: a toast with its title, and the unread count.
+  await page.getByRole('button', { name: 'Send a notice' }).click();
+  const noticeDialog = page.getByRole('dialog', { name: 'Send a notice' });
+  await expect(noticeDialog.getByText(`To customer ${uid}`)).toBeVisible();
+  await noticeDialog.getByLabel('Title').fill('Your account is under review');
+  await noticeDialog.getByLabel('Message').fill('Trading is paused while we review a chargeback.');
+  await noticeDialog.getByRole('button', { name: 'Send a notice' }).click();
+  await expect(noticeDialog).toBeHidden();
+  await expect(customer.getByRole('status').filter({ hasText: 'Your account is under review' })).toBeVisible();
+  await expect(customer.getByRole('status', { name: 'Notifications: 1 unread' })).toHaveText('1');
+
+  // The audit trail names both actions on this customer, with what changed.
+  await navigation.getByRole('link', { name: 'Audit trail' }).click();
+  await page.getByRole('textbox', { name: 'Customer UID' }).fill(uid);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  const audit = page.getByRole('table', { name: 'Audit trail' });
+  const prohibition = audit.getByRole('row').filter({ hasText: 'Trading prohibited or allowed' });
+  await expect(prohibition).toContainText(admin.email);
+  await expect(prohibition).toContainText(`customer ${uid}`);
+  await expect(prohibition).toContainText(/false\s*→\s*true/);
+  const notice = audit.getByRole('row').filter({ hasText: 'Notice sent' });
+  await expect(notice).toContainText('Your account is under review');
+  // The header row and the two actions: nothing else was done to this customer.
+  await expect(audit.getByRole('row')).toHaveCount(3);
+
+  await customerContext.close();
+});

@@ -1,0 +1,145 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { totpCode } from '../../server/auth/totp';
+import { adoptTokens, callApi, createSession, fundTradingAccount, isDesktop, waitForApp } from './support';
+
+interface StaffCredentials {
+  email: string;
+  oneTimePassword: string;
+  otpauthUrl: string;
+}
+
+/** The finance members scripts/e2e-finance-staff.ts made for this layout's run (two: four-eyes). */
+function financeStaff(project: string): [StaffCredentials, StaffCredentials] {
+  const dataDir = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
+  const all = JSON.parse(fs.readFileSync(path.join(dataDir, 'finance-staff.json'), 'utf8')) as Record<string, StaffCredentials>;
+  return [all[`${project}-a`]!, all[`${project}-b`]!];
+}
+
+/** A money call with a fresh Idempotency-Key, as the app sends it. */
+async function moneyCall(page: Page, apiPath: string, token: string, data: unknown) {
+  const response = await page.request.post(apiPath, { data, headers: { authorization: `Bearer ${token}`, 'idempotency-key': crypto.randomUUID() } });
+  return (await response.json()) as { code: number; msg: string; data: unknown };
+}
+
+/** A finance member signs in to the console (the authenticator's code, then their own password) and approves the item. */
+async function approveInConsole(browser: Browser, member: StaffCredentials, uid: number, expectedStatus: string) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+  const page = await context.newPage();
+  const secret = new URL(member.otpauthUrl).searchParams.get('secret') ?? '';
+  await page.goto('/staff/');
+  await page.getByLabel('E-mail').fill(member.email);
+  await page.getByLabel('Password').fill(member.oneTimePassword);
+  await page.getByLabel('Authenticator code').fill(totpCode(secret, Date.now()));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Choose your own password' })).toBeVisible();
+  await page.getByLabel('Current password').fill(member.oneTimePassword);
+  await page.getByLabel('New password', { exact: true }).fill('finance horse battery 7');
+  await page.getByLabel('New password again').fill('finance horse battery 7');
+  await page.getByRole('button', { name: 'Save the new password' }).click();
+  await expect(page.getByRole('heading', { name: `Welcome, ${member.email}` })).toBeVisible();
+
+  // The withdrawal queue by its address (the session lives in this tab's storage).
+  await page.goto('/staff/queues/withdrawal?status=all');
+  await expect(page.getByRole('tab', { name: /Withdrawals/ })).toHaveAttribute('aria-selected', 'true');
+  const row = page.getByRole('table', { name: 'Withdrawals to review' }).getByRole('row').filter({ has: page.getByRole('link', { name: String(uid), exact: true }) });
+  await expect(row).toContainText('Two approvers');
+  await expect(row).toContainText('amount: 1500.00');
+  await row.getByRole('link', { name: /^#\d+$/ }).click();
+  await page.getByRole('button', { name: 'Approve' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Approve' });
+  await expect(dialog).toContainText('two approvals by two different staff members');
+  await dialog.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText(expectedStatus).first()).toBeVisible();
+  await context.close();
+}
+
+test('a withdrawal with its fee quote, approved by two finance staff in the console', async ({ page, browser }, testInfo) => {
+  test.setTimeout(150_000);
+  const [first, second] = financeStaff(testInfo.project.name);
+
+  // A real account with 2,000 USD of trading cash, 1,600 of it moved to the USDT wallet.
+  await page.goto('/');
+  await waitForApp(page);
+  const session = await createSession(page);
+  await adoptTokens(page, session);
+  const info = (await callApi(page, '/v1/waa/user/info', session.token)).data as { uid: number };
+  await fundTradingAccount(page, session.token, '2000');
+  const networks = ((await callApi(page, '/v1/waa/wallet/coinNetworks', session.token)).data as { dtoList: { currency: string; currencyId: number }[] }).dtoList;
+  const usdt = networks.find((network) => network.currency === 'USDT')!;
+  const transfer = { curr: 'USDT', currId: usdt.currencyId, type: 1, num: '1600' };
+  const transferQuote = (await callApi(page, '/v1/waa/wallet/transformCalculate', session.token, transfer)).data as { fee: string; practical: string };
+  const moved = await moneyCall(page, '/v1/waa/wallet/transform', session.token, { ...transfer, ...transferQuote });
+  expect(moved.code, moved.msg).toBe(0);
+
+  // The address, saved for USDT on TRC20 through the add screen.
+  const address = 'TXkq9wZ8vU4bQ1m2n3p4r5s6t7u8v9w0xY';
+  await page.goto('/user/wallet/addCrypto');
+  await page.getByTestId('coin-network-picker').click();
+  await page.getByRole('option', { name: 'USDT · TRC20' }).click();
+  await page.getByLabel('Crypto address').fill(address);
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('heading', { name: 'Crypto wallet' })).toBeVisible();
+  await expect(page.getByTestId('crypto-wallet-list')).toContainText(address);
+
+  // The form: the range hint, then the quote for 1,500 (fee 1 USDT, 1,499 arrives, 100 left).
+  await page.goto('/user/withdraw');
+  await page.getByTestId('withdraw-network-picker').click();
+  await page.getByRole('option', { name: 'USDT · TRC20' }).click();
+  await expect(page.getByTestId('withdraw-address-picker')).toContainText(address);
+  await expect(page.getByTestId('withdraw-range')).toHaveText('Range 50 – 10000000');
+  await page.getByLabel('Amount').fill('20');
+  await expect(page.getByText('The amount must be between 50 and 10000000')).toBeVisible();
+  await page.getByLabel('Amount').fill('1500');
+  await expect(page.getByTestId('withdraw-fee')).toHaveText('1.00 (≈ 1.00 USD)');
+  await expect(page.getByTestId('withdraw-practical')).toHaveText('1499.00');
+  await expect(page.getByTestId('withdraw-after')).toHaveText('100.00');
+  await page.getByRole('button', { name: 'Withdraw' }).click();
+  await expect(page.getByText('Submitted successfully, please wait for the review')).toBeVisible();
+
+  // Under review: withdraw/status blocks a second one, and the wallet holds only what is left.
+  const balances = async () => ((await callApi(page, '/v1/waa/wallet/balance', session.token)).data as { list: { currency: string; balance: string }[] }).list.find((item) => item.currency === 'USDT')?.balance;
+  expect(await balances()).toMatch(/^100(\.0+)?$/);
+  await page.goto('/user/withdraw');
+  await expect(page.getByTestId('withdraw-blocked')).toBeVisible();
+
+  // The records list the withdrawal waiting for review.
+  await page.goto('/user/wallet/depositList');
+  const record = page.getByTestId('fund-record').first();
+  await expect(record.getByTestId('fund-record-type')).toHaveText('Withdraw');
+  await expect(record).toContainText('1500.00 USDT');
+  await expect(record.getByTestId('fund-record-state')).toHaveText('Waiting');
+
+  // Four-eyes: the first approval waits for a second, different finance member.
+  await approveInConsole(browser, first, info.uid, 'Awaiting a second approval');
+  await approveInConsole(browser, second, info.uid, 'Approved');
+
+  // Paid: the customer may withdraw again, and the notice arrived.
+  await page.goto('/user/withdraw');
+  await expect(page.getByTestId('withdraw-range')).toBeVisible();
+  const notices = (await callApi(page, '/v1/waa/notice/list', session.token, { page: 1, limit: 10 })).data as { list: { paymentPrice: string | null }[] };
+  expect(notices.list[0]?.paymentPrice).toBe('1500.00');
+
+  // The records: the type filter keeps the withdrawal, its details show where it went (masked), the fee and what arrived.
+  await page.goto('/user/wallet/depositList');
+  await expect(page.getByTestId('fund-record').first().getByTestId('fund-record-state')).toHaveText('Success');
+  // The one deposit is the approved one that funded this account (fundTradingAccount).
+  await page.getByLabel('All types').selectOption({ label: 'Deposit' });
+  await expect(page.getByTestId('fund-record')).toHaveCount(1);
+  await expect(page.getByTestId('fund-record').first().getByTestId('fund-record-state')).toHaveText('Success');
+  await page.getByLabel('All types').selectOption({ label: 'Withdraw' });
+  await expect(page.getByTestId('fund-record')).toHaveCount(1);
+  await page.getByTestId('fund-record').first().click();
+  const details = isDesktop(page) ? page.getByRole('complementary', { name: 'Record details' }) : page.getByRole('dialog', { name: 'Record details' });
+  await expect(details).toContainText('TXkq9w****w0xY');
+  await expect(details).not.toContainText(address);
+  await expect(details).toContainText('1.00 USDT');
+  await expect(details).toContainText('1499.00 USDT');
+  await expect(details).toContainText('Success');
+
+  // The wallet hub's latest records show it too.
+  await page.goto('/user/wallet');
+  await expect(page.getByTestId('hub-latest-funds').locator('.wallet-record').first()).toContainText('-1500.00 USDT · Success');
+});
