@@ -512,6 +512,29 @@ describe.each(testBackends())('the transaction list (order/list) on $name', (bac
     expect(await list(other.token)).toEqual({ list: [], pages: 0 });
   });
 
+  it('answers one order of the book by its id (the transaction list\'s ?uid=), and nothing for an id of another account or book', async () => {
+    const user = await trader();
+    const mine = await place(user.token);
+    await place(user.token);
+    const found = await list(user.token, { uid: mine });
+    expect(uids(found)).toEqual([mine]);
+    expect(found.pages).toBe(1);
+    expect(found.list[0]).toMatchObject({ uid: mine, status: 2, productName: 'EUR/USD' });
+    // With a status that is not the order's: nothing.
+    expect(await list(user.token, { uid: mine, positionStatus: 3 })).toEqual({ list: [], pages: 0 });
+    // Another trader asking for it by id gets nothing, as does the owner's demo book.
+    const other = await trader();
+    expect(await list(other.token, { uid: mine })).toEqual({ list: [], pages: 0 });
+    await setSwitch(server, 'VIRTUAL_CURRENCY_TRADE', true);
+    const demo = (await call(server, '/v1/waa/user/switch', {}, user.token)).data as { token: string };
+    expect(await list(demo.token, { uid: mine }, '/v1/waa/order/listMock')).toEqual({ list: [], pages: 0 });
+    await setSwitch(server, 'VIRTUAL_CURRENCY_TRADE', false);
+    for (const bad of ['', '   ', 'x'.repeat(41), 12]) {
+      const answer = await call(server, '/v1/waa/order/list', { uid: bad }, user.token);
+      expect(answer.code, JSON.stringify(bad)).toBe(1001);
+    }
+  });
+
   it('sorts the history by the columns asked as an array (closing time by default) and refuses columns sent as a string', async () => {
     const user = await trader();
     const first = await place(user.token);

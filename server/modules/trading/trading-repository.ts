@@ -161,8 +161,17 @@ export function createTradingRepository(db: Kysely<Database>) {
     },
 
     /** A page of an account's orders by the asked time columns, newest first, any status unless one is asked for. */
-    async listPage(uid: number, book: Book, status: number | undefined, sortBy: readonly OrderTimeColumn[], limit: number, offset: number): Promise<{ rows: OrderRow[]; count: number }> {
-      const base = status === undefined ? ofAccount(db, uid, book) : ofAccount(db, uid, book).where('status', '=', status);
+    async listPage(
+      uid: number,
+      book: Book,
+      filter: { status?: number | undefined; orderNo?: string | undefined },
+      sortBy: readonly OrderTimeColumn[],
+      limit: number,
+      offset: number,
+    ): Promise<{ rows: OrderRow[]; count: number }> {
+      let base = ofAccount(db, uid, book);
+      if (filter.status !== undefined) base = base.where('status', '=', filter.status);
+      if (filter.orderNo !== undefined) base = base.where('order_no', '=', filter.orderNo);
       const [rows, count] = await Promise.all([
         newestFirst(base.selectAll(), sortBy).limit(limit).offset(offset).execute(),
         base.select(({ fn }) => fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),

@@ -414,9 +414,10 @@ export function createTradingService(deps: {
       };
     },
 
-    /** The transaction list: the book's orders newest first, any status unless one is asked for. */
-    async list(uid: number, book: Book, query: { page: number; limit: number; positionStatus?: number | undefined; columns: readonly OrderTimeColumn[] }) {
-      const page = await orders.listPage(uid, book, query.positionStatus, query.columns, query.limit, (query.page - 1) * query.limit);
+    /** The transaction list: the book's orders newest first, any status unless one is asked for, or the one order `uid` of the book. */
+    async list(uid: number, book: Book, query: { page: number; limit: number; positionStatus?: number | undefined; uid?: string | undefined; columns: readonly OrderTimeColumn[] }) {
+      const filter = { status: query.positionStatus, orderNo: query.uid };
+      const page = await orders.listPage(uid, book, filter, query.columns, query.limit, (query.page - 1) * query.limit);
       const names = new Map(market.products().map((product) => [product.productCode, product.productName]));
       return { list: page.rows.map((row) => orderView(row, names.get(row.symbol) ?? row.symbol, deps.minHoldSeconds)), pages: Math.ceil(page.count / query.limit) };
     },

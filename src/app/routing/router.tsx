@@ -26,6 +26,7 @@ import { SearchPage } from '../pages/search/search-page';
 import { ServicePage } from '../pages/service/service-page';
 import { AgreementPage } from '../pages/user/agreement-page';
 import { DepositListPage } from '../pages/user/deposit-list-page';
+import { TransactionListPage } from '../pages/user/transaction-list-page';
 import { DepositPage } from '../pages/user/deposit-page';
 import { MyWalletPage } from '../pages/user/my-wallet-page';
 import { UserHubPage } from '../pages/user/user-hub-page';
@@ -61,6 +62,7 @@ const views: Record<ScreenRouteName, ComponentType<{ params: Record<string, stri
   'user-service': ServicePage,
   'user-two-factor': TwoFactorPage,
   'user-wallet-deposits': DepositListPage,
+  'user-wallet-transactions': TransactionListPage,
   'user-agreement': AgreementPage,
   'user-deposit': DepositPage,
   'user-wallet-crypto': CryptoWalletPage,

@@ -83,6 +83,7 @@ export const routesWithScreens = [
   'user-service',
   'user-two-factor',
   'user-wallet-deposits',
+  'user-wallet-transactions',
   'user-agreement',
   'user-deposit',
   'user-wallet-crypto',

@@ -137,11 +137,15 @@ export const orderHistoryData = z.object({
 export const orderHistory = contract('/v1/waa/order/history', historyBody, orderHistoryData);
 export const orderHistoryMock = contract('/v1/waa/order/historyMock', historyBody, orderHistoryData);
 
-/** The transaction list: the book's orders newest first, of any status unless one is asked for. */
+/**
+ * The transaction list: the book's orders newest first, of any status unless one is asked
+ * for; `uid` narrows it to that one order of the book (the list's `?uid=` detail).
+ */
 export const orderListBody = z.strictObject({
   page: z.number().int().min(1).default(1),
   limit: z.number().int().min(1).max(100).default(10),
   positionStatus: z.number().int().min(1).max(4).optional(),
+  uid: z.string().trim().min(1).max(40).optional(),
   columns: sortColumns.default(['orderTime']),
 });
 

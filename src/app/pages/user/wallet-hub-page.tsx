@@ -81,23 +81,35 @@ export function WalletHubPage() {
         </ul>
       </nav>
       <section aria-label={t('wallet.latest_trades')}>
-        <h2 className="wallet-section-title">{t('wallet.latest_trades')}</h2>
+        <div className="wallet-section-head">
+          <h2 className="wallet-section-title">{t('wallet.latest_trades')}</h2>
+          <Link href="/user/wallet/transactionList" className="link-button">
+            {t('wallet.see_all_trades')}
+          </Link>
+        </div>
         <ul className="wallet-record-list" data-testid="hub-latest-trades">
           {trades === null ? <li className="wallet-record-status">{t('common.loading')}</li> : null}
           {trades?.length === 0 ? <li className="wallet-record-status">{t('common.no_data')}</li> : null}
           {trades?.map((trade) => (
-            <li key={trade.uid} className="wallet-record">
-              <span>{trade.productName}</span>
-              <span className="numeric">
-                {trade.orderQuantity} · {t(`history.status_${trade.status}`)}
-              </span>
-              <time className="wallet-record-time numeric">{format.time(trade.orderTime ?? null)}</time>
+            <li key={trade.uid}>
+              <Link href={`/user/wallet/transactionList?uid=${encodeURIComponent(trade.uid)}`} className="wallet-record">
+                <span>{trade.productName}</span>
+                <span className="numeric">
+                  {trade.orderQuantity} · {t(`history.status_${trade.status}`)}
+                </span>
+                <time className="wallet-record-time numeric">{format.time(trade.orderTime ?? null)}</time>
+              </Link>
             </li>
           ))}
         </ul>
       </section>
       <section aria-label={t('wallet.latest_funds')}>
-        <h2 className="wallet-section-title">{t('wallet.latest_funds')}</h2>
+        <div className="wallet-section-head">
+          <h2 className="wallet-section-title">{t('wallet.latest_funds')}</h2>
+          <Link href="/user/wallet/depositList" className="link-button">
+            {t('wallet.see_all_funds')}
+          </Link>
+        </div>
         <ul className="wallet-record-list" data-testid="hub-latest-funds">
           {funds === null ? <li className="wallet-record-status">{t('common.loading')}</li> : null}
           {funds?.length === 0 ? <li className="wallet-record-status">{t('common.no_data')}</li> : null}

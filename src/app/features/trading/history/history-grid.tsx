@@ -9,7 +9,7 @@ import type { PageOf } from './use-paged-list';
  * Desktop history: the period's result, the items as a virtualized grid that loads the
  * next page as its end comes into view, and the details drawer of the clicked row.
  */
-export function HistoryGrid<Item extends HistoryItem, Page extends PageOf<Item>>(props: { kind: HistoryKind<Item, Page> }) {
+export function HistoryGrid<Item extends HistoryItem, Page extends PageOf<Item>>(props: { kind: HistoryKind<Item, Page>; onOpen?: (item: Item) => void }) {
   useSignals();
   const { kind } = props;
   const source = useHistorySource(kind);
@@ -17,11 +17,14 @@ export function HistoryGrid<Item extends HistoryItem, Page extends PageOf<Item>>
   const columns = useMemo(() => historyColumns(kind, { t, format }), [kind, t, format]);
   const { state, list } = source.paged;
   const { items, status } = state;
-  const { openItem, drawer } = useHistoryDrawer(kind, items);
+  const own = useHistoryDrawer(kind, items);
+  // A page that shows details itself (a side panel, a detail asked for in the address) takes the taps.
+  const openItem = props.onOpen ?? own.openItem;
+  const drawer = props.onOpen ? null : own.drawer;
   const footer = <PagedListFooter status={status} count={items.length} emptyText={source.emptyText} endText={source.endText} onRetry={list.retry} />;
   return (
     <div className="history-board">
-      <ProfitLossSummary today={source.today} total={source.total} />
+      {source.hasTotals ? <ProfitLossSummary today={source.today} total={source.total} /> : null}
       {items.length === 0 ? (
         footer
       ) : (

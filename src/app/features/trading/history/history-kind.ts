@@ -60,8 +60,8 @@ export interface HistoryRowParts {
 export interface HistoryKind<Item extends HistoryItem, Page extends PageOf<Item>> {
   /** A page of the signed-in account's history (the session says which book); failures are told in the list, not as toasts. */
   fetchPage(http: HttpClient, session: SessionSnapshot, page: number, signal: AbortSignal): Promise<Page>;
-  /** The account's realized result of today and of all time, as the last page tells them. */
-  totalsOf(page: Page): { today: string; total: string };
+  /** The account's realized result of today and of all time, as the last page tells them (lists without totals leave it out). */
+  totalsOf?(page: Page): { today: string; total: string };
   /** Translation keys of the list's name, of an empty list and of its end. */
   texts: { label: string; empty: string; end: string };
   /** Whether the item went the rising way (buy, up), and the words for either way. */
@@ -82,6 +82,8 @@ export interface HistorySource<Item, Page extends PageOf<Item>> {
   paged: { state: PagedListState<Item, Page>; list: PagedList<Item, Page> };
   today: string | null;
   total: string | null;
+  /** Whether the kind has totals at all (the summary above the list shows only then). */
+  hasTotals: boolean;
   label: string;
   emptyText: string;
   endText: string;
@@ -112,11 +114,12 @@ export function useHistorySource<Item extends HistoryItem, Page extends PageOf<I
     failureCap: historyFailureCap,
     retryDelayMs: (failures) => Math.min(retryDelayStepMs * failures, retryDelayMaxMs),
   });
-  const totals = paged.state.lastPage ? kind.totalsOf(paged.state.lastPage) : null;
+  const totals = paged.state.lastPage && kind.totalsOf ? kind.totalsOf(paged.state.lastPage) : null;
   return {
     paged,
     today: totals?.today ?? null,
     total: totals?.total ?? null,
+    hasTotals: kind.totalsOf !== undefined,
     label: t(kind.texts.label),
     emptyText: t(kind.texts.empty),
     endText: t(kind.texts.end),

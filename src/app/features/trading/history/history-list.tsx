@@ -14,13 +14,16 @@ const overscanRows = 4;
  * Phones: the period's result, then the items as a virtualized list that loads the next
  * page as its end comes into view, and the details drawer of the tapped item.
  */
-export function HistoryList<Item extends HistoryItem, Page extends PageOf<Item>>(props: { kind: HistoryKind<Item, Page> }) {
+export function HistoryList<Item extends HistoryItem, Page extends PageOf<Item>>(props: { kind: HistoryKind<Item, Page>; onOpen?: (item: Item) => void }) {
   useSignals();
   const source = useHistorySource(props.kind);
   const { state, list } = source.paged;
   const scrollRef = useRef<HTMLDivElement>(null);
   const { items, status } = state;
-  const { openItem, drawer } = useHistoryDrawer(props.kind, items);
+  const own = useHistoryDrawer(props.kind, items);
+  // A page that shows details itself (a side panel, a detail asked for in the address) takes the taps.
+  const openItem = props.onOpen ?? own.openItem;
+  const drawer = props.onOpen ? null : own.drawer;
   // The app does not use the React Compiler, so the unmemoizable API is fine here.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
@@ -42,7 +45,7 @@ export function HistoryList<Item extends HistoryItem, Page extends PageOf<Item>>
 
   return (
     <>
-      <ProfitLossSummary today={source.today} total={source.total} />
+      {source.hasTotals ? <ProfitLossSummary today={source.today} total={source.total} /> : null}
       <div className="history-scroller" ref={scrollRef}>
         {items.length > 0 ? (
           <ul className="history-rows" aria-label={source.label} style={{ height: virtualizer.getTotalSize() }}>

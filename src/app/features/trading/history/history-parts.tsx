@@ -148,26 +148,32 @@ export function historyColumns<Item extends HistoryItem>(kind: HistoryKind<Item,
   ];
 }
 
+/** Every field of an item for its details: id and direction, then the kind's own. */
+export function HistoryDetails<Item extends HistoryItem>(props: { kind: HistoryKind<Item, PageOf<Item>>; item: Item }) {
+  const look = useHistoryLook();
+  const { kind, item } = props;
+  const direction = historyDirection(kind, item, look.t);
+  const rows = [
+    { label: look.t('position.order_id'), value: item.uid },
+    { label: look.t('position.direction'), value: direction.text, tone: direction.up ? 'up' : 'down' },
+    ...kind.detailsOf(item, look),
+  ];
+  return <DetailList rows={rows} className="history-details" />;
+}
+
 /**
  * Which item's details drawer is open. Looked up in the list, so the drawer closes when the
  * list starts over for another account.
  */
 export function useHistoryDrawer<Item extends HistoryItem>(kind: HistoryKind<Item, PageOf<Item>>, items: readonly Item[]): { openItem: (item: Item) => void; drawer: ReactNode } {
-  const look = useHistoryLook();
-  const { t } = look;
+  const { t } = useTranslation();
   const [openKey, setOpenKey] = useState<string | null>(null);
   const openItem = useCallback((item: Item) => setOpenKey(historyKey(item)), []);
   const open = openKey === null ? undefined : items.find((item) => historyKey(item) === openKey);
   if (open === undefined) return { openItem, drawer: null };
-  const direction = historyDirection(kind, open, t);
-  const rows = [
-    { label: t('position.order_id'), value: open.uid },
-    { label: t('position.direction'), value: direction.text, tone: direction.up ? 'up' : 'down' },
-    ...kind.detailsOf(open, look),
-  ];
   const drawer = (
     <Dialog title={`${open.productName} · ${t('position.details')}`} onClose={() => setOpenKey(null)} heightPx={historyDrawerHeightPx}>
-      <DetailList rows={rows} className="history-details" />
+      <HistoryDetails kind={kind} item={open} />
     </Dialog>
   );
   return { openItem, drawer };

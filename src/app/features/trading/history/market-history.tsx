@@ -1,7 +1,8 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { historyStatusColumns, orderHistory, orderHistoryMock, type OrderTimeColumn, type TradeOrder } from '../../../../shared/api/trading';
-import { isDemoSession } from '../../../../shared/protocol/engine';
+import { historyStatusColumns, orderHistory, orderHistoryMock, orderList, orderListMock, type OrderTimeColumn, type TradeOrder } from '../../../../shared/api/trading';
+import { isDemoSession, type SessionSnapshot } from '../../../../shared/protocol/engine';
+import type { HttpClient } from '../../../api/http-client';
 import { historyFilters, type HistoryFilter } from '../../../../shared/trading/history-filters';
 import { Direction, OrderStatus, PriceType } from '../../../../shared/trading/order-rules';
 import type { BrandFormat } from '../../../format/use-brand-format';
@@ -103,7 +104,11 @@ const marketHistoryLook: Omit<HistoryKind<TradeOrder, MarketHistoryPage>, 'fetch
 
   rowOf: (order, { format }) => ({
     detail: order.orderQuantity,
-    prices: `${priceOf(order, order.openingPrice, format)} → ${priceOf(order, order.closingPrice, format)}`,
+    // An order that never opened shows the price it waited for.
+    prices:
+      order.openingPrice === null && order.limitPrice !== null
+        ? `@ ${priceOf(order, order.limitPrice, format)}`
+        : `${priceOf(order, order.openingPrice, format)} → ${priceOf(order, order.closingPrice, format)}`,
     time: format.time(order.closingTimeTs),
   }),
 
@@ -135,6 +140,8 @@ const marketHistoryLook: Omit<HistoryKind<TradeOrder, MarketHistoryPage>, 'fetch
       { label: t('position.volume'), value: order.orderQuantity },
       { label: t('history.lever'), value: `${order.lever}×` },
       { label: t('position.margin'), value: amount(order.securityDepositInitial) },
+      // A pending (or canceled pending) order's asked price; a market order has none.
+      ...(order.limitPrice === null ? [] : [{ label: t('position.limit_price'), value: priceOf(order, order.limitPrice, format) }]),
       { label: t('position.open_price'), value: priceOf(order, order.openingPrice, format) },
       { label: t('history.close_price'), value: priceOf(order, order.closingPrice, format) },
       { label: t('trade.stop_loss'), value: priceOf(order, order.stopPrice, format) },
@@ -148,6 +155,41 @@ const marketHistoryLook: Omit<HistoryKind<TradeOrder, MarketHistoryPage>, 'fetch
     ];
   },
 };
+
+/**
+ * The transaction list's market orders (`order/list`, `order/listMock` for a demo session):
+ * every order of the book newest placed first, or those of one status; no totals. Rows show
+ * when the order was placed, as the list is sorted by it.
+ */
+export function transactionOrdersOf(status: HistoryStatus | null): HistoryKind<TradeOrder, PageOf<TradeOrder>> {
+  const { totalsOf: _totals, ...look } = marketHistoryLook;
+  return {
+    ...look,
+    async fetchPage(http, session, page, signal) {
+      const query = { page, limit: historyPageSize, columns: ['orderTime' as const], ...(status === null ? {} : { positionStatus: status }) };
+      const data = await http.call(isDemoSession(session) ? orderListMock : orderList, query, { silent: true, signal });
+      return { items: data.list, pages: data.pages };
+    },
+    texts: { label: 'page.transaction_list', empty: status === null ? 'transactions.empty' : 'history.empty_status', end: 'transactions.end' },
+    // Orders of every status side by side: each says its status.
+    rowOf: (order, lookOf) => ({
+      ...marketHistoryLook.rowOf(order, lookOf),
+      detail: `${order.orderQuantity} · ${lookOf.t(`history.status_${order.status}`)}`,
+      time: lookOf.format.time(order.orderTime),
+    }),
+    columns: (lookOf) => [
+      { key: 'status', label: lookOf.t('transactions.status_filter'), width: 'minmax(72px, 0.6fr)', cell: (order) => lookOf.t(`history.status_${order.status}`) },
+      ...marketHistoryLook.columns(lookOf),
+    ],
+    detailsOf: (order, lookOf) => [{ label: lookOf.t('transactions.status_filter'), value: lookOf.t(`history.status_${order.status}`) }, ...marketHistoryLook.detailsOf(order, lookOf)],
+  };
+}
+
+/** One order of the book by its id (the transaction list's `?uid=`), or null when the book has none by that id. */
+export async function findTransactionOrder(http: HttpClient, session: SessionSnapshot, uid: string): Promise<TradeOrder | null> {
+  const data = await http.call(isDemoSession(session) ? orderListMock : orderList, { page: 1, limit: 1, uid }, { silent: true });
+  return data.list[0] ?? null;
+}
 
 /** One kind per status tab and per filter, made once so that a list keeps its pages while it shows. */
 const statusKinds = new Map(historyStatuses.map((status) => [status, marketHistoryOf({ status })]));

@@ -10,6 +10,7 @@ import { historyPageSize, type HistoryKind } from './history-kind';
 import { HistoryList } from './history-list';
 import { HistoryResultText } from './history-parts';
 import type { PageOf } from './use-paged-list';
+import type { OptionStatusTab } from '../options/option-status-tabs';
 
 /** A page of settled options with the account's win/loss of today and of all time. */
 interface OptionHistoryPage extends PageOf<OptionOrder> {
@@ -23,8 +24,9 @@ function ratePercent(rate: string): string {
   return fraction === null ? rate : `${formatMoney(fraction * 100n)}%`;
 }
 
+/** A settled option's result in words; a running one says it is unsettled. */
 function resultLabel(order: OptionOrder, t: TFunction): string {
-  return order.result === null ? '—' : t(`option.result_${order.result}`);
+  return order.result === null ? t('option.unsettled') : t(`option.result_${order.result}`);
 }
 
 /**
@@ -47,8 +49,9 @@ export const optionHistory: HistoryKind<OptionOrder, OptionHistoryPage> = {
   directionKeys: { up: 'option.buy_up', down: 'option.buy_down' },
 
   resultOf(order, { t, format }) {
+    if (order.winLost === null) return { text: resultLabel(order, t), tone: '', testId: `option-history-result-${order.uid}` };
     // Toned by the amount shown: a result that rounds to 0.00 is not coloured.
-    const winLost = format.amount(order.winLost ?? '0');
+    const winLost = format.amount(order.winLost);
     return { text: `${resultLabel(order, t)} ${winLost}`, tone: changeTone(winLost), testId: `option-history-result-${order.uid}` };
   },
 
@@ -92,6 +95,23 @@ export const optionHistory: HistoryKind<OptionOrder, OptionHistoryPage> = {
     ];
   },
 };
+
+/**
+ * The transaction list's options of one status (`option/orderList`: running or settled, from
+ * the token's book); rows show when the option was placed. No totals.
+ */
+export function transactionOptionsOf(status: OptionStatusTab): HistoryKind<OptionOrder, PageOf<OptionOrder>> {
+  const { totalsOf: _totals, ...look } = optionHistory;
+  return {
+    ...look,
+    async fetchPage(http, _session, page, signal) {
+      const data = await http.call(optionOrderList, { page, limit: historyPageSize, positionStatus: status }, { silent: true, signal });
+      return { items: data.items, pages: data.pages };
+    },
+    texts: { label: 'page.transaction_list', empty: 'transactions.empty_options', end: 'history.end_options' },
+    rowOf: (order, lookOf) => ({ ...optionHistory.rowOf(order, lookOf), time: lookOf.format.time(order.beginTime) }),
+  };
+}
 
 /** Phones: settled options. */
 export function OptionHistoryList() {
