@@ -11,6 +11,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // On CI an API test that fails is run once more; npm test names every test that needed it (tests/support/retried-tests-reporter.ts).
+          retry: process.env.CI ? 1 : 0,
         },
       },
     ],

@@ -50,6 +50,7 @@ run('unit and API tests', 'node_modules/.bin/vitest', [
   '--reporter=default',
   '--reporter=json',
   '--outputFile.json=test-results/vitest.json',
+  '--reporter=./tests/support/retried-tests-reporter.ts',
 ]);
 const built = run('build', 'node_modules/.bin/vite', ['build', '--logLevel', 'warn']);
 if (built && ensureChromium()) {
@@ -67,6 +68,35 @@ const e2e = readCounts('test-results/e2e.json', (report) => ({
   passed: report.stats.expected,
   failed: report.stats.unexpected + report.stats.flaky,
 }));
+// The end of the log is what a CI summary shows: name what failed, and what passed only on a retry.
+const failedUnit = readCounts('test-results/vitest.json', (report) =>
+  report.testResults.flatMap((file) =>
+    file.assertionResults
+      .filter((test) => test.status === 'failed')
+      .map((test) => `${file.name.replace(`${process.cwd()}/`, '')} > ${test.fullName}\n    ${(test.failureMessages[0] ?? '').split('\n').slice(0, 4).join('\n    ')}`),
+  ),
+);
+const retried = readCounts('test-results/vitest-retried.json', (list) => list);
+const failedBrowser = readCounts('test-results/e2e.json', (report) => {
+  const names = [];
+  const visit = (suite, trail) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status === 'unexpected' || test.status === 'flaky') {
+          const error = test.results?.find((result) => result.error)?.error?.message ?? '';
+          names.push(`[${test.projectName}] ${[...trail, spec.title].join(' > ')} (${test.status})\n    ${error.split('\n').slice(0, 4).join('\n    ')}`);
+        }
+      }
+    }
+    for (const child of suite.suites ?? []) visit(child, [...trail, child.title]);
+  };
+  for (const suite of report.suites ?? []) visit(suite, []);
+  return names;
+});
+if (failedUnit?.length) console.log(`\nFailed unit/API tests:\n${failedUnit.map((line) => `  ${line}`).join('\n')}`);
+if (retried?.length) console.log(`\nUnit/API tests that passed only on a retry:\n${retried.map((each) => `  ${each.test}\n    first try: ${each.firstError.split('\n').slice(0, 4).join('\n    ')}`).join('\n')}`);
+if (failedBrowser?.length) console.log(`\nFailed browser tests:\n${failedBrowser.map((line) => `  ${line}`).join('\n')}`);
+
 const passed = (vitest?.passed ?? 0) + (e2e?.passed ?? 0);
 const failed = (vitest?.failed ?? 0) + (e2e?.failed ?? 0);
 console.log(`\nunit/API: ${vitest ? `${vitest.passed} passed, ${vitest.failed} failed` : 'no report'}; browser: ${e2e ? `${e2e.passed} passed, ${e2e.failed} failed` : 'no report'}; failed stages: ${failedStages}`);
