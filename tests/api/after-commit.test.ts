@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { afterCommit, inTransaction } from '../../server/db/after-commit';
+import { afterCommit, afterRollback, inTransaction } from '../../server/db/after-commit';
 import { openDatabase, type DatabaseHandle } from '../../server/db/database';
 import { testBackends } from './harness';
 
@@ -55,7 +55,33 @@ describe.each(testBackends())('after-commit effects on $name', (backend) => {
     expect(heard).toEqual(['second', 'no transaction']);
   });
 
+  it('undoes what a rolled-back transaction did outside the database before its caller hears why, and never after a commit', async () => {
+    const undone: string[] = [];
+    await inTransaction(database.db, async (trx) => {
+      afterRollback(trx, () => void undone.push('committed one'));
+    });
+    expect(undone).toEqual([]);
+    await expect(
+      inTransaction(database.db, async (trx) => {
+        afterRollback(trx, async () => {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          undone.push('file removed');
+        });
+        afterRollback(trx, () => {
+          throw new Error('undo failed');
+        });
+        afterRollback(trx, () => void undone.push('second undo'));
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    // Awaited before the refusal reached the caller; a failing undo does not stop the next, nor replace the reason.
+    expect(undone).toEqual(['file removed', 'second undo']);
+    afterRollback(database.db, () => void undone.push('no transaction'));
+    expect(undone).toEqual(['file removed', 'second undo']);
+  });
+
   it('refuses a transaction it cannot see commit', async () => {
     await expect(database.db.transaction().execute(async (trx) => afterCommit(trx, () => undefined))).rejects.toThrow(/inTransaction/);
+    await expect(database.db.transaction().execute(async (trx) => afterRollback(trx, () => undefined))).rejects.toThrow(/inTransaction/);
   });
 });

@@ -1,8 +1,14 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownFileUrl } from '../../src/shared/api/uploads';
 import { ErrorCode } from '../../src/shared/errors/catalogue';
+import { inTransaction } from '../../server/db/after-commit';
+import { diskFileStore } from '../../server/modules/uploads/file-store';
 import { maxStoredSide } from '../../server/modules/uploads/image-pipeline';
+import { createUploadsService } from '../../server/modules/uploads/uploads-service';
 import { startTestServer, testBackends, type TestServer } from './harness';
 import { newCustomer } from './reviews-support';
 import { maxImageBytes } from '../../src/shared/uploads/image-rules';
@@ -35,6 +41,28 @@ describe.each(testBackends())('uploads corpus on $name', (backend) => {
   });
 
   const store = (bytes: Buffer, filename: string, uid = owner.uid) => server.app.uploads.storeImage(undefined, { uid, purpose: 'depositProof', bytes, filename });
+
+  it('removes the kept bytes when the transaction that stored them rolls back, and keeps them when it commits', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'uploads-rollback-'));
+    const uploads = createUploadsService({ db: server.database.db, store: diskFileStore(folder) });
+    const proof = { uid: owner.uid, purpose: 'depositProof' as const, bytes: await jpegImage(), filename: 'proof.jpg' };
+    let kept = '';
+    await expect(
+      inTransaction(server.database.db, async (trx) => {
+        kept = await uploads.storeImage(trx, proof);
+        expect(fs.readdirSync(folder)).toEqual([`${kept}.jpg`]);
+        // A later step of the same call (the deposit's row, its review item) refuses.
+        throw new Error('a later step refused');
+      }),
+    ).rejects.toThrow('a later step refused');
+    expect(fs.readdirSync(folder)).toEqual([]);
+    expect(await uploads.anyFile(kept)).toBeNull();
+
+    const committed = await inTransaction(server.database.db, (trx) => uploads.storeImage(trx, proof));
+    expect(fs.readdirSync(folder)).toEqual([`${committed}.jpg`]);
+    expect((await uploads.anyFile(committed))?.contentType).toBe('image/jpeg');
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
 
   it('refuses a text file renamed .jpg and stores nothing', async () => {
     const before = await storedFileCount(server);

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
-import type { Executor } from '../../db/after-commit';
+import { afterRollback, type Executor } from '../../db/after-commit';
 import type { Database, StoredFilePurpose } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import type { FileStore } from './file-store';
@@ -51,8 +51,8 @@ export function createUploadsService(deps: { db: Kysely<Database>; store: FileSt
     /**
      * Re-encodes and keeps an image, answering its id; refuses (1001, nothing kept) what is
      * not a JPEG or PNG under an accepted extension, or has too many pixels. The row joins
-     * the caller's transaction when one is given. A rolled-back caller leaves the bytes
-     * without a row: no route serves them (a row is what makes a file someone's).
+     * the caller's transaction when one is given (opened with `inTransaction`); if that
+     * transaction rolls back, the bytes are removed with it.
      */
     async storeImage(executor: Executor | undefined, image: ImageToStore): Promise<string> {
       const result = await reencodeImage(image.bytes, image.filename);
@@ -68,6 +68,7 @@ export function createUploadsService(deps: { db: Kysely<Database>; store: FileSt
         await store.remove(id);
         throw error;
       }
+      if (executor) afterRollback(executor, () => store.remove(id));
       return id;
     },
 
