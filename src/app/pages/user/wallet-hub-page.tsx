@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { orderList, type TradeOrder } from '../../../shared/api/trading';
@@ -18,6 +18,26 @@ import { hasScreen, routes, type RouteName } from '../../routing/routes';
 const shortcutRoutes: readonly RouteName[] = ['user-my-wallet', 'user-deposit', 'user-withdraw', 'user-wallet-crypto', 'user-wallet-bank-card'];
 /** The spec: the hub shows the 5 latest entries per list. */
 const latestCount = 5;
+
+/** One of the hub's lists of latest entries: its title with a link to the whole list, then the entries (loading, none, or each). */
+function LatestSection(props: { title: string; allHref: string; allLabel: string; testId: string; items: readonly unknown[] | null; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <section aria-label={props.title}>
+      <div className="wallet-section-head">
+        <h2 className="wallet-section-title">{props.title}</h2>
+        <Link href={props.allHref} className="link-button">
+          {props.allLabel}
+        </Link>
+      </div>
+      <ul className="wallet-record-list" data-testid={props.testId}>
+        {props.items === null ? <li className="wallet-record-status">{t('common.loading')}</li> : null}
+        {props.items?.length === 0 ? <li className="wallet-record-status">{t('common.no_data')}</li> : null}
+        {props.children}
+      </ul>
+    </section>
+  );
+}
 
 /**
  * `/user/wallet`: shortcuts to the money pages, the 5 latest trades (`order/list`) and the
@@ -80,51 +100,31 @@ export function WalletHubPage() {
           ))}
         </ul>
       </nav>
-      <section aria-label={t('wallet.latest_trades')}>
-        <div className="wallet-section-head">
-          <h2 className="wallet-section-title">{t('wallet.latest_trades')}</h2>
-          <Link href="/user/wallet/transactionList" className="link-button">
-            {t('wallet.see_all_trades')}
-          </Link>
-        </div>
-        <ul className="wallet-record-list" data-testid="hub-latest-trades">
-          {trades === null ? <li className="wallet-record-status">{t('common.loading')}</li> : null}
-          {trades?.length === 0 ? <li className="wallet-record-status">{t('common.no_data')}</li> : null}
-          {trades?.map((trade) => (
-            <li key={trade.uid}>
-              <Link href={`/user/wallet/transactionList?uid=${encodeURIComponent(trade.uid)}`} className="wallet-record">
-                <span>{trade.productName}</span>
-                <span className="numeric">
-                  {trade.orderQuantity} · {t(`history.status_${trade.status}`)}
-                </span>
-                <time className="wallet-record-time numeric">{format.time(trade.orderTime ?? null)}</time>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </section>
-      <section aria-label={t('wallet.latest_funds')}>
-        <div className="wallet-section-head">
-          <h2 className="wallet-section-title">{t('wallet.latest_funds')}</h2>
-          <Link href="/user/wallet/depositList" className="link-button">
-            {t('wallet.see_all_funds')}
-          </Link>
-        </div>
-        <ul className="wallet-record-list" data-testid="hub-latest-funds">
-          {funds === null ? <li className="wallet-record-status">{t('common.loading')}</li> : null}
-          {funds?.length === 0 ? <li className="wallet-record-status">{t('common.no_data')}</li> : null}
-          {funds?.map((record) => (
-            <li key={record.id} className="wallet-record">
-              <span>{t(record.actionType === 0 ? 'deposit.records_type_deposit' : 'deposit.records_type_withdraw')}</span>
-              <span className={`numeric ${record.actionType === 0 ? 'up' : 'down'}`}>
-                {record.actionType === 0 ? '+' : '-'}
-                {record.payPrice} {record.currency} · {t(fundRecordStateKey(record))}
+      <LatestSection title={t('wallet.latest_trades')} allHref="/user/wallet/transactionList" allLabel={t('wallet.see_all_trades')} testId="hub-latest-trades" items={trades}>
+        {trades?.map((trade) => (
+          <li key={trade.uid}>
+            <Link href={`/user/wallet/transactionList?uid=${encodeURIComponent(trade.uid)}`} className="wallet-record">
+              <span>{trade.productName}</span>
+              <span className="numeric">
+                {trade.orderQuantity} · {t(`history.status_${trade.status}`)}
               </span>
-              <time className="wallet-record-time numeric">{format.time(record.submitTimeTs)}</time>
-            </li>
-          ))}
-        </ul>
-      </section>
+              <time className="wallet-record-time numeric">{format.time(trade.orderTime ?? null)}</time>
+            </Link>
+          </li>
+        ))}
+      </LatestSection>
+      <LatestSection title={t('wallet.latest_funds')} allHref="/user/wallet/depositList" allLabel={t('wallet.see_all_funds')} testId="hub-latest-funds" items={funds}>
+        {funds?.map((record) => (
+          <li key={record.id} className="wallet-record">
+            <span>{t(record.actionType === 0 ? 'deposit.records_type_deposit' : 'deposit.records_type_withdraw')}</span>
+            <span className={`numeric ${record.actionType === 0 ? 'up' : 'down'}`}>
+              {record.actionType === 0 ? '+' : '-'}
+              {record.payPrice} {record.currency} · {t(fundRecordStateKey(record))}
+            </span>
+            <time className="wallet-record-time numeric">{format.time(record.submitTimeTs)}</time>
+          </li>
+        ))}
+      </LatestSection>
     </PageFrame>
   );
 }
