@@ -142,6 +142,7 @@ function RepaymentView(props: { loan: LoanDto; onChanged: () => void }) {
   const [amount, setAmount] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [recordsVersion, setRecordsVersion] = useState(0);
   const overdue = loan.status === 4;
 
   useEffect(() => {
@@ -153,7 +154,7 @@ function RepaymentView(props: { loan: LoanDto; onChanged: () => void }) {
     return () => {
       stopped = true;
     };
-  }, [http, loan.id, loan.uid, loan.amountOwed]);
+  }, [http, loan.id, loan.uid, loan.amountOwed, recordsVersion]);
 
   useEffect(() => {
     if (overdue) showToast('error', t('loan.overdue'));
@@ -182,6 +183,7 @@ function RepaymentView(props: { loan: LoanDto; onChanged: () => void }) {
       showToast('success', t('loan.submit_success_please_wait'));
       setSliding(false);
       setAmount(0);
+      setRecordsVersion((value) => value + 1);
       props.onChanged();
     } catch {
       // The request client told the user.
