@@ -32,7 +32,7 @@ async function loanAdminToken(page: Page): Promise<string> {
 
 async function setLoanSwitch(page: Page, enable: boolean) {
   const answer = await callApi(page, '/v1/staff/config/setSwitch', await loanAdminToken(page), { name: 'user/loan', enable });
-  expect(answer.code, answer.msg).toBe(0);
+  expect(answer.code, `setSwitch user/loan: ${JSON.stringify(answer.data)}`).toBe(0);
 }
 
 /** A finance member signed in to the console in a window of their own (the authenticator's code, then their own password). */

@@ -19,7 +19,7 @@ export const loanRemarkMax = 500;
  */
 export const LoanStatus = { waiting: 0, active: 1, rejected: 2, overdue: 4, repaid: 100 } as const;
 
-/** A repayment's status: 0 waiting for review, 1 approved, 2 rejected (label `loan_repayment_status.{status}`). */
+/** A repayment's status: 0 waiting for review, 1 approved, 2 rejected (the spec's label `loan_repayment_status.{status}`, here `loan.repayment_status_{status}`). */
 export const RepaymentStatus = { waiting: 0, approved: 1, rejected: 2 } as const;
 
 /** What the loan screen shows for a loan's status (-1 while loading; null: no loan). */
@@ -46,4 +46,13 @@ export function repaymentProblem(amount: number, owed: number): 'zero' | 'step' 
   if (amount % repaymentStep !== 0) return 'step';
   if (amount > owed) return 'above';
   return null;
+}
+
+/**
+ * What the repayment view shows as owed: the latest repayment's amountOwed while it waits
+ * for review (what will be left), else what the loan owes now. `records` newest first.
+ */
+export function owedAmountOf(loan: { amountOwed: string }, records: readonly { status: number; amountOwed: string }[]): string {
+  const latest = records[0];
+  return latest && latest.status === RepaymentStatus.waiting ? latest.amountOwed : loan.amountOwed;
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loanCheck, loanInsert, loanRepaymentGet, loanRepaymentInsert, type LoanDto, type RepaymentDto } from '../../../../shared/api/loan';
-import { loanAmount, loanDays, loanRemarkMax, loanViewOf, RepaymentStatus, repaymentProblem, repaymentStep } from '../../../../shared/money/loan-rules';
+import { loanAmount, loanDays, loanRemarkMax, loanViewOf, owedAmountOf, RepaymentStatus, repaymentProblem, repaymentStep } from '../../../../shared/money/loan-rules';
 import { newIdempotencyKey } from '../../../api/http-client';
 import { useApp } from '../../../app-context';
 import { showToast } from '../../../components/toasts';
@@ -11,12 +11,6 @@ import { LoanSlider } from './loan-slider';
 
 /** Whole dollars of an answer's exact amount ("30000.00" → 30000); amounts owed are whole hundreds. */
 const wholeDollars = (value: string) => Math.floor(Number(value.split('.')[0] ?? '0'));
-
-/** What the customer still owes: the latest waiting repayment's amountOwed, else what the loan owes now (spec: owed amount). */
-export function owedAmountOf(loan: LoanDto, records: readonly RepaymentDto[]): string {
-  const latest = records[0];
-  return latest && latest.status === RepaymentStatus.waiting ? latest.amountOwed : loan.amountOwed;
-}
 
 /**
  * `/user/loan`: the request form (amount and term sliders with their marks, the guarantor's
@@ -242,7 +236,7 @@ function RepaymentView(props: { loan: LoanDto; onChanged: () => void }) {
           <li key={record.id} className="loan-record">
             <strong className="numeric">{format.amount(record.amount)}</strong>
             <span className="loan-record-status" data-status={record.status}>
-              {t(`loan.repayment_status.${record.status}`)}
+              {t(`loan.repayment_status_${record.status}`)}
             </span>
             <span className="loan-record-time numeric">{format.time(record.createTime)}</span>
             <span className="loan-record-owed">
