@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { totpCode } from '../../server/auth/totp';
-import { adoptTokens, callApi, createSession, waitForApp } from './support';
+import { adoptTokens, callApi, createSession, demoSession, waitForApp } from './support';
 
 interface StaffCredentials {
   email: string;
@@ -180,4 +180,37 @@ test('a loan requested with a guarantor, approved by two finance staff, credited
   await page.goto('/user');
   await expect(page.getByTestId('hub-available-balance')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Loan', exact: true })).toHaveCount(0);
+});
+
+test('the loan screen reads in Thai, and a demo account neither sees the entry nor reaches the calls', async ({ page }, testInfo) => {
+  test.setTimeout(90_000);
+  await page.goto('/');
+  await waitForApp(page);
+  await setLoanSwitch(page, true);
+  try {
+    await page.getByRole('button', { name: /^(Language|ภาษา): / }).first().click();
+    await page.getByRole('option', { name: 'ไทย' }).click();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'th');
+    const session = await createSession(page);
+    await adoptTokens(page, session);
+    await page.goto('/user/loan');
+    await expect(page.getByTestId('loan-amount-value')).toHaveText('50,000');
+    await expect(page.getByTestId('loan-request-form')).toContainText('จำนวนเงินกู้');
+    await expect(page.getByTestId('loan-days-value')).toHaveText('7 วัน');
+    await expect(page.getByLabel('UID ผู้ค้ำประกัน')).toBeVisible();
+    await page.getByTestId('loan-submit').click();
+    await expect(page.getByText('กรุณากรอกผู้ค้ำประกัน')).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('loan-request-th.png') });
+
+    // The real account's hub has the entry; the demo account's has none, and the calls refuse its session.
+    await page.goto('/user');
+    await expect(page.locator('a[href="/user/loan"]')).toHaveCount(1);
+    const demo = await demoSession(page);
+    await page.goto('/user');
+    await expect(page.getByTestId('hub-available-balance')).toBeVisible();
+    await expect(page.locator('a[href="/user/loan"]')).toHaveCount(0);
+    expect((await callApi(page, '/v1/waa/loan/check', demo.token)).code).toBe(1001);
+  } finally {
+    await setLoanSwitch(page, false);
+  }
 });

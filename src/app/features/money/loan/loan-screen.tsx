@@ -73,7 +73,7 @@ function LoanRequestForm(props: { loan: LoanDto | null; waiting: boolean; onSubm
 
   return (
     <form
-      className="money-form"
+      className="money-form loan-screen"
       data-testid="loan-request-form"
       onSubmit={(event) => {
         event.preventDefault();
@@ -187,7 +187,7 @@ function RepaymentView(props: { loan: LoanDto; onChanged: () => void }) {
   }
 
   return (
-    <div className="money-form" data-testid="loan-repayment-view">
+    <div className="money-form loan-screen" data-testid="loan-repayment-view">
       <div className="loan-summary">
         <span className="loan-summary-label">{t('loan.owed')}</span>
         <strong className="numeric" data-testid="loan-owed">
