@@ -271,6 +271,28 @@ describe.each(testBackends())('loans on $name', (backend) => {
     expect(await ledger.check()).toEqual([]);
   });
 
+  it('a replayed repayment key records one repayment; an overdue loan reads as status 4 and can still be repaid', async () => {
+    const { who, loan } = await borrower(50000);
+    const key = crypto.randomUUID();
+    expect((await repay(who, loan, 5000, key)).code).toBe(0);
+    expect((await repay(who, loan, 5000, key)).code).toBe(0);
+    expect(await repayments(who, loan)).toHaveLength(1);
+    // The key is the call's: the same key on the loan request is refused, not answered with this one.
+    expect((await request(who, {}, key)).code).toBe(ErrorCode.INCORRECT_PARAMETER_CONTENT);
+    const item = await reviewOf('repayment', (await repayments(who, loan))[0]!.id);
+    await decided(server, financeA.token, { kind: 'repayment', id: item.id, decision: 'approve' }, 'approved');
+    expect(await cashOf(who.uid)).toBe('45000.00');
+
+    // Past its repayment date the loan reads as overdue (4): still active, still repayable.
+    await server.database.db.updateTable('loan').set({ repayment_date: new Date(Date.now() - 60_000) }).where('id', '=', loan.id).execute();
+    expect(await check(who)).toMatchObject({ status: 4, amountOwed: '45000.00' });
+    expect((await repay(who, loan, 45000)).code).toBe(0);
+    const last = await reviewOf('repayment', (await repayments(who, loan))[0]!.id);
+    await decided(server, financeB.token, { kind: 'repayment', id: last.id, decision: 'approve' }, 'approved');
+    expect(await check(who)).toMatchObject({ status: 100, amountOwed: '0.00' });
+    expect(await books()).toEqual([]);
+  });
+
   it('two parallel repayments when only one fits: one is recorded', async () => {
     const { who, loan } = await borrower(50000);
     await fundCash(who.uid, '1000');
