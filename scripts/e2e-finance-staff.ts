@@ -8,4 +8,9 @@ const created: Record<string, { email: string; oneTimePassword: string; otpauthU
 for (const name of ['mobile-a', 'mobile-b', 'desktop-a', 'desktop-b', 'funding']) {
   created[name] = await runStaffCommand(['create', '--email', `finance-${name}@e2e.example`, '--role', 'finance']);
 }
+// The loan spec's own two approvers per layout, and an admin that turns the `user/loan` switch on for it (loan.spec.ts).
+for (const name of ['loan-mobile-a', 'loan-mobile-b', 'loan-desktop-a', 'loan-desktop-b']) {
+  created[name] = await runStaffCommand(['create', '--email', `finance-${name}@e2e.example`, '--role', 'finance']);
+}
+created['loan-admin'] = await runStaffCommand(['create', '--email', 'admin-loan@e2e.example', '--role', 'admin']);
 process.stdout.write(`${JSON.stringify(created)}\n`);

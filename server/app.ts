@@ -25,6 +25,7 @@ import { registerStaffConfig } from './modules/staff-config';
 import { registerStaffCustomers } from './modules/staff-customers';
 import { registerTrading, registerTradingReads } from './modules/trading';
 import { registerDeposits } from './modules/deposits';
+import { registerLoans } from './modules/loans';
 import { createDepositsRepository } from './modules/deposits/deposits-repository';
 import { registerFundRecords } from './modules/fund-records';
 import { registerUploads } from './modules/uploads';
@@ -141,6 +142,8 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     signedIn,
     nowMs,
   });
+  // Loans: the 'loan' (four-eyes) and 'repayment' review kinds, paid from and back to the house's loans; a cash change told to the account's sockets.
+  await registerLoans({ database, signedIn, ledger, reviews, notices, site, cashChanged: (uid) => positionsFeed.changed(uid, 'real'), nowMs });
   // The deposit/withdraw records: one UNION ALL of the two modules' reads, paged by the database.
   await registerFundRecords({
     database,

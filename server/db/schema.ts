@@ -40,6 +40,8 @@ export interface Database {
   bank_card: BankCardTable;
   bank_withdraw_channel: BankWithdrawChannelTable;
   withdrawal: WithdrawalTable;
+  loan: LoanTable;
+  loan_repayment: LoanRepaymentTable;
 }
 
 /** BIGINT arrives as a string from PostgreSQL and as a number from PGlite. */
@@ -501,4 +503,35 @@ export interface WithdrawalTable {
   decided_at: Date | null;
   /** The reviewer's reason of a rejected withdrawal (0018). */
   failure_reason: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A customer's loan (0021): 0 waiting for review, 1 active, 2 rejected, 100 repaid. */
+export interface LoanTable {
+  id: Generated<number>;
+  uid: number;
+  amount: string;
+  days: number;
+  guarantor_uid: number;
+  remark: string;
+  status: ColumnType<number, number | undefined, number>;
+  owed: string;
+  reject_reason: string | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  approved_at: Date | null;
+  repayment_date: Date | null;
+  decided_at: Date | null;
+  ended_at: Date | null;
+}
+
+/** A repayment of a loan (0021): 0 waiting for review, 1 approved, 2 rejected. */
+export interface LoanRepaymentTable {
+  id: Generated<number>;
+  loan_id: number;
+  uid: number;
+  amount: string;
+  amount_owed: string;
+  status: ColumnType<number, number | undefined, number>;
+  reject_reason: string | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  decided_at: Date | null;
 }

@@ -265,3 +265,33 @@ export function transferOutJournal(transfer: WalletTransfer): JournalInput {
     ],
   };
 }
+
+/** An approved loan (id `loanId`): its amount from the house's loans into the customer's real trading cash. */
+export function loanDisbursedJournal(loan: { uid: number; loanId: number; amount: Units }): JournalInput {
+  return {
+    idempotencyKey: `${JournalKeyPrefix.loanDisbursement}${loan.loanId}`,
+    book: 'real',
+    kind: JournalKind.loanDisbursement,
+    uid: loan.uid,
+    reference: String(loan.loanId),
+    postings: [
+      { account: house('real', HouseAccountKind.loans), amount: -loan.amount },
+      { account: user(loan.uid, 'real', UserAccountKind.cash), amount: loan.amount },
+    ],
+  };
+}
+
+/** An approved repayment (id `repaymentId`) of loan `loanId`: its amount from the customer's real trading cash back to the house's loans. */
+export function loanRepaidJournal(repayment: { uid: number; loanId: number; repaymentId: number; amount: Units }): JournalInput {
+  return {
+    idempotencyKey: `${JournalKeyPrefix.loanRepayment}${repayment.repaymentId}`,
+    book: 'real',
+    kind: JournalKind.loanRepayment,
+    uid: repayment.uid,
+    reference: String(repayment.loanId),
+    postings: [
+      { account: user(repayment.uid, 'real', UserAccountKind.cash), amount: -repayment.amount },
+      { account: house('real', HouseAccountKind.loans), amount: repayment.amount },
+    ],
+  };
+}

@@ -41,6 +41,12 @@ export const HouseAccountKind = {
   exchange: 'exchange',
   /** Where demo money comes from and returns to. */
   demoFunding: 'demo-funding',
+  /**
+   * The house's loans to customers (real book, USD): an approved loan is paid from it into
+   * the customer's cash, each approved repayment back into it. Its balance is minus what
+   * customers still owe (the reconciliation compares it with the open loans).
+   */
+  loans: 'loans',
 } as const;
 export type HouseAccountKind = (typeof HouseAccountKind)[keyof typeof HouseAccountKind];
 
@@ -78,6 +84,10 @@ export const JournalKind = {
   withdrawalPay: 'withdrawal-pay',
   /** A withdrawal rejected or canceled: the hold back to the wallet. */
   withdrawalRelease: 'withdrawal-release',
+  /** A loan approved: its amount from the house's loans into the customer's trading cash. */
+  loanDisbursement: 'loan-disbursement',
+  /** A loan repayment approved: its amount from the customer's trading cash back to the house's loans. */
+  loanRepayment: 'loan-repayment',
 } as const;
 export type JournalKind = (typeof JournalKind)[keyof typeof JournalKind];
 
@@ -106,4 +116,6 @@ export const JournalKeyPrefix = {
   optionSettle: 'option-settle:',
   demoFunding: 'demo-funding:',
   demoReset: 'demo-reset:',
+  loanDisbursement: 'loan-disbursement:',
+  loanRepayment: 'loan-repayment:',
 } as const;

@@ -12,6 +12,8 @@ import {
   currencyOf,
   demoResetJournal,
   depositJournal,
+  loanDisbursedJournal,
+  loanRepaidJournal,
   feeChargedJournal,
   marginAdjustedJournal,
   marginLockedJournal,
@@ -343,6 +345,16 @@ export function createLedger(db: Kysely<Database>, nowMs: () => number = Date.no
       if (trx) await engine.postWith(trx, depositJournal(deposit));
       else await post(depositJournal(deposit));
     },
+
+    // Loans (real book, USD): the house's loans account against the customer's trading cash.
+    /** An approved loan paid into the customer's real cash from the house's loans; once per loan. */
+    disburseLoan: (trx: Transaction<Database>, loan: { uid: number; loanId: number; amount: Units }) => postWallet(trx, loanDisbursedJournal(loan)),
+    /**
+     * An approved repayment: its amount from the customer's real cash back to the house's
+     * loans, once per repayment. The balance check is the write (the cash's non-negative
+     * check): cash short of the amount refuses it (203), and nothing is debited.
+     */
+    repayLoan: (trx: Transaction<Database>, repayment: { uid: number; loanId: number; repaymentId: number; amount: Units }) => postWallet(trx, loanRepaidJournal(repayment)),
 
     // Wallets (real book only): one account per currency, moved only by these verbs.
     /** Currency credited to a wallet from the house's deposits (an approved deposit); a replayed key credits nothing. */

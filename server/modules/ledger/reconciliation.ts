@@ -125,5 +125,16 @@ export async function reconcileBooks(db: Kysely<Database>): Promise<string[]> {
     order by 1, 2`.execute(db);
   for (const row of house.rows) problems.push(`house ${row.book} ${row.account} holds ${amount(row.held)} but the books say ${amount(row.expected)}`);
 
+  // The house's loans account is minus what the active loans still owe (an approved loan paid out, its approved repayments back).
+  const loans = await sql<{ held: string; expected: string }>`
+    select coalesce((select sum(balance) from ledger_account where owner_uid is null and book = 'real' and kind = ${HouseAccountKind.loans} and currency = ${baseCurrency}), 0)::text as held,
+      (-coalesce((select sum(owed) from loan where status = 1), 0))::text as expected`.execute(db);
+  for (const row of loans.rows) if (money(row.held) !== money(row.expected)) problems.push(`house real loans holds ${amount(row.held)} but the active loans owe ${amount(row.expected)}`);
+  const unpaid = await sql<{ id: number }>`
+    select l.id from loan l where l.status in (1, 100)
+      and not exists (select 1 from ledger_journal j where j.idempotency_key = ${JournalKeyPrefix.loanDisbursement}::text || l.id::text)
+    order by 1`.execute(db);
+  for (const row of unpaid.rows) problems.push(`loan ${row.id} is approved but has no journal ${JournalKeyPrefix.loanDisbursement}${row.id}`);
+
   return problems;
 }

@@ -38,6 +38,7 @@ import { CryptoWalletPage } from '../pages/withdraw/crypto-wallet-page';
 import { DeleteCryptoPage } from '../pages/withdraw/delete-crypto-page';
 import { EditBankCardPage } from '../pages/withdraw/edit-bank-card-page';
 import { WithdrawPage } from '../pages/withdraw/withdraw-page';
+import { LoanPage } from '../pages/user/loan-page';
 import { WorkspacePage } from '../pages/workspace/workspace-page';
 import { loginPathFor, resolveGuard } from './guards';
 import { hasScreen, type ScreenRouteName } from './routes';
@@ -72,6 +73,7 @@ const views: Record<ScreenRouteName, ComponentType<{ params: Record<string, stri
   'user-wallet-add-bank-card': AddBankCardPage,
   'user-wallet-edit-bank-card': EditBankCardPage,
   'user-withdraw': WithdrawPage,
+  'user-loan': LoanPage,
 };
 
 /** Where a tab goes when the session ends under it, by the reason it ended. */

@@ -93,6 +93,7 @@ export const routesWithScreens = [
   'user-wallet-add-bank-card',
   'user-wallet-edit-bank-card',
   'user-withdraw',
+  'user-loan',
 ] as const satisfies readonly RouteName[];
 export type ScreenRouteName = (typeof routesWithScreens)[number];
 
