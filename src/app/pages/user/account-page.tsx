@@ -82,16 +82,20 @@ export function AccountPage() {
     return () => controller.abort();
   }, [http, isDesktop]);
 
+  // A second after "log out success": the server ends the session family (whatever it answers,
+  // this device signs out), every tab signs out, and this one goes to the sign-in screen. Ending
+  // the session first would send this signed-in page to the sign-in screen at once.
   useEffect(() => {
     if (!loggingOut) return;
     const timer = setTimeout(() => {
-      void engine.signOut('logout').then((snapshot) => {
-        adoptSession(snapshot);
+      void (async () => {
+        await http.call(logout, {}, { silent: true }).catch(() => undefined);
+        adoptSession(await engine.signOut('logout'));
         navigate('/login', { replace: true });
-      });
+      })();
     }, logoutRedirectMs);
     return () => clearTimeout(timer);
-  }, [loggingOut, engine, navigate]);
+  }, [loggingOut, http, engine, navigate]);
 
   const context = { signedIn: true, book: session.book, switches, hasScreen };
   const opens = (path: string) => resolveGuard(path, '', context).kind === 'render';
@@ -132,8 +136,6 @@ export function AccountPage() {
 
   async function signOut() {
     if (!(await confirmDialog({ title: t('user.logout'), message: t('user.logout_confirm') }))) return;
-    // The server ends the session family; the tabs follow a second later, with the sign-in screen.
-    await http.call(logout, {}, { silent: true }).catch(() => undefined);
     showToast('success', t('profile.logout_success'));
     setLoggingOut(true);
   }
