@@ -15,6 +15,7 @@ import { TextField } from '../../components/text-field';
 import { showToast } from '../../components/toasts';
 import { adoptSession, sessionSignal } from '../../engine/signals';
 import { ImageRefusedError, prepareImage } from '../../features/money/deposit/prepare-image';
+import { accountRows } from '../../features/profile/account-rows';
 import { usePickedImage } from '../../features/profile/own-image';
 import { UserAvatar } from '../../features/profile/user-avatar';
 import { useIsDesktop } from '../../layouts/use-viewport';
@@ -99,7 +100,7 @@ export function AccountPage() {
 
   const context = { signedIn: true, book: session.book, switches, hasScreen };
   const opens = (path: string) => resolveGuard(path, '', context).kind === 'render';
-  const canBindEmail = info !== null && info.registerType === 'P' && !info.email && switches['user/bindEmail'] && opens('/user/bindEmail');
+  const rows = new Set(accountRows({ user: info, switches, isDesktop, serviceEmail, opens }));
   const copied = { copied: t('user.copied'), failed: t('user.copy_failed') };
 
   async function pick(file: File | undefined) {
@@ -180,17 +181,17 @@ export function AccountPage() {
         />
 
         <ul className="account-rows" aria-label={t('profile.settings')}>
-          {canBindEmail ? (
+          {rows.has('bindEmail') && info ? (
             <li>
               <Link href="/user/bindEmail">{t('page.bind_email')}</Link>
             </li>
           ) : null}
-          {opens('/user/changePassword') ? (
+          {rows.has('changePassword') ? (
             <li>
               <Link href="/user/changePassword">{t('page.change_password')}</Link>
             </li>
           ) : null}
-          {isDesktop && info?.inviteCode ? (
+          {rows.has('inviteCode') && info ? (
             <li className="account-row-copy">
               <span>
                 {t('user.invite_code')}: <span className="numeric" data-testid="account-invite-code">{info.inviteCode}</span>
@@ -200,17 +201,17 @@ export function AccountPage() {
               </button>
             </li>
           ) : null}
-          {opens('/user/invite') ? (
+          {rows.has('invite') ? (
             <li>
               <Link href="/user/invite">{t('profile.invite_title')}</Link>
             </li>
           ) : null}
-          {switches['user/privacy'] && opens('/user/privacy') ? (
+          {rows.has('privacy') ? (
             <li>
               <Link href="/user/privacy">{t('page.privacy')}</Link>
             </li>
           ) : null}
-          {isDesktop && serviceEmail ? (
+          {rows.has('serviceEmail') ? (
             <li className="account-row-copy">
               <span>
                 {t('profile.service_email')}: <span data-testid="account-service-email">{serviceEmail}</span>
