@@ -163,6 +163,18 @@ describe.each(testBackends())('profile and invite on $name', (backend) => {
     expect(row).toBeUndefined();
   });
 
+  it('is one profile for both accounts: a change made on the demo account shows on the real one', async () => {
+    const customer = await newCustomer(server, 'demo');
+    const switched = await call(server, '/v1/waa/user/switch', {}, customer.token);
+    expect(switched.code, switched.msg).toBe(0);
+    const demo = { ...customer, token: (switched.data as { token: string }).token };
+    expect((await submit(demo, { nickName: 'Demo name' }, { bytes: await jpegImage(), filename: 'd.jpg' })).code).toBe(0);
+    const real = await info(customer);
+    expect(real.nick).toBe('Demo name');
+    expect(real.avator).toBe((await info(demo)).avator);
+    expect((await getFile(server, real.avator, customer.token)).status).toBe(200);
+  });
+
   it('needs a session for both calls', async () => {
     expect((await call(server, '/v1/waa/invite/info', {})).status).toBe(401);
     const body = multipartBody({ metaData: JSON.stringify({ nickName: 'x' }) }, []);
