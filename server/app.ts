@@ -29,6 +29,7 @@ import { registerLoans } from './modules/loans';
 import { createDepositsRepository } from './modules/deposits/deposits-repository';
 import { registerFundRecords } from './modules/fund-records';
 import { registerUploads } from './modules/uploads';
+import { registerProfile } from './modules/profile';
 import { registerWallet } from './modules/wallet';
 import { createWithdrawalsRepository, registerWithdrawals, withdrawalLedger, withdrawalWallet } from './modules/withdrawals';
 import { runOnce } from './http/idempotency';
@@ -121,6 +122,8 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const options = await registerOptions(app, { settings, database, ledger, market, freeMarginIn, tradeProhibited, withdrawalUnderReview, tradeModeOffered, positionsFeed, signedIn, nowMs });
   const { trading, startRiskChecks } = await registerTrading(app, { settings, database, ledger, market, reads: tradingReads, options, tradeProhibited, withdrawalUnderReview, depositedUsd, tradeModeOffered, signedIn, nowMs });
   await registerAccount({ settings, database, ledger, identity, trading, options, events, signedIn });
+  // Profile (nickname, avatar through uploads) and invite info.
+  await registerProfile({ database, signedIn, uploads });
   // Wallets: currencies beside the USD trading cash; a transfer tells the account's open sockets its new balance.
   const wallet = await registerWallet({ settings, database, ledger, market, signedIn, nowMs, cashChanged: (uid) => positionsFeed.changed(uid, 'real') });
   // The exchange socket carries a user's notice count; the feed only delivers it.

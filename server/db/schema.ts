@@ -158,6 +158,8 @@ export interface AppUserTable {
   register_type: 'E' | 'P';
   password_hash: string;
   nick: string;
+  /** The avatar's stored_file id (migration 0020); null: none chosen. */
+  avatar_file_id: string | null;
   invite_code: string;
   invited_by: number | null;
   locale: Generated<string>;

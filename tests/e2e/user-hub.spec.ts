@@ -14,7 +14,7 @@ test('the user hub: who is signed in, balances, the real/demo switch with its co
   await expect(page.getByTestId('hub-total-balance')).toHaveText('0.00');
   // The menu offers the screens that exist, never an empty page (the deposit is the real account's).
   const menu = page.getByRole('navigation', { name: 'Account menu' });
-  await expect(menu.getByRole('link')).toHaveText(['My wallet', 'Wallet', 'Deposit', 'Withdraw', 'Bank cards', 'Transactions', 'Two-factor authentication', 'Customer service']);
+  await expect(menu.getByRole('link')).toHaveText(['Profile', 'Invite friends', 'My wallet', 'Wallet', 'Deposit', 'Withdraw', 'Bank cards', 'Transactions', 'Two-factor authentication', 'Trading standards', 'Privacy policy', 'Customer service']);
 
   // Cancelling the warning changes nothing.
   const switcher = page.getByRole('region', { name: 'Balances' }).getByRole('group', { name: 'Account' });
@@ -29,15 +29,15 @@ test('the user hub: who is signed in, balances, the real/demo switch with its co
   await expect(profile).toContainText('Demo');
   await expect(page.getByTestId('hub-total-balance')).toHaveText('100,000.00');
   // The demo account has no wallets: its wallet hub offers only the demo reset.
-  await expect(menu.getByRole('link')).toHaveText(['Wallet', 'Transactions', 'Two-factor authentication', 'Customer service']);
+  await expect(menu.getByRole('link')).toHaveText(['Profile', 'Invite friends', 'Wallet', 'Transactions', 'Two-factor authentication', 'Trading standards', 'Privacy policy', 'Customer service']);
   await page.screenshot({ path: `test-results/screens/user-hub-${page.viewportSize()?.width}.png` });
   await menu.getByRole('link', { name: 'Wallet' }).click();
   await expect(page.getByRole('button', { name: 'Reset demo account' })).toBeVisible();
   await expect(page.locator('.page-content').getByRole('link')).toHaveCount(0);
   await page.goto('/user');
-  // A screen not built yet is not opened by its address either: it goes home.
-  await page.goto('/user/account');
-  await expect(page).toHaveURL('/');
+  // A screen the brand's switches leave off (the loan, off by default) is not opened by its address either: back to the hub.
+  await page.goto('/user/loan');
+  await expect(page).toHaveURL(/\/user$/);
   await page.goto('/user');
 
   await page.getByRole('button', { name: 'Log out' }).click();

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AccountBalance, UserInfo } from '../../../src/shared/api/account';
+import { ownFileUrl } from '../../../src/shared/api/uploads';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import type { Units } from '../../../src/shared/money/money';
 import { bookOf } from '../../../src/shared/session/token';
@@ -53,7 +54,7 @@ export function createAccountService(deps: {
       return {
         nick: user.nick,
         uid: user.uid,
-        avator: '',
+        avator: user.avatar_file_id ? ownFileUrl(user.avatar_file_id) : '',
         email: user.email ?? '',
         inviteCode: user.invite_code,
         registerType: user.register_type,

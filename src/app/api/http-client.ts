@@ -167,7 +167,24 @@ export function createHttpClient(options: HttpClientOptions) {
   /** Tells the user of a failure a caller kept silent and then chose not to handle itself. */
   const report = (failure: RequestFailure) => options.report(failure);
 
-  return { call, report };
+  /**
+   * The bytes of an owner-only file (`GET /v1/waa/file/:id`, API.md "Multipart calls"): an
+   * `<img src>` cannot send the token, so views fetch it here and show an object URL. Silent:
+   * a missing image is the view's to show.
+   */
+  async function fetchFile(path: string, signal?: AbortSignal): Promise<Blob> {
+    const token = options.getToken();
+    let response: Response;
+    try {
+      response = await fetchImpl(`${options.roots.api}${path}`, { method: 'GET', headers: token ? { authorization: `Bearer ${token}` } : {}, ...(signal ? { signal } : {}) });
+    } catch {
+      throw new RequestError({ kind: 'network' });
+    }
+    if (!response.ok) throw new RequestError({ kind: 'http', status: response.status });
+    return response.blob();
+  }
+
+  return { call, report, fetchFile };
 }
 
 export type HttpClient = ReturnType<typeof createHttpClient>;

@@ -24,7 +24,10 @@ import { PositionPage } from '../pages/position/position-page';
 import { QuotationPage } from '../pages/quotation/quotation-page';
 import { SearchPage } from '../pages/search/search-page';
 import { ServicePage } from '../pages/service/service-page';
+import { AccountPage } from '../pages/user/account-page';
 import { AgreementPage } from '../pages/user/agreement-page';
+import { InvitePage } from '../pages/user/invite-page';
+import { PrivacyPage, StandardsPage } from '../pages/user/static-pages';
 import { DepositListPage } from '../pages/user/deposit-list-page';
 import { TransactionListPage } from '../pages/user/transaction-list-page';
 import { DepositPage } from '../pages/user/deposit-page';
@@ -74,6 +77,10 @@ const views: Record<ScreenRouteName, ComponentType<{ params: Record<string, stri
   'user-wallet-edit-bank-card': EditBankCardPage,
   'user-withdraw': WithdrawPage,
   'user-loan': LoanPage,
+  'user-account': AccountPage,
+  'user-invite': InvitePage,
+  'user-standards': StandardsPage,
+  'user-privacy': PrivacyPage,
 };
 
 /** Where a tab goes when the session ends under it, by the reason it ended. */

@@ -53,6 +53,7 @@ export const routes = [
   { name: 'user-bind-email', pattern: '/user/bindEmail', access: 'signed-in', titleKey: 'page.bind_email', flag: 'user/bindEmail' },
   { name: 'user-standards', pattern: '/user/standards', access: 'signed-in', titleKey: 'page.standards', flag: 'user/standards' },
   { name: 'user-privacy', pattern: '/user/privacy', access: 'signed-in', titleKey: 'page.privacy', flag: 'user/privacy' },
+  { name: 'user-invite', pattern: '/user/invite', access: 'signed-in', titleKey: 'profile.invite_title' },
   { name: 'chart', pattern: '/:symbol/chart', access: 'public', titleKey: 'page.chart' },
   { name: 'place', pattern: '/:symbol/place', access: 'public', titleKey: 'page.place' },
   { name: 'place-option', pattern: '/:symbol/placeOption', access: 'public', titleKey: 'page.place_option' },
@@ -94,6 +95,10 @@ export const routesWithScreens = [
   'user-wallet-edit-bank-card',
   'user-withdraw',
   'user-loan',
+  'user-account',
+  'user-invite',
+  'user-standards',
+  'user-privacy',
 ] as const satisfies readonly RouteName[];
 export type ScreenRouteName = (typeof routesWithScreens)[number];
 

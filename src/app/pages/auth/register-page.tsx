@@ -2,6 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
+import { inviteCodeQuery } from '../../../shared/api/profile';
 import { getImageCode, login, register, type ContactType } from '../../../shared/api/auth';
 import {
   captchaRefreshCooldownSeconds,
@@ -47,7 +48,8 @@ export function RegisterPage() {
   const [mode, setMode] = useState<'code' | 'captcha'>('code');
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
-  const [inviteCode, setInviteCode] = useState('');
+  // A friend's invite link (invite/info's inviteLink) brings the code in the query.
+  const [inviteCode, setInviteCode] = useState(() => (new URLSearchParams(search).get(inviteCodeQuery) ?? '').trim().slice(0, inviteCodeMaxLength));
   const [captcha, setCaptcha] = useState<{ image: string; uuid: string } | null>(null);
   const [captchaText, setCaptchaText] = useState('');
   const [refreshRefused, setRefreshRefused] = useState(false);

@@ -20,6 +20,8 @@ export function AgreementPage() {
     <PageFrame title={t('deposit.agreement_title')}>
       <article className="agreement-text">
         <p>{t('deposit.agreement_body')}</p>
+        <h2>{t('profile.agreement_copy_trade_title')}</h2>
+        <p>{t('profile.agreement_copy_trade')}</p>
       </article>
     </PageFrame>
   );

@@ -11,6 +11,7 @@ import { BookSwitch } from '../../features/account/book-switch';
 import { confirmDialog } from '../../components/confirm';
 import { copyText } from '../../components/copy-text';
 import { PageFrame } from '../../components/page-frame';
+import { UserAvatar } from '../../features/profile/user-avatar';
 import { adoptSession, sessionSignal } from '../../engine/signals';
 import { resolveGuard } from '../../routing/guards';
 import { hasScreen, routes, type RouteName } from '../../routing/routes';
@@ -18,6 +19,7 @@ import { hasScreen, routes, type RouteName } from '../../routing/routes';
 /** The hub's menu, in order; each entry shows only where its route would open. */
 const menuRoutes: readonly RouteName[] = [
   'user-account',
+  'user-invite',
   'user-notification',
   'user-my-wallet',
   'user-wallet',
@@ -81,9 +83,7 @@ export function UserHubPage() {
   return (
     <PageFrame back={false} title={t('page.user')}>
       <section className="user-hub-card" aria-label={t('user.profile')}>
-        <span className="user-avatar" aria-hidden="true">
-          {info?.avator ? <img src={info.avator} alt="" /> : (info?.nick ?? '?').slice(0, 1).toUpperCase()}
-        </span>
+        <UserAvatar avator={info?.avator} nick={info?.nick} />
         <div className="user-hub-who">
           <strong>{info ? info.nick || t('desktop.signed_in_as', { uid: info.uid }) : t('common.loading')}</strong>
           <span className="numeric">{t('user.uid', { uid: info?.uid ?? session.uid ?? '' })}</span>

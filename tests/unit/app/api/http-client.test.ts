@@ -47,6 +47,22 @@ describe('request client', () => {
     expect(fetchImpl.mock.calls[2]![1]?.headers).not.toHaveProperty('Idempotency-Key');
   });
 
+  it('fetches an owner-only file from the API root with the bearer token (GET), and refuses a failed answer without telling the user', async () => {
+    const { http, fetchImpl, reported } = client(async () => new Response(new Uint8Array([0xff, 0xd8, 0xff]), { status: 200, headers: { 'content-type': 'image/jpeg' } }), 'tok');
+    const blob = await http.fetchFile('/v1/waa/file/abc');
+    expect(blob.type).toBe('image/jpeg');
+    expect(blob.size).toBe(3);
+    const [url, init] = fetchImpl.mock.calls[0]!;
+    expect(url).toBe('https://api.example/v1/waa/file/abc');
+    expect(init?.method).toBe('GET');
+    expect(init?.headers).toMatchObject({ authorization: 'Bearer tok' });
+
+    const missing = client(async () => new Response('{}', { status: 404 }), 'tok');
+    await expect(missing.http.fetchFile('/v1/waa/file/gone')).rejects.toMatchObject({ failure: { kind: 'http', status: 404 } });
+    expect(missing.reported).toEqual([]);
+    expect(reported).toEqual([]);
+  });
+
   it('sends each call to the root that serves it: exchange calls to exchangeRoot, market data to marketRoot', async () => {
     const { http, fetchImpl } = client(json({ code: 0, msg: 'success', data: '20260101000001' }), 'tok');
     const order = { tradePair: 'BTCUSDT', price: '0', orderQuantity: '1', multiple: 100, orderType: 0 as const, buyPoint: 2 as const, clientOrderId: 'c1' };

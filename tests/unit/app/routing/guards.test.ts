@@ -67,7 +67,8 @@ describe('route guards', () => {
 describe('routes without a built screen', () => {
   const signedIn = { ...realUser, hasScreen };
   it('are never rendered: opening one goes home, after the sign-in and switch rules', () => {
-    expect(resolveGuard('/user/account', '', signedIn)).toEqual({ kind: 'redirect', to: '/' });
+    expect(resolveGuard('/user/notification', '', signedIn)).toEqual({ kind: 'redirect', to: '/' });
+    expect(resolveGuard('/user/account', '', signedIn).kind).toBe('render');
     expect(resolveGuard('/user/twoFactor', '', signedIn).kind).toBe('render');
     expect(resolveGuard('/user/deposit', '', signedIn).kind).toBe('render');
     expect(resolveGuard('/user/account', '', { ...signedIn, signedIn: false, book: null })).toMatchObject({ kind: 'redirect', to: `/login?to=${encodeURIComponent('/user/account')}` });
