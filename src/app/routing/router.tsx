@@ -26,6 +26,9 @@ import { SearchPage } from '../pages/search/search-page';
 import { ServicePage } from '../pages/service/service-page';
 import { AgreementPage } from '../pages/user/agreement-page';
 import { DepositListPage } from '../pages/user/deposit-list-page';
+import { NotificationPage } from '../pages/user/notification-page';
+import { ChangePasswordPage } from '../pages/user/change-password-page';
+import { BindEmailPage } from '../pages/user/bind-email-page';
 import { TransactionListPage } from '../pages/user/transaction-list-page';
 import { DepositPage } from '../pages/user/deposit-page';
 import { MyWalletPage } from '../pages/user/my-wallet-page';
@@ -72,6 +75,9 @@ const views: Record<ScreenRouteName, ComponentType<{ params: Record<string, stri
   'user-wallet-add-bank-card': AddBankCardPage,
   'user-wallet-edit-bank-card': EditBankCardPage,
   'user-withdraw': WithdrawPage,
+  'user-notification': NotificationPage,
+  'user-change-password': ChangePasswordPage,
+  'user-bind-email': BindEmailPage,
 };
 
 /** Where a tab goes when the session ends under it, by the reason it ended. */

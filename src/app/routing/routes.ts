@@ -93,6 +93,9 @@ export const routesWithScreens = [
   'user-wallet-add-bank-card',
   'user-wallet-edit-bank-card',
   'user-withdraw',
+  'user-notification',
+  'user-change-password',
+  'user-bind-email',
 ] as const satisfies readonly RouteName[];
 export type ScreenRouteName = (typeof routesWithScreens)[number];
 
