@@ -8,4 +8,6 @@ const created: Record<string, { email: string; oneTimePassword: string; otpauthU
 for (const name of ['mobile-a', 'mobile-b', 'desktop-a', 'desktop-b', 'funding']) {
   created[name] = await runStaffCommand(['create', '--email', `finance-${name}@e2e.example`, '--role', 'finance']);
 }
+// A support member who sends notices to customers (tests/e2e/account-notices.spec.ts).
+created.notices = await runStaffCommand(['create', '--email', 'support-notices@e2e.example', '--role', 'support']);
 process.stdout.write(`${JSON.stringify(created)}\n`);
