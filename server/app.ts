@@ -139,6 +139,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     site,
     idempotent: (request, uid, path, work) => runOnce(database.db, { request, uid, path, ...(nowMs ? { nowMs } : {}) }, work),
     signedIn,
+    requireEmail: (uid) => identity.requireEmail(uid),
     nowMs,
   });
   // The deposit/withdraw records: one UNION ALL of the two modules' reads, paged by the database.

@@ -177,6 +177,22 @@ describe.each(testBackends())('password change and e-mail binding on $name', (ba
       expect((await call(server, '/v1/waa/user/info', {}, intruder.token)).data).toMatchObject({ email: '' });
     });
 
+    it('a phone account without an e-mail is told to bind one first (1040) when it withdraws; bound, the rule no longer stops it', async () => {
+      const user = await phoneCustomer();
+      const crypto = { num: '100', practicalNum: '99', currencyId: 1, coinId: 1, paymentAddress: 'c29tZSBhZGRyZXNz', locale: 'en' };
+      const bank = { num: '100', practicalNum: '99', userBankId: 1, withdrawType: 1, locale: 'en' };
+      expect((await call(server, '/v1/waa/withdraw/submit', crypto, user.token)).code).toBe(1040);
+      expect((await call(server, '/v1/waa/withdraw/bankSubmit', bank, user.token)).code).toBe(1040);
+      const email = newEmail();
+      expect((await sendCode(user.token, email)).code).toBe(0);
+      expect((await bind(user.token, email, await lastCode(server, email))).code).toBe(0);
+      expect((await call(server, '/v1/waa/withdraw/submit', crypto, user.token)).code).not.toBe(1040);
+      expect((await call(server, '/v1/waa/withdraw/bankSubmit', bank, user.token)).code).not.toBe(1040);
+      // An e-mail account never hears it.
+      const emailUser = await emailCustomer();
+      expect((await call(server, '/v1/waa/withdraw/submit', crypto, emailUser.token)).code).not.toBe(1040);
+    });
+
     it('an address of another account: the code request answers alike (its owner is told, no code sent); a code for an address taken meanwhile is 1006', async () => {
       const taken = await emailCustomer();
       const user = await phoneCustomer();
