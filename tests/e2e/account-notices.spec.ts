@@ -13,9 +13,14 @@ test('a notice arrives live and is read from the notification list (the badge dr
   await adoptTokens(page, session);
   const uid = ((await callApi(page, '/v1/waa/user/info', session.token)).data as { uid: number }).uid;
 
-  // The hub offers the notifications; the list is empty at first.
-  await page.goto('/user');
-  await page.getByRole('link', { name: 'Notifications', exact: true }).click();
+  // The hub offers the notifications (on desktop the account menu of the top bar too); the list is empty at first.
+  if (isDesktop(page)) {
+    await page.locator('.account-menu .user-card').click();
+    await page.getByRole('group', { name: 'Balances' }).getByRole('link', { name: 'Notifications' }).click();
+  } else {
+    await page.goto('/user');
+    await page.getByRole('link', { name: 'Notifications', exact: true }).click();
+  }
   await expect(page).toHaveURL(/\/user\/notification$/);
   await expect(page.getByTestId('notice-list')).toContainText('No notifications yet');
 
