@@ -13,4 +13,6 @@ for (const name of ['loan-mobile-a', 'loan-mobile-b', 'loan-desktop-a', 'loan-de
   created[name] = await runStaffCommand(['create', '--email', `finance-${name}@e2e.example`, '--role', 'finance']);
 }
 created['loan-admin'] = await runStaffCommand(['create', '--email', 'admin-loan@e2e.example', '--role', 'admin']);
+// A support member who sends notices to customers (tests/e2e/account-notices.spec.ts).
+created.notices = await runStaffCommand(['create', '--email', 'support-notices@e2e.example', '--role', 'support']);
 process.stdout.write(`${JSON.stringify(created)}\n`);

@@ -143,6 +143,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     site,
     idempotent: (request, uid, path, work) => runOnce(database.db, { request, uid, path, ...(nowMs ? { nowMs } : {}) }, work),
     signedIn,
+    requireEmail: (uid) => identity.requireEmail(uid),
     nowMs,
   });
   // Loans: the 'loan' (four-eyes) and 'repayment' review kinds, paid from and back to the house's loans; a cash change told to the account's sockets.

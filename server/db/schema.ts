@@ -187,6 +187,8 @@ export interface NoticeTable {
   content: string;
   remark: string | null;
   payment_price: string | null;
+  /** A coded notice's parameters (currency, event: src/shared/notices/notice-codes.ts); null for others. */
+  params: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
 }
 

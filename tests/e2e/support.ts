@@ -151,6 +151,28 @@ async function fundingReviewerToken(page: Page): Promise<string> {
   return login.data.token;
 }
 
+/**
+ * The staff token of the support member scripts/e2e-finance-staff.ts made for sending notices,
+ * signed in once as the funding reviewer is (a TOTP step is accepted once) and kept in the data dir.
+ */
+export async function noticeSenderToken(page: Page): Promise<string> {
+  const sessionFile = path.join(e2eDataDir, 'notice-sender-session.json');
+  if (fs.existsSync(sessionFile)) return (JSON.parse(fs.readFileSync(sessionFile, 'utf8')) as { token: string }).token;
+  const all = JSON.parse(fs.readFileSync(path.join(e2eDataDir, 'finance-staff.json'), 'utf8')) as Record<string, { email: string; oneTimePassword: string; otpauthUrl: string }>;
+  const member = all.notices!;
+  const secret = new URL(member.otpauthUrl).searchParams.get('secret') ?? '';
+  const login = (await (await page.request.post('/v1/staff/login', { data: { email: member.email, password: member.oneTimePassword, code: totpCode(secret, Date.now()) } })).json()) as {
+    code: number;
+    msg: string;
+    data: { token: string };
+  };
+  expect(login.code, `staff login: ${login.msg}`).toBe(0);
+  const changed = await callApi(page, '/v1/staff/password', login.data.token, { oldPassword: member.oneTimePassword, newPassword: 'notice horse battery 7' });
+  expect(changed.code).toBe(0);
+  fs.writeFileSync(sessionFile, JSON.stringify({ token: login.data.token }));
+  return login.data.token;
+}
+
 /** A money call with a fresh Idempotency-Key, as the app sends it. */
 async function idempotentCall(page: Page, apiPath: string, token: string, data: unknown) {
   const response = await page.request.post(apiPath, { data, headers: { authorization: `Bearer ${token}`, 'idempotency-key': crypto.randomUUID() } });

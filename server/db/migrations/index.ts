@@ -19,6 +19,7 @@ import * as withdrawals from './0017-withdrawals';
 import * as withdrawalFailureReason from './0018-withdrawal-failure-reason';
 import * as profileAvatar from './0020-profile-avatar';
 import * as loans from './0021-loans';
+import * as noticeParams from './0022-notice-params';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0018-withdrawal-failure-reason': withdrawalFailureReason,
   '0020-profile-avatar': profileAvatar,
   '0021-loans': loans,
+  '0022-notice-params': noticeParams,
 };

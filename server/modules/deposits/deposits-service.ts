@@ -3,6 +3,7 @@ import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { fallbackLanguage, isLanguageCode, type LanguageCode } from '../../../src/shared/i18n/languages';
 import { depositAmountProblem, depositAmountProblemKeys, depositAmountUnits, minimumDepositUsd, PayState } from '../../../src/shared/money/deposit-rules';
 import { formatMoney, money, multiplyMoney, type Units } from '../../../src/shared/money/money';
+import { codedNoticeActionType, NoticeCode } from '../../../src/shared/notices/notice-codes';
 import type { Database } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import type { UploadedFile } from '../../http/multipart';
@@ -50,11 +51,7 @@ export interface CheckedDeposit {
 }
 
 /** Notification code of a rejected deposit (specification: 629006, shows paymentPrice). */
-export const depositRejectedAlarm = 629006;
-/** A notice of a money module: its code (alarmType) says what it is about. */
-const moneyNoticeActionType = 1;
-/** A notice with its own title and content (the approval has no notification code). */
-const customNoticeActionType = 4;
+export const depositRejectedAlarm = NoticeCode.depositRejected;
 
 const refused = (code: ErrorCode, key: string, params: Record<string, string | number> = {}) => new AppError(code, key, 200, null, { key, params });
 
@@ -92,12 +89,15 @@ export function createDepositsService(deps: {
     await deps.money.creditWalletDeposit(trx, { uid: deposit.uid, currency: deposit.currency, amount, key: `deposit:${deposit.id}` });
     const language = languageOf(deposit.locale);
     const params = { amount: formatMoney(amount), currency: deposit.currency };
+    // A "new message" whose event the app words in the reader's language; the stored text is its fallback.
     await notices.send(trx, {
       uid: deposit.uid,
-      actionType: customNoticeActionType,
+      actionType: codedNoticeActionType,
+      alarmType: NoticeCode.newMessage,
       title: translate('deposit.notice_approved_title', params, language),
       content: translate('deposit.notice_approved_content', params, language),
       paymentPrice: formatMoney(amount),
+      params: { currency: deposit.currency, event: 'depositApproved' },
     });
   }
 
@@ -108,12 +108,13 @@ export function createDepositsService(deps: {
     const params = { amount, currency: deposit.currency, reason };
     await notices.send(trx, {
       uid: deposit.uid,
-      actionType: moneyNoticeActionType,
+      actionType: codedNoticeActionType,
       alarmType: depositRejectedAlarm,
       title: translate('deposit.notice_rejected_title', params, language),
       content: translate('deposit.notice_rejected_content', params, language),
       remark: reason,
       paymentPrice: amount,
+      params: { currency: deposit.currency },
     });
   }
 

@@ -8,7 +8,12 @@ import { captchaImage, captchaText } from './captcha-image';
 import type { IdentityContext, IdentityDependencies } from './identity-context';
 
 /** Code purposes (the `type` of sendMail / sendPhone). */
-export const CodePurpose = { register: 1, forgot: 2, registerComplete: 4 } as const;
+export const CodePurpose = { register: 1, forgot: 2, registerComplete: 4, bindEmail: 5 } as const;
+
+/** Where a code to bind `email` to user `uid` is kept: only that user can spend it, only for that address. */
+export function bindEmailCodeKey(uid: number, email: string): string {
+  return `bind:${uid}:${email}`;
+}
 
 /** One-time codes by mail and SMS, their checks, and image captchas. */
 export function createCodes(deps: IdentityDependencies, context: IdentityContext) {
@@ -70,9 +75,50 @@ export function createCodes(deps: IdentityDependencies, context: IdentityContext
     });
   }
 
+  /**
+   * A code to bind `email` to user `uid`, sent to that address. Answered alike whether or not
+   * the address belongs to another account: that account's owner is told instead of a code
+   * being sent, and a live code is left either way so that checking one answers alike.
+   */
+  async function deliverBindCode(uid: number, email: string) {
+    const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
+    const id = await repository.insertCode({
+      destination: bindEmailCodeKey(uid, email),
+      purpose: CodePurpose.bindEmail,
+      codeHash: '-',
+      expiresAt: new Date(nowMs() + settings.codeTtlMs),
+      createdAt: now(),
+    });
+    await repository.setCodeHash(id, cipher.digest(`code:${id}:${code}`));
+    if (await repository.findUserByContact('E', email)) {
+      await delivery.send({ channel: 'email', to: email, subject: `${settings.siteName}: e-mail binding attempt`, text: `Someone tried to link this address to another ${settings.siteName} account. It already belongs to your account; nothing was changed.` });
+      return;
+    }
+    await delivery.send({
+      channel: 'email',
+      to: email,
+      subject: `${settings.siteName}: your e-mail binding code`,
+      text: `Your ${settings.siteName} code to link this address to your account is ${code}. It expires in ${Math.round(settings.codeTtlMs / 60_000)} minutes. If you did not ask for it, ignore this message.`,
+      code,
+      purpose: 'e-mail binding',
+    });
+  }
+
   return {
     /** Waits for the codes and notices still being sent (server close, tests). */
     settled: () => background.settled(),
+
+    /** Sends a code to bind `email` (lower case, checked by the caller) to user `uid`: the resend rule and counts per address, as every code. */
+    async sendBindEmailCode(uid: number, email: string, client: string) {
+      limit(limits.codeSending, client);
+      const verdict = await repository.recordCodeRequest(cipher.digest(`send:${CodePurpose.bindEmail}:${email}`), now(), {
+        resendMs: settings.codeResendMs,
+        windowMs: settings.codeWindowMs,
+        limit: settings.codesSentPer10Min,
+      });
+      if (!verdict.allowed) throw rateLimitedError(verdict.retryAfterSeconds);
+      background.run(() => deliverBindCode(uid, email), 'sending a code failed');
+    },
 
     /** Checks the latest code for a destination; counts every try and locks after the maximum (atomically: `guessCode`). */
     async checkCode(destination: string, purpose: number, code: string, client: string) {

@@ -1,6 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { ContactType } from '../../../src/shared/api/auth';
-import type { Executor } from '../../db/after-commit';
+import { inTransaction, type Executor } from '../../db/after-commit';
 import type { Database } from '../../db/schema';
 
 export function createIdentityRepository(db: Kysely<Database>) {
@@ -32,8 +32,17 @@ export function createIdentityRepository(db: Kysely<Database>) {
         .executeTakeFirstOrThrow();
       return row.uid;
     },
-    async updatePassword(uid: number, passwordHash: string) {
-      await db.updateTable('app_user').set({ password_hash: passwordHash }).where('uid', '=', uid).execute();
+    async updatePassword(uid: number, passwordHash: string, executor: Executor = db) {
+      await executor.updateTable('app_user').set({ password_hash: passwordHash }).where('uid', '=', uid).execute();
+    },
+    /** Work in one transaction whose after-commit callbacks run once it commits (server/db/after-commit.ts). */
+    inTransaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+      return inTransaction(db, work);
+    },
+    /** Sets the e-mail of a user who has none; false when one was set meanwhile. A taken address throws the unique violation. */
+    async bindEmail(executor: Executor, uid: number, email: string): Promise<boolean> {
+      const result = await executor.updateTable('app_user').set({ email }).where('uid', '=', uid).where('email', 'is', null).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
     async setTotp(uid: number, sealedSecret: string | null, enabled: boolean) {
       await db.updateTable('app_user').set({ totp_secret: sealedSecret, totp_enabled: enabled }).where('uid', '=', uid).execute();

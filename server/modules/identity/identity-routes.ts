@@ -15,6 +15,7 @@ import {
   twoFactorSetup,
   twoFactorStatus,
 } from '../../../src/shared/api/auth';
+import { bindEmail, bindEmailSendCode, passwordSubmit } from '../../../src/shared/api/credentials';
 import { defineRoute } from '../../http/define-route';
 import type { SignedInRoutes } from '../../http/signed-in';
 import type { IdentityService } from './identity-service';
@@ -37,5 +38,8 @@ export async function registerIdentityRoutes(app: FastifyInstance, signedIn: Sig
     scope.route(twoFactorSetup, async (_body, { session }) => identity.twoFactorSetup(session.uid));
     scope.route(twoFactorEnable, async (body, { session, ip }) => identity.twoFactorEnable(session.uid, body.code, ip).then(() => null));
     scope.route(twoFactorDisable, async (body, { session, ip }) => identity.twoFactorDisable(session.uid, body.code, ip).then(() => null));
+    scope.route(passwordSubmit, async (body, { session }) => identity.changePassword(session, body).then(() => null));
+    scope.route(bindEmailSendCode, async (body, { session, ip }) => identity.sendBindEmailCode(session.uid, body.email, ip).then(() => null));
+    scope.route(bindEmail, async (body, { session, ip }) => identity.bindEmail(session.uid, body, ip).then(() => null));
   });
 }

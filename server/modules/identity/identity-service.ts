@@ -1,5 +1,6 @@
 import { afterCommit, type Executor } from '../../db/after-commit';
 import { createCodes } from './codes';
+import { createCredentials } from './credentials';
 import { createIdentityContext, type IdentityDependencies } from './identity-context';
 import { createSessions } from './sessions';
 import { createSignIn } from './sign-in';
@@ -21,6 +22,7 @@ export function createIdentityService(deps: IdentityDependencies) {
   const signUp = createSignUp(deps, context, codes);
   const signIn = createSignIn(deps, context, codes, sessions);
   const twoFactor = createTwoFactor(deps, context);
+  const credentials = createCredentials(deps, context, codes);
   return {
     /** Waits for the codes and notices still being sent (server close, tests). */
     settled: codes.settled,
@@ -38,6 +40,11 @@ export function createIdentityService(deps: IdentityDependencies) {
     twoFactorSetup: twoFactor.twoFactorSetup,
     twoFactorEnable: twoFactor.twoFactorEnable,
     twoFactorDisable: twoFactor.twoFactorDisable,
+    changePassword: credentials.changePassword,
+    sendBindEmailCode: credentials.sendBindEmailCode,
+    bindEmail: credentials.bindEmail,
+    /** Refuses (1040) a user who must bind an e-mail before a feature that needs one. */
+    requireEmail: credentials.requireEmail,
 
     /** Whether a user exists (a notice to one customer asks before sending). */
     async userExists(uid: number): Promise<boolean> {

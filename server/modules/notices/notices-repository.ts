@@ -1,4 +1,4 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Executor } from '../../db/after-commit';
 import type { Database } from '../../db/schema';
 
@@ -10,6 +10,8 @@ export interface NoticeContent {
   content: string;
   remark: string | null;
   paymentPrice: string | null;
+  /** A coded notice's parameters (src/shared/notices/notice-codes.ts), or null. */
+  params: Record<string, string> | null;
 }
 
 /** A query answering one `uid` column: the recipients of a notice to everyone (identity's customers, its SQL). */
@@ -24,6 +26,7 @@ export function createNoticesRepository(db: Kysely<Database>) {
     content: notice.content,
     remark: notice.remark,
     payment_price: notice.paymentPrice,
+    params: notice.params === null ? null : JSON.stringify(notice.params),
   });
 
   return {
@@ -37,7 +40,7 @@ export function createNoticesRepository(db: Kysely<Database>) {
       const values = valuesOf(notice);
       const result = await executor
         .insertInto('notice')
-        .columns(['uid', 'action_type', 'alarm_type', 'title', 'content', 'remark', 'payment_price'])
+        .columns(['uid', 'action_type', 'alarm_type', 'title', 'content', 'remark', 'payment_price', 'params'])
         .expression((eb) =>
           eb
             .selectFrom(recipients.as('recipient'))
@@ -49,6 +52,7 @@ export function createNoticesRepository(db: Kysely<Database>) {
               inner.val(values.content).as('content'),
               inner.val(values.remark).as('remark'),
               inner.val(values.payment_price).as('payment_price'),
+              sql<string | null>`cast(${values.params} as jsonb)`.as('params'),
             ]),
         )
         .executeTakeFirst();

@@ -1,10 +1,10 @@
 import type { NoticeFeedMessage, NoticeRow } from '../../../src/shared/api/notices';
 import { formatMoney, money } from '../../../src/shared/money/money';
+import type { NoticeParams } from '../../../src/shared/notices/notice-codes';
 import { afterCommit, type Executor } from '../../db/after-commit';
 import type { NoticesRepository, NoticeRowOfTable, RecipientsQuery } from './notices-repository';
 
-/** `actionType` of a notice with a custom title and content (what staff send). */
-export const customNoticeActionType = 4;
+export { customNoticeActionType, codedNoticeActionType, NoticeCode } from '../../../src/shared/notices/notice-codes';
 
 /** Who hears a user's notice count: the exchange socket's connections per user (the positions feed). */
 export interface UserMessages {
@@ -23,9 +23,19 @@ export interface NoticeToSend {
   remark?: string | null;
   /** An amount the notice is about (a deposit, a withdrawal), as an exact decimal. */
   paymentPrice?: string | null;
+  /** A coded notice's other parameters: the amount's currency, a 629012's event (src/shared/notices/notice-codes.ts). */
+  params?: NoticeParams | null;
 }
 
 const noticePageSize = 10;
+
+/** The stored parameters as strings only (a driver may answer jsonb as text). */
+function paramsOf(stored: unknown): Record<string, string> | null {
+  const value: unknown = typeof stored === 'string' ? JSON.parse(stored) : stored;
+  if (typeof value !== 'object' || value === null) return null;
+  const entries = Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  return entries.length === 0 ? null : Object.fromEntries(entries);
+}
 
 function noticeView(row: NoticeRowOfTable): NoticeRow {
   return {
@@ -38,6 +48,7 @@ function noticeView(row: NoticeRowOfTable): NoticeRow {
     remark: row.remark,
     timeStamp: row.created_at.getTime(),
     paymentPrice: row.payment_price === null ? null : formatMoney(money(String(row.payment_price))),
+    params: paramsOf(row.params),
   };
 }
 
@@ -83,6 +94,7 @@ export function createNoticesService(deps: {
         content: notice.content,
         remark: notice.remark ?? null,
         paymentPrice: notice.paymentPrice ?? null,
+        params: notice.params ? { ...notice.params } : null,
       };
       if (notice.uid === 'everyone') {
         const count = await repository.insertForRecipients(executor, deps.everyone(executor), content);

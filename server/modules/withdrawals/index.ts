@@ -35,6 +35,8 @@ export async function registerWithdrawals(deps: {
   site: Pick<SiteService, 'switches'>;
   idempotent: Idempotent;
   signedIn: SignedInRoutes;
+  /** Refuses (1040, p_bind_email_first) a phone account without an e-mail while binding is on: identity's rule. */
+  requireEmail: (uid: number) => Promise<void>;
   nowMs?: (() => number) | undefined;
 }): Promise<WithdrawalsService> {
   const cipher = createDataCipher(await loadDataKey({ dataKeySetting: deps.settings.dataEncryptionKey, dataDir: deps.dataDir }));
@@ -56,6 +58,6 @@ export async function registerWithdrawals(deps: {
     switches: () => deps.site.switches(),
     ...(deps.nowMs ? { nowMs: deps.nowMs } : {}),
   });
-  await registerWithdrawalsRoutes(deps.signedIn, { saved, withdrawals, idempotent: deps.idempotent });
+  await registerWithdrawalsRoutes(deps.signedIn, { saved, withdrawals, idempotent: deps.idempotent, requireEmail: deps.requireEmail });
   return withdrawals;
 }

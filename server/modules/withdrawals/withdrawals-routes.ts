@@ -29,8 +29,11 @@ export type Idempotent = <T>(request: SignedInRequest, uid: number, path: string
  * The customer's saved addresses, bank cards and withdrawals (src/shared/api/withdraw.ts):
  * real accounts only (a demo session is refused), each answering only the caller's rows.
  */
-export async function registerWithdrawalsRoutes(signedIn: SignedInRoutes, deps: { saved: SavedDestinations; withdrawals: WithdrawalsService; idempotent: Idempotent }) {
-  const { saved, withdrawals, idempotent } = deps;
+export async function registerWithdrawalsRoutes(
+  signedIn: SignedInRoutes,
+  deps: { saved: SavedDestinations; withdrawals: WithdrawalsService; idempotent: Idempotent; requireEmail: (uid: number) => Promise<void> },
+) {
+  const { saved, withdrawals, idempotent, requireEmail } = deps;
   const real = (request: SignedInRequest) => sessionOnBook(request.session, 'real');
   await signedIn((scope) => {
     scope.route(cryptoWalletList, async (body, request) => saved.addresses(real(request), request.session.aesKey, body.pageNum, body.pageSize));
@@ -72,8 +75,10 @@ export async function registerWithdrawalsRoutes(signedIn: SignedInRoutes, deps: 
     });
     scope.route(withdrawWalletCalculate, async (body, request) => withdrawals.walletCalculate(real(request), body));
     scope.route(withdrawBankCalculate, async (body, request) => withdrawals.bankCalculate(real(request), body));
+    // Money leaves the account only for a customer reachable by e-mail (p_bind_email_first).
     scope.route(withdrawSubmit, async (body, request) => {
       const uid = real(request);
+      await requireEmail(uid);
       const withdrawal = await withdrawals.prepareCrypto(uid, request.session.aesKey, body);
       return idempotent(request, uid, withdrawSubmit.path, async (trx) => {
         await withdrawals.place(trx, uid, withdrawal);
@@ -82,6 +87,7 @@ export async function registerWithdrawalsRoutes(signedIn: SignedInRoutes, deps: 
     });
     scope.route(withdrawBankSubmit, async (body, request) => {
       const uid = real(request);
+      await requireEmail(uid);
       const withdrawal = await withdrawals.prepareBank(uid, body);
       return idempotent(request, uid, withdrawBankSubmit.path, async (trx) => {
         await withdrawals.place(trx, uid, withdrawal);

@@ -5,6 +5,7 @@ import type { Switches } from '../../../src/shared/config/switches';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { maskedTail } from '../../../src/shared/money/encoded-field';
 import { formatMoney, money, multiplyMoney, parseMoney, type Units } from '../../../src/shared/money/money';
+import { codedNoticeActionType, NoticeCode } from '../../../src/shared/notices/notice-codes';
 import {
   parseWithdrawalAmount,
   withdrawalQuote,
@@ -24,10 +25,10 @@ import { bankChannelTerms, bankMetaView, coinChannel, type CoinNetworkTerms } fr
 import type { WithdrawalsRepository } from './withdrawals-repository';
 
 /** The notification code of a rejected withdrawal (spec "Notification codes"), and of any other news. */
-export const withdrawalRejectedAlarm = 629005;
-export const newMessageAlarm = 629012;
+export const withdrawalRejectedAlarm = NoticeCode.withdrawalRejected;
+export const newMessageAlarm = NoticeCode.newMessage;
 /** The notice's `actionType` for a withdrawal's outcome (a coded notification, not a staff text). */
-const withdrawalNoticeActionType = 1;
+const withdrawalNoticeActionType = codedNoticeActionType;
 
 /** The ledger's withdrawal verbs (server/modules/ledger), each a balanced journal in the caller's transaction. */
 export interface WithdrawalLedger {
@@ -228,6 +229,8 @@ export function createWithdrawalsService(deps: {
         title: 'Withdrawal approved',
         content: `Your withdrawal of ${amount} ${currency} was approved and paid out.`,
         paymentPrice: amount,
+        // The app words it in the reader's language from the event and the currency; the text above is the fallback.
+        params: { currency, event: 'withdrawalApproved' },
       });
       return;
     }
@@ -241,6 +244,7 @@ export function createWithdrawalsService(deps: {
       content: `Your withdrawal of ${amount} ${currency} was rejected; the amount is back in your wallet.`,
       remark: context.reason,
       paymentPrice: amount,
+      params: { currency },
     });
   }
 

@@ -29,6 +29,9 @@ import { AgreementPage } from '../pages/user/agreement-page';
 import { InvitePage } from '../pages/user/invite-page';
 import { PrivacyPage, StandardsPage } from '../pages/user/static-pages';
 import { DepositListPage } from '../pages/user/deposit-list-page';
+import { NotificationPage } from '../pages/user/notification-page';
+import { ChangePasswordPage } from '../pages/user/change-password-page';
+import { BindEmailPage } from '../pages/user/bind-email-page';
 import { TransactionListPage } from '../pages/user/transaction-list-page';
 import { DepositPage } from '../pages/user/deposit-page';
 import { MyWalletPage } from '../pages/user/my-wallet-page';
@@ -81,6 +84,9 @@ const views: Record<ScreenRouteName, ComponentType<{ params: Record<string, stri
   'user-invite': InvitePage,
   'user-standards': StandardsPage,
   'user-privacy': PrivacyPage,
+  'user-notification': NotificationPage,
+  'user-change-password': ChangePasswordPage,
+  'user-bind-email': BindEmailPage,
 };
 
 /** Where a tab goes when the session ends under it, by the reason it ended. */

@@ -99,6 +99,9 @@ export const routesWithScreens = [
   'user-invite',
   'user-standards',
   'user-privacy',
+  'user-notification',
+  'user-change-password',
+  'user-bind-email',
 ] as const satisfies readonly RouteName[];
 export type ScreenRouteName = (typeof routesWithScreens)[number];
 

@@ -18,6 +18,8 @@ export const noticeRow = z.object({
   remark: z.string().nullable(),
   timeStamp: z.number().int(),
   paymentPrice: z.string().nullable(),
+  /** A coded notice's other parameters (`currency`, a 629012's `event`: src/shared/notices/notice-codes.ts); null for others. */
+  params: z.record(z.string(), z.string()).nullable(),
 });
 export type NoticeRow = z.infer<typeof noticeRow>;
 

@@ -80,6 +80,9 @@ export const ErrorCode = {
   CURRENCY_DUPLICATED: 1031,
   UNKNOWN_DEPOSIT_ERROR: 1032,
   TRY_AGAIN_LATER: 1033,
+  // The account's credentials: e-mail binding (p_bind_email_first and its availability).
+  BIND_EMAIL_FIRST: 1040,
+  EMAIL_BINDING_UNAVAILABLE: 1041,
   WITHDRAWAL_UNAVAILABLE: 1066,
   WITHDRAWAL_NEEDS_VERIFICATION: 1067,
   WITHDRAWAL_UNDER_REVIEW: 1070,

@@ -83,6 +83,10 @@ function BalancePopover(props: { id: string; onClose: () => void }) {
           <dd data-testid="locked-balance">{balance ? amount(balance.lockMargin) : '…'}</dd>
         </div>
       </dl>
+      {/* The unread badge on this menu leads here. */}
+      <Link href="/user/notification" className="button secondary" onClick={props.onClose}>
+        {t('page.notification')}
+      </Link>
       <Link href="/user" className="button secondary" onClick={props.onClose}>
         {t('page.user')}
       </Link>

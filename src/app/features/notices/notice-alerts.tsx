@@ -2,18 +2,33 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { noticeList, noticeUnreadCount } from '../../../shared/api/notices';
+import type { HttpClient } from '../../api/http-client';
 import { useApp } from '../../app-context';
 import { showToast } from '../../components/toasts';
 import { noticesSignal, sessionSignal } from '../../engine/signals';
+import { noticeText } from '../../../shared/notices/notice-codes';
+
+/** Asks the unread count again (after a notice was read); kept only while the same user is signed in. */
+export function refreshUnreadCount(http: HttpClient): void {
+  const user = sessionSignal.peek().uid;
+  http
+    .call(noticeUnreadCount, {}, { silent: true })
+    .then(({ count }) => {
+      if (sessionSignal.peek().uid === user) noticesSignal.value = { ...noticesSignal.peek(), unreadCount: count };
+    })
+    .catch(() => undefined);
+}
 
 /**
  * Keeps the unread notice count: asked once after sign-in and again whenever the window
- * regains focus (pushes may have been missed while the tab slept); every notice the
- * exchange socket announces shows its title in a toast. Renders nothing; mounted once per tab.
+ * regains focus or the tab is shown again (pushes may have been missed while the tab
+ * slept); every notice the exchange socket announces shows its title, worded by its code in
+ * the reader's language, in a toast. Renders nothing; mounted once per tab.
  */
 export function NoticeAlerts() {
   useSignals();
   const { http } = useApp();
+  const { t } = useTranslation();
   const session = sessionSignal.value;
   const user = session.signedIn ? session.uid : null;
   const { arrivals } = noticesSignal.value;
@@ -32,9 +47,15 @@ export function NoticeAlerts() {
     };
     ask();
     window.addEventListener('focus', ask);
+    // A tab shown again (switched back to on a phone) may have missed pushes too.
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') ask();
+    };
+    document.addEventListener('visibilitychange', onVisible);
     return () => {
       current = false;
       window.removeEventListener('focus', ask);
+      document.removeEventListener('visibilitychange', onVisible);
     };
   }, [http, user]);
 
@@ -46,10 +67,10 @@ export function NoticeAlerts() {
       .call(noticeList, { page: 1, limit: 1 }, { silent: true })
       .then(({ list }) => {
         const newest = list[0];
-        if (newest && sessionSignal.peek().uid === user) showToast('info', newest.title);
+        if (newest && sessionSignal.peek().uid === user) showToast('info', noticeText(newest, (key, params) => t(key, params)).title);
       })
       .catch(() => undefined);
-  }, [http, user, arrivals]);
+  }, [http, user, arrivals, t]);
 
   return null;
 }

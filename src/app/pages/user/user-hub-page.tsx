@@ -15,6 +15,7 @@ import { UserAvatar } from '../../features/profile/user-avatar';
 import { adoptSession, sessionSignal } from '../../engine/signals';
 import { resolveGuard } from '../../routing/guards';
 import { hasScreen, routes, type RouteName } from '../../routing/routes';
+import { mayBindEmail } from './bind-email-page';
 
 /** The hub's menu, in order; each entry shows only where its route would open. */
 const menuRoutes: readonly RouteName[] = [
@@ -31,6 +32,7 @@ const menuRoutes: readonly RouteName[] = [
   'user-junior-verified',
   'user-loan',
   'user-change-password',
+  'user-bind-email',
   'user-two-factor',
   'user-standards',
   'user-privacy',
@@ -67,7 +69,9 @@ export function UserHubPage() {
   // Only screens that exist are offered (hasScreen): never a link to an empty page.
   const context = { signedIn: true, book: session.book, switches: switchesSignal.value, hasScreen };
   // A demo account reaches the wallet hub too: it shows it only the demo reset (wallet-hub-page.tsx).
-  const entries = routes.filter((route) => menuRoutes.includes(route.name) && resolveGuard(route.pattern, '', context).kind === 'render');
+  // Binding an e-mail is offered only to an account that may bind one (registered by phone, none yet).
+  const offered = (name: RouteName) => name !== 'user-bind-email' || (info !== null && mayBindEmail(info, switchesSignal.value['user/bindEmail']));
+  const entries = routes.filter((route) => menuRoutes.includes(route.name) && offered(route.name) && resolveGuard(route.pattern, '', context).kind === 'render');
   entries.sort((a, b) => menuRoutes.indexOf(a.name) - menuRoutes.indexOf(b.name));
 
   const amount = format.amount;
