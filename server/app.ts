@@ -30,6 +30,7 @@ import { registerFundRecords } from './modules/fund-records';
 import { registerUploads } from './modules/uploads';
 import { registerWallet } from './modules/wallet';
 import { createWithdrawalsRepository, registerWithdrawals, withdrawalLedger, withdrawalWallet } from './modules/withdrawals';
+import { createVerificationRepository, registerVerification, verifiedStatusOf } from './modules/verification';
 import { runOnce } from './http/idempotency';
 import type { Settings } from './settings';
 import { brandTradeModeDefaults, tradeModeOffered as isTradeModeOffered, type TradeMode } from '../src/shared/config/trade-mode';
@@ -113,13 +114,16 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   // Made before trading, whose forex minimum-deposit rule reads the approved deposits.
   const depositsRepository = createDepositsRepository(database.db);
   const depositedUsd = (uid: number) => depositsRepository.approvedUsdTotal(uid);
+  // Identity verification's reads come before the account (user/info's verifiedStatus) and withdrawals (1067).
+  const verificationRepository = createVerificationRepository(database.db);
+  const verifiedStatus = async (uid: number) => verifiedStatusOf(await verificationRepository.latest(uid, 'full'));
   // The modes the app offers: the switches, and the brand's default mode when neither is on (its config.json).
   const brandFile = readBrandConfigFile(brandConfigFileOf(settings));
   const brandModes = brandFile?.ok ? brandFile.config : brandTradeModeDefaults;
   const tradeModeOffered = async (mode: TradeMode) => isTradeModeOffered(await site.switches(), brandModes, mode);
   const options = await registerOptions(app, { settings, database, ledger, market, freeMarginIn, tradeProhibited, withdrawalUnderReview, tradeModeOffered, positionsFeed, signedIn, nowMs });
   const { trading, startRiskChecks } = await registerTrading(app, { settings, database, ledger, market, reads: tradingReads, options, tradeProhibited, withdrawalUnderReview, depositedUsd, tradeModeOffered, signedIn, nowMs });
-  await registerAccount({ settings, database, ledger, identity, trading, options, events, signedIn });
+  await registerAccount({ settings, database, ledger, identity, trading, options, events, signedIn, verifiedStatus });
   // Wallets: currencies beside the USD trading cash; a transfer tells the account's open sockets its new balance.
   const wallet = await registerWallet({ settings, database, ledger, market, signedIn, nowMs, cashChanged: (uid) => positionsFeed.changed(uid, 'real') });
   // The exchange socket carries a user's notice count; the feed only delivers it.
@@ -137,10 +141,13 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     reviews,
     notices,
     site,
+    verifiedStatus,
     idempotent: (request, uid, path, work) => runOnce(database.db, { request, uid, path, ...(nowMs ? { nowMs } : {}) }, work),
     signedIn,
     nowMs,
   });
+  // Identity verification: documents through uploads, the 'identity' and 'juniorIdentity' items through reviews, outcomes as notices.
+  await registerVerification({ settings, database, dataDir: dependencies.dataDir ?? null, repository: verificationRepository, uploads, reviews, notices, site, signedIn, nowMs });
   // The deposit/withdraw records: one UNION ALL of the two modules' reads, paged by the database.
   await registerFundRecords({
     database,

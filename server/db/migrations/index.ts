@@ -17,6 +17,7 @@ import * as wallets from './0015-wallets';
 import * as uploadsDeposits from './0016-uploads-deposits';
 import * as withdrawals from './0017-withdrawals';
 import * as withdrawalFailureReason from './0018-withdrawal-failure-reason';
+import * as identityVerification from './0019-identity-verification';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016-uploads-deposits': uploadsDeposits,
   '0017-withdrawals': withdrawals,
   '0018-withdrawal-failure-reason': withdrawalFailureReason,
+  '0019-identity-verification': identityVerification,
 };

@@ -33,6 +33,8 @@ export async function registerWithdrawals(deps: {
   reviews: ReviewsService;
   notices: NoticesService;
   site: Pick<SiteService, 'switches'>;
+  /** The customer's full identity verification status (2 verified): the `withdrawNeedsVerification` switch asks it. */
+  verifiedStatus: (uid: number) => Promise<number>;
   idempotent: Idempotent;
   signedIn: SignedInRoutes;
   nowMs?: (() => number) | undefined;
@@ -54,6 +56,7 @@ export async function registerWithdrawals(deps: {
     reviews: deps.reviews,
     notices: deps.notices,
     switches: () => deps.site.switches(),
+    verifiedStatus: deps.verifiedStatus,
     ...(deps.nowMs ? { nowMs: deps.nowMs } : {}),
   });
   await registerWithdrawalsRoutes(deps.signedIn, { saved, withdrawals, idempotent: deps.idempotent });
