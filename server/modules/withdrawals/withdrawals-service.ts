@@ -167,7 +167,6 @@ export function createWithdrawalsService(deps: {
   async function prepare(uid: number, channel: Channel, input: { num: string; practicalNum: string; destination: string; bankCardId: number | null }): Promise<PreparedWithdrawal> {
     const enabled = await statusFlags();
     if (!(channel.kind === 'crypto' ? enabled.cryptoEnabled : enabled.bankCardEnabled)) throw new AppError(ErrorCode.WITHDRAWAL_UNAVAILABLE);
-    await assertVerifiedIfRequired(uid);
     const amount = parseWithdrawalAmount(input.num);
     const practicalSeen = parseMoney(input.practicalNum);
     if (amount === null || practicalSeen === null) throw new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'num');
@@ -288,6 +287,7 @@ export function createWithdrawalsService(deps: {
 
     /** A crypto withdrawal checked and ready to place (reads only). */
     async prepareCrypto(uid: number, aesKey: string, body: { num: string; practicalNum: string; currencyId: number; coinId: number; paymentAddress: string }) {
+      await assertVerifiedIfRequired(uid);
       const channel = await cryptoChannel(body.currencyId, body.coinId);
       const address = sealed.decodeFromClient(body.paymentAddress, aesKey, 'paymentAddress').trim();
       if (address === '') throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'paymentAddress is empty');
@@ -296,6 +296,7 @@ export function createWithdrawalsService(deps: {
 
     /** A bank card withdrawal checked and ready to place (reads only; another user's card is not found). */
     async prepareBank(uid: number, body: { num: string; practicalNum: string; userBankId: number }) {
+      await assertVerifiedIfRequired(uid);
       const channel = await bankChannel();
       const card = await deps.saved.cardDetails(db, uid, body.userBankId);
       if (!card) throw new AppError(ErrorCode.DATA_NOT_FOUND);
