@@ -28,6 +28,7 @@ import { AgreementPage } from '../pages/user/agreement-page';
 import { DepositListPage } from '../pages/user/deposit-list-page';
 import { TransactionListPage } from '../pages/user/transaction-list-page';
 import { DepositPage } from '../pages/user/deposit-page';
+import { JuniorVerifiedPage, VerifiedPage } from '../pages/user/verified-page';
 import { MyWalletPage } from '../pages/user/my-wallet-page';
 import { UserHubPage } from '../pages/user/user-hub-page';
 import { WalletHubPage } from '../pages/user/wallet-hub-page';
@@ -72,6 +73,8 @@ const views: Record<ScreenRouteName, ComponentType<{ params: Record<string, stri
   'user-wallet-add-bank-card': AddBankCardPage,
   'user-wallet-edit-bank-card': EditBankCardPage,
   'user-withdraw': WithdrawPage,
+  'user-verified': VerifiedPage,
+  'user-junior-verified': JuniorVerifiedPage,
 };
 
 /** Where a tab goes when the session ends under it, by the reason it ended. */

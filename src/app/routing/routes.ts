@@ -93,6 +93,8 @@ export const routesWithScreens = [
   'user-wallet-add-bank-card',
   'user-wallet-edit-bank-card',
   'user-withdraw',
+  'user-verified',
+  'user-junior-verified',
 ] as const satisfies readonly RouteName[];
 export type ScreenRouteName = (typeof routesWithScreens)[number];
 
