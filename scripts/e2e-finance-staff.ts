@@ -8,4 +8,8 @@ const created: Record<string, { email: string; oneTimePassword: string; otpauthU
 for (const name of ['mobile-a', 'mobile-b', 'desktop-a', 'desktop-b', 'funding']) {
   created[name] = await runStaffCommand(['create', '--email', `finance-${name}@e2e.example`, '--role', 'finance']);
 }
+// Compliance members for the identity verification reviews (verification.spec.ts), one per layout project.
+for (const project of ['mobile', 'desktop']) {
+  created[`compliance-${project}`] = await runStaffCommand(['create', '--email', `compliance-${project}@e2e.example`, '--role', 'compliance']);
+}
 process.stdout.write(`${JSON.stringify(created)}\n`);
