@@ -104,7 +104,8 @@ test('a full identity verification with three images: rejected by compliance, th
   await expect(page.getByTestId('verify-form')).toHaveAttribute('data-status', '3');
   await expect(page.getByTestId('verify-fail-reason')).toHaveText('Verification failed: The selfie is blurred');
   await expect(page.getByLabel('Real name')).toHaveValue('Ada Lovelace');
-  // The earlier images stand until others are picked: only the selfie is new.
+  // The earlier images stand (read back with the owner's token) until others are picked: only the selfie is new.
+  for (const name of ['Front of the document', 'Back of the document', 'Selfie holding the document']) await expect(page.getByRole('img', { name })).toBeVisible();
   await page.getByLabel('ID number').fill('P1234567X9');
   await page.getByTestId('verify-avatar-input').setInputFiles({ name: 'selfie-sharp.png', mimeType: 'image/png', buffer: await photo(4) });
   await page.getByRole('button', { name: 'Done' }).click();

@@ -3,16 +3,18 @@ import { useTranslation } from 'react-i18next';
 import { imageAccept } from '../../../shared/uploads/image-rules';
 import { ImageRefusedError, prepareImage } from '../money/deposit/prepare-image';
 import { useObjectUrl } from '../money/deposit/deposit-form';
+import { useOwnerImage } from './owner-image';
 
 /**
  * One document image of the verification form: picked, made ready the deposit proof's way
- * (extensions, 10 MB, HEIC to JPEG at 0.7, compression), previewed. `kept` says an image
- * of an earlier submission stands in until another is picked.
+ * (extensions, 10 MB, HEIC to JPEG at 0.7, compression), previewed. `keptUrl` names the image
+ * of an earlier submission stands in (shown, read with the owner's token) until another is picked.
  */
 export function VerificationImagePicker(props: {
   label: string;
   file: File | null;
-  kept: boolean;
+  /** The owner's URL of the image an earlier submission keeps, if any. */
+  keptUrl: string | null;
   disabled: boolean;
   error: string | undefined;
   testId: string;
@@ -25,6 +27,7 @@ export function VerificationImagePicker(props: {
   const [preparing, setPreparing] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const previewUrl = useObjectUrl(props.file);
+  const keptImage = useOwnerImage(props.file ? null : props.keptUrl);
 
   async function pick(file: File | undefined) {
     if (!file) return;
@@ -50,13 +53,13 @@ export function VerificationImagePicker(props: {
       </label>
       <input id={id} ref={input} type="file" accept={imageAccept} className="visually-hidden" disabled={props.disabled} onChange={(event) => void pick(event.target.files?.[0])} data-testid={props.testId} />
       <button type="button" className="deposit-proof" onClick={() => input.current?.click()} disabled={props.disabled || preparing} aria-label={props.label}>
-        {previewUrl ? (
-          <img src={previewUrl} alt={props.label} />
+        {previewUrl || keptImage ? (
+          <img src={previewUrl ?? keptImage ?? ''} alt={props.label} />
         ) : (
-          <span>{preparing ? t('verify.processing') : props.kept ? `✓ ${t('verify.change_image')}` : t('verify.pick_image')}</span>
+          <span>{preparing ? t('verify.processing') : props.keptUrl ? `✓ ${t('verify.change_image')}` : t('verify.pick_image')}</span>
         )}
       </button>
-      {props.file ? <span className="field-hint">{t('verify.change_image')}</span> : null}
+      {(props.file || props.keptUrl) && !props.disabled ? <span className="field-hint">{t('verify.change_image')}</span> : null}
       {message ? (
         <p className="field-error" role="alert">
           {message}

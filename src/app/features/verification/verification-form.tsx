@@ -69,7 +69,8 @@ export function VerificationForm() {
 
   const status = data?.verifiedStatus ?? VerifiedStatus.notLoaded;
   const state = verificationFormState(status);
-  const keptOf = (part: ImagePart) => Boolean(data && data[verificationPartNames[part]]);
+  const keptUrlOf = (part: ImagePart) => data?.[verificationPartNames[part]] ?? null;
+  const keptOf = (part: ImagePart) => keptUrlOf(part) !== null;
 
   if (status === VerifiedStatus.authenticated && switches.verifiedScreen && data) return <AlreadyVerified realName={data.realName} idCard={data.idCard} />;
 
@@ -146,7 +147,7 @@ export function VerificationForm() {
             key={part}
             label={t(`verify.${part}`)}
             file={images[part] ?? null}
-            kept={keptOf(part)}
+            keptUrl={keptUrlOf(part)}
             disabled={disabled}
             error={errors[part]}
             testId={`verify-${part}-input`}
