@@ -112,7 +112,7 @@ describe.each(testBackends())('identity verification on $name', (backend) => {
 
     const second = await openItem(who);
     const files = (await staffCall(server, '/v1/staff/reviews/get', { kind: 'identity', id: second.id }, compliance.token)).data as { files: { name: string; url: string }[] };
-    expect(files.files.map((file) => file.name)).toEqual(['cardImgFront.jpg', 'cardImgReverse.jpg', 'cardImgAvatar.jpg']);
+    expect(files.files.map((file) => file.name)).toEqual(['1-cardImgFront.jpg', '2-cardImgReverse.jpg', '3-cardImgAvatar.jpg']);
     const approved = await decide(server, compliance.token, { kind: 'identity', id: second.id, decision: 'approve' });
     expect(approved.code, approved.msg).toBe(0);
     expect(await get(who)).toMatchObject({ verifiedStatus: 2, realName: 'Ada King' });

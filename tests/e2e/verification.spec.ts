@@ -47,7 +47,7 @@ async function openPendingItem(staff: Page, uid: number, maskedNumber: string) {
   await staff.goto('/staff/queues/identity');
   const row = staff.getByRole('row').filter({ has: staff.getByRole('link', { name: String(uid), exact: true }) }).first();
   await row.getByRole('link', { name: /^#\d+$/ }).click();
-  for (const name of ['cardImgFront.jpg', 'cardImgReverse.jpg', 'cardImgAvatar.jpg']) await expect(staff.getByRole('img', { name })).toBeVisible();
+  for (const name of ['1-cardImgFront.jpg', '2-cardImgReverse.jpg', '3-cardImgAvatar.jpg']) await expect(staff.getByRole('img', { name })).toBeVisible();
   await expect(staff.getByText(maskedNumber)).toBeVisible();
   await expect(staff.getByText('P1234567X9')).toHaveCount(0);
 }

@@ -240,10 +240,11 @@ export function createVerificationService(deps: {
           Language: meta.locale,
           ...(base ? { 'Earlier submission': `#${base.id} (${base.status})` } : {}),
         },
+        // Named so that the review item lists them in this order (its files are sorted by name): front, back, selfie.
         files: [
-          { fileId: frontFileId, name: 'cardImgFront.jpg' },
-          { fileId: reverseFileId, name: 'cardImgReverse.jpg' },
-          { fileId: avatarFileId, name: 'cardImgAvatar.jpg' },
+          { fileId: frontFileId, name: '1-cardImgFront.jpg' },
+          { fileId: reverseFileId, name: '2-cardImgReverse.jpg' },
+          { fileId: avatarFileId, name: '3-cardImgAvatar.jpg' },
         ],
       });
       return null;
