@@ -156,7 +156,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     destinationOf: (row) => withdrawals.recordDestination(row),
   });
   // The back office's customers, configuration and notices, through the owning modules' services.
-  registerStaffCustomers({ database, staffRoutes, audit, identity, ledger, trading, options, deposits });
+  registerStaffCustomers({ database, staffRoutes, audit, identity, ledger, trading, options, deposits, verifiedStatus });
   registerStaffConfig({ database, staffRoutes, audit, site, market, options, wallet });
   registerNoticesStaffRoutes({ database, staffRoutes, audit, notices, identity });
   registerDevRoutes(app, { settings, delivery, feedControl });

@@ -118,6 +118,11 @@ describe.each(testBackends())('identity verification on $name', (backend) => {
     expect(await get(who)).toMatchObject({ verifiedStatus: 2, realName: 'Ada King' });
     expect(await infoStatus(who)).toBe(2);
     expect((await notices(who))[0]).toMatchObject({ actionType: 4, alarmType: null, title: 'Identity verified' });
+    // The back office's customer page and search say the same.
+    const customer = await staffCall(server, '/v1/staff/customers/get', { uid: who.uid }, compliance.token);
+    expect((customer.data as { verification: { verifiedStatus: number } }).verification.verifiedStatus).toBe(2);
+    const found = await staffCall(server, '/v1/staff/customers/search', { query: String(who.uid), page: 1, limit: 10 }, compliance.token);
+    expect((found.data as { list: { uid: number; verifiedStatus: number }[] }).list.find((row) => row.uid === who.uid)?.verifiedStatus).toBe(2);
   });
 
   it('refuses a submission after approval (1050), changing nothing: no new row, no item, no stored image', async () => {
