@@ -12,6 +12,7 @@ import {
 } from '../../../shared/api/verification';
 import { newIdempotencyKey } from '../../api/http-client';
 import { switchesSignal, useApp } from '../../app-context';
+import { noticesSignal } from '../../engine/signals';
 import { TextField } from '../../components/text-field';
 import { showToast } from '../../components/toasts';
 import { verificationFormState } from './verification-status';
@@ -30,8 +31,10 @@ export function JuniorVerificationForm() {
   const [errors, setErrors] = useState<{ realName?: string; idCard?: string }>({});
   const idempotencyKey = useRef(newIdempotencyKey());
 
-  // Bumped after a submission: the status and fields are read again.
+  // Bumped after a submission: the status and fields are read again; so they are when a notice arrives (a decision tells the customer at once).
   const [version, setVersion] = useState(0);
+  const { arrivals } = noticesSignal.value;
+  const shownStatus = useRef<number | null>(null);
   useEffect(() => {
     let stopped = false;
     http
@@ -39,13 +42,16 @@ export function JuniorVerificationForm() {
       .then((next) => {
         if (stopped) return;
         setData(next);
+        // The fields follow the server only when the status moved: a notice about something else keeps what is being typed.
+        if (shownStatus.current === next.verifiedStatus) return;
+        shownStatus.current = next.verifiedStatus;
         setRealName(next.realName);
       })
       .catch(() => undefined);
     return () => {
       stopped = true;
     };
-  }, [http, version]);
+  }, [http, version, arrivals]);
 
   const status = data?.verifiedStatus ?? VerifiedStatus.notLoaded;
   const state = verificationFormState(status);

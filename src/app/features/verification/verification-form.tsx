@@ -14,6 +14,7 @@ import {
 } from '../../../shared/api/verification';
 import { newIdempotencyKey } from '../../api/http-client';
 import { switchesSignal, useApp } from '../../app-context';
+import { noticesSignal } from '../../engine/signals';
 import { TextField } from '../../components/text-field';
 import { showToast } from '../../components/toasts';
 import { VerificationImagePicker } from './image-picker';
@@ -48,8 +49,10 @@ export function VerificationForm() {
   // One key per submission the customer means: a retried Done after a lost answer is the same submission.
   const idempotencyKey = useRef(newIdempotencyKey());
 
-  // Bumped after a submission: the status and fields are read again.
+  // Bumped after a submission: the status and fields are read again; so they are when a notice arrives (a decision tells the customer at once).
   const [version, setVersion] = useState(0);
+  const { arrivals } = noticesSignal.value;
+  const shownStatus = useRef<number | null>(null);
   useEffect(() => {
     let stopped = false;
     http
@@ -57,6 +60,9 @@ export function VerificationForm() {
       .then((next) => {
         if (stopped) return;
         setData(next);
+        // The fields follow the server only when the status moved: a notice about something else keeps what is being typed.
+        if (shownStatus.current === next.verifiedStatus) return;
+        shownStatus.current = next.verifiedStatus;
         setRealName(next.realName);
         setIdType(next.idType);
         setAuthEmail(next.authEmail);
@@ -65,7 +71,7 @@ export function VerificationForm() {
     return () => {
       stopped = true;
     };
-  }, [http, version]);
+  }, [http, version, arrivals]);
 
   const status = data?.verifiedStatus ?? VerifiedStatus.notLoaded;
   const state = verificationFormState(status);
