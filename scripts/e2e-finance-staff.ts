@@ -15,4 +15,8 @@ for (const name of ['loan-mobile-a', 'loan-mobile-b', 'loan-desktop-a', 'loan-de
 created['loan-admin'] = await runStaffCommand(['create', '--email', 'admin-loan@e2e.example', '--role', 'admin']);
 // A support member who sends notices to customers (tests/e2e/account-notices.spec.ts).
 created.notices = await runStaffCommand(['create', '--email', 'support-notices@e2e.example', '--role', 'support']);
+// Compliance members for the identity verification reviews (verification.spec.ts), one per layout project.
+for (const project of ['mobile', 'desktop']) {
+  created[`compliance-${project}`] = await runStaffCommand(['create', '--email', `compliance-${project}@e2e.example`, '--role', 'compliance']);
+}
 process.stdout.write(`${JSON.stringify(created)}\n`);

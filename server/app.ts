@@ -32,6 +32,7 @@ import { registerUploads } from './modules/uploads';
 import { registerProfile } from './modules/profile';
 import { registerWallet } from './modules/wallet';
 import { createWithdrawalsRepository, registerWithdrawals, withdrawalLedger, withdrawalWallet } from './modules/withdrawals';
+import { createVerificationRepository, registerVerification, verifiedStatusOf } from './modules/verification';
 import { runOnce } from './http/idempotency';
 import type { Settings } from './settings';
 import { brandTradeModeDefaults, tradeModeOffered as isTradeModeOffered, type TradeMode } from '../src/shared/config/trade-mode';
@@ -115,13 +116,16 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   // Made before trading, whose forex minimum-deposit rule reads the approved deposits.
   const depositsRepository = createDepositsRepository(database.db);
   const depositedUsd = (uid: number) => depositsRepository.approvedUsdTotal(uid);
+  // Identity verification's reads come before the account (user/info's verifiedStatus) and withdrawals (1067).
+  const verificationRepository = createVerificationRepository(database.db);
+  const verifiedStatus = async (uid: number) => verifiedStatusOf(await verificationRepository.latest(uid, 'full'));
   // The modes the app offers: the switches, and the brand's default mode when neither is on (its config.json).
   const brandFile = readBrandConfigFile(brandConfigFileOf(settings));
   const brandModes = brandFile?.ok ? brandFile.config : brandTradeModeDefaults;
   const tradeModeOffered = async (mode: TradeMode) => isTradeModeOffered(await site.switches(), brandModes, mode);
   const options = await registerOptions(app, { settings, database, ledger, market, freeMarginIn, tradeProhibited, withdrawalUnderReview, tradeModeOffered, positionsFeed, signedIn, nowMs });
   const { trading, startRiskChecks } = await registerTrading(app, { settings, database, ledger, market, reads: tradingReads, options, tradeProhibited, withdrawalUnderReview, depositedUsd, tradeModeOffered, signedIn, nowMs });
-  await registerAccount({ settings, database, ledger, identity, trading, options, events, signedIn });
+  await registerAccount({ settings, database, ledger, identity, trading, options, events, signedIn, verifiedStatus });
   // Profile (nickname, avatar through uploads) and invite info.
   await registerProfile({ database, signedIn, uploads });
   // Wallets: currencies beside the USD trading cash; a transfer tells the account's open sockets its new balance.
@@ -141,6 +145,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     reviews,
     notices,
     site,
+    verifiedStatus,
     idempotent: (request, uid, path, work) => runOnce(database.db, { request, uid, path, ...(nowMs ? { nowMs } : {}) }, work),
     signedIn,
     requireEmail: (uid) => identity.requireEmail(uid),
@@ -148,6 +153,8 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   });
   // Loans: the 'loan' (four-eyes) and 'repayment' review kinds, paid from and back to the house's loans; a cash change told to the account's sockets.
   await registerLoans({ database, signedIn, ledger, reviews, notices, site, cashChanged: (uid) => positionsFeed.changed(uid, 'real'), nowMs });
+  // Identity verification: documents through uploads, the 'identity' and 'juniorIdentity' items through reviews, outcomes as notices.
+  await registerVerification({ settings, database, dataDir: dependencies.dataDir ?? null, repository: verificationRepository, uploads, reviews, notices, site, signedIn, nowMs });
   // The deposit/withdraw records: one UNION ALL of the two modules' reads, paged by the database.
   await registerFundRecords({
     database,
@@ -156,7 +163,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     destinationOf: (row) => withdrawals.recordDestination(row),
   });
   // The back office's customers, configuration and notices, through the owning modules' services.
-  registerStaffCustomers({ database, staffRoutes, audit, identity, ledger, trading, options, deposits });
+  registerStaffCustomers({ database, staffRoutes, audit, identity, ledger, trading, options, deposits, verifiedStatus });
   registerStaffConfig({ database, staffRoutes, audit, site, market, options, wallet });
   registerNoticesStaffRoutes({ database, staffRoutes, audit, notices, identity });
   registerDevRoutes(app, { settings, delivery, feedControl });

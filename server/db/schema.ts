@@ -33,6 +33,8 @@ export interface Database {
   stored_file: StoredFileTable;
   deposit: DepositTable;
   deposit_block: DepositBlockTable;
+  identity_verification: IdentityVerificationTable;
+  identity_submission: IdentitySubmissionTable;
   currency: CurrencyTable;
   coin_network: CoinNetworkTable;
   idempotency_key: IdempotencyKeyTable;
@@ -536,6 +538,34 @@ export interface LoanRepaymentTable {
   amount_owed: string;
   status: ColumnType<number, number | undefined, number>;
   reject_reason: string | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  decided_at: Date | null;
+}
+
+/** One row per customer and verification level: the lock every submission of that level takes. */
+export interface IdentityVerificationTable {
+  uid: number;
+  level: 'full' | 'junior';
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+/** One identity submission; the latest of a customer's level is their status. The number is sealed (key_id) and masked, never clear. */
+export interface IdentitySubmissionTable {
+  id: Generated<number>;
+  uid: number;
+  level: 'full' | 'junior';
+  status: ColumnType<'pending' | 'approved' | 'rejected' | 'replaced', 'pending' | undefined, 'approved' | 'rejected' | 'replaced'>;
+  real_name: string;
+  id_type: number;
+  auth_email: ColumnType<string, string | undefined, string>;
+  id_card_sealed: string;
+  id_card_masked: string;
+  key_id: string;
+  front_file_id: string | null;
+  reverse_file_id: string | null;
+  avatar_file_id: string | null;
+  locale: string;
+  failure_reason: string | null;
   created_at: ColumnType<Date, Date | undefined, never>;
   decided_at: Date | null;
 }

@@ -221,7 +221,8 @@ describe.each(testBackends())('review decisions on $name', (backend) => {
   });
 
   it('refuses to decide or queue a kind no module registered, instead of approving it silently', async () => {
-    // An item left by a module that no longer registers its kind (no module of this server owns juniorIdentity).
+    // An item left by a module that no longer registers its kind (juniorIdentity's effect taken away, as if no module owned it).
+    server.app.reviews.forgetKindEffect('juniorIdentity');
     const compliance = await createStaffAndSignIn(server, { roles: ['compliance'] });
     const row = await server.database.db
       .insertInto('review_item')

@@ -17,6 +17,7 @@ import * as wallets from './0015-wallets';
 import * as uploadsDeposits from './0016-uploads-deposits';
 import * as withdrawals from './0017-withdrawals';
 import * as withdrawalFailureReason from './0018-withdrawal-failure-reason';
+import * as identityVerification from './0019-identity-verification';
 import * as profileAvatar from './0020-profile-avatar';
 import * as loans from './0021-loans';
 import * as noticeParams from './0022-notice-params';
@@ -41,6 +42,7 @@ export const migrations: Record<string, Migration> = {
   '0016-uploads-deposits': uploadsDeposits,
   '0017-withdrawals': withdrawals,
   '0018-withdrawal-failure-reason': withdrawalFailureReason,
+  '0019-identity-verification': identityVerification,
   '0020-profile-avatar': profileAvatar,
   '0021-loans': loans,
   '0022-notice-params': noticeParams,

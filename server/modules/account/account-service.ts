@@ -36,6 +36,8 @@ export function createAccountService(deps: {
   demoBalance: Units;
   trading: Pick<TradingService, 'endDemoOrdersIn'>;
   options: Pick<OptionsService, 'endDemoOptionsIn' | 'heldIn'>;
+  /** The full identity verification's status (0 none, 1 authenticating, 2 authenticated, 3 failed). */
+  verifiedStatus: (uid: number) => Promise<number>;
 }) {
   const { ledger, open } = deps;
 
@@ -59,7 +61,7 @@ export function createAccountService(deps: {
         inviteCode: user.invite_code,
         registerType: user.register_type,
         walletType: 0,
-        verifiedStatus: 0,
+        verifiedStatus: await deps.verifiedStatus(uid),
         account: await balance(uid, bookOf({ virtualStatus })),
       };
     },

@@ -24,6 +24,8 @@ export async function registerAccount(deps: {
   options: Pick<OptionsService, 'endDemoOptionsIn' | 'heldIn'>;
   events: DomainEvents;
   signedIn: SignedInRoutes;
+  /** The full identity verification's status (the verification module's), for `user/info`. */
+  verifiedStatus: (uid: number) => Promise<number>;
 }): Promise<AccountService> {
   const { ledger } = deps;
   const demoBalance = money(deps.settings.demoBalance);
@@ -36,6 +38,7 @@ export async function registerAccount(deps: {
     demoBalance,
     trading: deps.trading,
     options: deps.options,
+    verifiedStatus: deps.verifiedStatus,
   });
   deps.events.userRegistered.listen(({ uid }) => open(uid));
   await registerAccountRoutes(deps.signedIn, accounts);

@@ -182,6 +182,15 @@ export function createReviewsService(deps: {
     },
 
     /**
+     * Takes a kind's effect away, as if no module owned it: the review queues' own tests see
+     * an orphaned item refused (every kind has an owning module in the server). Nothing in the
+     * server calls it.
+     */
+    forgetKindEffect(kind: ReviewKind) {
+      handlers.delete(kind);
+    },
+
+    /**
      * Queues an item for staff, inside the owning module's transaction (so the item exists
      * exactly when the module's row does). One item per kind and subject: a retried
      * submission answers the same id. Whether two approvals are needed is settled now.

@@ -25,13 +25,7 @@ import type { Selectable } from 'kysely';
 
 type UserRow = Selectable<AppUserTable>;
 
-/**
- * Identity verification does not exist yet (the account issue adds it): every customer is
- * unverified (0), as `user/info` answers too.
- */
-const unverified = 0;
-
-function customerRowOf(user: UserRow): CustomerRow {
+function customerRowOf(user: UserRow, verifiedStatus: number): CustomerRow {
   return {
     uid: user.uid,
     email: user.email,
@@ -40,7 +34,7 @@ function customerRowOf(user: UserRow): CustomerRow {
     createdTime: user.created_at.getTime(),
     tradeProhibited: user.trade_prohibited,
     blocked: user.blocked,
-    verifiedStatus: unverified,
+    verifiedStatus,
   };
 }
 
@@ -59,6 +53,8 @@ export function registerStaffCustomers(deps: {
   trading: Pick<TradingService, 'openOrders'>;
   options: Pick<OptionsService, 'running'>;
   deposits: Pick<DepositsService, 'blockReason' | 'setBlocked'>;
+  /** The full identity verification's status (the verification module's), as `user/info` answers it. */
+  verifiedStatus: (uid: number) => Promise<number>;
 }) {
   const { staffRoutes, audit, identity, ledger, trading, options, deposits } = deps;
   const db = deps.database.db;
@@ -71,12 +67,13 @@ export function registerStaffCustomers(deps: {
 
   staffRoutes.route(customersSearch, async (body) => {
     const { rows, total } = await identity.searchCustomers(body.query, body.page, body.limit);
-    return { list: rows.map(customerRowOf), pages: Math.ceil(total / body.limit) };
+    const statuses = await Promise.all(rows.map((user) => deps.verifiedStatus(user.uid)));
+    return { list: rows.map((user, index) => customerRowOf(user, statuses[index] ?? 0)), pages: Math.ceil(total / body.limit) };
   });
 
   staffRoutes.route(customersGet, async ({ uid }): Promise<CustomerDetail> => {
     const user = await existingCustomer(uid);
-    const [real, demo, wallets, realOrders, demoOrders, realOptions, demoOptions, depositBlockReason] = await Promise.all([
+    const [real, demo, wallets, realOrders, demoOrders, realOptions, demoOptions, depositBlockReason, verifiedStatus] = await Promise.all([
       ledger.tradingBalances(uid, 'real'),
       ledger.tradingBalances(uid, 'demo'),
       ledger.walletBalances(uid),
@@ -85,10 +82,11 @@ export function registerStaffCustomers(deps: {
       options.running(uid, 'real'),
       options.running(uid, 'demo'),
       deposits.blockReason(uid),
+      deps.verifiedStatus(uid),
     ]);
     return {
       profile: {
-        ...customerRowOf(user),
+        ...customerRowOf(user, verifiedStatus),
         registerType: user.register_type,
         locale: user.locale,
         inviteCode: user.invite_code,
@@ -100,7 +98,7 @@ export function registerStaffCustomers(deps: {
       balances: { real: accountBalanceView(real), demo: accountBalanceView(demo) },
       // The real account's currency wallets (deposits, withdrawals and transfers move them), by currency code.
       wallets: [...wallets].sort(([a], [b]) => a.localeCompare(b)).map(([currency, balance]) => ({ currency, balance: formatMoney(balance) })),
-      verification: { verifiedStatus: unverified },
+      verification: { verifiedStatus },
       openOrders: [...realOrders.map((order) => ({ ...order, book: 'real' as const })), ...demoOrders.map((order) => ({ ...order, book: 'demo' as const }))],
       openOptions: [...realOptions.map((order) => ({ ...order, book: 'real' as const })), ...demoOptions.map((order) => ({ ...order, book: 'demo' as const }))],
     };

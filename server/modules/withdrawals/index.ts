@@ -33,6 +33,8 @@ export async function registerWithdrawals(deps: {
   reviews: ReviewsService;
   notices: NoticesService;
   site: Pick<SiteService, 'switches'>;
+  /** The customer's full identity verification status (2 verified): the `withdrawNeedsVerification` switch asks it. */
+  verifiedStatus: (uid: number) => Promise<number>;
   idempotent: Idempotent;
   signedIn: SignedInRoutes;
   /** Refuses (1040, p_bind_email_first) a phone account without an e-mail while binding is on: identity's rule. */
@@ -56,6 +58,7 @@ export async function registerWithdrawals(deps: {
     reviews: deps.reviews,
     notices: deps.notices,
     switches: () => deps.site.switches(),
+    verifiedStatus: deps.verifiedStatus,
     ...(deps.nowMs ? { nowMs: deps.nowMs } : {}),
   });
   await registerWithdrawalsRoutes(deps.signedIn, { saved, withdrawals, idempotent: deps.idempotent, requireEmail: deps.requireEmail });

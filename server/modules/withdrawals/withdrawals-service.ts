@@ -107,6 +107,8 @@ export function createWithdrawalsService(deps: {
   reviews: Pick<ReviewsService, 'submit' | 'cancel' | 'registerKind'>;
   notices: Pick<NoticesService, 'send'>;
   switches: () => Promise<Switches>;
+  /** The customer's full identity verification status (2 verified), when the brand requires it. */
+  verifiedStatus?: (uid: number) => Promise<number>;
   nowMs?: () => number;
 }) {
   const { db, repository, ledger, wallet, sealed } = deps;
@@ -124,6 +126,13 @@ export function createWithdrawalsService(deps: {
     // The specification's own words for a missing channel ("bank card meta not found.").
     if (!terms || !terms.enabled || currency === null) throw new AppError(ErrorCode.DATA_NOT_FOUND, 'bank card meta not found.');
     return { kind: 'bank', currencyId: terms.currencyId, currency, terms, coinNetworkId: null };
+  }
+
+  /** 1067 when the brand requires identity verification before withdrawing (`withdrawNeedsVerification`) and the customer is not verified. */
+  async function assertVerifiedIfRequired(uid: number) {
+    if (!(await deps.switches()).withdrawNeedsVerification) return;
+    const status = deps.verifiedStatus ? await deps.verifiedStatus(uid) : 0;
+    if (status !== 2) throw new AppError(ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION);
   }
 
   async function statusFlags() {
@@ -253,10 +262,11 @@ export function createWithdrawalsService(deps: {
   return {
     hasPendingWithdrawal: (uid: number) => repository.hasPending(uid),
 
-    /** `withdraw/status`: the blocked code first (1066 none offered, 1070 one awaiting review), else the flags. */
+    /** `withdraw/status`: the blocked code first (1066 none offered, 1067 verification required, 1070 one awaiting review), else the flags. */
     async status(uid: number) {
       const flags = await statusFlags();
       if (!flags.cryptoEnabled && !flags.bankCardEnabled) throw new AppError(ErrorCode.WITHDRAWAL_UNAVAILABLE);
+      await assertVerifiedIfRequired(uid);
       if (await repository.hasPending(uid)) throw new AppError(ErrorCode.WITHDRAWAL_UNDER_REVIEW);
       return flags;
     },
@@ -281,6 +291,7 @@ export function createWithdrawalsService(deps: {
 
     /** A crypto withdrawal checked and ready to place (reads only). */
     async prepareCrypto(uid: number, aesKey: string, body: { num: string; practicalNum: string; currencyId: number; coinId: number; paymentAddress: string }) {
+      await assertVerifiedIfRequired(uid);
       const channel = await cryptoChannel(body.currencyId, body.coinId);
       const address = sealed.decodeFromClient(body.paymentAddress, aesKey, 'paymentAddress').trim();
       if (address === '') throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'paymentAddress is empty');
@@ -289,6 +300,7 @@ export function createWithdrawalsService(deps: {
 
     /** A bank card withdrawal checked and ready to place (reads only; another user's card is not found). */
     async prepareBank(uid: number, body: { num: string; practicalNum: string; userBankId: number }) {
+      await assertVerifiedIfRequired(uid);
       const channel = await bankChannel();
       const card = await deps.saved.cardDetails(db, uid, body.userBankId);
       if (!card) throw new AppError(ErrorCode.DATA_NOT_FOUND);

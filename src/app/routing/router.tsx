@@ -34,6 +34,7 @@ import { ChangePasswordPage } from '../pages/user/change-password-page';
 import { BindEmailPage } from '../pages/user/bind-email-page';
 import { TransactionListPage } from '../pages/user/transaction-list-page';
 import { DepositPage } from '../pages/user/deposit-page';
+import { JuniorVerifiedPage, VerifiedPage } from '../pages/user/verified-page';
 import { MyWalletPage } from '../pages/user/my-wallet-page';
 import { UserHubPage } from '../pages/user/user-hub-page';
 import { WalletHubPage } from '../pages/user/wallet-hub-page';
@@ -87,6 +88,8 @@ const views: Record<ScreenRouteName, ComponentType<{ params: Record<string, stri
   'user-notification': NotificationPage,
   'user-change-password': ChangePasswordPage,
   'user-bind-email': BindEmailPage,
+  'user-verified': VerifiedPage,
+  'user-junior-verified': JuniorVerifiedPage,
 };
 
 /** Where a tab goes when the session ends under it, by the reason it ended. */

@@ -102,6 +102,8 @@ export const routesWithScreens = [
   'user-notification',
   'user-change-password',
   'user-bind-email',
+  'user-verified',
+  'user-junior-verified',
 ] as const satisfies readonly RouteName[];
 export type ScreenRouteName = (typeof routesWithScreens)[number];
 

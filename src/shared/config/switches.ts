@@ -19,6 +19,8 @@ export const switchDefaults = {
   twoTypeVerified: false,
   addVerifiedEmail: false,
   verifiedScreen: true,
+  /** The brand requires full identity verification before a withdrawal (withdraw/status and submit answer 1067). */
+  withdrawNeedsVerification: false,
   bankInfo: false,
   'user/myWallet': true,
   'user/juniorVerfiy': true,

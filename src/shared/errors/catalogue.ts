@@ -83,6 +83,9 @@ export const ErrorCode = {
   // The account's credentials: e-mail binding (p_bind_email_first and its availability).
   BIND_EMAIL_FIRST: 1040,
   EMAIL_BINDING_UNAVAILABLE: 1041,
+  // Identity verification (issue 17): an approved level is closed; the junior level may be switched off.
+  VERIFICATION_ALREADY_APPROVED: 1050,
+  JUNIOR_VERIFICATION_UNAVAILABLE: 1051,
   WITHDRAWAL_UNAVAILABLE: 1066,
   WITHDRAWAL_NEEDS_VERIFICATION: 1067,
   WITHDRAWAL_UNDER_REVIEW: 1070,

@@ -70,7 +70,18 @@ export function CustomersPage() {
   );
 }
 
-/** 0 is "not verified"; other statuses are shown by number until the account issue names them. */
+/** The full identity verification's status (0 none, 1 under review, 2 verified, 3 rejected); another number is shown as it is. */
 export function verificationLabel(status: number, t: TFunction): string {
-  return status === 0 ? t('staff.verified.none') : t('staff.verified.status', { status });
+  switch (status) {
+    case 0:
+      return t('staff.verified.none');
+    case 1:
+      return t('staff.verified.authenticating');
+    case 2:
+      return t('staff.verified.authenticated');
+    case 3:
+      return t('staff.verified.failed');
+    default:
+      return t('staff.verified.status', { status });
+  }
 }

@@ -209,7 +209,7 @@ export function DepositForm(props: { coins: readonly DepositCoinOption[] }) {
 }
 
 /** An object URL for a picked file's preview, revoked when it changes or the form goes. */
-function useObjectUrl(file: File | null): string | null {
+export function useObjectUrl(file: File | null): string | null {
   const url = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
   useEffect(
     () => () => {
