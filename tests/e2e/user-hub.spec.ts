@@ -14,7 +14,7 @@ test('the user hub: who is signed in, balances, the real/demo switch with its co
   await expect(page.getByTestId('hub-total-balance')).toHaveText('0.00');
   // The menu offers the screens that exist, never an empty page (the deposit is the real account's).
   const menu = page.getByRole('navigation', { name: 'Account menu' });
-  await expect(menu.getByRole('link')).toHaveText(['Profile', 'Invite friends', 'Notifications', 'My wallet', 'Wallet', 'Deposit', 'Withdraw', 'Bank cards', 'Transactions', 'Change password', 'Two-factor authentication', 'Trading standards', 'Privacy policy', 'Customer service']);
+  await expect(menu.getByRole('link')).toHaveText(['Profile', 'Invite friends', 'Notifications', 'My wallet', 'Wallet', 'Deposit', 'Withdraw', 'Bank cards', 'Transactions', 'Identity verification', 'Junior verification', 'Change password', 'Two-factor authentication', 'Trading standards', 'Privacy policy', 'Customer service']);
 
   // Cancelling the warning changes nothing.
   const switcher = page.getByRole('region', { name: 'Balances' }).getByRole('group', { name: 'Account' });
@@ -29,7 +29,7 @@ test('the user hub: who is signed in, balances, the real/demo switch with its co
   await expect(profile).toContainText('Demo');
   await expect(page.getByTestId('hub-total-balance')).toHaveText('100,000.00');
   // The demo account has no wallets: its wallet hub offers only the demo reset.
-  await expect(menu.getByRole('link')).toHaveText(['Profile', 'Invite friends', 'Notifications', 'Wallet', 'Transactions', 'Change password', 'Two-factor authentication', 'Trading standards', 'Privacy policy', 'Customer service']);
+  await expect(menu.getByRole('link')).toHaveText(['Profile', 'Invite friends', 'Notifications', 'Wallet', 'Transactions', 'Identity verification', 'Junior verification', 'Change password', 'Two-factor authentication', 'Trading standards', 'Privacy policy', 'Customer service']);
   await page.screenshot({ path: `test-results/screens/user-hub-${page.viewportSize()?.width}.png` });
   await menu.getByRole('link', { name: 'Wallet' }).click();
   await expect(page.getByRole('button', { name: 'Reset demo account' })).toBeVisible();
