@@ -1,34 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
-import { totpCode } from '../../server/auth/totp';
-import { adoptTokens, callApi, createSession, demoSession, waitForApp } from './support';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { adoptTokens, callApi, createSession, demoSession, e2eStaffMember, signInToConsole, staffApiToken, waitForApp, type StaffCredentials } from './support';
 
-interface StaffCredentials {
-  email: string;
-  oneTimePassword: string;
-  otpauthUrl: string;
-}
-
-const dataDir = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
-const staffFile = () => JSON.parse(fs.readFileSync(path.join(dataDir, 'finance-staff.json'), 'utf8')) as Record<string, StaffCredentials>;
-const secretOf = (member: StaffCredentials) => new URL(member.otpauthUrl).searchParams.get('secret') ?? '';
-
-/** The admin made for this spec (scripts/e2e-finance-staff.ts), signed in through the API once per run; its token kept beside the data. */
-async function loanAdminToken(page: Page): Promise<string> {
-  const sessionFile = path.join(dataDir, 'loan-admin-session.json');
-  if (fs.existsSync(sessionFile)) return (JSON.parse(fs.readFileSync(sessionFile, 'utf8')) as { token: string }).token;
-  const member = staffFile()['loan-admin']!;
-  const login = (await (await page.request.post('/v1/staff/login', { data: { email: member.email, password: member.oneTimePassword, code: totpCode(secretOf(member), Date.now()) } })).json()) as {
-    code: number;
-    msg: string;
-    data: { token: string };
-  };
-  expect(login.code, `staff login: ${login.msg}`).toBe(0);
-  expect((await callApi(page, '/v1/staff/password', login.data.token, { oldPassword: member.oneTimePassword, newPassword: 'loan admin horse battery 7' })).code).toBe(0);
-  fs.writeFileSync(sessionFile, JSON.stringify({ token: login.data.token }));
-  return login.data.token;
-}
+/** The admin made for this spec (scripts/e2e-finance-staff.ts), signed in through the API once per run. */
+const loanAdminToken = (page: Page) => staffApiToken(page, 'loan-admin', 'loan admin horse battery 7');
 
 async function setLoanSwitch(page: Page, enable: boolean) {
   const answer = await callApi(page, '/v1/staff/config/setSwitch', await loanAdminToken(page), { name: 'user/loan', enable });
@@ -36,22 +10,7 @@ async function setLoanSwitch(page: Page, enable: boolean) {
 }
 
 /** A finance member signed in to the console in a window of their own (the authenticator's code, then their own password). */
-async function consoleOf(browser: Browser, member: StaffCredentials): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
-  const page = await context.newPage();
-  await page.goto('/staff/');
-  await page.getByLabel('E-mail').fill(member.email);
-  await page.getByLabel('Password').fill(member.oneTimePassword);
-  await page.getByLabel('Authenticator code').fill(totpCode(secretOf(member), Date.now()));
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'Choose your own password' })).toBeVisible();
-  await page.getByLabel('Current password').fill(member.oneTimePassword);
-  await page.getByLabel('New password', { exact: true }).fill('finance horse battery 7');
-  await page.getByLabel('New password again').fill('finance horse battery 7');
-  await page.getByRole('button', { name: 'Save the new password' }).click();
-  await expect(page.getByRole('heading', { name: `Welcome, ${member.email}` })).toBeVisible();
-  return { context, page };
-}
+const consoleOf = (browser: Browser, member: StaffCredentials) => signInToConsole(browser, member, 'finance horse battery 7');
 
 /** Opens the customer's item in a queue ('loan' or 'repayment') and approves it; the status it reaches shows. */
 async function approveIn(page: Page, kind: 'loan' | 'repayment', uid: number, facts: string, expectedStatus: string) {
@@ -79,9 +38,8 @@ async function slideTo(slider: Locator, value: number) {
 
 test('a loan requested with a guarantor, approved by two finance staff, credited, then repaid in part', async ({ page, browser }, testInfo) => {
   test.setTimeout(180_000);
-  const members = staffFile();
-  const first = members[`loan-${testInfo.project.name}-a`]!;
-  const second = members[`loan-${testInfo.project.name}-b`]!;
+  const first = e2eStaffMember(`loan-${testInfo.project.name}-a`);
+  const second = e2eStaffMember(`loan-${testInfo.project.name}-b`);
   await page.goto('/');
   await waitForApp(page);
   await setLoanSwitch(page, true);

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { totpCode } from '../../server/auth/totp';
 import { minimumDepositUsd } from '../../src/shared/money/deposit-rules';
@@ -127,50 +127,73 @@ export async function placeDemo(page: Page, token: string, order: Record<string,
 
 const e2eDataDir = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
 /** Where the funding reviewer's staff session is kept between tests (a TOTP code is accepted once per 30-second step). */
-const fundingSessionFile = () => path.join(e2eDataDir, 'funding-reviewer-session.json');
 
-/**
- * The staff token of the finance member scripts/e2e-finance-staff.ts made for funding
- * deposits: signed in through the API once (the one-time password, the authenticator's code
- * from its otpauth URL, the forced password change), then kept in the data dir.
- */
-async function fundingReviewerToken(page: Page): Promise<string> {
-  if (fs.existsSync(fundingSessionFile())) return (JSON.parse(fs.readFileSync(fundingSessionFile(), 'utf8')) as { token: string }).token;
-  const all = JSON.parse(fs.readFileSync(path.join(e2eDataDir, 'finance-staff.json'), 'utf8')) as Record<string, { email: string; oneTimePassword: string; otpauthUrl: string }>;
-  const member = all.funding!;
-  const secret = new URL(member.otpauthUrl).searchParams.get('secret') ?? '';
-  const login = (await (await page.request.post('/v1/staff/login', { data: { email: member.email, password: member.oneTimePassword, code: totpCode(secret, Date.now()) } })).json()) as {
-    code: number;
-    msg: string;
-    data: { token: string };
-  };
-  expect(login.code, `staff login: ${login.msg}`).toBe(0);
-  const changed = await callApi(page, '/v1/staff/password', login.data.token, { oldPassword: member.oneTimePassword, newPassword: 'funding horse battery 7' });
-  expect(changed.code).toBe(0);
-  fs.writeFileSync(fundingSessionFile(), JSON.stringify({ token: login.data.token }));
-  return login.data.token;
+/** A staff member scripts/e2e-finance-staff.ts made for this run: the one-time password and the authenticator's otpauth URL. */
+export interface StaffCredentials {
+  email: string;
+  oneTimePassword: string;
+  otpauthUrl: string;
+}
+
+/** The staff member of that name in the run's `finance-staff.json`. */
+export function e2eStaffMember(name: string): StaffCredentials {
+  const all = JSON.parse(fs.readFileSync(path.join(e2eDataDir, 'finance-staff.json'), 'utf8')) as Record<string, StaffCredentials>;
+  const member = all[name];
+  if (!member) throw new Error(`no staff member "${name}" in finance-staff.json`);
+  return member;
+}
+
+/** The member's current authenticator code. */
+export function staffTotp(member: StaffCredentials): string {
+  return totpCode(new URL(member.otpauthUrl).searchParams.get('secret') ?? '', Date.now());
 }
 
 /**
- * The staff token of the support member scripts/e2e-finance-staff.ts made for sending notices,
- * signed in once as the funding reviewer is (a TOTP step is accepted once) and kept in the data dir.
+ * A staff member's API token: signed in once per run (the one-time password, the
+ * authenticator's code, the forced password change) and kept in the data dir, since a TOTP
+ * step is accepted only once.
  */
-export async function noticeSenderToken(page: Page): Promise<string> {
-  const sessionFile = path.join(e2eDataDir, 'notice-sender-session.json');
+export async function staffApiToken(page: Page, name: string, newPassword: string): Promise<string> {
+  const sessionFile = path.join(e2eDataDir, `${name}-session.json`);
   if (fs.existsSync(sessionFile)) return (JSON.parse(fs.readFileSync(sessionFile, 'utf8')) as { token: string }).token;
-  const all = JSON.parse(fs.readFileSync(path.join(e2eDataDir, 'finance-staff.json'), 'utf8')) as Record<string, { email: string; oneTimePassword: string; otpauthUrl: string }>;
-  const member = all.notices!;
-  const secret = new URL(member.otpauthUrl).searchParams.get('secret') ?? '';
-  const login = (await (await page.request.post('/v1/staff/login', { data: { email: member.email, password: member.oneTimePassword, code: totpCode(secret, Date.now()) } })).json()) as {
+  const member = e2eStaffMember(name);
+  const login = (await (await page.request.post('/v1/staff/login', { data: { email: member.email, password: member.oneTimePassword, code: staffTotp(member) } })).json()) as {
     code: number;
     msg: string;
     data: { token: string };
   };
   expect(login.code, `staff login: ${login.msg}`).toBe(0);
-  const changed = await callApi(page, '/v1/staff/password', login.data.token, { oldPassword: member.oneTimePassword, newPassword: 'notice horse battery 7' });
+  const changed = await callApi(page, '/v1/staff/password', login.data.token, { oldPassword: member.oneTimePassword, newPassword });
   expect(changed.code).toBe(0);
   fs.writeFileSync(sessionFile, JSON.stringify({ token: login.data.token }));
   return login.data.token;
+}
+
+/** The finance member who approves the deposits that fund test accounts. */
+const fundingReviewerToken = (page: Page) => staffApiToken(page, 'funding', 'funding horse battery 7');
+
+/** The support member who sends notices to customers. */
+export const noticeSenderToken = (page: Page) => staffApiToken(page, 'notices', 'notice horse battery 7');
+
+/**
+ * A staff member signed in to the console in a desktop window of their own: the
+ * authenticator's code, then the forced change to their own password.
+ */
+export async function signInToConsole(browser: Browser, member: StaffCredentials, newPassword: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+  const page = await context.newPage();
+  await page.goto('/staff/');
+  await page.getByLabel('E-mail').fill(member.email);
+  await page.getByLabel('Password').fill(member.oneTimePassword);
+  await page.getByLabel('Authenticator code').fill(staffTotp(member));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Choose your own password' })).toBeVisible();
+  await page.getByLabel('Current password').fill(member.oneTimePassword);
+  await page.getByLabel('New password', { exact: true }).fill(newPassword);
+  await page.getByLabel('New password again').fill(newPassword);
+  await page.getByRole('button', { name: 'Save the new password' }).click();
+  await expect(page.getByRole('heading', { name: `Welcome, ${member.email}` })).toBeVisible();
+  return { context, page };
 }
 
 /** A money call with a fresh Idempotency-Key, as the app sends it. */

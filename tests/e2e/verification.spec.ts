@@ -1,17 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { totpCode } from '../../server/auth/totp';
-import { adoptTokens, callApi, createSession, waitForApp } from './support';
-
-type StaffCredentials = { email: string; oneTimePassword: string; otpauthUrl: string };
+import { adoptTokens, callApi, createSession, e2eStaffMember, signInToConsole, waitForApp, type StaffCredentials } from './support';
 
 /** The compliance member scripts/e2e-finance-staff.ts made for this layout's run. */
 function complianceMember(project: string): StaffCredentials {
-  const dataDir = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
-  const all = JSON.parse(fs.readFileSync(path.join(dataDir, 'finance-staff.json'), 'utf8')) as Record<string, StaffCredentials>;
-  return all[`compliance-${project}`]!;
+  return e2eStaffMember(`compliance-${project}`);
 }
 
 /** A photo as a phone would save it: a PNG with some texture, of the given shade. */
@@ -25,21 +18,7 @@ async function photo(shade: number): Promise<Buffer> {
 
 /** The compliance member signs in to the console (authenticator code, then their own password), in a desktop window of its own. */
 async function complianceConsole(browser: Browser, member: StaffCredentials): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
-  const page = await context.newPage();
-  const secret = new URL(member.otpauthUrl).searchParams.get('secret') ?? '';
-  await page.goto('/staff/');
-  await page.getByLabel('E-mail').fill(member.email);
-  await page.getByLabel('Password').fill(member.oneTimePassword);
-  await page.getByLabel('Authenticator code').fill(totpCode(secret, Date.now()));
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'Choose your own password' })).toBeVisible();
-  await page.getByLabel('Current password').fill(member.oneTimePassword);
-  await page.getByLabel('New password', { exact: true }).fill('compliance horse battery 7');
-  await page.getByLabel('New password again').fill('compliance horse battery 7');
-  await page.getByRole('button', { name: 'Save the new password' }).click();
-  await expect(page.getByRole('heading', { name: `Welcome, ${member.email}` })).toBeVisible();
-  return page;
+  return (await signInToConsole(browser, member, 'compliance horse battery 7')).page;
 }
 
 /** Opens the customer's newest pending identity item in the console and checks its three images and the masked number. */

@@ -1,21 +1,10 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { totpCode } from '../../server/auth/totp';
-import { adoptTokens, callApi, createSession, fundTradingAccount, isDesktop, waitForApp } from './support';
-
-interface StaffCredentials {
-  email: string;
-  oneTimePassword: string;
-  otpauthUrl: string;
-}
+import { adoptTokens, callApi, createSession, e2eStaffMember, fundTradingAccount, isDesktop, signInToConsole, waitForApp, type StaffCredentials } from './support';
 
 /** The finance members scripts/e2e-finance-staff.ts made for this layout's run (two: four-eyes). */
 function financeStaff(project: string): [StaffCredentials, StaffCredentials] {
-  const dataDir = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
-  const all = JSON.parse(fs.readFileSync(path.join(dataDir, 'finance-staff.json'), 'utf8')) as Record<string, StaffCredentials>;
-  return [all[`${project}-a`]!, all[`${project}-b`]!];
+  return [e2eStaffMember(`${project}-a`), e2eStaffMember(`${project}-b`)];
 }
 
 /** A money call with a fresh Idempotency-Key, as the app sends it. */
@@ -26,20 +15,7 @@ async function moneyCall(page: Page, apiPath: string, token: string, data: unkno
 
 /** A finance member signs in to the console (the authenticator's code, then their own password) and approves the item. */
 async function approveInConsole(browser: Browser, member: StaffCredentials, uid: number, expectedStatus: string) {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
-  const page = await context.newPage();
-  const secret = new URL(member.otpauthUrl).searchParams.get('secret') ?? '';
-  await page.goto('/staff/');
-  await page.getByLabel('E-mail').fill(member.email);
-  await page.getByLabel('Password').fill(member.oneTimePassword);
-  await page.getByLabel('Authenticator code').fill(totpCode(secret, Date.now()));
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'Choose your own password' })).toBeVisible();
-  await page.getByLabel('Current password').fill(member.oneTimePassword);
-  await page.getByLabel('New password', { exact: true }).fill('finance horse battery 7');
-  await page.getByLabel('New password again').fill('finance horse battery 7');
-  await page.getByRole('button', { name: 'Save the new password' }).click();
-  await expect(page.getByRole('heading', { name: `Welcome, ${member.email}` })).toBeVisible();
+  const { context, page } = await signInToConsole(browser, member, 'finance horse battery 7');
 
   // The withdrawal queue by its address (the session lives in this tab's storage).
   await page.goto('/staff/queues/withdrawal?status=all');

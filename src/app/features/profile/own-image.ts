@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useApp } from '../../app-context';
 
 /**
@@ -27,16 +27,4 @@ export function useOwnImage(url: string | null | undefined): string | null {
     };
   }, [http, url]);
   return url && objectUrl?.url === url ? objectUrl.objectUrl : null;
-}
-
-/** An object URL for a picked (not yet sent) file's preview, revoked when it changes or the view goes. */
-export function usePickedImage(file: File | null): string | null {
-  const url = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
-  useEffect(
-    () => () => {
-      if (url) URL.revokeObjectURL(url);
-    },
-    [url],
-  );
-  return url;
 }

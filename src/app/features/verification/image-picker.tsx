@@ -2,7 +2,7 @@ import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { imageAccept } from '../../../shared/uploads/image-rules';
 import { ImageRefusedError, prepareImage } from '../money/deposit/prepare-image';
-import { useObjectUrl } from '../money/deposit/deposit-form';
+import { usePickedImage } from '../../components/picked-image';
 import { useOwnerImage } from './owner-image';
 
 /**
@@ -26,7 +26,7 @@ export function VerificationImagePicker(props: {
   const id = useId();
   const [preparing, setPreparing] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
-  const previewUrl = useObjectUrl(props.file);
+  const previewUrl = usePickedImage(props.file);
   const keptImage = useOwnerImage(props.file ? null : props.keptUrl);
 
   async function pick(file: File | undefined) {

@@ -16,7 +16,7 @@ import { showToast } from '../../components/toasts';
 import { adoptSession, sessionSignal } from '../../engine/signals';
 import { ImageRefusedError, prepareImage } from '../../features/money/deposit/prepare-image';
 import { accountRows } from '../../features/profile/account-rows';
-import { usePickedImage } from '../../features/profile/own-image';
+import { usePickedImage } from '../../components/picked-image';
 import { UserAvatar } from '../../features/profile/user-avatar';
 import { useIsDesktop } from '../../layouts/use-viewport';
 import { resolveGuard } from '../../routing/guards';

@@ -1,4 +1,5 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
+import { usePickedImage } from '../../../components/picked-image';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { depositSubmit } from '../../../../shared/api/deposit';
@@ -49,7 +50,7 @@ export function DepositForm(props: { coins: readonly DepositCoinOption[] }) {
   const [submitting, setSubmitting] = useState(false);
   const [errors, setErrors] = useState<{ amount?: string; proof?: string; agreement?: string }>({});
   const fileInput = useRef<HTMLInputElement>(null);
-  const previewUrl = useObjectUrl(proof);
+  const previewUrl = usePickedImage(proof);
   const pickerId = useId();
   // One key per deposit the customer means: a retried Done after a lost answer is the same deposit.
   const idempotencyKey = useRef(newIdempotencyKey());
@@ -206,16 +207,4 @@ export function DepositForm(props: { coins: readonly DepositCoinOption[] }) {
       </button>
     </div>
   );
-}
-
-/** An object URL for a picked file's preview, revoked when it changes or the form goes. */
-export function useObjectUrl(file: File | null): string | null {
-  const url = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
-  useEffect(
-    () => () => {
-      if (url) URL.revokeObjectURL(url);
-    },
-    [url],
-  );
-  return url;
 }
