@@ -154,6 +154,9 @@ describe.each(testBackends())('loans on $name', (backend) => {
     expect(active.repaymentDate! - Date.now()).toBeGreaterThan(14 * 86_400_000);
     expect(await cashOf(who.uid)).toBe('120000.00');
     expect(money(await houseLoans())).toBe(houseBefore - money('120000'));
+    // Told as a coded "new message" the app words by its event, with the amount.
+    const notices = (await call(server, '/v1/waa/notice/list', { page: 1 }, who.token)).data as { list: { alarmType: number | null; paymentPrice: string | null; params: Record<string, string> | null }[] };
+    expect(notices.list[0]).toMatchObject({ alarmType: 629012, paymentPrice: '120000.00', params: { currency: 'USD', event: 'loanApproved' } });
     // Decided items stay decided: nothing more is credited.
     expect((await decide(server, financeA.token, { kind: 'loan', id: review.id, decision: 'approve' })).code).toBe(ErrorCode.REVIEW_ALREADY_DECIDED);
     expect(await cashOf(who.uid)).toBe('120000.00');

@@ -21,7 +21,7 @@ type Verification = {
   cardImgReverse: string | null;
   cardImgAvatar: string | null;
 };
-type Notice = { alarmType: number | null; actionType: number; title: string; content: string; remark: string | null };
+type Notice = { alarmType: number | null; actionType: number; title: string; content: string; remark: string | null; params: Record<string, string> | null };
 
 const newKey = () => crypto.randomUUID();
 const idNumber = 'X1234567890Z';
@@ -117,7 +117,7 @@ describe.each(testBackends())('identity verification on $name', (backend) => {
     expect(approved.code, approved.msg).toBe(0);
     expect(await get(who)).toMatchObject({ verifiedStatus: 2, realName: 'Ada King' });
     expect(await infoStatus(who)).toBe(2);
-    expect((await notices(who))[0]).toMatchObject({ actionType: 4, alarmType: null, title: 'Identity verified' });
+    expect((await notices(who))[0]).toMatchObject({ actionType: 1, alarmType: 629012, params: { event: 'verificationApproved' }, title: 'Identity verified' });
     // The back office's customer page and search say the same.
     const customer = await staffCall(server, '/v1/staff/customers/get', { uid: who.uid }, compliance.token);
     expect((customer.data as { verification: { verifiedStatus: number } }).verification.verifiedStatus).toBe(2);

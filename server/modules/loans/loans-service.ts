@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { LoanDto, RepaymentDto } from '../../../src/shared/api/loan';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import { codedNoticeActionType, NoticeCode, type NoticeEvent } from '../../../src/shared/notices/notice-codes';
 import { fallbackLanguage, isLanguageCode, type LanguageCode } from '../../../src/shared/i18n/languages';
 import { LoanStatus, loanRequestProblem, RepaymentStatus, repaymentProblem } from '../../../src/shared/money/loan-rules';
 import { formatMoney, money, type Units } from '../../../src/shared/money/money';
@@ -13,11 +14,7 @@ import type { ReviewsService, SubmittedReview } from '../reviews';
 import type { LoanRow, LoansRepository, RepaymentRow } from './loans-repository';
 
 /** Notification code of a rejected loan (specification: 629021, with the reason). */
-export const loanRejectedAlarm = 629021;
-/** A notice of a money module: its code (alarmType) says what it is about. */
-const moneyNoticeActionType = 1;
-/** A notice with its own title and content. */
-const customNoticeActionType = 4;
+export const loanRejectedAlarm = NoticeCode.loanRejected;
 
 /** What loans take of the ledger: the real cash, the disbursement and the repayment (each in the caller's transaction). */
 export interface LoanLedger {
@@ -110,16 +107,25 @@ export function createLoansService(deps: {
     return loan;
   }
 
-  async function notify(trx: Transaction<Database>, uid: number, notice: { key: string; params: Record<string, string>; alarmType?: number; remark?: string; amount: string }) {
+  /**
+   * A coded notice: 629021 for a rejected loan, else a "new message" (629012) naming its event;
+   * the app words it by code in the reader's language, the stored text (the customer's language) is the fallback.
+   */
+  async function notify(
+    trx: Transaction<Database>,
+    uid: number,
+    notice: { key: string; params: Record<string, string>; alarmType?: number; event?: NoticeEvent; remark?: string; amount: string },
+  ) {
     const language = languageOf(await repository.localeOf(trx, uid));
     await notices.send(trx, {
       uid,
-      actionType: notice.alarmType === undefined ? customNoticeActionType : moneyNoticeActionType,
-      alarmType: notice.alarmType ?? null,
+      actionType: codedNoticeActionType,
+      alarmType: notice.alarmType ?? NoticeCode.newMessage,
       title: translate(`loan.notice_${notice.key}_title`, notice.params, language),
       content: translate(`loan.notice_${notice.key}_content`, notice.params, language),
       remark: notice.remark ?? null,
       paymentPrice: notice.amount,
+      params: { currency: 'USD', ...(notice.event ? { event: notice.event } : {}) },
     });
   }
 
@@ -134,7 +140,7 @@ export function createLoansService(deps: {
       if (outcome === 'approved') {
         await repository.approve(trx, loan.id, now, loan.days);
         await ledger.disburseLoan(trx, { uid: loan.uid, loanId: loan.id, amount: money(String(loan.amount)) });
-        await notify(trx, loan.uid, { key: 'approved', params: { amount, days: String(loan.days) }, amount });
+        await notify(trx, loan.uid, { key: 'approved', params: { amount, days: String(loan.days) }, event: 'loanApproved', amount });
         afterCommit(trx, () => deps.cashChanged(loan.uid));
       } else {
         const reason = context.reason ?? '';
@@ -153,7 +159,7 @@ export function createLoansService(deps: {
         const reason = context.reason ?? '';
         await repository.decideRepayment(trx, repayment.id, RepaymentStatus.rejected, now, reason);
         const amount = usd(repayment.amount);
-        await notify(trx, repayment.uid, { key: 'repayment_rejected', params: { amount, reason }, remark: reason, amount });
+        await notify(trx, repayment.uid, { key: 'repayment_rejected', params: { amount, reason }, event: 'repaymentRejected', remark: reason, amount });
         return;
       }
       // Accounts first (the ledger's lock order), then the loan, then the repayment.
@@ -172,7 +178,7 @@ export function createLoansService(deps: {
       await repository.setOwed(trx, loan.id, formatMoney(left, 0), left === 0n, now);
       await repository.decideRepayment(trx, repayment.id, RepaymentStatus.approved, now, null, formatMoney(left, 0));
       const params = { amount: formatMoney(amount), owed: formatMoney(left) };
-      await notify(trx, loan.uid, { key: left === 0n ? 'repaid' : 'repayment_approved', params, amount: formatMoney(amount) });
+      await notify(trx, loan.uid, { key: left === 0n ? 'repaid' : 'repayment_approved', params, event: 'repaymentApproved', amount: formatMoney(amount) });
       afterCommit(trx, () => deps.cashChanged(loan.uid));
     },
   });

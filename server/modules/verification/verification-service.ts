@@ -10,6 +10,7 @@ import {
 } from '../../../src/shared/api/verification';
 import type { Switches } from '../../../src/shared/config/switches';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import { NoticeCode } from '../../../src/shared/notices/notice-codes';
 import { fallbackLanguage, isLanguageCode, type LanguageCode } from '../../../src/shared/i18n/languages';
 import type { Database } from '../../db/schema';
 import { AppError } from '../../http/app-error';
@@ -25,8 +26,6 @@ import type { SubmissionRow, VerificationLevel, VerificationRepository } from '.
 export const verificationRejectedAlarm = 629007;
 /** A notice of an account module: its code (alarmType) says what it is about. */
 const accountNoticeActionType = 1;
-/** A notice with its own title and content (the approval has no notification code). */
-const customNoticeActionType = 4;
 
 const kindOf = { full: 'identity', junior: 'juniorIdentity' } as const;
 const idTypeNames = ['ID card', 'Passport', "Driving licence"] as const;
@@ -95,11 +94,14 @@ export function createVerificationService(deps: {
     const level = submission.level === 'full' ? 'full' : 'junior';
     if (outcome === 'approved') {
       await repository.close(trx, submission.id, 'approved', null, now());
+      // A coded "new message" (629012) the app words by its event; the stored text is the fallback.
       await notices.send(trx, {
         uid: submission.uid,
-        actionType: customNoticeActionType,
+        actionType: accountNoticeActionType,
+        alarmType: NoticeCode.newMessage,
         title: translate(`verify.notice_approved_title_${level}`, {}, language),
         content: translate(`verify.notice_approved_content_${level}`, {}, language),
+        params: { event: level === 'full' ? 'verificationApproved' : 'juniorVerificationApproved' },
       });
       return;
     }
