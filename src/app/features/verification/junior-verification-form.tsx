@@ -1,5 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
+import { useVerificationData } from './use-verification-data';
 import { useTranslation } from 'react-i18next';
 import {
   juniorVerificationGet,
@@ -8,11 +9,9 @@ import {
   verificationFieldProblem,
   verificationMessageKeys,
   VerifiedStatus,
-  type JuniorVerificationData,
 } from '../../../shared/api/verification';
 import { newIdempotencyKey } from '../../api/http-client';
 import { switchesSignal, useApp } from '../../app-context';
-import { noticesSignal } from '../../engine/signals';
 import { TextField } from '../../components/text-field';
 import { showToast } from '../../components/toasts';
 import { verificationFormState } from './verification-status';
@@ -24,34 +23,15 @@ export function JuniorVerificationForm() {
   const { t, i18n } = useTranslation();
   const { http } = useApp();
   const switches = switchesSignal.value;
-  const [data, setData] = useState<JuniorVerificationData | null>(null);
   const [realName, setRealName] = useState('');
   const [idCard, setIdCard] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const [errors, setErrors] = useState<{ realName?: string; idCard?: string }>({});
   const idempotencyKey = useRef(newIdempotencyKey());
 
-  // Bumped after a submission: the status and fields are read again; so they are when a notice arrives (a decision tells the customer at once).
-  const [version, setVersion] = useState(0);
-  const { arrivals } = noticesSignal.value;
-  const shownStatus = useRef<number | null>(null);
-  useEffect(() => {
-    let stopped = false;
-    http
-      .call(juniorVerificationGet, {})
-      .then((next) => {
-        if (stopped) return;
-        setData(next);
-        // The fields follow the server only when the status moved: a notice about something else keeps what is being typed.
-        if (shownStatus.current === next.verifiedStatus) return;
-        shownStatus.current = next.verifiedStatus;
-        setRealName(next.realName);
-      })
-      .catch(() => undefined);
-    return () => {
-      stopped = true;
-    };
-  }, [http, version, arrivals]);
+  const { data, reload } = useVerificationData(() => http.call(juniorVerificationGet, {}), (next) => {
+    setRealName(next.realName);
+  });
 
   const status = data?.verifiedStatus ?? VerifiedStatus.notLoaded;
   const state = verificationFormState(status);
@@ -67,7 +47,7 @@ export function JuniorVerificationForm() {
       idempotencyKey.current = newIdempotencyKey();
       showToast('success', t('verify.submitted'));
       setIdCard('');
-      setVersion((current) => current + 1);
+      reload();
     } catch {
       // The request client told the customer.
     } finally {

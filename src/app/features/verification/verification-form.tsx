@@ -1,5 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
+import { useVerificationData } from './use-verification-data';
 import { useTranslation } from 'react-i18next';
 import {
   idTypes,
@@ -10,11 +11,9 @@ import {
   verificationPartNames,
   verificationSubmit,
   VerifiedStatus,
-  type VerificationData,
 } from '../../../shared/api/verification';
 import { newIdempotencyKey } from '../../api/http-client';
 import { switchesSignal, useApp } from '../../app-context';
-import { noticesSignal } from '../../engine/signals';
 import { TextField } from '../../components/text-field';
 import { showToast } from '../../components/toasts';
 import { VerificationImagePicker } from './image-picker';
@@ -37,7 +36,6 @@ export function VerificationForm() {
   const { t, i18n } = useTranslation();
   const { http } = useApp();
   const switches = switchesSignal.value;
-  const [data, setData] = useState<VerificationData | null>(null);
   const [realName, setRealName] = useState('');
   const [idCard, setIdCard] = useState('');
   const [idType, setIdType] = useState<number>(0);
@@ -49,29 +47,11 @@ export function VerificationForm() {
   // One key per submission the customer means: a retried Done after a lost answer is the same submission.
   const idempotencyKey = useRef(newIdempotencyKey());
 
-  // Bumped after a submission: the status and fields are read again; so they are when a notice arrives (a decision tells the customer at once).
-  const [version, setVersion] = useState(0);
-  const { arrivals } = noticesSignal.value;
-  const shownStatus = useRef<number | null>(null);
-  useEffect(() => {
-    let stopped = false;
-    http
-      .call(verificationGet, {})
-      .then((next) => {
-        if (stopped) return;
-        setData(next);
-        // The fields follow the server only when the status moved: a notice about something else keeps what is being typed.
-        if (shownStatus.current === next.verifiedStatus) return;
-        shownStatus.current = next.verifiedStatus;
-        setRealName(next.realName);
-        setIdType(next.idType);
-        setAuthEmail(next.authEmail);
-      })
-      .catch(() => undefined);
-    return () => {
-      stopped = true;
-    };
-  }, [http, version, arrivals]);
+  const { data, reload } = useVerificationData(() => http.call(verificationGet, {}), (next) => {
+    setRealName(next.realName);
+    setIdType(next.idType);
+    setAuthEmail(next.authEmail);
+  });
 
   const status = data?.verifiedStatus ?? VerifiedStatus.notLoaded;
   const state = verificationFormState(status);
@@ -103,7 +83,7 @@ export function VerificationForm() {
       showToast('success', t('verify.submitted'));
       setImages({});
       setIdCard('');
-      setVersion((current) => current + 1);
+      reload();
     } catch {
       // The request client told the customer; the form keeps what they entered.
     } finally {
