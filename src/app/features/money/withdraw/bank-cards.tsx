@@ -7,7 +7,7 @@ import { bankCardErrors, normalizedPhone, type BankCardFieldErrors } from '../..
 import { decodeField, encodeField } from '../../../../shared/money/encoded-field';
 import { newIdempotencyKey } from '../../../api/http-client';
 import { switchesSignal, useApp } from '../../../app-context';
-import { Dialog } from '../../../components/dialog';
+import { confirmDialog } from '../../../components/confirm';
 import { showToast } from '../../../components/toasts';
 import { TextField } from '../../../components/text-field';
 import { savedListSize } from './crypto-wallets';
@@ -77,7 +77,6 @@ export function BankCardForm(props: { cardId: number | null }) {
   const [errors, setErrors] = useState<BankCardFieldErrors>({});
   const [loaded, setLoaded] = useState(props.cardId === null);
   const [busy, setBusy] = useState(false);
-  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const bankInfo = switchesSignal.value.bankInfo;
   const { cardId } = props;
 
@@ -127,6 +126,11 @@ export function BankCardForm(props: { cardId: number | null }) {
     }
   }
 
+  /** The warning drawer first (the shared confirmation); cancel changes nothing. */
+  async function confirmThenRemove() {
+    if (await confirmDialog({ title: t('withdraw.warning'), message: t('withdraw.delete_card_confirm') })) await remove();
+  }
+
   async function remove() {
     if (cardId === null) return;
     try {
@@ -134,7 +138,7 @@ export function BankCardForm(props: { cardId: number | null }) {
       showToast('success', t('withdraw.delete_success'));
       navigate('/user/wallet/bankCard', { replace: true });
     } catch {
-      setConfirmingDelete(false);
+      // The request client told the customer; the card stays.
     }
   }
 
@@ -168,27 +172,9 @@ export function BankCardForm(props: { cardId: number | null }) {
         {t('withdraw.save')}
       </button>
       {cardId !== null ? (
-        <button type="button" className="button danger" onClick={() => setConfirmingDelete(true)}>
+        <button type="button" className="button danger" onClick={() => void confirmThenRemove()}>
           {t('withdraw.delete')}
         </button>
-      ) : null}
-      {confirmingDelete ? (
-        <Dialog
-          title={t('withdraw.warning')}
-          onClose={() => setConfirmingDelete(false)}
-          footer={
-            <>
-              <button type="button" className="button secondary" onClick={() => setConfirmingDelete(false)}>
-                {t('common.cancel')}
-              </button>
-              <button type="button" className="button primary" onClick={() => void remove()}>
-                {t('common.confirm')}
-              </button>
-            </>
-          }
-        >
-          <p>{t('withdraw.delete_card_confirm')}</p>
-        </Dialog>
       ) : null}
     </form>
   );

@@ -7,7 +7,7 @@ import { newIdempotencyKey } from '../../../api/http-client';
 import { useApp } from '../../../app-context';
 import { showToast } from '../../../components/toasts';
 import { TextField } from '../../../components/text-field';
-import { Dialog } from '../../../components/dialog';
+import { confirmDialog } from '../../../components/confirm';
 import { loadCoinNetworks, type CoinNetworkOption } from './coin-networks';
 import { OptionPicker } from './option-picker';
 import { sessionAesKey } from './session-key';
@@ -161,7 +161,6 @@ export function DeleteCryptoView(props: { query: URLSearchParams }) {
   const { t } = useTranslation();
   const { http } = useApp();
   const [, navigate] = useLocation();
-  const [confirming, setConfirming] = useState(false);
   const walletId = Number(props.query.get('walletId'));
   const rows: [string, string][] = [
     [t('withdraw.coin'), props.query.get('currencyName') ?? ''],
@@ -169,13 +168,18 @@ export function DeleteCryptoView(props: { query: URLSearchParams }) {
     [t('withdraw.crypto_address'), props.query.get('cryptocurrencyAddress') ?? ''],
   ];
 
+  /** The warning drawer first (the shared confirmation); cancel changes nothing. */
+  async function confirmThenRemove() {
+    if (await confirmDialog({ title: t('withdraw.delete_crypto_title'), message: t('withdraw.delete_crypto_confirm') })) await remove();
+  }
+
   async function remove() {
     try {
       await http.call(cryptoWalletDelete, { walletId });
       showToast('success', t('withdraw.delete_success'));
       navigate('/user/wallet/crypto', { replace: true });
     } catch {
-      setConfirming(false);
+      // The request client told the customer; the address stays.
     }
   }
 
@@ -189,27 +193,9 @@ export function DeleteCryptoView(props: { query: URLSearchParams }) {
           </div>
         ))}
       </dl>
-      <button type="button" className="button danger" disabled={!Number.isInteger(walletId) || walletId <= 0} onClick={() => setConfirming(true)}>
+      <button type="button" className="button danger" disabled={!Number.isInteger(walletId) || walletId <= 0} onClick={() => void confirmThenRemove()}>
         {t('withdraw.delete')}
       </button>
-      {confirming ? (
-        <Dialog
-          title={t('withdraw.delete_crypto_title')}
-          onClose={() => setConfirming(false)}
-          footer={
-            <>
-              <button type="button" className="button secondary" onClick={() => setConfirming(false)}>
-                {t('common.cancel')}
-              </button>
-              <button type="button" className="button primary" onClick={() => void remove()}>
-                {t('common.confirm')}
-              </button>
-            </>
-          }
-        >
-          <p>{t('withdraw.delete_crypto_confirm')}</p>
-        </Dialog>
-      ) : null}
     </div>
   );
 }
