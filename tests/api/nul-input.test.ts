@@ -81,6 +81,17 @@ describe.each(testBackends())('NUL bytes in input on $name', (backend) => {
     }
   });
 
+  it('refuses it in the account calls of this issue (password change, e-mail binding, transaction lookup) and changes nothing', async () => {
+    const trader = await fundedTrader(server, '0', 'nulaccount');
+    refused(await call(server, '/v1/waa/user/passwordSubmit', { oldPassword: password, newPassword: `new pass${nul}word 7` }, trader.token));
+    refused(await call(server, '/v1/waa/user/passwordSubmit', { oldPassword: `${password}${nul}`, newPassword: 'new password 7' }, trader.token));
+    // The session was not ended: the password did not change.
+    expect((await call(server, '/v1/waa/user/info', {}, trader.token)).code).toBe(0);
+    refused(await call(server, '/v1/waa/user/bindEmail/sendCode', { email: `c${nul}@example.com`, locale: 'en' }, trader.token));
+    refused(await call(server, '/v1/waa/user/bindEmail', { email: 'c@example.com', code: `12${nul}456` }, trader.token));
+    refused(await call(server, '/v1/waa/order/list', { uid: `1${nul}` }, trader.token));
+  });
+
   it('refuses it in signed-in calls and in market paths and queries', async () => {
     const trader = await fundedTrader(server);
     const order = { tradePair: 'EURUSD', price: '0', orderQuantity: '0.1', multiple: 100, orderType: 0, buyPoint: 2 };
