@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { noticeList, noticeRead, type NoticeRow } from '../../../shared/api/notices';
 import { useApp } from '../../app-context';
@@ -8,7 +8,7 @@ import { Dialog } from '../../components/dialog';
 import { noticesSignal } from '../../engine/signals';
 import { formatPriceTime } from '../../../shared/format/date-time';
 import { useBrandFormat } from '../../format/use-brand-format';
-import { usePagedList } from '../trading/history/use-paged-list';
+import { useEndSentinel, usePagedList } from '../trading/history/use-paged-list';
 import { refreshUnreadCount } from './notice-alerts';
 import { useNoticeText } from './notice-text';
 
@@ -64,17 +64,7 @@ export function NoticeList() {
     failureCap,
     retryDelayMs: (failures) => Math.min(8_000, 500 * 2 ** failures),
   });
-  const sentinel = useRef<HTMLLIElement>(null);
-
-  useEffect(() => {
-    const element = sentinel.current;
-    if (!element) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) list.loadMore();
-    });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [list, state.items.length]);
+  const sentinel = useEndSentinel<HTMLLIElement>(list, state.items.length);
 
   function open(notice: NoticeRow) {
     setOpened(notice);

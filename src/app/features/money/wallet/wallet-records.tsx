@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { walletRecords, type WalletRecord } from '../../../../shared/api/wallet';
 import { useApp } from '../../../app-context';
 import { useBrandFormat } from '../../../format/use-brand-format';
-import { usePagedList } from '../../trading/history/use-paged-list';
+import { useEndSentinel, usePagedList } from '../../trading/history/use-paged-list';
 
 /** The spec's page size of record lists. */
 export const recordsPageSize = 10;
@@ -29,17 +29,7 @@ export function WalletRecords() {
     failureCap,
     retryDelayMs: (failures) => Math.min(8_000, 500 * 2 ** failures),
   });
-  const sentinel = useRef<HTMLLIElement>(null);
-
-  useEffect(() => {
-    const element = sentinel.current;
-    if (!element) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) list.loadMore();
-    });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [list, state.items.length]);
+  const sentinel = useEndSentinel<HTMLLIElement>(list, state.items.length);
 
   return (
     <div className="wallet-records">
