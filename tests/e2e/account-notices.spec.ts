@@ -1,9 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { adoptTokens, callApi, createSession, isDesktop, noticeSenderToken, waitForApp } from './support';
 
-/** The unread badge where this layout shows it: the phone tab bar's account tab, the desktop top bar's account menu. */
+/** The unread badge where this layout shows it: the phone tab bar's account tab; on desktop the account dialog's menu (the top bar's account menu is beneath it). */
 function unreadBadge(page: Page) {
-  return isDesktop(page) ? page.locator('.account-menu').getByRole('status') : page.getByRole('navigation', { name: /main/i }).getByRole('status');
+  return isDesktop(page) ? page.getByRole('dialog', { name: 'My account' }).getByRole('navigation', { name: 'Account menu' }).getByRole('status') : page.getByRole('navigation', { name: /main/i }).getByRole('status');
 }
 
 test('a notice arrives live and is read from the notification list (the badge drops); a password change signs out and the new password signs in', async ({ page }) => {

@@ -91,7 +91,8 @@ test('the profile: nickname and avatar changed and shown, invite code and link c
   await expect(page.getByRole('link', { name: 'Bind e-mail' })).toHaveCount(0);
 
   // The invite screen: the code and the sign-up link to copy, nobody invited yet.
-  await page.getByRole('link', { name: 'Invite friends' }).click();
+  // The page's own row (on desktop the account menu beside it has an entry of that name too).
+  await page.locator('.page').getByRole('link', { name: 'Invite friends' }).click();
   await expect(page).toHaveURL(/\/user\/invite$/);
   const link = `${baseURL}/register?inviteCode=${info.inviteCode}`;
   await expect(page.getByTestId('invite-code')).toHaveText(info.inviteCode);

@@ -12,7 +12,8 @@ async function fundedRealSession(page: Page, amount: string) {
 /** Opens a currency row's drawer, types the amount, waits for its quote and confirms. */
 async function transfer(page: Page, currency: string, direction: 'Transfer in' | 'Transfer out', amount: string, quote: { fee: string; practical: string }) {
   await page.getByTestId(`wallet-${currency}`).getByRole('button', { name: direction, exact: true }).click();
-  const drawer = page.getByRole('dialog');
+  // The drawer, not the desktop account dialog beneath it.
+  const drawer = page.getByRole('dialog').filter({ has: page.getByTestId('transfer-confirm') });
   await drawer.getByRole('textbox').fill(amount);
   await expect(drawer.getByTestId('transfer-fee')).toHaveText(quote.fee);
   await expect(drawer.getByTestId('transfer-practical')).toHaveText(quote.practical);
@@ -28,7 +29,7 @@ test('wallet: a funded account moves money between its trading account and a USD
   await fundedRealSession(page, '1000');
 
   await page.goto('/user/wallet');
-  await page.getByRole('link', { name: 'My wallet' }).click();
+  await page.getByRole('navigation', { name: 'Shortcuts' }).getByRole('link', { name: 'My wallet' }).click();
   await expect(page).toHaveURL(/\/user\/myWallet$/);
   await expect(page.getByTestId('wallet-trading-cash')).toHaveText('1,000.00 USD');
   await expect(page.getByTestId('wallet-USDT-balance')).toHaveText('0.00 USDT');
@@ -54,7 +55,7 @@ test('wallet: a funded account moves money between its trading account and a USD
   await expect(records.locator('.wallet-record').nth(1)).toContainText('+250.00 USDT');
   await expect(records.locator('.wallet-record').nth(2)).toContainText('-1000.00 USDT');
   await expect(records.locator('.wallet-record').nth(3)).toContainText('+1000.00 USDT');
-  await page.getByLabel('Type').selectOption({ label: 'Transfer out' });
+  await page.getByRole('combobox', { name: 'Type' }).selectOption({ label: 'Transfer out' });
   await expect(records.locator('.wallet-record')).toHaveCount(1);
   await expect(records.locator('.wallet-record').first()).toContainText('+250.00 USDT');
 });

@@ -1,10 +1,14 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Icon } from './icons';
 
 /**
  * A modal surface: a drawer from the bottom on mobile, a centred dialog on desktop
- * (the layout sets `data-layout` on the root, and the stylesheet places it).
+ * (the layout sets `data-layout` on the root, and the stylesheet places it). It is
+ * mounted at the end of the body (of the desktop's phone view, whose drawers stay in its
+ * frame), above whatever opened it, so a surface beneath (the desktop account dialog) can
+ * be made inert without taking this one with it.
  */
 export function Dialog(props: {
   title: string;
@@ -31,7 +35,7 @@ export function Dialog(props: {
     };
   }, [onClose]);
 
-  return (
+  return createPortal(
     <div className="dialog-backdrop" onClick={onClose}>
       <div
         ref={panel}
@@ -52,6 +56,7 @@ export function Dialog(props: {
         <div className="dialog-body">{props.children}</div>
         {props.footer ? <footer className="dialog-footer">{props.footer}</footer> : null}
       </div>
-    </div>
+    </div>,
+    document.querySelector('.phone-view') ?? document.body,
   );
 }

@@ -1,7 +1,13 @@
-import type { ReactNode } from 'react';
+import { createContext, useContext, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { Icon } from './icons';
+
+/**
+ * True where a page is opened from a menu beside it (the desktop account dialog's left
+ * menu): the menu is the way elsewhere, so the page shows no back button.
+ */
+export const OpenedFromSideMenu = createContext(false);
 
 /**
  * A page's header (back button, title, actions) above its content, one height on every
@@ -17,17 +23,18 @@ export function PageFrame(props: {
 }) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
+  const back = useContext(OpenedFromSideMenu) ? false : props.back;
   return (
     <section className={props.fill ? 'page fill' : 'page'}>
       <header className="page-header">
         {/* A tab's root has no way back: its title starts at the edge, as every tab's does. */}
-        {props.back === false ? null : (
+        {back === false ? null : (
           <button
             type="button"
             className="icon-button"
             aria-label={t('common.back')}
             onClick={() => {
-              if (typeof props.back === 'string') navigate(props.back);
+              if (typeof back === 'string') navigate(back);
               else if (window.history.length > 1) window.history.back();
               else navigate('/');
             }}

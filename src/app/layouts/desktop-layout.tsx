@@ -124,21 +124,26 @@ function TopBar() {
 
 /**
  * Desktop: the top bar, the side rail (page links, then panel toggles) and the panel
- * area. Template 1 puts the rail on the right.
+ * area. Template 1 puts the rail on the right. `overlay` (the account dialog) sits over
+ * it all, and what is beneath is inert until it closes.
  */
-export function DesktopLayout(props: { children: ReactNode }) {
+export function DesktopLayout(props: { children: ReactNode; overlay?: ReactNode }) {
   const { config } = useApp();
+  const beneath = props.overlay ? true : undefined;
   return (
     <div className={`desktop-layout template-${config.desktopTemplate}`}>
-      <TopBar />
-      <div className="desktop-body">
-        {/* Page links and panel toggles apart: they do different things and look it. */}
-        <div className="side-rail">
-          <SideLinks />
-          <SideToggles />
+      <div className="desktop-frame" inert={beneath} aria-hidden={beneath}>
+        <TopBar />
+        <div className="desktop-body">
+          {/* Page links and panel toggles apart: they do different things and look it. */}
+          <div className="side-rail">
+            <SideLinks />
+            <SideToggles />
+          </div>
+          <main className="desktop-main">{props.children}</main>
         </div>
-        <main className="desktop-main">{props.children}</main>
       </div>
+      {props.overlay}
     </div>
   );
 }

@@ -1,10 +1,11 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, type ComponentType } from 'react';
+import { useEffect, type ComponentType, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { switchesSignal } from '../app-context';
 import { showToast } from '../components/toasts';
 import { sessionSignal } from '../engine/signals';
+import { AccountDialog } from '../layouts/account-dialog';
 import { DesktopLayout } from '../layouts/desktop-layout';
 import { MobileLayout } from '../layouts/mobile-layout';
 import { PhoneViewFrame } from '../layouts/phone-view-frame';
@@ -47,7 +48,8 @@ import { EditBankCardPage } from '../pages/withdraw/edit-bank-card-page';
 import { WithdrawPage } from '../pages/withdraw/withdraw-page';
 import { LoanPage } from '../pages/user/loan-page';
 import { WorkspacePage } from '../pages/workspace/workspace-page';
-import { loginPathFor, resolveGuard } from './guards';
+import { isAccountPath } from '../features/account/account-entries';
+import { loginPathFor, resolveGuard, type GuardContext } from './guards';
 import { hasScreen, type ScreenRouteName } from './routes';
 
 /** The screen of every route that has one (`routesWithScreens`); the guard sends the others home. */
@@ -92,6 +94,41 @@ const views: Record<ScreenRouteName, ComponentType<{ params: Record<string, stri
   'user-junior-verified': JuniorVerifiedPage,
 };
 
+/**
+ * The desktop page the account dialog opens over, and returns to when it closes (path and
+ * query). Kept for the tab's life, so a reload inside the dialog still closes to it.
+ */
+const pageUnderAccountDialogKey = 'accountDialogOver';
+const pageUnderAccountDialog = {
+  get(): string {
+    try {
+      return sessionStorage.getItem(pageUnderAccountDialogKey) ?? '/';
+    } catch {
+      return '/';
+    }
+  },
+  set(path: string) {
+    try {
+      sessionStorage.setItem(pageUnderAccountDialogKey, path);
+    } catch {
+      // Storage refused (private mode quota): the dialog closes to the start page instead.
+    }
+  },
+};
+
+/** A route's screen; the desktop start page is the trading workspace. */
+function screenFor(name: ScreenRouteName, params: Record<string, string>, isDesktop: boolean): ReactNode {
+  const View = isDesktop && name === 'home' ? WorkspacePage : views[name];
+  return <View params={params} />;
+}
+
+/** The screen of a guarded path where it renders, else null. */
+function screenOfPath(path: string, search: string, context: GuardContext, isDesktop: boolean): ReactNode | null {
+  const decision = resolveGuard(path, search, context);
+  if (decision.kind !== 'render' || !hasScreen(decision.match.route.name)) return null;
+  return screenFor(decision.match.route.name, decision.match.params, isDesktop);
+}
+
 /** Where a tab goes when the session ends under it, by the reason it ended. */
 function useSessionEndNavigation() {
   const [location, navigate] = useLocation();
@@ -115,17 +152,20 @@ export function AppRoutes() {
   const viewport = useViewport();
   useSessionEndNavigation();
   const session = sessionSignal.value;
-  let decision = resolveGuard(location, search, {
-    signedIn: session.signedIn,
-    book: session.book,
-    switches: switchesSignal.value,
-    hasScreen,
-  });
+  const guardContext: GuardContext = { signedIn: session.signedIn, book: session.book, switches: switchesSignal.value, hasScreen };
+  let decision = resolveGuard(location, search, guardContext);
   // This tab's own sign-in: go where it is heading, not home with "already signed in".
   const signInReturn = signInReturnSignal.value;
   if (decision.kind === 'redirect' && decision.notice === 'notice.already_logged_in' && signInReturn) {
     decision = { kind: 'redirect', to: signInReturn };
   }
+
+  const accountArea = isDesktop && isAccountPath(location);
+  const rendered = decision.kind === 'render';
+  useEffect(() => {
+    // Remembered only where the page renders (never a sign-in page a signed-in user is sent away from).
+    if (isDesktop && rendered && !isAccountPath(location)) pageUnderAccountDialog.set(`${location}${search ? `?${search.replace(/^\?/, '')}` : ''}`);
+  }, [isDesktop, rendered, location, search]);
 
   const redirectTo = decision.kind === 'redirect' ? decision.to : null;
   const notice = decision.kind === 'redirect' ? decision.notice : undefined;
@@ -137,11 +177,21 @@ export function AppRoutes() {
 
   if (decision.kind === 'redirect') return null;
   const { route, params } = decision.match;
-  // The desktop start page is the trading workspace.
   if (!hasScreen(route.name)) return null; // the guard redirected already
-  const View = isDesktop && route.name === 'home' ? WorkspacePage : views[route.name];
-  const content = <View params={params} />;
+  const content = screenFor(route.name, params, isDesktop);
 
+  if (accountArea) {
+    // The account pages open in one dialog over the page they were opened from.
+    const over = pageUnderAccountDialog.get();
+    const [underPath, underSearch = ''] = over.split('?');
+    const under = screenOfPath(underPath ?? '/', underSearch, guardContext, true) ?? screenOfPath('/', '', guardContext, true);
+    const overlay = (
+      <AccountDialog route={route.name} onClose={() => navigate(over)}>
+        {content}
+      </AccountDialog>
+    );
+    return <DesktopLayout overlay={overlay}>{under}</DesktopLayout>;
+  }
   if (isDesktop) return <DesktopLayout>{content}</DesktopLayout>;
   const mobile = <MobileLayout showTabBar={'tabBar' in route && route.tabBar === true}>{content}</MobileLayout>;
   return viewport.phoneView ? <PhoneViewFrame width={viewport.width}>{mobile}</PhoneViewFrame> : mobile;

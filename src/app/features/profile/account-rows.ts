@@ -1,4 +1,5 @@
 import type { Switches } from '../../../shared/config/switches';
+import { mayBindEmail } from '../account/account-entries';
 
 export type AccountRow = 'bindEmail' | 'changePassword' | 'inviteCode' | 'invite' | 'privacy' | 'serviceEmail';
 
@@ -18,7 +19,7 @@ export function accountRows(context: {
 }): AccountRow[] {
   const { user, switches, isDesktop, opens } = context;
   const rows: AccountRow[] = [];
-  if (user && user.registerType === 'P' && !user.email && switches['user/bindEmail'] && opens('/user/bindEmail')) rows.push('bindEmail');
+  if (user && mayBindEmail(user, switches['user/bindEmail']) && opens('/user/bindEmail')) rows.push('bindEmail');
   if (opens('/user/changePassword')) rows.push('changePassword');
   if (isDesktop && user?.inviteCode) rows.push('inviteCode');
   if (opens('/user/invite')) rows.push('invite');

@@ -9,11 +9,7 @@ import { switchesSignal, useApp } from '../../app-context';
 import { PageFrame } from '../../components/page-frame';
 import { TextField } from '../../components/text-field';
 import { showToast } from '../../components/toasts';
-
-/** Whether this account may bind an e-mail (the specification: the switch on, registered by phone, no e-mail yet). */
-export function mayBindEmail(info: Pick<UserInfo, 'registerType' | 'email'>, switchOn: boolean): boolean {
-  return switchOn && info.registerType === 'P' && info.email === '';
-}
+import { mayBindEmail } from '../../features/account/account-entries';
 
 /** Seconds left before another code may be asked for. */
 function useResendWait() {

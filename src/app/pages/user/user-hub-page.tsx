@@ -1,8 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { userInfo, type UserInfo } from '../../../shared/api/account';
 import { logout } from '../../../shared/api/auth';
 import { useBrandFormat } from '../../format/use-brand-format';
 import { switchesSignal, useApp } from '../../app-context';
@@ -12,32 +10,13 @@ import { confirmDialog } from '../../components/confirm';
 import { copyText } from '../../components/copy-text';
 import { PageFrame } from '../../components/page-frame';
 import { UserAvatar } from '../../features/profile/user-avatar';
+import { useUserInfo } from '../../features/profile/use-user-info';
 import { adoptSession, sessionSignal } from '../../engine/signals';
-import { resolveGuard } from '../../routing/guards';
-import { hasScreen, routes, type RouteName } from '../../routing/routes';
-import { mayBindEmail } from './bind-email-page';
-
-/** The hub's menu, in order; each entry shows only where its route would open. */
-const menuRoutes: readonly RouteName[] = [
-  'user-account',
-  'user-invite',
-  'user-notification',
-  'user-my-wallet',
-  'user-wallet',
-  'user-deposit',
-  'user-withdraw',
-  'user-wallet-bank-card',
-  'user-wallet-transactions',
-  'user-verified',
-  'user-junior-verified',
-  'user-loan',
-  'user-change-password',
-  'user-bind-email',
-  'user-two-factor',
-  'user-standards',
-  'user-privacy',
-  'user-service',
-];
+import { hasScreen } from '../../routing/routes';
+import { hubMenuEntries } from '../../features/account/account-entries';
+import { ResetDemoButton } from '../../features/trading/positions/position-parts';
+import { useIsDesktop } from '../../layouts/use-viewport';
+import { isDemoSession } from '../../../shared/protocol/engine';
 
 /**
  * `/user`: the profile hub. Who is signed in (nick, uid, invite code), the balances of
@@ -51,28 +30,13 @@ export function UserHubPage() {
   const format = useBrandFormat();
   const [, navigate] = useLocation();
   const session = sessionSignal.value;
-  const [info, setInfo] = useState<UserInfo | null>(null);
+  const info = useUserInfo();
   const balance = useAccountBalance();
+  const isDesktop = useIsDesktop();
 
-  // Reloaded when the account changes (the switch gives the other account's token).
-  useEffect(() => {
-    let stopped = false;
-    http
-      .call(userInfo, {})
-      .then((next) => !stopped && setInfo(next))
-      .catch(() => undefined);
-    return () => {
-      stopped = true;
-    };
-  }, [http, session.version]);
-
-  // Only screens that exist are offered (hasScreen): never a link to an empty page.
-  const context = { signedIn: true, book: session.book, switches: switchesSignal.value, hasScreen };
-  // A demo account reaches the wallet hub too: it shows it only the demo reset (wallet-hub-page.tsx).
-  // Binding an e-mail is offered only to an account that may bind one (registered by phone, none yet).
-  const offered = (name: RouteName) => name !== 'user-bind-email' || (info !== null && mayBindEmail(info, switchesSignal.value['user/bindEmail']));
-  const entries = routes.filter((route) => menuRoutes.includes(route.name) && offered(route.name) && resolveGuard(route.pattern, '', context).kind === 'render');
-  entries.sort((a, b) => menuRoutes.indexOf(a.name) - menuRoutes.indexOf(b.name));
+  // Only screens that open are offered: never a link to an empty page. On desktop the
+  // account dialog's menu beside this page lists them instead.
+  const entries = isDesktop ? [] : hubMenuEntries({ signedIn: true, book: session.book, switches: switchesSignal.value, hasScreen, user: info });
 
   const amount = format.amount;
 
@@ -119,17 +83,21 @@ export function UserHubPage() {
           </div>
         </dl>
         <BookSwitch />
+        {/* The desktop menu has no wallet hub for a demo account: its reset is here. */}
+        {isDesktop && isDemoSession(session) ? <ResetDemoButton /> : null}
       </section>
 
-      <nav aria-label={t('user.menu')}>
-        <ul className="user-hub-menu">
-          {entries.map((route) => (
-            <li key={route.name}>
-              <Link href={route.pattern}>{t(route.titleKey)}</Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      {entries.length > 0 ? (
+        <nav aria-label={t('user.menu')}>
+          <ul className="user-hub-menu">
+            {entries.map((route) => (
+              <li key={route.name}>
+                <Link href={route.pattern}>{t(route.titleKey)}</Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
       <button type="button" className="button secondary user-hub-logout" onClick={() => void signOut()}>
         {t('user.logout')}
       </button>

@@ -11,11 +11,9 @@ import { sessionSignal } from '../../engine/signals';
 import { fundRecordStateKey } from '../../features/money/records/fund-records';
 import { ResetDemoButton } from '../../features/trading/positions/position-parts';
 import { useBrandFormat } from '../../format/use-brand-format';
-import { resolveGuard } from '../../routing/guards';
-import { hasScreen, routes, type RouteName } from '../../routing/routes';
+import { walletHubShortcuts } from '../../features/account/account-entries';
+import { hasScreen } from '../../routing/routes';
 
-/** The hub's shortcuts, in order; each shows only where its route would open (flags, demo, a built screen). */
-const shortcutRoutes: readonly RouteName[] = ['user-my-wallet', 'user-deposit', 'user-withdraw', 'user-wallet-crypto', 'user-wallet-bank-card'];
 /** The spec: the hub shows the 5 latest entries per list. */
 const latestCount = 5;
 
@@ -70,12 +68,8 @@ export function WalletHubPage() {
     };
   }, [http, demo, session.version]);
 
-  const context = { signedIn: true, book: session.book, switches: switchesSignal.value, hasScreen };
-  const shortcuts = routes
-    .filter((route) => shortcutRoutes.includes(route.name) && resolveGuard(route.pattern, '', context).kind === 'render')
-    // The crypto wallet entry is hidden when the brand withdraws without one.
-    .filter((route) => !(route.name === 'user-wallet-crypto' && switchesSignal.value.NO_WALLET_WITHDRAW))
-    .sort((a, b) => shortcutRoutes.indexOf(a.name) - shortcutRoutes.indexOf(b.name));
+  // Each shows only where its route would open (flags, demo, a built screen).
+  const shortcuts = walletHubShortcuts({ signedIn: true, book: session.book, switches: switchesSignal.value, hasScreen, user: null });
 
   if (demo) {
     return (
