@@ -51,8 +51,10 @@ export function createStaffAudit(db: Kysely<Database>, nowMs: () => number = Dat
   async function append(trx: StaffDb, by: { staffId: number | null; address: string }, entry: AuditEntry) {
     // The scope checked the session when the call came in; a member disabled since then
     // (while this call was running) must not act: their action rolls back with this error.
+    // FOR SHARE: a disabling still being committed is waited for, not read past (on
+    // PostgreSQL a plain read would see the member as enabled and let the action commit).
     if (by.staffId !== null) {
-      const actor = await trx.selectFrom('staff_member').select('disabled_at').where('id', '=', by.staffId).executeTakeFirst();
+      const actor = await trx.selectFrom('staff_member').select('disabled_at').where('id', '=', by.staffId).forShare().executeTakeFirst();
       if (!actor || actor.disabled_at !== null) throw new AppError(ErrorCode.SESSION_ENDED, 'the staff member was disabled during the call');
     }
     await trx
