@@ -168,6 +168,21 @@ describe.each(testBackends())('staff races and escalations on $name', (backend) 
       expect(await auditRowsOf(server, id)).toHaveLength(1);
     });
 
+    it('refuses a decision whose reviewer lost the role after the call was let in (2001): no decision, no money, no audit row', async () => {
+      const reviewer = await createStaffAndSignIn(server, { roles: ['finance'] });
+      const before = await realCash(customer.uid);
+      const id = await submitReview(server, { kind: 'repayment', uid: customer.uid, facts: { amount: '60' }, amountUsd: '60' });
+      // The reviewer as the staff scope handed them to the handler, before an admin's demotion committed.
+      const actor = { staffId: reviewer.staffId, email: reviewer.email, roles: ['finance' as const], address: '10.3.3.3' };
+      expect((await staffCall(server, '/v1/staff/staff/setRoles', { staffId: reviewer.staffId, roles: ['support'] }, adminA.token)).code).toBe(0);
+      const auditBefore = await auditCount();
+      await expect(server.app.reviews.decide(actor, { kind: 'repayment', id, decision: 'approve', requestId: newRequestId() })).rejects.toMatchObject({ code: ErrorCode.STAFF_ROLE_REQUIRED });
+      expect(await itemStatus(server, id)).toBe('pending');
+      expect(await realCash(customer.uid)).toBe(before);
+      expect(await decisionRows(server, id)).toHaveLength(0);
+      expect(await auditCount()).toBe(auditBefore);
+    });
+
     it.skipIf(backend.name === 'pglite')('makes a decision wait for a disabling being committed, then refuses it (23519): no decision, no money, no audit row', async () => {
       const member = await createStaffAndSignIn(server, { roles: ['finance'] });
       const before = await realCash(customer.uid);
