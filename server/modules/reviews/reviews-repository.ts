@@ -82,7 +82,7 @@ export function createReviewsRepository(db: Kysely<Database>) {
 
     /** The decision a console request id recorded, if any. */
     decisionByRequestId(executor: Executor, requestId: string) {
-      return executor.selectFrom('review_decision').select(['review_id', 'staff_id', 'resulting_status']).where('request_id', '=', requestId).executeTakeFirst();
+      return executor.selectFrom('review_decision').select(['review_id', 'staff_id', 'decision', 'resulting_status']).where('request_id', '=', requestId).executeTakeFirst();
     },
 
     /** Who gave the approval that left the item awaiting a second one. */

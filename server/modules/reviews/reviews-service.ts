@@ -95,8 +95,9 @@ export function reviewableKinds(actor: Pick<StaffActor, 'roles'>): ReviewKind[] 
 /**
  * The generic review queues: modules register what deciding one of their kinds does and
  * submit items in their own transactions; staff list, read and decide them. A decision
- * locks its item, so parallel decisions take turns; a replayed request id answers the first
- * decision's status and changes nothing; the decision row, its audit row and the kind's
+ * locks its item, so parallel decisions take turns; a replayed request id (the same member's
+ * same decision on the same item) answers the first decision's status and changes nothing,
+ * any other use of it is refused (1016); the decision row, its audit row and the kind's
  * effect commit together or not at all.
  */
 export function createReviewsService(deps: {
@@ -115,13 +116,21 @@ export function createReviewsService(deps: {
     return handler;
   }
 
-  async function replayedStatus(executor: Kysely<Database> | Transaction<Database>, requestId: string, reviewId: number, staffId: number): Promise<ReviewStatus | null> {
-    const earlier = await repository.decisionByRequestId(executor, requestId);
+  async function replayedStatus(
+    executor: Kysely<Database> | Transaction<Database>,
+    request: { requestId: string; decision: ReviewDecision },
+    reviewId: number,
+    staffId: number,
+  ): Promise<ReviewStatus | null> {
+    const earlier = await repository.decisionByRequestId(executor, request.requestId);
     if (!earlier) return null;
     // One request id is one click on one item: reusing it for another item is a client's bug, not a replay.
     if (earlier.review_id !== reviewId) throw new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'requestId already used for another review item');
     // Nor is another member's id a replay of one's own: answering their status would report a decision this caller never made (a second approver's click swallowed).
     if (earlier.staff_id !== staffId) throw new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'requestId already used by another staff member');
+    // Nor is the other decision (a reject sent with an approval's id): answering 'approved' as success would tell the caller their reject was taken.
+    // A reason edited between a lost answer and its retry is the same click: the first reason stands.
+    if (earlier.decision !== request.decision) throw new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'requestId already used for the other decision');
     return earlier.resulting_status;
   }
 
@@ -131,7 +140,7 @@ export function createReviewsService(deps: {
       const item = await repository.lockItem(trx, request.kind, request.id);
       if (!item) throw new AppError(ErrorCode.DATA_NOT_FOUND, 'no such review item of this kind');
       // Read under the item's lock: a parallel replay that got here first has committed its decision.
-      const replayed = await replayedStatus(trx, request.requestId, item.id, actor.staffId);
+      const replayed = await replayedStatus(trx, request, item.id, actor.staffId);
       if (replayed) return replayed;
       const handler = handlerOf(item.kind);
       const transition = nextReviewStatus(
@@ -239,7 +248,7 @@ export function createReviewsService(deps: {
       } catch (error) {
         // Two replays in parallel: the unique request id let one decision in; the other answers it.
         if (!isUniqueViolation(error)) throw error;
-        const replayed = await replayedStatus(db, request.requestId, request.id, actor.staffId);
+        const replayed = await replayedStatus(db, normalised, request.id, actor.staffId);
         if (replayed) return replayed;
         throw error;
       }

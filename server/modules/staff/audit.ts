@@ -4,7 +4,7 @@ import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import type { StaffRole } from '../../../src/shared/staff/roles';
 import type { Database } from '../../db/schema';
 import { AppError } from '../../http/app-error';
-import { pageCount, timeMs, type StaffDb } from './staff-repository';
+import { pageCount, storedRoles, timeMs, type StaffDb } from './staff-repository';
 
 /** Who did something in the back office, as every staff route's handler receives it. */
 export interface StaffActor {
@@ -45,15 +45,20 @@ function json(value: unknown): string | null {
 /**
  * The audit trail: rows are only ever appended (the table's trigger refuses UPDATE and
  * DELETE), each in the transaction of the action it describes, so an action and its row
- * commit or fail together — and an action of a member disabled meanwhile fails (23519).
+ * commit or fail together — and an action of a member disabled meanwhile fails (23519), as
+ * does one of a member who lost a role meanwhile (2001).
  */
 export function createStaffAudit(db: Kysely<Database>, nowMs: () => number = Date.now) {
-  async function append(trx: StaffDb, by: { staffId: number | null; address: string }, entry: AuditEntry) {
-    // The scope checked the session when the call came in; a member disabled since then
-    // (while this call was running) must not act: their action rolls back with this error.
+  async function append(trx: StaffDb, by: { staffId: number | null; address: string; roles?: readonly StaffRole[] }, entry: AuditEntry) {
+    // The scope checked the session and the roles when the call came in; a member disabled
+    // or stripped of a role since then (while this call was running) must not act: their
+    // action rolls back with this error. FOR SHARE: a change still being committed is waited
+    // for, not read past (on PostgreSQL a plain read would see the member as they were).
     if (by.staffId !== null) {
-      const actor = await trx.selectFrom('staff_member').select('disabled_at').where('id', '=', by.staffId).executeTakeFirst();
+      const actor = await trx.selectFrom('staff_member').select(['disabled_at', 'roles']).where('id', '=', by.staffId).forShare().executeTakeFirst();
       if (!actor || actor.disabled_at !== null) throw new AppError(ErrorCode.SESSION_ENDED, 'the staff member was disabled during the call');
+      const held = storedRoles(actor.roles);
+      if (by.roles?.some((role) => !held.includes(role))) throw new AppError(ErrorCode.STAFF_ROLE_REQUIRED, 'a role was taken away during the call', 403);
     }
     await trx
       .insertInto('staff_audit')
@@ -74,7 +79,7 @@ export function createStaffAudit(db: Kysely<Database>, nowMs: () => number = Dat
   return {
     append,
 
-    record: ((trx, actor, entry) => append(trx, { staffId: actor.staffId, address: actor.address }, entry)) satisfies StaffAudit['record'],
+    record: ((trx, actor, entry) => append(trx, { staffId: actor.staffId, address: actor.address, roles: actor.roles }, entry)) satisfies StaffAudit['record'],
 
     /** Newest first, filtered by who, which customer and which action. */
     async list(filter: { page: number; limit: number; staffId?: number | undefined; uid?: number | undefined; action?: string | undefined }): Promise<{ list: AuditRow[]; pages: number }> {

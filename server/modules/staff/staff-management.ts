@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { Transaction } from 'kysely';
 import { isValidEmail } from '../../../src/shared/auth/validation';
 import type { StaffMember } from '../../../src/shared/api/staff';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
@@ -7,6 +8,7 @@ import { hashPassword } from '../../auth/passwords';
 import { generateTotpSecret, otpauthUrl } from '../../auth/totp';
 import { isUniqueViolation } from '../../db/database-errors';
 import { AppError } from '../../http/app-error';
+import type { Database } from '../../db/schema';
 import type { StaffActor } from './audit';
 import type { StaffContext, StaffDependencies } from './staff-context';
 import { pageCount, storedRoles, timeMs } from './staff-repository';
@@ -35,10 +37,24 @@ export function parseRoles(roles: readonly string[]): StaffRole[] {
 export function createStaffManagement(deps: StaffDependencies, context: StaffContext, sessions: StaffSessions) {
   const { repository, audit, cipher, settings } = deps;
 
-  async function lockTarget(trx: Parameters<typeof repository.lockById>[0], staffId: number) {
-    const member = await repository.lockById(trx, staffId);
+  /**
+   * Locks the acting admin's row and the target's (in id order), then checks the actor as
+   * they are now, not as the call found them: an admin disabled or demoted by another admin
+   * meanwhile (two admins disabling or demoting each other at once) may no longer act, so
+   * the actor, who cannot disable or demote themselves, stays an enabled admin and the back
+   * office never loses its last one.
+   */
+  async function lockActorAndTarget(trx: Transaction<Database>, actor: StaffActor, targetId: number) {
+    const rows = await repository.lockByIds(trx, [actor.staffId, targetId]);
+    stillAnAdmin(rows.find((row) => row.id === actor.staffId));
+    const member = rows.find((row) => row.id === targetId);
     if (!member) throw new AppError(ErrorCode.DATA_NOT_FOUND, 'no such staff member');
     return member;
+  }
+
+  function stillAnAdmin(self: { disabled_at: Date | null; roles: readonly string[] | null } | undefined) {
+    if (!self || self.disabled_at !== null) throw new AppError(ErrorCode.SESSION_ENDED, 'the staff member was disabled during the call');
+    if (!storedRoles(self.roles).includes('admin')) throw new AppError(ErrorCode.STAFF_ROLE_REQUIRED, 'the admin role was taken away during the call', 403);
   }
 
   return {
@@ -72,6 +88,7 @@ export function createStaffManagement(deps: StaffDependencies, context: StaffCon
       const passwordHash = await hashPassword(oneTimePassword);
       try {
         const staffId = await repository.db.transaction().execute(async (trx) => {
+          if (by.staffId !== null) stillAnAdmin((await repository.lockByIds(trx, [by.staffId]))[0]);
           const id = await repository.insert(trx, { email, passwordHash, roles, sealedTotpSecret: cipher.encrypt(secret), at: context.now() });
           await audit.append(trx, { staffId: by.staffId, address: by.address }, {
             action: 'staff.create',
@@ -92,7 +109,7 @@ export function createStaffManagement(deps: StaffDependencies, context: StaffCon
     async setRoles(actor: StaffActor, input: { staffId: number; roles: readonly string[] }) {
       const roles = parseRoles(input.roles);
       await repository.db.transaction().execute(async (trx) => {
-        const member = await lockTarget(trx, input.staffId);
+        const member = await lockActorAndTarget(trx, actor, input.staffId);
         const before = storedRoles(member.roles);
         // An admin cannot take away their own admin role: the last admin could lock everyone out.
         if (member.id === actor.staffId && before.includes('admin') && !roles.includes('admin')) throw new AppError(ErrorCode.STAFF_SELF_PROTECTED);
@@ -113,7 +130,7 @@ export function createStaffManagement(deps: StaffDependencies, context: StaffCon
     async disable(actor: StaffActor, input: { staffId: number }) {
       if (input.staffId === actor.staffId) throw new AppError(ErrorCode.STAFF_SELF_PROTECTED);
       await repository.db.transaction().execute(async (trx) => {
-        const member = await lockTarget(trx, input.staffId);
+        const member = await lockActorAndTarget(trx, actor, input.staffId);
         if (member.disabled_at !== null) throw new AppError(ErrorCode.STATUS_UNCHANGED, 'already disabled');
         await repository.disable(trx, member.id, context.now());
         await sessions.endSessions(trx, member.id, 'disabled');

@@ -26,6 +26,14 @@ export function createStaffRepository(db: Kysely<Database>) {
     lockById(trx: Transaction<Database>, id: number) {
       return trx.selectFrom('staff_member').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
     },
+    /**
+     * Several staff rows locked for a change, in id order: two admins acting on each other
+     * at once take their locks in the same order, so one waits for the other instead of
+     * both deadlocking (or both acting on what the other is about to change).
+     */
+    lockByIds(trx: Transaction<Database>, ids: readonly number[]) {
+      return trx.selectFrom('staff_member').selectAll().where('id', 'in', [...new Set(ids)]).orderBy('id').forUpdate().execute();
+    },
     async insert(trx: StaffDb, member: { email: string; passwordHash: string; roles: StaffRole[]; sealedTotpSecret: string; at: Date }): Promise<number> {
       const row = await trx
         .insertInto('staff_member')
