@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLedger, type Ledger } from '../../server/modules/ledger/ledger';
 import { JournalKind } from '../../server/modules/ledger/ledger-kinds';
 import { reconcileBooks } from '../../server/modules/ledger/reconciliation';
-import { scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
+import { post, scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
 import { call } from './identity-support';
 import { fundedTrader } from './funding-support';
 
@@ -379,6 +379,66 @@ describe.each(testBackends())('editing orders (exchange/updateOrder) on $name', 
       expect(await orderOf(user.token, pendingNo)).toMatchObject({ status: 4 });
       expect(await marginAdjustments(pendingNo)).toBe(moved.code === 0 ? 1 : 0);
       expect((await balanceOf(user.token)) as { lockMargin: string }).toMatchObject({ lockMargin: '0.00' });
+      expect(await audit()).toEqual([]);
+    });
+
+    it('NUL bytes and garbage in any field are bad input (HTTP 200, a code, never a 500): the order, its margin and the books stay as they were', async () => {
+      const user = await trader();
+      quote(108500, 108512);
+      const positionNo = await place(user.token, { stopPrice: '1.07' });
+      const pendingNo = await place(user.token, { buyPoint: 1, price: '1.08', stopPrice: '1.07' });
+      const before = await balanceOf(user.token);
+      const nul = '\u0000';
+      const garbage: [string, Record<string, unknown>][] = [];
+      for (const orderId of [positionNo, pendingNo]) {
+        garbage.push(
+          [`NUL in orderId`, { orderId: `${orderId}${nul}`, stopPrice: '1.075' }],
+          [`NUL in stopPrice`, { orderId, stopPrice: `1.075${nul}` }],
+          [`NUL alone as a level`, { orderId, takeProfitPrice: nul }],
+          [`NUL in price`, { orderId, price: `1.07${nul}` }],
+          [`NUL in an unknown key`, { orderId, [`stop${nul}Price`]: '1.075' }],
+          [`an unknown field`, { orderId, stopPrice: '1.075', orderQuantity: '5' }],
+          [`a number instead of a string`, { orderId, stopPrice: 1.075 }],
+          [`a numeric orderId`, { orderId: Number(orderId), stopPrice: '1.075' }],
+          [`an array`, { orderId, stopPrice: ['1.075'] }],
+          [`an object`, { orderId, takeProfitPrice: { value: '1.09' } }],
+          [`null`, { orderId, stopPrice: null }],
+          [`an exponent`, { orderId, stopPrice: '1e0' }],
+          [`a second point`, { orderId, stopPrice: '1.07.5' }],
+          [`a sign`, { orderId, takeProfitPrice: '+1.09' }],
+          [`NaN`, { orderId, stopPrice: 'NaN' }],
+          [`Infinity`, { orderId, takeProfitPrice: 'Infinity' }],
+          [`a hex number`, { orderId, takeProfitPrice: '0x10' }],
+          [`nine decimals`, { orderId, stopPrice: '1.075000001' }],
+          [`twenty-three digits`, { orderId, takeProfitPrice: '1'.repeat(23) }],
+          [`"" as a price`, { orderId, price: '' }],
+          [`an orderId of 41 characters`, { orderId: `${orderId}${'9'.repeat(41)}`.slice(0, 41), stopPrice: '1.075' }],
+          [`a blank orderId`, { orderId: '   ', stopPrice: '1.075' }],
+          [`no orderId`, { stopPrice: '1.075' }],
+          [`SQL in orderId`, { orderId: `${orderId}' OR '1'='1`, stopPrice: '1.075' }],
+        );
+      }
+      for (const [name, body] of garbage) {
+        const answer = await update(user.token, body);
+        expect(answer.status, name).toBe(200);
+        expect(answer.code, name).not.toBe(0);
+        expect(answer.msg, name).not.toBe('');
+      }
+      // Bodies that are not an object at all.
+      for (const raw of ['', 'null', '[]', '"orderId"', '{"orderId":', `{"orderId":"${positionNo}","stopPrice":"1.075"}x`]) {
+        const response = await post(server.app, '/exchange/updateOrder', raw, { authorization: `Bearer ${user.token}` });
+        expect(response.statusCode, raw).toBeLessThan(500);
+        expect((response.json() as { code: number }).code, raw).not.toBe(0);
+      }
+      // A take profit far above the price is on the right side of a buy and fits the column (22 digits): kept exactly, then removed.
+      const far = '9'.repeat(22);
+      expect((await update(user.token, { orderId: positionNo, takeProfitPrice: far })).code).toBe(0);
+      expect(await orderOf(user.token, positionNo)).toMatchObject({ takeProfitPrice: `${far}.00` });
+      expect((await update(user.token, { orderId: positionNo, takeProfitPrice: '' })).code).toBe(0);
+      expect(await orderOf(user.token, positionNo)).toMatchObject({ status: 2, stopPrice: '1.07', takeProfitPrice: null });
+      expect(await orderOf(user.token, pendingNo)).toMatchObject({ status: 1, limitPrice: '1.08', stopPrice: '1.07', takeProfitPrice: null });
+      expect(await balanceOf(user.token)).toEqual(before);
+      expect(await marginAdjustments(pendingNo)).toBe(0);
       expect(await audit()).toEqual([]);
     });
 

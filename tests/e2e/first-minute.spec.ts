@@ -116,6 +116,22 @@ test('a newcomer signs up with the logged code, lands signed in, switches to dem
   if (isDesktop(page)) await expect(page.getByRole('table', { name: 'Opening' })).toContainText(orderNo);
   else await expect(page.getByRole('list', { name: 'Opening' }).getByRole('button', { name: new RegExp(orderNo) })).toHaveCount(1);
 
+  // The default minimum holding time (180 s): the close says how long is left, counted on the
+  // server's clock, so a device clock 5 minutes ahead does not offer a close the server refuses.
+  await page.clock.install({ time: Date.now() + 5 * 60_000 });
+  await page.reload();
+  const holdText = /^Can close in [0-2]:[0-5]\d$/;
+  if (isDesktop(page)) {
+    const row = page.getByRole('table', { name: 'Opening' }).getByRole('row', { name: new RegExp(orderNo) });
+    await expect(row.getByRole('button', { name: holdText })).toBeDisabled();
+  } else {
+    await page.getByRole('list', { name: 'Opening' }).getByRole('button', { name: new RegExp(orderNo) }).click();
+    await expect(page.getByRole('dialog').getByRole('button', { name: holdText })).toBeDisabled();
+  }
+  await screen(page, 'hold-countdown');
+  // The device's clock right again for the option's countdown.
+  await page.clock.setSystemTime(Date.now());
+
   // An option, from the chart: option mode where the trade starts, then buy up for 30 s.
   await page.goto(`${base}/BTCUSDT/chart`);
   const modes = page.getByRole('group', { name: 'Trade mode' });

@@ -63,6 +63,7 @@ test('in German and Thai no price or amount is cut or off-screen on home, chart,
   const orderNo = placed.data as string;
   const size = page.viewportSize()?.width ?? 0;
 
+  const volumeTitle = { de: 'Volumen', th: 'ปริมาณ' };
   for (const [code, name] of [['de', 'Deutsch'], ['th', 'ไทย']] as const) {
     await page.goto('/');
     await waitForApp(page);
@@ -80,6 +81,13 @@ test('in German and Thai no price or amount is cut or off-screen on home, chart,
       await expect(screen.price()).toHaveText(/\d/);
       await page.screenshot({ path: `test-results/screens/looks-${code}${screen.path.replace(/[/?=]+/g, '-')}-${size}.png` });
       expect.soft(await misfitNumbers(page), `${code} ${screen.path}`).toEqual([]);
+      if (screen.path.endsWith('/chart')) {
+        // The volume pane is titled in the language ("VOLUME:" stayed English), and no chart tool (the Thai camera) is cut off.
+        await expect(page.getByRole('img', { name: /Bitcoin/ }).first()).toHaveAttribute('data-volume-title', volumeTitle[code]);
+        const tools = page.getByRole('toolbar').first().getByRole('button');
+        expect(await tools.count()).toBeGreaterThan(4);
+        for (const tool of await tools.all()) await expect.soft(tool, `${code} ${(await tool.getAttribute('aria-label')) ?? ''}`).toBeInViewport({ ratio: 1 });
+      }
     }
   }
 });

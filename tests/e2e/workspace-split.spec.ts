@@ -34,12 +34,19 @@ test('the separator between chart and positions moves with the keys and the poin
   const placed = await placePositions(page, demo.token, 10);
   await page.goto('/');
   const chartPanel = page.getByRole('region', { name: 'Bitcoin', exact: true });
-  await expect(chartPanel.getByRole('img', { name: 'Price chart of Bitcoin' })).toHaveAttribute('data-loaded', '1min');
+  const chartImage = chartPanel.getByRole('img', { name: 'Price chart of Bitcoin' });
+  await expect(chartImage).toHaveAttribute('data-loaded', '1min');
+  // With the quotation list only, the chart is wide enough for its price legends over the candles.
+  await expect(chartImage).toHaveAttribute('data-legend', 'always');
   // Every panel open: the order panel, search and the quotation list (open by default above 790 px).
   await page.getByRole('button', { name: 'Place order' }).click();
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page.getByRole('region', { name: 'Place order · Bitcoin' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Quotation' })).toBeVisible();
+  // The narrow chart keeps its candles: the legends follow the crosshair, the volume pane takes at most a quarter (32 px at least).
+  await expect(chartImage).toHaveAttribute('data-legend', 'follow_cross');
+  const chartHeight = (await chartImage.boundingBox())?.height ?? 0;
+  expect(Number(await chartImage.getAttribute('data-sub-pane-height'))).toBeLessThanOrEqual(Math.max(32, Math.floor(chartHeight / 4)));
 
   const board = page.getByRole('region', { name: 'Positions' });
   const grid = board.getByRole('table', { name: 'Opening' });

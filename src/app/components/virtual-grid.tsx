@@ -88,7 +88,8 @@ export function VirtualGrid<Item>(props: {
           <div role="rowgroup" className="virtual-grid-head">
             <div role="row" className="virtual-grid-row" style={rowLayout} aria-rowindex={1}>
               {columns.map((column) => (
-                <span key={column.key} role="columnheader" {...looks.get(column.key)}>
+                // The title spells out a label its column's width cuts (German "Eröffnungskurs" at 1280 px).
+                <span key={column.key} role="columnheader" title={column.labelHidden ? undefined : column.label} {...looks.get(column.key)}>
                   {column.labelHidden ? <span className="visually-hidden">{column.label}</span> : column.label}
                 </span>
               ))}

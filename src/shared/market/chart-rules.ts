@@ -59,3 +59,33 @@ export function screenshotFileName(symbol: string, period: KlinePeriod, atMs: nu
   const stamp = new Date(atMs).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return `${symbol}-${period}-${stamp}.jpeg`;
 }
+
+/** The tallest and the shortest a sub-indicator pane (VOL, MACD, …) is drawn. */
+export const subPaneHeightBoundsPx = { min: 32, max: 90 } as const;
+
+/**
+ * A sub-indicator pane's height on a chart of that height: the sub panes share a quarter of
+ * it, each within the bounds, so the candles keep most of a short chart (a fixed 90 px
+ * pane took over half of the chart at 1280×800 with every workspace panel open).
+ */
+export function subPaneHeightPx(chartHeightPx: number, subPanes: number): number {
+  if (subPanes <= 0) return 0;
+  const share = Math.floor((Math.max(0, chartHeightPx) * 0.25) / subPanes);
+  return Math.min(subPaneHeightBoundsPx.max, Math.max(subPaneHeightBoundsPx.min, share));
+}
+
+/** When the price legends (the bar's open, high, low, close; the indicators' values) are drawn over the candles. */
+export type ChartLegendRule = 'always' | 'follow_cross';
+
+/** Below this width the legends wrap into rows that cover the candles. */
+export const legendMinWidthPx = 600;
+/** Below this height of the candle pane three legend rows would cover most of it. */
+export const legendMinCandleHeightPx = 120;
+
+/**
+ * The legends stay on a roomy chart; on a narrow or short one they show only while the
+ * crosshair is on a bar (the trader's pointer or finger), leaving the candles visible.
+ */
+export function chartLegendRule(chartWidthPx: number, candlePaneHeightPx: number): ChartLegendRule {
+  return chartWidthPx >= legendMinWidthPx && candlePaneHeightPx >= legendMinCandleHeightPx ? 'always' : 'follow_cross';
+}

@@ -1,8 +1,8 @@
 import { effect } from '@preact/signals-react';
-import { dispose, init, type Chart, type Indicator, type KLineData } from 'klinecharts';
+import { dispose, init, TooltipShowRule, type Chart, type Indicator, type KLineData } from 'klinecharts';
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import type { BrandConfig } from '../../../shared/config/brand-config';
-import { screenshotFormat, type CandleType, type ChartIndicators } from '../../../shared/market/chart-rules';
+import { chartLegendRule, screenshotFormat, subPaneHeightPx, type CandleType, type ChartIndicators } from '../../../shared/market/chart-rules';
 import type { KlinePeriod, WireBar } from '../../../shared/market/kline';
 import { useApp } from '../../app-context';
 import { barSignal } from '../../engine/signals';
@@ -99,6 +99,7 @@ export default function KlineChart({ ref, ...props }: KlineChartProps) {
   const { klines } = useApp();
   const container = useRef<HTMLDivElement>(null);
   const [chart, setChart] = useState<Chart | null>(null);
+  const [size, setSize] = useState({ width: 0, height: 0 });
 
   /**
    * What the chart draws, read back from it onto the element (`data-loaded` period,
@@ -117,7 +118,11 @@ export default function KlineChart({ ref, ...props }: KlineChartProps) {
     const created = init(element);
     if (!created) return;
     setChart(created);
-    const observer = new ResizeObserver(() => created.resize());
+    const observer = new ResizeObserver((entries) => {
+      created.resize();
+      const box = entries[0]?.contentRect;
+      if (box) setSize({ width: Math.round(box.width), height: Math.round(box.height) });
+    });
     observer.observe(element);
     return () => {
       observer.disconnect();
@@ -234,7 +239,8 @@ export default function KlineChart({ ref, ...props }: KlineChartProps) {
     }
     for (const name of indicators.sub) {
       if (!current.sub.has(name)) {
-        const paneId = chart.createIndicator(name, false, { height: 90 });
+        // Its height is the chart's share, set by the next effect.
+        const paneId = chart.createIndicator(name, false);
         if (paneId) current.sub.set(name, paneId);
       }
     }
@@ -243,6 +249,20 @@ export default function KlineChart({ ref, ...props }: KlineChartProps) {
     const onSubs = [...byPane.entries()].filter(([paneId]) => paneId !== mainPaneId).flatMap(([, names]) => [...names.keys()]);
     describe({ indicators: `${onMain.join(',')}|${onSubs.join(',')}` });
   }, [chart, indicators]);
+
+  // A small chart (every workspace panel open at 1280×800) keeps its candles: the sub panes
+  // shrink to their share and the legends show with the crosshair only. After the styles
+  // effect, since a scheme change sets every style again.
+  useEffect(() => {
+    if (!chart || size.height === 0) return;
+    const subPanes = [...applied.current.sub.values()];
+    const height = subPaneHeightPx(size.height, subPanes.length);
+    for (const id of subPanes) chart.setPaneOptions({ id, height });
+    const legend = chartLegendRule(size.width, size.height - subPanes.length * height);
+    const showRule = legend === 'always' ? TooltipShowRule.Always : TooltipShowRule.FollowCross;
+    chart.setStyles({ candle: { tooltip: { showRule } }, indicator: { tooltip: { showRule } } });
+    describe({ subPaneHeight: String(height), legend });
+  }, [chart, size, indicators, scheme, candleType, tooltipTitles]);
 
   // The volume indicator's own bar is titled "VOLUME: " in the library: give it the
   // translated title (the MA lines keep their universal names).

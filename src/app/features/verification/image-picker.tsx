@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Icon } from '../../components/icons';
 import { imageAccept } from '../../../shared/uploads/image-rules';
 import { ImageRefusedError, prepareImage } from '../money/deposit/prepare-image';
 import { usePickedImage } from '../../components/picked-image';
@@ -56,7 +57,17 @@ export function VerificationImagePicker(props: {
         {previewUrl || keptImage ? (
           <img src={previewUrl ?? keptImage ?? ''} alt={props.label} />
         ) : (
-          <span>{preparing ? t('verify.processing') : props.keptUrl ? `✓ ${t('verify.change_image')}` : t('verify.pick_image')}</span>
+          <span>
+            {preparing ? (
+              t('verify.processing')
+            ) : props.keptUrl ? (
+              <>
+                <Icon name="check" size={14} /> {t('verify.change_image')}
+              </>
+            ) : (
+              t('verify.pick_image')
+            )}
+          </span>
         )}
       </button>
       {(props.file || props.keptUrl) && !props.disabled ? <span className="field-hint">{t('verify.change_image')}</span> : null}

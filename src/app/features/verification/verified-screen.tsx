@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { Icon } from '../../components/icons';
 
 /** The already-verified screen (status 2 with `verifiedScreen` on): who was verified, the number masked. */
 export function AlreadyVerified(props: { realName: string; idCard: string }) {
@@ -6,7 +7,7 @@ export function AlreadyVerified(props: { realName: string; idCard: string }) {
   return (
     <div className="verify-done" data-testid="verify-already">
       <div className="verify-done-mark" aria-hidden="true">
-        ✓
+        <Icon name="check" size={32} />
       </div>
       <h2>{t('verify.verified_title')}</h2>
       <p>{t('verify.verified_body')}</p>

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   chartIsLive,
+  chartLegendRule,
   defaultIndicators,
   screenshotFileName,
   showsVolume,
+  subPaneHeightPx,
   toggleIndicator,
   type ChartIndicators,
 } from '../../../../src/shared/market/chart-rules';
@@ -45,5 +47,26 @@ describe('chart page rules', () => {
 
   it('names a screenshot by symbol, period and UTC time', () => {
     expect(screenshotFileName('BTCUSDT', '5min', Date.parse('2026-11-23T09:08:07Z'))).toBe('BTCUSDT-5min-20261123-090807.jpeg');
+  });
+});
+
+describe('chart layout on small panels', () => {
+  it('sub panes share a quarter of the chart, each between 32 and 90 px', () => {
+    // The 1440×900 workspace's chart (about 250 px): the volume pane no longer takes 90 of it.
+    expect(subPaneHeightPx(250, 1)).toBe(62);
+    expect(subPaneHeightPx(600, 1)).toBe(90);
+    expect(subPaneHeightPx(150, 1)).toBe(37);
+    expect(subPaneHeightPx(100, 1)).toBe(32);
+    expect(subPaneHeightPx(400, 3)).toBe(33);
+    expect(subPaneHeightPx(400, 0)).toBe(0);
+    expect(subPaneHeightPx(-5, 1)).toBe(32);
+  });
+
+  it('legends stay on a roomy chart and follow the crosshair on a narrow or short one', () => {
+    expect(chartLegendRule(870, 180)).toBe('always');
+    expect(chartLegendRule(600, 120)).toBe('always');
+    expect(chartLegendRule(599, 300)).toBe('follow_cross');
+    expect(chartLegendRule(900, 119)).toBe('follow_cross');
+    expect(chartLegendRule(370, 100)).toBe('follow_cross');
   });
 });

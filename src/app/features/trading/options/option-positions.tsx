@@ -99,7 +99,7 @@ function useOptionColumns(): GridColumn<RunningOption>[] {
       { key: 'current', label: t('position.current_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: ({ order }) => <LivePrice symbol={order.tradePair} /> },
       { key: 'amount', label: t('option.order_amount'), width: 'minmax(70px, 0.8fr)', numeric: true, cell: ({ order }) => amount(order.amount) },
       { key: 'fee', label: t('position.fee'), width: 'minmax(56px, 0.6fr)', numeric: true, hidePriority: 2, cell: ({ order }) => amount(order.feeAmount) },
-      { key: 'time', label: t('option.place_time'), width: 'minmax(130px, 1.2fr)', numeric: true, hidePriority: 3, cell: ({ order }) => format.time(order.beginTime) },
+      { key: 'time', label: t('option.place_time'), width: 'minmax(148px, 1.2fr)', numeric: true, hidePriority: 3, cell: ({ order }) => format.time(order.beginTime) },
       {
         // The time left stays in view at the end, as profit and loss does for positions.
         key: 'progress',

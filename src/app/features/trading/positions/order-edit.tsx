@@ -25,12 +25,16 @@ export function useHoldCountdown(order: Pick<TradeOrder, 'closableAfterTime'>): 
   // The server set the time; the device's clock may be off, so the count runs on the server's as estimated.
   const [now, setNow] = useState(() => serverClock.serverNowMs());
   const left = holdTimeLeft(until, now);
-  const waiting = left !== null;
   useEffect(() => {
-    if (!waiting) return undefined;
-    const timer = setInterval(() => setNow(serverClock.serverNowMs()), 1_000);
+    if (until === null) return undefined;
+    // Ticks for as long as the row shows: the estimate of the server's clock may arrive after the row
+    // (a device clock ahead would have said "closable" until then). An unchanged text keeps the old time: nothing renders.
+    const timer = setInterval(() => {
+      const current = serverClock.serverNowMs();
+      setNow((previous) => (holdTimeLeft(until, previous) === holdTimeLeft(until, current) ? previous : current));
+    }, 1_000);
     return () => clearInterval(timer);
-  }, [waiting]);
+  }, [until]);
   return left;
 }
 

@@ -36,7 +36,7 @@ function usePositionColumns(tab: PositionTab): GridColumn<TradeOrder>[] {
       { key: 'stop', label: t('trade.stop_loss'), width: 'minmax(70px, 0.9fr)', numeric: true, hidePriority: 6, cell: (order) => format.price(order.stopPrice, pricePrecisionOf(order.tradePair)) },
       { key: 'take', label: t('trade.take_profit'), width: 'minmax(70px, 0.9fr)', numeric: true, hidePriority: 5, cell: (order) => format.price(order.takeProfitPrice, pricePrecisionOf(order.tradePair)) },
       { key: 'fee', label: t('position.fee'), width: 'minmax(60px, 0.7fr)', numeric: true, hidePriority: 4, cell: (order) => format.amount(order.feeAmount) },
-      { key: 'time', label: t('position.order_time'), width: 'minmax(130px, 1.3fr)', numeric: true, hidePriority: 3, cell: (order) => format.time(order.orderTime) },
+      { key: 'time', label: t('position.order_time'), width: 'minmax(148px, 1.3fr)', numeric: true, hidePriority: 3, cell: (order) => format.time(order.orderTime) },
       // What a trader watches and acts on stays in view at the end: profit and loss, then the row's close button.
       {
         key: 'pnl',
