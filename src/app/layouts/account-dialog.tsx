@@ -90,7 +90,8 @@ export function AccountDialog(props: { route: RouteName; onClose: () => void; ch
               </ul>
             </nav>
           ) : null}
-          <div className="account-dialog-pane">
+          {/* It scrolls on its own, so a keyboard user can focus it to scroll a page without controls (a static text). */}
+          <div className="account-dialog-pane" tabIndex={0}>
             <OpenedFromSideMenu.Provider value={pageIsMenuEntry}>{props.children}</OpenedFromSideMenu.Provider>
           </div>
         </div>

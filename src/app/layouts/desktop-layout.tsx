@@ -129,6 +129,7 @@ function TopBar() {
  */
 export function DesktopLayout(props: { children: ReactNode; overlay?: ReactNode }) {
   const { config } = useApp();
+  const { t } = useTranslation();
   const beneath = props.overlay ? true : undefined;
   return (
     <div className={`desktop-layout template-${config.desktopTemplate}`}>
@@ -136,10 +137,10 @@ export function DesktopLayout(props: { children: ReactNode; overlay?: ReactNode 
         <TopBar />
         <div className="desktop-body">
           {/* Page links and panel toggles apart: they do different things and look it. */}
-          <div className="side-rail">
+          <aside className="side-rail" aria-label={t('desktop.side_rail')}>
             <SideLinks />
             <SideToggles />
-          </div>
+          </aside>
           <main className="desktop-main">{props.children}</main>
         </div>
       </div>

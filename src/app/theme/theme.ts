@@ -1,4 +1,5 @@
 import type { BrandConfig } from '../../shared/config/brand-config';
+import { readableTones, type SchemeName } from '../../shared/theme/contrast';
 
 export type ColourScheme = 'light' | 'dark';
 
@@ -7,12 +8,34 @@ const upDownColours = {
   1: { up: '#dc2626', down: '#16a34a' },
 } as const;
 
+let brandColours: { accent: string; up: string; down: string } = { accent: '#2f6bff', ...upDownColours[0] };
+
+/**
+ * The brand's colours and the readable tones derived from them for the scheme in use:
+ * `--x` as the brand gave it (decoration, borders), `--x-text` for text on any surface,
+ * `--x-fill` under white text (contrast.ts).
+ */
+function applyTones(scheme: SchemeName) {
+  const style = document.documentElement.style;
+  for (const [name, colour] of Object.entries(brandColours)) {
+    const tones = readableTones(colour, scheme);
+    style.setProperty(`--${name}`, colour);
+    style.setProperty(`--${name}-text`, tones.text);
+    style.setProperty(`--${name}-fill`, tones.fill);
+  }
+}
+
+function schemeInUse(): SchemeName {
+  return document.documentElement.dataset.scheme === 'dark' ? 'dark' : 'light';
+}
+
 /** Loads the scheme's stylesheet (from `public/themes/`) and resolves once it applies. */
 export function applyColourScheme(scheme: ColourScheme): Promise<void> {
   const id = 'theme-stylesheet';
   const href = `/themes/${scheme}.css`;
   let link = document.getElementById(id) as HTMLLinkElement | null;
   document.documentElement.dataset.scheme = scheme;
+  applyTones(scheme);
   if (link && link.getAttribute('href') === href) return Promise.resolve();
   if (!link) {
     link = document.createElement('link');
@@ -30,9 +53,6 @@ export function applyColourScheme(scheme: ColourScheme): Promise<void> {
 
 /** The brand's accent colour and its up/down colours (template 0 or 1). */
 export function applyBrandColours(config: Pick<BrandConfig, 'upDownTemplate'>, themeColour: string) {
-  const style = document.documentElement.style;
-  const colours = upDownColours[config.upDownTemplate];
-  style.setProperty('--accent', themeColour);
-  style.setProperty('--up', colours.up);
-  style.setProperty('--down', colours.down);
+  brandColours = { accent: themeColour, ...upDownColours[config.upDownTemplate] };
+  applyTones(schemeInUse());
 }

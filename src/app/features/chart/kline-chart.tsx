@@ -117,6 +117,10 @@ export default function KlineChart({ ref, ...props }: KlineChartProps) {
     if (!element) return;
     const created = init(element);
     if (!created) return;
+    // The library makes its canvas holder focusable with tabindex 1, which jumps the page's tab order: keep it in document order.
+    element.querySelectorAll<HTMLElement>('[tabindex]').forEach((focusable) => {
+      if (focusable.tabIndex > 0) focusable.tabIndex = 0;
+    });
     setChart(created);
     const observer = new ResizeObserver((entries) => {
       created.resize();

@@ -1,11 +1,8 @@
 import { useTranslation } from 'react-i18next';
+import { PageFrame } from '../../components/page-frame';
 
-/** Explore is empty by design (the label exists; the page has no content). */
+/** Explore is empty by design (the specification names the tab; the page has no content): its title only. */
 export function ExplorePage() {
   const { t } = useTranslation();
-  return (
-    <section className="page" aria-label={t('page.explore')}>
-      <div className="page-content" />
-    </section>
-  );
+  return <PageFrame back={false} title={t('page.explore')} />;
 }
