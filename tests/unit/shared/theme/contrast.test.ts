@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { brandConfigSchema } from '../../../../src/shared/config/brand-config';
 import { contrastRatio, readableTones, schemeSurfaces, textContrast } from '../../../../src/shared/theme/contrast';
 
-const brandAccents = ['#2f6bff', '#f59e0b', '#7c3aed', '#0d9488', '#ea580c', '#16a34a', '#dc2626', '#ffffff', '#000000', '#facc15'];
+/** The default brand's accents, both up/down templates' colours, and the extremes a brand could pick. */
+const brandAccents = [...brandConfigSchema.parse({}).themeColors, '#16a34a', '#dc2626', '#ffffff', '#000000', '#facc15', '#00ffff'];
 
 describe('colour contrast (WCAG 2)', () => {
   it('measures the ratios the audit found', () => {
