@@ -107,7 +107,15 @@ test('desktop: the account pages open in one dialog over the terminal; its menu 
   // A confirmation on top of the dialog takes Escape for itself; the next Escape closes the dialog.
   await page.goto('/user');
   await page.getByRole('dialog', { name: 'My account' }).getByRole('button', { name: 'Log out' }).click();
-  await expect(page.getByRole('dialog', { name: 'Log out' })).toBeVisible();
+  const confirmation = page.getByRole('dialog', { name: 'Log out' });
+  await expect(confirmation).toBeVisible();
+  // Tab stays inside it, round and round (Cancel, Confirm and its close button).
+  for (let press = 0; press < 5; press += 1) {
+    await page.keyboard.press('Tab');
+    await expect(confirmation.locator(':focus')).toHaveCount(1);
+  }
+  await page.keyboard.press('Shift+Tab');
+  await expect(confirmation.locator(':focus')).toHaveCount(1);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog', { name: 'Log out' })).toHaveCount(0);
   await expect(page.getByRole('dialog', { name: 'My account' })).toBeVisible();

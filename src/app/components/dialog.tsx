@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
+import { keepTabInside } from './focus-trap';
 import { Icon } from './icons';
 
 /**
@@ -20,13 +21,26 @@ export function Dialog(props: {
   const { t } = useTranslation();
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
+  const backdrop = useRef<HTMLDivElement>(null);
   const { onClose } = props;
+
+  // Modal: everything else in its container is inert while it shows, so Tab stays inside and
+  // nothing behind it can be clicked or read out (as a native modal <dialog> does).
+  useEffect(() => {
+    const own = backdrop.current;
+    const others = Array.from(own?.parentElement?.children ?? []).filter((element): element is HTMLElement => element !== own && element instanceof HTMLElement && !element.inert);
+    for (const element of others) element.inert = true;
+    return () => {
+      for (const element of others) element.inert = false;
+    };
+  }, []);
 
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     panel.current?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') onClose();
+      keepTabInside(event, panel.current);
     };
     document.addEventListener('keydown', onKey);
     return () => {
@@ -36,7 +50,7 @@ export function Dialog(props: {
   }, [onClose]);
 
   return createPortal(
-    <div className="dialog-backdrop" onClick={onClose}>
+    <div ref={backdrop} className="dialog-backdrop" onClick={onClose}>
       <div
         ref={panel}
         className="dialog"

@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } fr
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { switchesSignal } from '../app-context';
+import { keepTabInside } from '../components/focus-trap';
 import { Icon } from '../components/icons';
 import { OpenedFromSideMenu } from '../components/page-frame';
 import { sessionSignal } from '../engine/signals';
@@ -57,9 +58,11 @@ export function AccountDialog(props: { route: RouteName; onClose: () => void; ch
   }, []);
 
   useEffect(() => {
-    // A confirmation on top takes Escape for itself.
+    // A confirmation on top takes Escape and Tab for itself.
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && !otherModalOpen(panel.current)) onClose();
+      if (otherModalOpen(panel.current)) return;
+      if (event.key === 'Escape') onClose();
+      keepTabInside(event, panel.current);
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
