@@ -119,6 +119,10 @@ test('a 30 s option on the demo account: the form rules, chips and stepper, the 
   await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 5_000 }).toBeLessThan(firstProgress);
   await expect(seconds).not.toHaveText(firstSeconds ?? '');
   await screen(page, 'progress');
+  // A screen reader hears the countdown at its milestones only, never the running count.
+  const announced = progress.getByTestId('option-countdown-announced');
+  await expect(announced).toHaveText(/^(|60 s left|30 s left|10 s left)$/);
+  await expect(announced).toHaveText('10 s left', { timeout: 40_000 });
 
   // At 0 the settling drawer, then the result.
   const settling = page.getByRole('dialog', { name: 'Settling' });
@@ -130,6 +134,8 @@ test('a 30 s option on the demo account: the form rules, chips and stepper, the 
   await expect(result).toBeVisible({ timeout: 30_000 });
   const outcome = result.getByTestId('option-result');
   await expect(outcome).toHaveText(/^(Win|Loss|Draw: amount refunded)$/);
+  // Read out as it opens: the result is the dialog's description.
+  await expect(result).toHaveAccessibleDescription(/^(Win|Loss|Draw: amount refunded)/);
   await expect(result.getByTestId('option-order-id')).toHaveText(uid);
   await expect(result.getByTestId('option-end-price')).toHaveText(/^\d+(\.\d+)?$/);
   await expect(result.getByTestId('option-win-lost')).toHaveText(expectedWinLost((await outcome.textContent()) ?? '', 50, 80));

@@ -35,6 +35,7 @@ export function ConfirmHost() {
     <Dialog
       title={request.title}
       heightPx={request.heightPx}
+      describe
       onClose={() => answer(false)}
       footer={
         <>

@@ -17,9 +17,12 @@ export function Dialog(props: {
   children: ReactNode;
   footer?: ReactNode;
   heightPx?: number;
+  /** Its body is short and is the point (a question, a result): read out with the title when it opens. */
+  describe?: boolean;
 }) {
   const { t } = useTranslation();
   const titleId = useId();
+  const bodyId = useId();
   const panel = useRef<HTMLDivElement>(null);
   const backdrop = useRef<HTMLDivElement>(null);
   const { onClose } = props;
@@ -57,6 +60,7 @@ export function Dialog(props: {
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}
+        aria-describedby={props.describe ? bodyId : undefined}
         tabIndex={-1}
         style={props.heightPx ? { ['--drawer-height' as string]: `${props.heightPx}px` } : undefined}
         onClick={(event) => event.stopPropagation()}
@@ -67,7 +71,9 @@ export function Dialog(props: {
             <Icon name="close" />
           </button>
         </header>
-        <div className="dialog-body">{props.children}</div>
+        <div className="dialog-body" id={bodyId}>
+          {props.children}
+        </div>
         {props.footer ? <footer className="dialog-footer">{props.footer}</footer> : null}
       </div>
     </div>,

@@ -200,3 +200,12 @@ export function progressPercent(remainingMs: number, timeLongSeconds: number): n
   if (!(remainingMs > 0) || !(timeLongSeconds > 0)) return 0;
   return Math.min(100, Math.ceil((remainingMs * 100) / (timeLongSeconds * 1000)));
 }
+
+/** The seconds left at which a screen reader hears an option's countdown: a few milestones, not every second. */
+export const countdownMilestonesSeconds = [60, 30, 10] as const;
+
+/** The milestone the countdown has reached (the last one passed), or null before the first. */
+export function countdownMilestone(secondsLeft: number): number | null {
+  const passed = countdownMilestonesSeconds.filter((milestone) => secondsLeft <= milestone);
+  return passed.length ? Math.min(...passed) : null;
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatMoney, money } from '../../../../src/shared/money/money';
 import {
+  countdownMilestone,
   optionAmountBounds,
   optionFee,
   optionPlacementViolation,
@@ -178,5 +179,18 @@ describe('option amount bounds', () => {
     expect(place('30;80;;100;10', '10')).toBeNull();
     expect(place('30;80;;100;10', '100')).toBeNull();
     expect(place('30;80;;100;10', '101')).toBe('amount_range_rule');
+  });
+});
+
+describe('the countdown a screen reader hears', () => {
+  it('names only the milestones 60, 30 and 10 seconds, each from the moment it is reached', () => {
+    expect(countdownMilestone(120)).toBeNull();
+    expect(countdownMilestone(61)).toBeNull();
+    expect(countdownMilestone(60)).toBe(60);
+    expect(countdownMilestone(45)).toBe(60);
+    expect(countdownMilestone(30)).toBe(30);
+    expect(countdownMilestone(11)).toBe(30);
+    expect(countdownMilestone(10)).toBe(10);
+    expect(countdownMilestone(0)).toBe(10);
   });
 });

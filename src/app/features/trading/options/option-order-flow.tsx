@@ -3,7 +3,7 @@ import { useEffect, useEffectEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { optionCompleted, optionOrderByUid, OptionStatus, type OptionOrder } from '../../../../shared/api/options';
-import { OptionDirection, progressPercent } from '../../../../shared/options/option-rules';
+import { countdownMilestone, OptionDirection, progressPercent } from '../../../../shared/options/option-rules';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { useApp } from '../../../app-context';
 import { Dialog } from '../../../components/dialog';
@@ -146,6 +146,21 @@ export function CountdownBar(props: { progress: number; remainingMs: number; lab
   );
 }
 
+/**
+ * What a screen reader hears of the countdown: a polite status that changes only at the
+ * milestones (60, 30 and 10 seconds left), never every second. Only the open option's
+ * drawer has one, not every row of a list.
+ */
+function CountdownAnnouncer(props: { remainingMs: number }) {
+  const { t } = useTranslation();
+  const milestone = countdownMilestone(Math.max(0, Math.ceil(props.remainingMs / 1000)));
+  return (
+    <span className="visually-hidden" role="status" data-testid="option-countdown-announced">
+      {milestone === null ? '' : t('option.seconds_left', { seconds: milestone })}
+    </span>
+  );
+}
+
 /** The win/loss label of a settled option. */
 export function resultKey(order: Pick<OptionOrder, 'result'>): string {
   return `option.result_${order.result ?? 'void'}`;
@@ -186,7 +201,7 @@ export function OptionOrderFlow(props: {
     const winLost = settled.winLost ?? '0';
     const tone = settled.result === 'win' ? 'up' : settled.result === 'loss' ? 'down' : '';
     return (
-      <Dialog title={t('option.result_title')} onClose={onClose} heightPx={settlementDrawerHeightPx}>
+      <Dialog title={t('option.result_title')} onClose={onClose} heightPx={settlementDrawerHeightPx} describe>
         <div className="option-result" data-result={settled.result ?? 'void'}>
           <strong className={`option-result-label ${tone}`} data-testid="option-result">
             {t(resultKey(settled))}
@@ -243,6 +258,7 @@ export function OptionOrderFlow(props: {
         </div>
       </dl>
       <CountdownBar progress={phase.progress} remainingMs={phase.remainingMs} label={t('option.time_left')} />
+      <CountdownAnnouncer remainingMs={phase.remainingMs} />
     </Dialog>
   );
 }
