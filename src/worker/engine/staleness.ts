@@ -8,7 +8,23 @@ export function createStalenessMonitor(options: { clock: Clock; staleAfterMs?: n
   const threshold = options.staleAfterMs ?? staleAfterMs;
   let lastDataMs: number | null = null;
   let stale = false;
+  let expecting = true;
   return {
+    /**
+     * Whether any prices are followed at all. Following none (no tab shows a price, the
+     * quiet engine without positions), silence is not staleness; following some again
+     * gives them a full window before silence counts.
+     */
+    expect(following: boolean) {
+      if (following === expecting) return;
+      expecting = following;
+      if (following) {
+        if (lastDataMs !== null) lastDataMs = options.clock.nowMs();
+      } else if (stale) {
+        stale = false;
+        options.onChange(false);
+      }
+    },
     noteData() {
       lastDataMs = options.clock.nowMs();
       if (stale) {
@@ -18,7 +34,7 @@ export function createStalenessMonitor(options: { clock: Clock; staleAfterMs?: n
     },
     /** Runs on the check cadence; reports a change of state once. */
     check() {
-      const isStale = lastDataMs === null ? false : options.clock.nowMs() - lastDataMs >= threshold;
+      const isStale = lastDataMs === null || !expecting ? false : options.clock.nowMs() - lastDataMs >= threshold;
       if (isStale !== stale) {
         stale = isStale;
         options.onChange(stale);
