@@ -112,6 +112,7 @@ export async function boot(root: Root) {
     marketRoot: config.marketRoot,
     batchWindowMs: config.batchWindowMs,
     brokerNaming: config.marketSocketUrl !== '',
+    quietAfterMs: config.quietEngineAfterMs,
   });
   const http = createHttpClient({
     roots: { api: config.apiRoot, market: config.marketRoot, exchange: config.exchangeRoot },

@@ -48,6 +48,8 @@ export const brandConfigSchema = z.strictObject({
   fallbackBanners: z.array(z.string().min(1)).default(['/banners/banner-1.svg']),
   /** How often the worker sends each tab its changed prices. */
   batchWindowMs: z.number().int().min(16).max(1000).default(100),
+  /** With no tab visible this long, the engine keeps only the account's positions and running options live. */
+  quietEngineAfterMs: z.number().int().min(5_000).max(3_600_000).default(60_000),
 });
 
 export type BrandConfig = z.output<typeof brandConfigSchema>;

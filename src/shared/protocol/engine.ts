@@ -104,6 +104,8 @@ export interface MarketSettings {
   batchWindowMs: number;
   /** The socket is RabbitMQ's Web-STOMP (the brand's `marketSocketUrl`): dotted per-symbol and kline topics. */
   brokerNaming?: boolean;
+  /** With no tab visible this long, only the account's prices stay live (default 60 s). */
+  quietAfterMs?: number;
 }
 
 export interface EngineEventMap {

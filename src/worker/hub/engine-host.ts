@@ -48,8 +48,6 @@ export interface EngineHostOptions {
   /** POSTs `/market/history/limit` (bars between two times) under the market root; absent, the engine has no such history. */
   fetchHistoryRange?: (marketRoot: string, symbol: string, period: KlinePeriod, fromMs: number, toMs: number) => Promise<WireBar[]>;
   log?: (message: string) => void;
-  /** The quiet engine's wait with no tab visible (default 60 s). */
-  quietAfterMs?: number;
 }
 
 /**
@@ -231,7 +229,7 @@ export function createEngineHost(options: EngineHostOptions) {
           fetchHistory: (symbol, period) => options.fetchHistory(settings.marketRoot, symbol, period),
           onSnapshot: (snapshot) => clients.broadcast([{ type: 'market', payload: snapshot }]),
           sendExpired: (symbols) => clients.broadcast([{ type: 'pricesExpired', payload: symbols }]),
-          ...(options.quietAfterMs !== undefined ? { quietAfterMs: options.quietAfterMs } : {}),
+          ...(settings.quietAfterMs !== undefined ? { quietAfterMs: settings.quietAfterMs } : {}),
         });
         followAccountSymbols();
       }

@@ -128,6 +128,21 @@ describe('engine prices follow what the tabs show', () => {
     expect(shownPrice(tab, 'BTCUSDT')).toBe('64100');
   });
 
+  it('the brand\'s quiet wait replaces the default minute', async () => {
+    const time = createFakeClock();
+    const market = fakeMarket();
+    const host = createTestHost({ time, market });
+    await host.api.hello('tab', fakeTab().listener);
+    await host.api.configureMarket({ ...marketSettings, quietAfterMs: 20_000 });
+    await host.api.watchPrices('tab', ['BTCUSDT']);
+    time.advance(100);
+    await host.api.setVisible('tab', false);
+    time.advance(19_000);
+    expect(following(market.following)).toEqual(['BTCUSDT']);
+    time.advance(1_000);
+    expect(following(market.following)).toEqual([]);
+  });
+
   it('following nothing is not staleness', async () => {
     const { time, market, host, tab } = await signedInBrowser();
     await host.api.watchPrices('tab', ['BTCUSDT']);
