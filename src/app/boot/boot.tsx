@@ -113,6 +113,7 @@ export async function boot(root: Root) {
     batchWindowMs: config.batchWindowMs,
     brokerNaming: config.marketSocketUrl !== '',
     quietAfterMs: config.quietEngineAfterMs,
+    followAllPrices: config.followAllPrices,
   });
   const http = createHttpClient({
     roots: { api: config.apiRoot, market: config.marketRoot, exchange: config.exchangeRoot },

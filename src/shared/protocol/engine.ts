@@ -106,6 +106,8 @@ export interface MarketSettings {
   brokerNaming?: boolean;
   /** With no tab visible this long, only the account's prices stay live (default 60 s). */
   quietAfterMs?: number;
+  /** Follow the all-prices topic whatever the tabs show (the brand's `followAllPrices`). */
+  followAllPrices?: boolean;
 }
 
 export interface EngineEventMap {

@@ -47,6 +47,8 @@ export function createMarketFeed(options: {
   sendExpired?: (symbols: string[]) => void;
   /** The quiet engine's wait with no tab visible (default 60 s). */
   quietAfterMs?: number;
+  /** Follow every symbol whatever the tabs show, never quiet (the earlier behaviour). */
+  followAllPrices?: boolean;
 }) {
   const store = createTickStore();
   const fanout = createPriceFanout();
@@ -85,6 +87,7 @@ export function createMarketFeed(options: {
     timers: options.timers,
     ...(options.quietAfterMs !== undefined ? { quietAfterMs: options.quietAfterMs } : {}),
     apply(selection) {
+      if (options.followAllPrices) return;
       connection.followPrices(selection);
       staleness.expect(selection.all || selection.symbols.length > 0);
       if (selection.all) return;
@@ -166,6 +169,7 @@ export function createMarketFeed(options: {
   }
 
   const staleTimer = options.timers.setInterval(() => staleness.check(), stalenessCheckEveryMs);
+  if (options.followAllPrices) connection.followPrices({ all: true });
   connection.start();
 
   return {

@@ -230,6 +230,7 @@ export function createEngineHost(options: EngineHostOptions) {
           onSnapshot: (snapshot) => clients.broadcast([{ type: 'market', payload: snapshot }]),
           sendExpired: (symbols) => clients.broadcast([{ type: 'pricesExpired', payload: symbols }]),
           ...(settings.quietAfterMs !== undefined ? { quietAfterMs: settings.quietAfterMs } : {}),
+          followAllPrices: settings.followAllPrices ?? false,
         });
         followAccountSymbols();
       }

@@ -143,6 +143,18 @@ describe('engine prices follow what the tabs show', () => {
     expect(following(market.following)).toEqual([]);
   });
 
+  it('the brand\'s followAllPrices keeps the all-prices topic whatever is shown', async () => {
+    const time = createFakeClock();
+    const market = fakeMarket();
+    const host = createTestHost({ time, market });
+    await host.api.hello('tab', fakeTab().listener);
+    await host.api.configureMarket({ ...marketSettings, followAllPrices: true });
+    await host.api.watchPrices('tab', ['BTCUSDT']);
+    await host.api.setVisible('tab', false);
+    time.advance(120_000);
+    expect(market.selections).toEqual([{ all: true }]);
+  });
+
   it('following nothing is not staleness', async () => {
     const { time, market, host, tab } = await signedInBrowser();
     await host.api.watchPrices('tab', ['BTCUSDT']);
