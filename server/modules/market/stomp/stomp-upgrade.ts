@@ -24,7 +24,10 @@ export const MAX_INBOUND_MESSAGE_BYTES = MAX_FRAME_BYTES;
 export const SOCKET_COMPRESSION = {
   serverMaxWindowBits: 12,
   clientMaxWindowBits: 10,
-  zlibDeflateOptions: { level: 6, memLevel: 4 },
+  // Node's zlib keeps an output buffer of chunkSize per stream (16 KB by default); a
+  // compressed price message is tens of octets and a whole batch well under 1 KB.
+  zlibDeflateOptions: { level: 6, memLevel: 4, chunkSize: 1024 },
+  zlibInflateOptions: { chunkSize: 1024 },
   threshold: 128,
   /** Concurrent zlib calls in flight (ws's default); the rest queue. */
   concurrencyLimit: 10,
