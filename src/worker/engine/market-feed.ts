@@ -102,7 +102,7 @@ export function createMarketFeed(options: {
 
   const connection = options.connect({
     onPrices(ticks) {
-      staleness.noteData();
+      staleness.noteData(ticks.map((tick) => tick.symbol));
       fanout.noteChanged(store.ingest(ticks));
       if (klineWatchers.size > 0) for (const tick of ticks) for (const key of klines.ingest(tick)) changedBars.add(key);
       if (subscriptions.selection.all && store.size > knownSymbolCount) {
