@@ -11,6 +11,7 @@ import { runOrderThroughputBench } from './order-throughput';
 import { runOptionSettlementBench } from './option-settlement';
 import { runQuoteScrollBench } from './browser/quote-scroll';
 import { runTickFanoutBench } from './browser/tick-fanout';
+import { runSocketBytesBench } from './socket-bytes';
 import { buildServer } from '../server/app';
 import { createTokenService } from '../server/auth/tokens';
 import { openDatabase } from '../server/db/database';
@@ -78,6 +79,7 @@ async function main() {
   ];
   // The browser benches need Debian's Chromium; BENCH_BROWSER=0 skips them.
   if (process.env.BENCH_BROWSER !== '0') {
+    parts.push({ name: 'socket-bytes', run: async () => (await runSocketBytesBench()).map((section) => table(section, section.header)) });
     parts.push({
       name: 'browser',
       run: async () => [...(await runTickFanoutBench()), ...(await runQuoteScrollBench())].map((section) => table(section, section.header)),

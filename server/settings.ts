@@ -105,6 +105,8 @@ const environmentSchema = z.object({
    * office or a mobile carrier puts many browsers behind one address.
    */
   MARKET_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  /** permessage-deflate on the market STOMP endpoint and the exchange socket (bounded windows; see stomp-upgrade.ts). */
+  SOCKET_COMPRESSION: flag.default(true),
   POSITIONS_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   POSITIONS_SOCKETS_PER_USER: z.coerce.number().int().min(1).default(10),
   /** The most often a moving market pushes one account's positions feed, in ms. */
@@ -256,6 +258,7 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     codesSentPer10Min: values.CODES_SENT_PER_10_MIN,
     codeChecksPer10Min: values.CODE_CHECKS_PER_10_MIN,
     marketConnectionsPerAddress: values.MARKET_CONNECTIONS_PER_ADDRESS,
+    socketCompression: values.SOCKET_COMPRESSION,
     positionsSocketsPerAddress: values.POSITIONS_SOCKETS_PER_ADDRESS,
     positionsSocketsPerUser: values.POSITIONS_SOCKETS_PER_USER,
     positionsFeedIntervalMs: values.POSITIONS_FEED_INTERVAL_MS,

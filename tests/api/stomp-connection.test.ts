@@ -379,7 +379,7 @@ describe('STOMP client against the market endpoint', () => {
 });
 
 describe('market socket against the market endpoint', () => {
-  it('subscribes to /topic/prices and hands decoded batches to the engine', async () => {
+  it('subscribes to /topic/prices when following all prices and hands decoded batches to the engine', async () => {
     const { url, bus } = await startServer();
     const received: PriceTick[][] = [];
     const states: ConnectionState[] = [];
@@ -390,6 +390,7 @@ describe('market socket against the market endpoint', () => {
       onState: (state) => states.push(state),
     });
     marketSockets.push(socket);
+    socket.followPrices({ all: true });
     socket.start();
     await vi.waitFor(() => expect(bus.subscriberCount('/topic/prices')).toBe(1), SUBSCRIBE_WAIT);
     expect(socket.state).toEqual({ status: 'open', failedAttempts: 0, gaveUp: false });
@@ -402,5 +403,30 @@ describe('market socket against the market endpoint', () => {
     await socket.stop();
     await vi.waitFor(() => expect(bus.subscriberCount('/topic/prices')).toBe(0), SUBSCRIBE_WAIT);
     expect(states.map((state) => state.status)).toEqual(['connecting', 'open']);
+  });
+
+  it('follows per-symbol topics through the real endpoint: a tick of a followed symbol arrives, the dropped one is unsubscribed', async () => {
+    const { url, bus } = await startServer();
+    const received: PriceTick[][] = [];
+    const socket = createMarketSocket({
+      url,
+      createSocket: (socketUrl, protocols) => new WebSocket(socketUrl, protocols),
+      onPrices: (ticks) => received.push(ticks),
+      onState: () => undefined,
+    });
+    marketSockets.push(socket);
+    socket.followPrices({ all: false, symbols: ['BTCUSDT', 'ETHUSDT'] });
+    socket.start();
+    await vi.waitFor(() => expect(bus.subscriberCount('/topic/price/ETHUSDT')).toBe(1), SUBSCRIBE_WAIT);
+    const tick: PriceTick = {
+      symbol: 'BTCUSDT', name: 'Bitcoin', price: '64000.50', bidPrice: '64000.50', askPrice: '64001.00', volume: '12',
+      lastUpdate: 1_790_000_000_000, type: 'Cryptos', priceChangePercent: '1.25', low: '63000.00', high: '65000.00',
+    };
+    bus.publish('/topic/price/BTCUSDT', JSON.stringify(tick));
+    await vi.waitFor(() => expect(received).toEqual([[tick]]), SUBSCRIBE_WAIT);
+    socket.followPrices({ all: false, symbols: ['BTCUSDT'] });
+    await vi.waitFor(() => expect(bus.subscriberCount('/topic/price/ETHUSDT')).toBe(0), SUBSCRIBE_WAIT);
+    expect(bus.subscriberCount('/topic/prices')).toBe(0);
+    await socket.stop();
   });
 });

@@ -40,3 +40,17 @@ test('two tabs share one market connection and both show live prices; a paused f
     await expect(tab.getByText('Prices are delayed: no update for 10 seconds')).toBeHidden({ timeout: 10_000 });
   }
 });
+
+test('a second tab showing another symbol gets its prices through the same single socket', async ({ page, context }) => {
+  test.setTimeout(60_000);
+  await page.goto('/');
+  await waitForApp(page);
+  await expect(startPagePrice(page)).toHaveText(/^\d+\.\d{2}$/);
+  const other = await context.newPage();
+  await other.goto('/ETHUSDT/chart');
+  const price = other.getByTestId('chart-price').first();
+  await expect(price).toHaveText(/^[\d,]+\.\d+$/);
+  const first = await price.textContent();
+  await expect(price).not.toHaveText(first ?? '', { timeout: 15_000 });
+  await expect.poll(() => marketConnections(page)).toBe(1);
+});

@@ -84,6 +84,7 @@ export async function registerMarket(
     path: '/market/stomp',
     bus: topicBus,
     maxConnectionsPerAddress: settings.marketConnectionsPerAddress,
+    compression: settings.socketCompression,
     allowedDestination: (destination) => {
       const parsed = parseMarketDestination(destination);
       return parsed !== null && (parsed.topic === 'prices' || market.knownSymbol(parsed.symbol));

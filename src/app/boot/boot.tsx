@@ -111,6 +111,9 @@ export async function boot(root: Root) {
     socketUrl: marketSocketUrl(config, window.location.origin),
     marketRoot: config.marketRoot,
     batchWindowMs: config.batchWindowMs,
+    brokerNaming: config.marketSocketUrl !== '',
+    quietAfterMs: config.quietEngineAfterMs,
+    followAllPrices: config.followAllPrices,
   });
   const http = createHttpClient({
     roots: { api: config.apiRoot, market: config.marketRoot, exchange: config.exchangeRoot },

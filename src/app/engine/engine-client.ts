@@ -109,12 +109,17 @@ export async function connectEngine(): Promise<{ remote: EngineRemote; welcome: 
   // What this tab shows, sent as one set; re-sent after a new hello (eviction, bfcache).
   const watches = createWatchRegistry((symbols) => void remote.watchPrices(clientId, symbols));
   const klines = createKlineWatches(remote, clientId);
+  // Whether this tab is seen: with none visible for a while the engine goes quiet (only the account's prices stay live).
+  const sendVisibility = () => void remote.setVisible(clientId, document.visibilityState === 'visible');
   const sayHelloAgain = () =>
     hello().then(() => {
+      sendVisibility();
       watches.resend();
       klines.resend();
     });
   const welcome = await hello();
+  sendVisibility();
+  document.addEventListener('visibilitychange', sendVisibility);
 
   const heartbeat = setInterval(() => {
     remote

@@ -94,6 +94,10 @@ export function applyEngineBatch(engineBatch: EngineBatch) {
         case 'prices':
           for (const row of event.payload) priceSignal(row[0]).value = row;
           break;
+        case 'pricesExpired':
+          // No longer followed: its last price would be shown as current on return, so show it as unknown.
+          for (const symbol of event.payload) priceSignal(symbol).value = null;
+          break;
         case 'positions':
           positionsSignal.value = event.payload;
           break;

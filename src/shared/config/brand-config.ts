@@ -48,6 +48,14 @@ export const brandConfigSchema = z.strictObject({
   fallbackBanners: z.array(z.string().min(1)).default(['/banners/banner-1.svg']),
   /** How often the worker sends each tab its changed prices. */
   batchWindowMs: z.number().int().min(16).max(1000).default(100),
+  /** With no tab visible this long, the engine keeps only the account's positions and running options live. */
+  quietEngineAfterMs: z.number().int().min(5_000).max(3_600_000).default(60_000),
+  /**
+   * Follow every symbol's prices (`/topic/prices`) whatever the tabs show, never quiet:
+   * the behaviour before issue 21, kept for comparison (the bench's "before") and for
+   * brands whose every screen shows all symbols.
+   */
+  followAllPrices: z.boolean().default(false),
 });
 
 export type BrandConfig = z.output<typeof brandConfigSchema>;

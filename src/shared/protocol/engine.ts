@@ -102,12 +102,20 @@ export interface MarketSettings {
   marketRoot: string;
   /** How often each tab gets its changed prices. */
   batchWindowMs: number;
+  /** The socket is RabbitMQ's Web-STOMP (the brand's `marketSocketUrl`): dotted per-symbol and kline topics. */
+  brokerNaming?: boolean;
+  /** With no tab visible this long, only the account's prices stay live (default 60 s). */
+  quietAfterMs?: number;
+  /** Follow the all-prices topic whatever the tabs show (the brand's `followAllPrices`). */
+  followAllPrices?: boolean;
 }
 
 export interface EngineEventMap {
   session: SessionSnapshot;
   market: MarketSnapshot;
   prices: PriceRow[];
+  /** These symbols' prices are no longer followed (nothing shows them, or the engine is quiet): show them as unknown. */
+  pricesExpired: string[];
   /** The forming bar of a watched (symbol, period), at most once per batch window. */
   kline: { symbol: string; period: KlinePeriod; bar: WireBar };
   /** The signed-in account's open positions and pending orders with the summaries. */
@@ -200,6 +208,12 @@ export interface EngineApi {
   configureMarket(settings: MarketSettings): Promise<MarketSnapshot>;
   /** Replaces the symbols this tab shows; their latest prices come at the next batch. */
   watchPrices(clientId: string, symbols: string[]): Promise<void>;
+  /**
+   * Whether this tab is visible. When none has been for a while (60 s), the engine keeps
+   * only the account's positions and running options live and resumes the rest at once
+   * when a tab shows again.
+   */
+  setVisible(clientId: string, visible: boolean): Promise<void>;
   /**
    * Starts the live bar of a chart: answers up to 300 bars of history (fetched once per
    * browser), then pushes the forming bar as ticks arrive.

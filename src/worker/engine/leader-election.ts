@@ -2,6 +2,7 @@ import type { PriceTick } from '../../shared/api/market';
 import type { KlinePeriod, WireBar } from '../../shared/market/kline';
 import type { MarketConnection, MarketConnectionFactory } from './market-feed';
 import type { ConnectionState } from './reconnect-policy';
+import { noPrices, type PriceSelection } from './price-subscriptions';
 
 /** What the engines of one browser say to each other about the market. */
 export type MarketRelayMessage =
@@ -9,7 +10,9 @@ export type MarketRelayMessage =
   | { type: 'state'; state: ConnectionState }
   | { type: 'bar'; symbol: string; period: KlinePeriod; bar: WireBar }
   /** A follower's chart needs the server's forming bar of this pair: the leader follows it. */
-  | { type: 'kline-watch'; symbol: string; period: KlinePeriod };
+  | { type: 'kline-watch'; symbol: string; period: KlinePeriod }
+  /** A follower's tabs show these prices: the leader's socket follows the union of every engine's. */
+  | { type: 'prices-follow'; engineId: string; selection: PriceSelection };
 
 export interface RelayChannel {
   post(message: MarketRelayMessage): void;
@@ -34,8 +37,21 @@ export function leaderElectedConnection(options: {
   relay: RelayChannel;
   connect: MarketConnectionFactory;
   onLeadership?: (leader: boolean) => void;
+  /** Names this engine to the leader (random by default). */
+  engineId?: string;
 }): MarketConnectionFactory {
   return (handlers) => {
+    const engineId = options.engineId ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+    let ownSelection: PriceSelection = noPrices;
+    /** Each engine's followed prices, while this one leads (followers do not say when they close). */
+    const selections = new Map<string, PriceSelection>();
+    function followUnion() {
+      if (!real) return;
+      selections.set(engineId, ownSelection);
+      const all = [...selections.values()];
+      if (all.some((selection) => selection.all)) real.followPrices({ all: true });
+      else real.followPrices({ all: false, symbols: [...new Set(all.flatMap((selection) => (selection.all ? [] : selection.symbols)))].sort() });
+    }
     let real: MarketConnection | null = null;
     let releaseLock: (() => void) | null = null;
     let stopped = false;
@@ -46,6 +62,12 @@ export function leaderElectedConnection(options: {
 
     options.relay.listen((message) => {
       if (stopped) return;
+      if (message.type === 'prices-follow') {
+        if (!real) return;
+        selections.set(message.engineId, message.selection);
+        followUnion();
+        return;
+      }
       if (message.type === 'kline-watch') {
         if (!real) return;
         followerKlines.set(pairKey(message.symbol, message.period), { symbol: message.symbol, period: message.period });
@@ -58,7 +80,10 @@ export function leaderElectedConnection(options: {
       else {
         handlers.onState(message.state);
         // A new leader's socket is open: it learns this engine's pairs again.
-        if (message.state.status === 'open') for (const pair of ownKlines.values()) options.relay.post({ type: 'kline-watch', ...pair });
+        if (message.state.status === 'open') {
+          for (const pair of ownKlines.values()) options.relay.post({ type: 'kline-watch', ...pair });
+          options.relay.post({ type: 'prices-follow', engineId, selection: ownSelection });
+        }
       }
     });
 
@@ -79,6 +104,7 @@ export function leaderElectedConnection(options: {
       });
       options.onLeadership?.(true);
       for (const pair of ownKlines.values()) real.watchKline(pair.symbol, pair.period);
+      followUnion();
       real.start();
     }
 
@@ -104,6 +130,11 @@ export function leaderElectedConnection(options: {
         ownKlines.delete(key);
         // A follower's pair stays followed while this engine leads (followers do not say when they stop).
         if (real && !followerKlines.has(key)) real.unwatchKline(symbol, period);
+      },
+      followPrices(selection) {
+        ownSelection = selection;
+        if (real) followUnion();
+        else options.relay.post({ type: 'prices-follow', engineId, selection });
       },
       async stop() {
         stopped = true;

@@ -4,6 +4,7 @@ import { initialMarketSnapshot, type MarketSnapshot, type PriceRow } from '../..
 import { createKlineAggregator, seriesKey } from './kline-aggregator';
 import type { Clock, Timers } from './ports';
 import { createPriceFanout } from './price-fanout';
+import { createPriceSubscriptions, type PriceSelection } from './price-subscriptions';
 import type { ConnectionState } from './reconnect-policy';
 import { createStalenessMonitor, stalenessCheckEveryMs } from './staleness';
 import { createTickStore } from './tick-store';
@@ -16,6 +17,8 @@ export interface MarketConnection {
   /** Follows the server's forming bar of (symbol, period) (its `/topic/kline/{symbol}/{period}`), across reconnections. */
   watchKline(symbol: string, period: KlinePeriod): void;
   unwatchKline(symbol: string, period: KlinePeriod): void;
+  /** Follows these prices (per-symbol topics or the all-prices topic), across reconnections. */
+  followPrices(selection: PriceSelection): void;
 }
 
 export type MarketConnectionFactory = (handlers: {
@@ -40,6 +43,12 @@ export function createMarketFeed(options: {
   onSnapshot: (snapshot: MarketSnapshot) => void;
   /** Up to 300 bars of history, oldest first (the market API). */
   fetchHistory: (symbol: string, period: KlinePeriod) => Promise<WireBar[]>;
+  /** Tells every tab that these symbols' prices are no longer followed (show them as unknown, not as current). */
+  sendExpired?: (symbols: string[]) => void;
+  /** The quiet engine's wait with no tab visible (default 60 s). */
+  quietAfterMs?: number;
+  /** Follow every symbol whatever the tabs show, never quiet (the earlier behaviour). */
+  followAllPrices?: boolean;
 }) {
   const store = createTickStore();
   const fanout = createPriceFanout();
@@ -70,18 +79,43 @@ export function createMarketFeed(options: {
   }
 
   const staleness = createStalenessMonitor({ clock: options.clock, onChange: (stale) => update({ stale }) });
+  /** The most symbols the all-prices topic has brought: how many the market has, as far as the engine knows. */
+  let knownSymbolCount = 0;
+
+  const subscriptions = createPriceSubscriptions({
+    clock: options.clock,
+    timers: options.timers,
+    ...(options.quietAfterMs !== undefined ? { quietAfterMs: options.quietAfterMs } : {}),
+    apply(selection) {
+      if (options.followAllPrices) return;
+      connection.followPrices(selection);
+      staleness.expect(selection.all || selection.symbols.length > 0);
+      if (selection.all) return;
+      // What is no longer followed would soon be an old price shown as current: forget it here and in the tabs.
+      const kept = new Set(selection.symbols);
+      const expired = store.symbols().filter((symbol) => !kept.has(symbol));
+      if (expired.length === 0) return;
+      store.forget(expired);
+      options.sendExpired?.(expired);
+    },
+  });
 
   const connection = options.connect({
     onPrices(ticks) {
-      staleness.noteData();
+      staleness.noteData(ticks.map((tick) => tick.symbol));
       fanout.noteChanged(store.ingest(ticks));
       if (klineWatchers.size > 0) for (const tick of ticks) for (const key of klines.ingest(tick)) changedBars.add(key);
+      if (subscriptions.selection.all && store.size > knownSymbolCount) {
+        knownSymbolCount = store.size;
+        subscriptions.setKnownSymbolCount(knownSymbolCount);
+      }
       if (!snapshot.ready || snapshot.symbolCount !== store.size) update({ ready: true, symbolCount: store.size });
       firstPendingAtMs ??= options.clock.nowMs();
       scheduleFlush();
     },
     onState(state) {
-      update({ status: state.status, gaveUp: state.gaveUp });
+      // Ready once the socket is open: with per-symbol topics no price may come before a tab asks for one.
+      update({ status: state.status, gaveUp: state.gaveUp, ...(state.status === 'open' ? { ready: true } : {}) });
     },
     onBar(symbol, period, bar) {
       const key = klines.adopt(symbol, period, bar);
@@ -135,6 +169,7 @@ export function createMarketFeed(options: {
   }
 
   const staleTimer = options.timers.setInterval(() => staleness.check(), stalenessCheckEveryMs);
+  if (options.followAllPrices) connection.followPrices({ all: true });
   connection.start();
 
   return {
@@ -143,11 +178,27 @@ export function createMarketFeed(options: {
     },
     watch(clientId: string, symbols: readonly string[]) {
       fanout.setWatched(clientId, symbols);
+      subscriptions.setTab(clientId, symbols);
       // Rows that scrolled into view show their price without waiting for a tick.
       scheduleFlush();
     },
+    /** Whether a tab is visible (the quiet engine waits for none to be). */
+    setVisible(clientId: string, visible: boolean) {
+      subscriptions.setVisible(clientId, visible);
+    },
+    /** The symbols of open positions and running options, which stay live even when no tab is visible. */
+    setAccountSymbols(symbols: Iterable<string>) {
+      subscriptions.setAccountSymbols(symbols);
+    },
+    get priceSelection(): PriceSelection {
+      return subscriptions.selection;
+    },
+    get quiet(): boolean {
+      return subscriptions.quiet;
+    },
     forget(clientId: string) {
       fanout.removeClient(clientId);
+      subscriptions.removeTab(clientId);
       for (const key of [...klineWatchers.keys()]) dropKlineWatch(clientId, key);
     },
     /** History for a chart (one request per browser per pair), then the live bar by push. */
@@ -184,6 +235,7 @@ export function createMarketFeed(options: {
     },
     async stop() {
       stopped = true;
+      subscriptions.stop();
       if (pendingFlush !== null) options.timers.clearTimeout(pendingFlush);
       options.timers.clearInterval(staleTimer);
       await connection.stop();

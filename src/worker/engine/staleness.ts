@@ -1,6 +1,10 @@
 import type { Clock } from './ports';
 
-/** Market data is stale when nothing arrived for 10 s; the check runs every second. */
+/**
+ * Market data is stale when nothing arrived for 10 s while prices were moving; the check
+ * runs every second. A screen following only closed markets (their last price, then
+ * silence) is not stale.
+ */
 export const staleAfterMs = 10_000;
 export const stalenessCheckEveryMs = 1_000;
 
@@ -8,9 +12,38 @@ export function createStalenessMonitor(options: { clock: Clock; staleAfterMs?: n
   const threshold = options.staleAfterMs ?? staleAfterMs;
   let lastDataMs: number | null = null;
   let stale = false;
+  let expecting = true;
+  // Followed one symbol at a time, a market that is closed sends its last price once and then
+  // nothing: silence counts only once some symbol has moved (sent again after its first price).
+  const seenOnce = new Set<string>();
+  let moving = false;
   return {
-    noteData() {
+    /**
+     * Whether any prices are followed at all. Following none (no tab shows a price, the
+     * quiet engine without positions), silence is not staleness; following some again
+     * gives them a full window before silence counts.
+     */
+    expect(following: boolean) {
+      if (following === expecting) return;
+      expecting = following;
+      if (following) {
+        seenOnce.clear();
+        moving = false;
+        if (lastDataMs !== null) lastDataMs = options.clock.nowMs();
+      } else if (stale) {
+        stale = false;
+        options.onChange(false);
+      }
+    },
+    /** Data arrived, for these symbols (none named: a message that proves the feed moves). */
+    noteData(symbols?: readonly string[]) {
       lastDataMs = options.clock.nowMs();
+      if (!symbols) moving = true;
+      else
+        for (const symbol of symbols) {
+          if (seenOnce.has(symbol)) moving = true;
+          else seenOnce.add(symbol);
+        }
       if (stale) {
         stale = false;
         options.onChange(false);
@@ -18,7 +51,8 @@ export function createStalenessMonitor(options: { clock: Clock; staleAfterMs?: n
     },
     /** Runs on the check cadence; reports a change of state once. */
     check() {
-      const isStale = lastDataMs === null ? false : options.clock.nowMs() - lastDataMs >= threshold;
+      // Once stale it stays so until data arrives, however long the silence.
+      const isStale = lastDataMs === null || !expecting ? false : stale || (moving && options.clock.nowMs() - lastDataMs >= threshold);
       if (isStale !== stale) {
         stale = isStale;
         options.onChange(stale);

@@ -20,6 +20,13 @@ export function createTickStore() {
     get(symbol: string): PriceTick | undefined {
       return ticks.get(symbol);
     },
+    /** Forgets symbols whose prices are no longer followed (their last tick is no longer current). */
+    forget(symbols: Iterable<string>) {
+      for (const symbol of symbols) ticks.delete(symbol);
+    },
+    symbols(): string[] {
+      return [...ticks.keys()];
+    },
     all(): PriceTick[] {
       return [...ticks.values()];
     },

@@ -25,11 +25,11 @@ const host = createEngineHost({
   ...browserEngineEdges(),
   kind: 'dedicated',
   ownsSessionClock: () => sessionClockOwner,
-  connectMarket: (url) =>
+  connectMarket: (url, brokerNaming) =>
     leaderElectedConnection({
       lock: { acquire: (name, hold) => void navigator.locks.request(name, { mode: 'exclusive' }, hold) },
       relay: broadcastChannel<MarketRelayMessage>('tradeweb-market-relay'),
-      connect: (handlers) => createMarketSocket({ url, ...handlers }),
+      connect: (handlers) => createMarketSocket({ url, brokerNaming, ...handlers }),
     }),
 });
 

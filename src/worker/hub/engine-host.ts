@@ -34,7 +34,7 @@ export interface EngineHostOptions {
   store: KeyValueStore;
   peers: PeerChannel | null;
   /** Opens the market socket for a URL (a STOMP client in the worker, a fake in tests). */
-  connectMarket: (socketUrl: string) => MarketConnectionFactory;
+  connectMarket: (socketUrl: string, brokerNaming: boolean) => MarketConnectionFactory;
   /** The session clock's calls under the API root (fetch in the worker, a fake in tests). */
   sessionApi: (apiRoot: string) => SessionApi;
   /** Opens the positions socket (a WebSocket in the worker, a fake in tests). */
@@ -66,6 +66,12 @@ export function createEngineHost(options: EngineHostOptions) {
     },
   });
   let market: MarketFeed | null = null;
+  /** Open positions' and running options' symbols: live for their P/L, stop-out and countdowns even when no tab looks. */
+  let positionSymbols: string[] = [];
+  let runningOptionSymbols: string[] = [];
+  function followAccountSymbols() {
+    market?.setAccountSymbols([...positionSymbols, ...runningOptionSymbols]);
+  }
   /** The market root the first configureMarket gave (later calls change nothing, as for the feed). */
   let marketRoot: string | null = null;
   let sessionClock: SessionClock | null = null;
@@ -79,14 +85,22 @@ export function createEngineHost(options: EngineHostOptions) {
           const token = session.snapshot.token;
           return sessionSettings && token ? fetchRunningOptions(sessionSettings.apiRoot, token) : null;
         },
-        onUpdate: (state) => clients.broadcast([{ type: 'options', payload: state }]),
+        onUpdate: (state) => {
+          clients.broadcast([{ type: 'options', payload: state }]);
+          runningOptionSymbols = state.running.map((running) => running.order.tradePair);
+          followAccountSymbols();
+        },
       })
     : null;
   const positions = options.connectPositions
     ? createPositionsChannel({
         timers,
         connect: options.connectPositions,
-        onUpdate: (state) => clients.broadcast([{ type: 'positions', payload: state }]),
+        onUpdate: (state) => {
+          clients.broadcast([{ type: 'positions', payload: state }]);
+          positionSymbols = (state.holt?.orderList ?? []).map((order) => order.tradePair);
+          followAccountSymbols();
+        },
         onOption: (order) => optionCountdowns?.apply(order),
         onAccount: (next) => publishBalance(next),
         onNotice: (unreadCount) => clients.broadcast([{ type: 'notice', payload: { unreadCount } }]),
@@ -209,17 +223,24 @@ export function createEngineHost(options: EngineHostOptions) {
           clock,
           timers,
           batchWindowMs: settings.batchWindowMs,
-          connect: options.connectMarket(settings.socketUrl),
+          connect: options.connectMarket(settings.socketUrl, settings.brokerNaming ?? false),
           sendRows: (clientId, rows) => clients.sendTo(clientId, [{ type: 'prices', payload: rows }]),
           sendBar: (clientId, update) => clients.sendTo(clientId, [{ type: 'kline', payload: update }]),
           fetchHistory: (symbol, period) => options.fetchHistory(settings.marketRoot, symbol, period),
           onSnapshot: (snapshot) => clients.broadcast([{ type: 'market', payload: snapshot }]),
+          sendExpired: (symbols) => clients.broadcast([{ type: 'pricesExpired', payload: symbols }]),
+          ...(settings.quietAfterMs !== undefined ? { quietAfterMs: settings.quietAfterMs } : {}),
+          followAllPrices: settings.followAllPrices ?? false,
         });
+        followAccountSymbols();
       }
       return market.snapshot;
     },
     async watchPrices(clientId, symbols) {
       market?.watch(clientId, symbols);
+    },
+    async setVisible(clientId, visible) {
+      market?.setVisible(clientId, visible);
     },
     async watchKline(clientId, symbol, period) {
       if (!market) throw new Error('configureMarket first');

@@ -12,7 +12,7 @@ declare const self: SharedWorkerGlobalScope;
 const host = createEngineHost({
   ...browserEngineEdges(),
   kind: 'shared',
-  connectMarket: (url) => (handlers) => createMarketSocket({ url, ...handlers }),
+  connectMarket: (url, brokerNaming) => (handlers) => createMarketSocket({ url, brokerNaming, ...handlers }),
 });
 
 self.onconnect = (event: MessageEvent) => {

@@ -1,4 +1,6 @@
-import { decodePriceBatch, wireBarSchema, type PriceTick } from '../../shared/api/market';
+import { decodePriceBatch, isPriceTick, wireBarSchema, type PriceTick } from '../../shared/api/market';
+import { brokerDestination } from '../../shared/api/market-broker';
+import { noPrices, type PriceSelection } from '../engine/price-subscriptions';
 import type { KlinePeriod, WireBar } from '../../shared/market/kline';
 import {
   connectionLost,
@@ -27,12 +29,17 @@ export interface MarketSocketOptions {
    * Web-STOMP (scale-out mode) takes it as the virtual host, '/' being its default.
    */
   host?: string;
+  /**
+   * RabbitMQ's Web-STOMP (scale-out mode) takes one slash after `/topic`: the per-symbol
+   * and kline topics are then the dotted names of `market-broker.ts`.
+   */
+  brokerNaming?: boolean;
 }
 
 /**
  * The one market connection of this browser: STOMP over WebSocket (our own client and
- * codec: the prices topic is the worker's hot path), subscribed to the all-prices topic,
- * reconnecting by the engine's policy (500 ms × attempt, then give up and let the tabs
+ * codec: the prices topic is the worker's hot path), subscribed to the prices the engine
+ * follows (per-symbol topics, or the all-prices topic), reconnecting by the engine's policy (500 ms × attempt, then give up and let the tabs
  * offer a reload).
  */
 export function createMarketSocket(options: MarketSocketOptions) {
@@ -54,6 +61,44 @@ export function createMarketSocket(options: MarketSocketOptions) {
     else options.log?.('market: a prices message did not match the contract');
   }
 
+  const named = (destination: string) => (options.brokerNaming ? brokerDestination(destination) : destination);
+
+  /** A `/topic/price/{symbol}` body: one tick. */
+  function onPriceBody(body: string) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      parsed = null;
+    }
+    if (isPriceTick(parsed)) options.onPrices([parsed]);
+    else options.log?.('market: a price message did not match the contract');
+  }
+
+  /** The price topics followed, each with its subscription on the current connection (null until it opens). */
+  let selection: PriceSelection = noPrices;
+  const priceTopics = new Map<string, (() => void) | null>();
+
+  function wantedPriceTopics(): Set<string> {
+    return new Set(selection.all ? [pricesTopic] : selection.symbols.map((symbol) => `/topic/price/${symbol}`));
+  }
+
+  /** Subscribes to what is followed and unsubscribes from the rest, on the open connection. */
+  function syncPriceTopics() {
+    const wanted = wantedPriceTopics();
+    for (const [topic, unsubscribe] of priceTopics) {
+      if (wanted.has(topic)) continue;
+      unsubscribe?.();
+      priceTopics.delete(topic);
+    }
+    for (const topic of wanted) if (!priceTopics.has(topic)) priceTopics.set(topic, null);
+    if (!connection || state.status !== 'open') return;
+    for (const [topic, unsubscribe] of priceTopics) {
+      if (unsubscribe) continue;
+      priceTopics.set(topic, connection.subscribe(named(topic), topic === pricesTopic ? onPricesBody : onPriceBody));
+    }
+  }
+
   /** The kline topics followed, each with its subscription on the current connection (null until it opens). */
   const klineTopics = new Map<string, { symbol: string; period: KlinePeriod; unsubscribe: (() => void) | null }>();
   const klineTopic = (symbol: string, period: KlinePeriod) => `/topic/kline/${symbol}/${period}`;
@@ -61,7 +106,7 @@ export function createMarketSocket(options: MarketSocketOptions) {
   function subscribeKline(topic: string) {
     const entry = klineTopics.get(topic);
     if (!entry || !connection || state.status !== 'open') return;
-    entry.unsubscribe = connection.subscribe(topic, (body) => {
+    entry.unsubscribe = connection.subscribe(named(topic), (body) => {
       const bar = decodeWireBar(body);
       if (bar) options.onBar?.(entry.symbol, entry.period, bar);
       else options.log?.('market: a kline message did not match the contract');
@@ -80,7 +125,8 @@ export function createMarketSocket(options: MarketSocketOptions) {
         if (own !== generation) return;
         setState(connectionOpened());
         // Subscriptions die with their connection: every (re)connection subscribes anew.
-        connection?.subscribe(pricesTopic, onPricesBody);
+        for (const topic of priceTopics.keys()) priceTopics.set(topic, null);
+        syncPriceTopics();
         for (const entry of klineTopics.values()) entry.unsubscribe = null;
         for (const topic of klineTopics.keys()) subscribeKline(topic);
       },
@@ -134,6 +180,10 @@ export function createMarketSocket(options: MarketSocketOptions) {
     },
     get state() {
       return state;
+    },
+    followPrices(next: PriceSelection) {
+      selection = next;
+      syncPriceTopics();
     },
     watchKline(symbol: string, period: KlinePeriod) {
       const topic = klineTopic(symbol, period);

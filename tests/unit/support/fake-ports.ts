@@ -1,4 +1,5 @@
 import type { MarketConnectionFactory } from '../../../src/worker/engine/market-feed';
+import type { PriceSelection } from '../../../src/worker/engine/price-subscriptions';
 import type { PositionsConnector } from '../../../src/worker/engine/positions-channel';
 import type { SessionApi } from '../../../src/worker/engine/session-clock';
 
@@ -8,6 +9,8 @@ export function fakeMarket() {
   const urls: string[] = [];
   /** The kline topics the engine follows now, as `symbol|period`. */
   const klineTopics = new Set<string>();
+  /** Every price selection the engine asked the socket to follow, in order. */
+  const selections: PriceSelection[] = [];
   const connect = (url: string): MarketConnectionFactory => (given) => {
     urls.push(url);
     Object.assign(handlers, given);
@@ -17,9 +20,20 @@ export function fakeMarket() {
       stop: async () => undefined,
       watchKline: (symbol, period) => void klineTopics.add(`${symbol}|${period}`),
       unwatchKline: (symbol, period) => void klineTopics.delete(`${symbol}|${period}`),
+      followPrices: (selection) => void selections.push(selection),
     };
   };
-  return { connect, handlers, urls, klineTopics };
+  return {
+    connect,
+    handlers,
+    urls,
+    klineTopics,
+    selections,
+    /** What the socket follows now. */
+    get following(): PriceSelection {
+      return selections.at(-1) ?? { all: false, symbols: [] };
+    },
+  };
 }
 
 export type FakeMarket = ReturnType<typeof fakeMarket>;

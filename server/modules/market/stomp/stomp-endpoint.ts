@@ -61,6 +61,12 @@ export interface StompEndpointOptions {
   maxBufferedBytes?: number;
   /** Defaults to the Fastify instance's logger. */
   log?: StompLogger;
+  /**
+   * permessage-deflate for the server's sockets (`SOCKET_COMPRESSION`), default on. It
+   * applies to every socket path of the instance when this endpoint registers
+   * @fastify/websocket; an already registered plugin keeps its own settings.
+   */
+  compression?: boolean;
 }
 
 export interface StompEndpoint {
@@ -111,7 +117,7 @@ export async function registerStompEndpoint(app: FastifyInstance, options: Stomp
   if (!Number.isInteger(settings.maxSubscriptions) || settings.maxSubscriptions < 1) {
     throw new RangeError('maxSubscriptionsPerConnection must be a positive integer');
   }
-  const stompPaths = await ensureWebsocketSupport(app);
+  const stompPaths = await ensureWebsocketSupport(app, { compression: options.compression ?? true });
   stompPaths?.add(app.prefix + options.path);
   const maxConnectionsPerAddress = options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
   if (!Number.isInteger(maxConnectionsPerAddress) || maxConnectionsPerAddress < 1) {

@@ -3,6 +3,7 @@ import type { PriceTick } from '../../../../src/shared/api/market';
 import type { KlinePeriod, WireBar } from '../../../../src/shared/market/kline';
 import { leaderElectedConnection, type ExclusiveLock, type MarketRelayMessage, type RelayChannel } from '../../../../src/worker/engine/leader-election';
 import type { MarketConnectionFactory } from '../../../../src/worker/engine/market-feed';
+import type { PriceSelection } from '../../../../src/worker/engine/price-subscriptions';
 import type { ConnectionState } from '../../../../src/worker/engine/reconnect-policy';
 import { fakeBroadcastNetwork } from '../../support/fake-broadcast';
 import { settle } from '../../support/fake-clock';
@@ -35,6 +36,8 @@ interface FakeSockets {
   /** Each socket's kline topics followed (`symbol|period`) and how to push a bar on it. */
   klines: Set<string>[];
   emitBar: ((symbol: string, period: KlinePeriod, bar: WireBar) => void)[];
+  /** Each socket's followed prices, latest last. */
+  prices: PriceSelection[][];
 }
 
 function engineTab(lock: ExclusiveLock, relay: RelayChannel, sockets: FakeSockets) {
@@ -43,6 +46,8 @@ function engineTab(lock: ExclusiveLock, relay: RelayChannel, sockets: FakeSocket
   const bars: string[] = [];
   const connect: MarketConnectionFactory = (handlers) => {
     const klines = new Set<string>();
+    const prices: PriceSelection[] = [];
+    sockets.prices.push(prices);
     return {
       start: () => {
         sockets.opened += 1;
@@ -55,6 +60,7 @@ function engineTab(lock: ExclusiveLock, relay: RelayChannel, sockets: FakeSocket
       stop: async () => undefined,
       watchKline: (symbol, period) => void klines.add(`${symbol}|${period}`),
       unwatchKline: (symbol, period) => void klines.delete(`${symbol}|${period}`),
+      followPrices: (selection) => void prices.push(selection),
     };
   };
   const connection = leaderElectedConnection({ lock, relay, connect })({
@@ -71,7 +77,7 @@ const tick = (price: string) => priceTick('BTCUSDT', price, 1);
 function twoStartedTabs() {
   const lock = fakeLocks();
   const network = fakeBroadcastNetwork<MarketRelayMessage>();
-  const sockets: FakeSockets = { opened: 0, emit: [], klines: [], emitBar: [] };
+  const sockets: FakeSockets = { opened: 0, emit: [], klines: [], emitBar: [], prices: [] };
   const first = engineTab(lock, network(), sockets);
   const second = engineTab(lock, network(), sockets);
   first.connection.start();
@@ -104,6 +110,18 @@ describe('market leader election (dedicated-worker fallback)', () => {
     first.connection.unwatchKline('ETHUSDT', '5min');
     first.connection.unwatchKline('BTCUSDT', '1min');
     expect([...(sockets.klines[0] ?? [])]).toEqual(['BTCUSDT|1min']);
+  });
+
+  it('follows the union of every tab’s prices on the leader’s one socket', async () => {
+    const { sockets, first, second } = twoStartedTabs();
+    await Promise.resolve();
+    first.connection.followPrices({ all: false, symbols: ['BTCUSDT'] });
+    second.connection.followPrices({ all: false, symbols: ['EURUSD', 'BTCUSDT'] });
+    expect(sockets.prices[0]?.at(-1)).toEqual({ all: false, symbols: ['BTCUSDT', 'EURUSD'] });
+    second.connection.followPrices({ all: true });
+    expect(sockets.prices[0]?.at(-1)).toEqual({ all: true });
+    second.connection.followPrices({ all: false, symbols: [] });
+    expect(sockets.prices[0]?.at(-1)).toEqual({ all: false, symbols: ['BTCUSDT'] });
   });
 
   it('hands the socket to a waiting tab when the leader goes', async () => {

@@ -85,11 +85,14 @@ describe('engine market feed', () => {
     expect(delivered.slice(1)).toEqual([1, 1, 1, 1]);
   });
 
-  it('flags the feed stale after 10 s of silence and fresh on the next prices', async () => {
+  it('flags the feed stale after 10 s of silence once prices moved, and fresh on the next prices; a price sent once and then silence (a closed market) is not stale', async () => {
     const { time, market, only } = await oneTabOnTheMarket();
     market.handlers.onPrices?.([priceTick('EURUSD', '1.1', 1)]);
-    time.advance(9_000);
+    time.advance(30_000);
     const staleStates = () => only.events('market').map((snapshot) => snapshot.stale);
+    expect(staleStates().includes(true)).toBe(false);
+    market.handlers.onPrices?.([priceTick('EURUSD', '1.15', 1)]);
+    time.advance(9_000);
     expect(staleStates().includes(true)).toBe(false);
     time.advance(1_000);
     expect(staleStates().at(-1)).toBe(true);

@@ -102,8 +102,9 @@ afterEach(() => {
 });
 
 describe('market socket', () => {
-  it('connects with STOMP 1.2, subscribes to /topic/prices and decodes batches', () => {
+  it('connects with STOMP 1.2, subscribes to /topic/prices when following all prices, and decodes batches', () => {
     const { market, sockets, states, prices, logs, latest } = setup();
+    market.followPrices({ all: true });
     market.start();
     expect(sockets).toHaveLength(1);
     expect(latest()).toMatchObject({ url: 'wss://markets.example/market/stomp', protocols: ['v12.stomp'] });
@@ -187,6 +188,7 @@ describe('market socket', () => {
 
   it('subscribes again on every reconnection, and a success resets the count', () => {
     const { market, sockets, prices, latest } = setup();
+    market.followPrices({ all: true });
     market.start();
     latest().accept();
     const first = latest();
@@ -289,5 +291,46 @@ describe('market socket', () => {
     vi.advanceTimersByTime(1_000);
     await stopping;
     expect(latest().closedWith).toBe(1000);
+  });
+
+  it('follows per-symbol topics: subscribes to added symbols, unsubscribes from removed ones, and decodes single ticks', () => {
+    const { market, prices, latest } = setup();
+    market.followPrices({ all: false, symbols: ['BTCUSDT', 'EURUSD'] });
+    market.start();
+    latest().accept();
+    const socket = latest();
+    expect(socket.subscriptionIds('/topic/prices')).toEqual([]);
+    const [btc] = socket.subscriptionIds('/topic/price/BTCUSDT');
+    const [eur] = socket.subscriptionIds('/topic/price/EURUSD');
+    expect(btc && eur).toBeTruthy();
+
+    const btcTick = tick('BTCUSDT', '64000.50');
+    socket.receive({ command: 'MESSAGE', headers: { destination: '/topic/price/BTCUSDT', subscription: btc!, 'message-id': '1' }, body: JSON.stringify(btcTick) });
+    expect(prices).toEqual([[btcTick]]);
+
+    market.followPrices({ all: false, symbols: ['BTCUSDT', 'ETHUSDT'] });
+    const unsubscribed = socket.frames().filter((frame) => frame.command === 'UNSUBSCRIBE').map((frame) => frame.headers.id);
+    expect(unsubscribed).toEqual([eur]);
+    expect(socket.subscriptionIds('/topic/price/ETHUSDT')).toHaveLength(1);
+    // BTCUSDT stays on its first subscription.
+    expect(socket.subscriptionIds('/topic/price/BTCUSDT')).toHaveLength(1);
+
+    market.followPrices({ all: true });
+    expect(socket.subscriptionIds('/topic/prices')).toHaveLength(1);
+    expect(socket.frames().filter((frame) => frame.command === 'UNSUBSCRIBE')).toHaveLength(3);
+  });
+
+  it('uses RabbitMQ\'s dotted destinations in broker naming', () => {
+    const { market, latest } = setup({ brokerNaming: true });
+    market.followPrices({ all: false, symbols: ['BTCUSDT'] });
+    market.watchKline('BTCUSDT', '1min');
+    market.start();
+    latest().accept();
+    const destinations = latest()
+      .frames()
+      .filter((frame) => frame.command === 'SUBSCRIBE')
+      .map((frame) => frame.headers.destination)
+      .sort();
+    expect(destinations).toEqual(['/topic/kline.BTCUSDT.1min', '/topic/price.BTCUSDT']);
   });
 });
