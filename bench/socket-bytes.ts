@@ -17,7 +17,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
+import WebSocket from 'ws';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -239,17 +239,7 @@ async function browserBytes(staticDir: string): Promise<Section> {
   };
 }
 
-// `ws` ships no type declarations: type what the bench uses.
-interface ClientSocket {
-  on(event: 'open', listener: () => void): void;
-  on(event: 'message', listener: (data: Buffer) => void): void;
-  on(event: 'error', listener: (error: Error) => void): void;
-  send(data: string): void;
-  terminate(): void;
-}
-const { WebSocket } = createRequire(import.meta.url)('ws') as {
-  WebSocket: new (url: string, protocols?: string[], options?: { perMessageDeflate?: boolean }) => ClientSocket;
-};
+type ClientSocket = WebSocket;
 
 function residentBytes(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -1,23 +1,10 @@
-import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MarketDataSource, RawTick } from '../../server/modules/market/sources/market-data-source';
 import { startTestServer, testBackends, type TestServer } from './harness';
 
-// `ws` ships no type declarations: type what the test uses.
-interface ClientSocket {
-  readonly extensions: string;
-  on(event: 'upgrade', listener: (response: IncomingMessage) => void): void;
-  on(event: 'open', listener: () => void): void;
-  on(event: 'message', listener: (data: Buffer) => void): void;
-  on(event: 'error', listener: (error: Error) => void): void;
-  send(data: string): void;
-  terminate(): void;
-}
-const { WebSocket } = createRequire(import.meta.url)('ws') as {
-  WebSocket: new (url: string, protocols?: string[], options?: { perMessageDeflate?: boolean }) => ClientSocket;
-};
+type ClientSocket = WebSocket;
 
 const clock = Date.parse('2026-01-13T12:00:00Z');
 
