@@ -55,7 +55,10 @@ describe.skipIf(!brokerUrl)('server in scale-out mode publishes prices to Rabbit
       await reader.deactivate();
     }
   });
-  it("reaches the worker's own market socket pointed at the broker (config.json marketSocketUrl)", async () => {
+  it.each([
+    ['one symbol, through its dotted per-symbol topic', { all: false, symbols: ['BTCUSDT'] }],
+    ['every symbol, through the all-prices topic', { all: true }],
+  ] as const)("reaches the worker's own market socket pointed at the broker (config.json marketSocketUrl): %s", async (_, selection) => {
     const batches: PriceTick[][] = [];
     const states: string[] = [];
     const socket = createMarketSocket({
@@ -63,7 +66,11 @@ describe.skipIf(!brokerUrl)('server in scale-out mode publishes prices to Rabbit
       onPrices: (ticks) => batches.push(ticks),
       onState: (state) => states.push(state.status),
       createSocket: (url, protocols) => new WorkerSocket(url, protocols),
+      // The app names destinations the broker's way when its market socket points at one.
+      brokerNaming: true,
     });
+    // The engine follows what its tabs show; nothing is subscribed until it says so.
+    socket.followPrices(selection);
     socket.start();
     try {
       const deadline = Date.now() + 8_000;

@@ -1,13 +1,7 @@
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
-import { adoptTokens, callApi, createSession, demoSession, e2eStaffMember, signInToConsole, staffApiToken, waitForApp, type StaffCredentials } from './support';
+import { adoptTokens, callApi, createSession, demoSession, e2eStaffMember, setBrandSwitch, signInToConsole, waitForApp, type StaffCredentials } from './support';
 
-/** The admin made for this spec (scripts/e2e-finance-staff.ts), signed in through the API once per run. */
-const loanAdminToken = (page: Page) => staffApiToken(page, 'loan-admin', 'loan admin horse battery 7');
-
-async function setLoanSwitch(page: Page, enable: boolean) {
-  const answer = await callApi(page, '/v1/staff/config/setSwitch', await loanAdminToken(page), { name: 'user/loan', enable });
-  expect(answer.code, `setSwitch user/loan: ${JSON.stringify(answer.data)}`).toBe(0);
-}
+const setLoanSwitch = (page: Page, enable: boolean) => setBrandSwitch(page, 'user/loan', enable);
 
 /** A finance member signed in to the console in a window of their own (the authenticator's code, then their own password). */
 const consoleOf = (browser: Browser, member: StaffCredentials) => signInToConsole(browser, member, 'finance horse battery 7');

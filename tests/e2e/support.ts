@@ -169,6 +169,15 @@ export async function staffApiToken(page: Page, name: string, newPassword: strin
   return login.data.token;
 }
 
+/** The admin who changes the brand's switches for a test (made by scripts/e2e-finance-staff.ts for the loan spec first). */
+const switchAdminToken = (page: Page) => staffApiToken(page, 'loan-admin', 'loan admin horse battery 7');
+
+/** Turns one of the brand's switches on or off through the back office, as an operator would. */
+export async function setBrandSwitch(page: Page, name: string, enable: boolean) {
+  const answer = await callApi(page, '/v1/staff/config/setSwitch', await switchAdminToken(page), { name, enable });
+  expect(answer.code, `setSwitch ${name}: ${JSON.stringify(answer.data)}`).toBe(0);
+}
+
 /** The finance member who approves the deposits that fund test accounts. */
 const fundingReviewerToken = (page: Page) => staffApiToken(page, 'funding', 'funding horse battery 7');
 
