@@ -11,6 +11,7 @@ import { switchesSignal, useApp } from '../../app-context';
 import { confirmDialog } from '../../components/confirm';
 import { copyText } from '../../components/copy-text';
 import { PageFrame } from '../../components/page-frame';
+import { profileChanged } from '../../features/profile/use-user-info';
 import { TextField } from '../../components/text-field';
 import { showToast } from '../../components/toasts';
 import { adoptSession, sessionSignal } from '../../engine/signals';
@@ -125,6 +126,8 @@ export function AccountPage() {
     setSaving(true);
     try {
       await http.call(infoSubmit, { nickName: nick.trim() }, avatar ? { files: { [avatarPartName]: avatar } } : {});
+      // The hub and the account dialog beside this page show the nickname and avatar too.
+      profileChanged();
       showToast('success', t('notice.update_success'));
       setAvatar(null);
       setReload((count) => count + 1);

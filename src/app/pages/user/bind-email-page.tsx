@@ -10,6 +10,7 @@ import { PageFrame } from '../../components/page-frame';
 import { TextField } from '../../components/text-field';
 import { showToast } from '../../components/toasts';
 import { mayBindEmail } from '../../features/account/account-entries';
+import { profileChanged } from '../../features/profile/use-user-info';
 
 /** Seconds left before another code may be asked for. */
 function useResendWait() {
@@ -106,6 +107,7 @@ export function BindEmailPage() {
     }
     void run(async () => {
       await http.call(bindEmail, { email: sentTo, code: code.trim() });
+      profileChanged();
       showToast('success', t('notice.update_success'));
       navigate('/user', { replace: true });
     });
