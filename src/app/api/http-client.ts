@@ -131,8 +131,13 @@ export function createHttpClient(options: HttpClientOptions) {
     const date = response.headers.get('date');
     if (date !== null && options.onServerDate) options.onServerDate({ serverDateMs: Date.parse(date), sentAtMs, receivedAtMs: nowMs() });
 
+    // Only the session that made the request can be ended by its answer: a late refusal of
+    // a token already replaced (a new sign-in after a password change) leaves the new one be.
+    const sessionLost = (reason: 'unauthorized' | 'ended-by-server' | 'invalid') => {
+      if (options.getToken() === token) options.onSessionLost(reason);
+    };
     if (response.status === 401 && isSignedInCall(contract)) {
-      options.onSessionLost('unauthorized');
+      sessionLost('unauthorized');
       throw new RequestError({ kind: 'http', status: 401 });
     }
 
@@ -148,12 +153,12 @@ export function createHttpClient(options: HttpClientOptions) {
     }
     const { code, msg, message } = envelope.data;
     if (code === ErrorCode.SESSION_ENDED) {
-      options.onSessionLost('ended-by-server');
+      sessionLost('ended-by-server');
       return fail({ kind: 'code', code, serverMessage: msg ?? message ?? '' });
     }
     // The account behind the token is gone: the user info call says so, and the session ends.
     if (code === ErrorCode.USER_NOT_FOUND && contract.path === userInfoPath) {
-      options.onSessionLost('invalid');
+      sessionLost('invalid');
       return fail({ kind: 'code', code, serverMessage: msg ?? message ?? '' });
     }
     // The error's data travels with it: a rate-limited answer names the seconds to wait.

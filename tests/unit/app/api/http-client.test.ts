@@ -130,6 +130,26 @@ describe('request client', () => {
     expect(unauthorized.lost).toEqual(['unauthorized']);
   });
 
+  it('leaves a newer session be when a request of the one before it is refused late (a sign-in after a password change)', async () => {
+    let token = 'old session';
+    const lost: string[] = [];
+    const http = createHttpClient({
+      roots: { api: 'https://api.example', market: 'https://market.example', exchange: 'https://exchange.example' },
+      timeoutMs: 0,
+      getToken: () => token,
+      getLanguage: () => 'en',
+      report: () => undefined,
+      onSessionLost: (reason) => lost.push(reason),
+      fetchImpl: (async () => {
+        // The user signs in again while the old token's request is on its way.
+        token = 'new session';
+        return new Response(JSON.stringify({ code: 23519, msg: 'ended', data: null }));
+      }) as unknown as typeof fetch,
+    });
+    await expect(http.call(getCustomerLink, {})).rejects.toThrow();
+    expect(lost).toEqual([]);
+  });
+
   it('ends the session when the user info call answers 1002 (no such user), and only that call', async () => {
     const signedIn = { ...getCustomerLink, path: '/v1/waa/user/info' };
     const gone = client(json({ code: 1002, msg: 'no user', data: null }));
