@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { adoptTokens, callApi, createSession, isDesktop, waitForApp } from './support';
+import { adoptTokens, callApi, createSession, isDesktop, outboxCode, waitForApp } from './support';
 
 /** A 240 × 240 PNG in one colour: the avatar picked from the device. */
 function avatarPng(colour: { r: number; g: number; b: number }) {
@@ -112,14 +112,7 @@ test('the profile: nickname and avatar changed and shown, invite code and link c
   await friendPage.getByLabel('E-mail', { exact: true }).fill(friendEmail);
   await friendPage.getByRole('button', { name: 'Send code' }).click();
   await expect(friendPage.getByLabel('Invitation code (optional)')).toHaveValue(info.inviteCode);
-  let code: string | undefined;
-  await expect
-    .poll(async () => {
-      const outbox = (await (await friendPage.request.get(`/dev/outbox?to=${encodeURIComponent(friendEmail)}`)).json()) as { code?: string }[];
-      return (code = outbox.filter((message) => message.code).at(-1)?.code);
-    })
-    .toMatch(/^\d{6}$/);
-  await friendPage.getByLabel('Verification code').fill(code ?? '');
+  await friendPage.getByLabel('Verification code').fill(await outboxCode(friendPage, friendEmail));
   await friendPage.getByLabel('Password', { exact: true }).fill('friend password 1');
   await friendPage.getByRole('button', { name: 'Create account' }).click();
   await expect(friendPage.getByText('Your account is ready and you are signed in.')).toBeVisible();

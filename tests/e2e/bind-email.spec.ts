@@ -1,19 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
-import { adoptTokens, callApi, isDesktop, setBrandSwitch, waitForApp } from './support';
+import { adoptTokens, callApi, isDesktop, outboxCode, setBrandSwitch, waitForApp } from './support';
 
 let serial = 0;
-
-/** The code the development outbox holds for an address or a phone number. */
-async function outboxCode(page: Page, to: string): Promise<string> {
-  let code: string | undefined;
-  await expect
-    .poll(async () => {
-      const outbox = (await (await page.request.get(`/dev/outbox?to=${encodeURIComponent(to)}`)).json()) as { code?: string }[];
-      return (code = outbox.filter((message) => message.code).at(-1)?.code);
-    })
-    .toMatch(/^\d{6}$/);
-  return code ?? '';
-}
 
 /** A customer signed up by phone (an SMS code) and signed in, without an e-mail. */
 async function phoneCustomer(page: Page) {

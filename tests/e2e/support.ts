@@ -14,6 +14,18 @@ interface EngineHandle {
 
 let accounts = 0;
 
+/** The latest code the development outbox holds for an address or a phone number (it goes out after the answer: waited for). */
+export async function outboxCode(page: Page, to: string): Promise<string> {
+  let code: string | undefined;
+  await expect
+    .poll(async () => {
+      const outbox = (await (await page.request.get(`/dev/outbox?to=${encodeURIComponent(to)}`)).json()) as { code?: string }[];
+      return (code = outbox.filter((message) => message.code).at(-1)?.code);
+    })
+    .toMatch(/^\d{6}$/);
+  return code ?? '';
+}
+
 /**
  * A real account and session: signs up by e-mail through the API (the code read from
  * the dev outbox) and signs in, answering the tokens the server issued.
@@ -28,14 +40,7 @@ export async function createSession(page: Page): Promise<{ email: string; passwo
     return answer.data;
   };
   await envelope('/v1/wa-na/sendMail', { email, type: '1', locale: 'en' });
-  // The code goes out after the answer: wait until the outbox has it.
-  let code: string | undefined;
-  await expect
-    .poll(async () => {
-      const outbox = (await (await api.get(`/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { code?: string }[];
-      return (code = outbox.filter((message) => message.code).at(-1)?.code);
-    })
-    .toMatch(/^\d{6}$/);
+  const code = await outboxCode(page, email);
   await envelope('/v1/wa-na/register', { username: email, password, type: 'E', code, locale: 'en' });
   const tokens = (await envelope('/v1/wa-na/login', { username: email, password, type: 'E' })) as { token: string; refreshToken: string };
   return { email, password, ...tokens };
