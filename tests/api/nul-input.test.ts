@@ -90,6 +90,14 @@ describe.each(testBackends())('NUL bytes in input on $name', (backend) => {
     refused(await call(server, '/v1/waa/user/bindEmail/sendCode', { email: `c${nul}@example.com`, locale: 'en' }, trader.token));
     refused(await call(server, '/v1/waa/user/bindEmail', { email: 'c@example.com', code: `12${nul}456` }, trader.token));
     refused(await call(server, '/v1/waa/order/list', { uid: `1${nul}` }, trader.token));
+    // Loans: a guarantor or an amount with a NUL is refused before any rule runs.
+    refused(await call(server, '/v1/waa/loan/insert', { amount: '50000', days: 7, guarantor: `1${nul}` }, trader.token));
+    refused(await call(server, '/v1/waa/loan/repayment/insert', { amount: `100${nul}` }, trader.token));
+  });
+
+  it('refuses it in the staff sign-in, before any account is looked up', async () => {
+    refused(await call(server, '/v1/staff/login', { email: `admin${nul}@example.com`, password, code: '000000' }));
+    refused(await call(server, '/v1/staff/login', { email: 'admin@example.com', password: `pass${nul}word`, code: '000000' }));
   });
 
   it('refuses it in signed-in calls and in market paths and queries', async () => {
