@@ -21,7 +21,9 @@ export default defineConfig({
   retries: 0,
   outputDir: 'test-results/e2e-artifacts',
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
-  use: { baseURL: `http://localhost:${e2ePort}`, locale: 'en-US', trace: 'retain-on-failure', screenshot: 'only-on-failure' },
+  // A trace records every action of every test and costs the run real time; CI keeps only its log,
+  // so there it is off (the failure's message and screenshot still print), and on for local runs.
+  use: { baseURL: `http://localhost:${e2ePort}`, locale: 'en-US', trace: process.env.CI ? 'off' : 'retain-on-failure', screenshot: 'only-on-failure' },
   projects: [
     // A test tagged @desktop or @mobile is about one layout and runs only in its project.
     { name: 'mobile', grepInvert: /@desktop/, use: { ...chromium, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },

@@ -51,6 +51,21 @@ export default defineConfig({
         app: fileURLToPath(new URL('./index.html', import.meta.url)),
         staff: fileURLToPath(new URL('./staff/index.html', import.meta.url)),
       },
+      output: {
+        // Libraries in chunks of their own, so a library one entry needs at start and the
+        // other only on demand (the phone rules: the console's sign-in, the app's sign-up)
+        // is not merged into a chunk both load at start. Budgets: tests/unit/build/.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            { name: 'phone', test: /[\\/]node_modules[\\/]libphonenumber-js[\\/]/ },
+            // zod/mini and its core, not the English messages: those come only with a refused
+            // brand config (src/shared/api/zod-english.ts), in a chunk of their own.
+            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/](?!v4[\\/]locales[\\/])/ },
+            { name: 'i18n', test: /[\\/]node_modules[\\/](i18next|react-i18next)[\\/]/ },
+          ],
+        },
+      },
     },
   },
   server: {

@@ -9,12 +9,13 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import { buildServer } from '../server/app';
+import { onBenchPostgres } from './postgres-schema';
 import { createTokenService } from '../server/auth/tokens';
 import { openDatabase, type DatabaseTarget } from '../server/db/database';
 import type { MarketDataSource, RawTick } from '../server/modules/market/sources/market-data-source';
 import { seededRandom } from '../server/modules/market/sources/random';
 import { UserAccountKind } from '../server/modules/ledger/ledger-kinds';
-import { createMessageDelivery } from '../server/modules/identity/delivery';
+import { createMessageDelivery } from '../server/messaging/delivery';
 import { createLedger } from '../server/modules/ledger/ledger';
 import { readSettings } from '../server/settings';
 import { money } from '../src/shared/money/money';
@@ -147,19 +148,8 @@ async function measure(target: DatabaseTarget & { label: string }): Promise<Row[
 
 export async function runOptionSettlementBench() {
   const results: Row[][] = [await measure({ kind: 'pglite', dataDir: null, label: 'PGlite' })];
-  const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (url) {
-    const schema = `bench_${crypto.randomBytes(4).toString('hex')}`;
-    try {
-      results.push(await measure({ kind: 'postgres', url, schema, label: 'PostgreSQL' }));
-    } finally {
-      const pg = await import('pg');
-      const client = new pg.default.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`drop schema if exists "${schema}" cascade`);
-      await client.end();
-    }
-  }
+  const onPostgres = await onBenchPostgres((target) => measure(target));
+  if (onPostgres) results.push(onPostgres);
   const rows = results.flatMap(([baseline, measured]) => {
     if (!baseline || !measured) return [];
     return [

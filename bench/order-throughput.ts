@@ -1,50 +1,80 @@
 /**
- * Issue 6's order bench: market orders through HTTP (in-process inject: routing, session
- * check, rules, ledger and order in one transaction) against a bare single-row insert
- * transaction on the same database, on PGlite and, with BENCH_DATABASE_URL (or
- * TEST_DATABASE_URL), on PostgreSQL.
+ * Issue 6's and 18's order bench: market orders through HTTP (in-process inject: routing,
+ * session check, rules, ledger and order in one transaction) against a bare single-row
+ * insert transaction on the same database, on PGlite and, with BENCH_DATABASE_URL (or
+ * TEST_DATABASE_URL), on PostgreSQL. Every statement sent is counted (begin and commit
+ * included), so the table says how many database round trips one order costs. On
+ * PostgreSQL a concurrent part follows: 1, 16 and 64 clients, each its own funded user,
+ * each placing a market order and closing it in a loop; the ledger check must be clean after.
  */
 import crypto from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type LogEvent } from 'kysely';
 import { buildServer } from '../server/app';
+import { onBenchPostgres } from './postgres-schema';
 import { createTokenService } from '../server/auth/tokens';
 import { openDatabase, type DatabaseTarget } from '../server/db/database';
 import type { MarketDataSource, RawTick } from '../server/modules/market/sources/market-data-source';
 import { UserAccountKind } from '../server/modules/ledger/ledger-kinds';
-import { createMessageDelivery } from '../server/modules/identity/delivery';
+import { createMessageDelivery } from '../server/messaging/delivery';
 import { createLedger } from '../server/modules/ledger/ledger';
 import { readSettings } from '../server/settings';
 import { money } from '../src/shared/money/money';
 const { cash: cashKind } = UserAccountKind;
 
 const orders = 400;
+/** Place-and-close pairs per client in the concurrent part (the 1-client row is the sequential rate). */
+const pairsPerClient = (clients: number) => Math.max(5, Math.ceil(600 / clients));
+/** BENCH_ORDER_CLIENTS=1,16 measures other client counts; "" skips the concurrent part. */
+const concurrency = (process.env.BENCH_ORDER_CLIENTS ?? '1,16,64').split(',').filter(Boolean).map(Number);
 
 function percentile(sorted: number[], fraction: number) {
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
 }
 
-async function measure(target: DatabaseTarget & { label: string }) {
-  const database = await openDatabase(target);
-  const clock = { now: Date.now() };
+/** Statements sent while `work` ran, by their first words (the round trips of one request). */
+function statementKind(event: LogEvent) {
+  const text = event.query.sql.replace(/\s+/g, ' ').trim();
+  const table = /\b(?:from|into|update|table)\s+"?([a-z_]+)"?/i.exec(text)?.[1];
+  return `${text.split(' ')[0]?.toLowerCase() ?? '?'}${table ? ` ${table}` : ''}`;
+}
+
+async function measure(target: DatabaseTarget & { label: string }, concurrent: boolean) {
+  const counter = { count: 0, recording: null as string[] | null };
+  const database = await openDatabase({
+    ...target,
+    onQuery: (event) => {
+      counter.count += 1;
+      counter.recording?.push(statementKind(event));
+    },
+  });
   const feed: { emit: ((ticks: RawTick[]) => void) | null } = { emit: null };
   const source: MarketDataSource = { name: 'bench', start: (onTicks) => void (feed.emit = onTicks), stop: () => void (feed.emit = null) };
-  const settings = readSettings({ LOG_LEVEL: 'silent', STATIC_DIR: '/nonexistent', FOREX_MIN_DEPOSIT: '0', CODES_SENT_PER_10_MIN: '100', CODE_CHECKS_PER_10_MIN: '100' });
+  const users = 1 + (concurrent ? Math.max(0, ...concurrency) : 0);
+  const settings = readSettings({
+    LOG_LEVEL: 'silent',
+    STATIC_DIR: '/nonexistent',
+    FOREX_MIN_DEPOSIT: '0',
+    MIN_HOLD_SECONDS: '0',
+    CODES_SENT_PER_10_MIN: String(users * 2 + 10),
+    CODE_CHECKS_PER_10_MIN: String(users * 2 + 10),
+  });
   const tokens = createTokenService({ key: crypto.randomBytes(32), accessTokenTtlSeconds: 900 });
   const delivery = createMessageDelivery({ smtpUrl: null, mailFrom: 'bench@example.com', dataDir: null });
   const app = await buildServer({ settings, database, tokens, delivery, logger: false, marketSource: source });
   await app.ready();
   const post = async (url: string, payload: unknown, token?: string) =>
     (await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, payload: JSON.stringify(payload) })).json() as { code: number; data: unknown };
-  try {
-    feed.emit?.([{ symbol: 'BTCUSDT', timeMs: clock.now, bid: 6_700_000, ask: 6_700_020, volume: 1 }]);
-    const email = `bench-${Date.now()}@example.com`;
+  const ledger = createLedger(database.db);
+
+  async function fundedUser(index: number): Promise<string> {
+    const email = `bench-${Date.now()}-${index}@example.com`;
     await post('/v1/wa-na/sendMail', { email, type: '1', locale: 'en' });
     await app.identity.settled(); // codes go out after the answer
     const code = (await delivery.outboxFor(email)).at(-1)?.code;
     await post('/v1/wa-na/register', { username: email, password: 'bench password', type: 'E', code, locale: 'en' });
     const { token } = (await post('/v1/wa-na/login', { username: email, password: 'bench password', type: 'E' })).data as { token: string };
     const { uid } = (await post('/v1/waa/user/info', {}, token)).data as { uid: number };
-    await createLedger(database.db).post({
+    await ledger.post({
       idempotencyKey: `bench-deposit:${uid}`,
       book: 'real',
       kind: 'deposit',
@@ -54,22 +84,49 @@ async function measure(target: DatabaseTarget & { label: string }) {
         { account: { owner: uid, book: 'real', kind: cashKind }, amount: money('100000000') },
       ],
     });
+    return token;
+  }
 
-    // Fresh ticks while the orders go in, as a live market gives: on a busy machine signing
-    // up and the orders may outlast the stale threshold of one tick.
-    const emitTick = () => feed.emit?.([{ symbol: 'BTCUSDT', timeMs: Date.now(), bid: 6_700_000, ask: 6_700_020, volume: 1 }]);
-    emitTick();
-    const ticker = setInterval(emitTick, 1_000);
+  const orderBody = (index: number, tag: string) => ({ tradePair: 'BTCUSDT', price: '0', orderQuantity: '0.01', multiple: 20, orderType: index % 2, buyPoint: 2, clientOrderId: `bench-${tag}-${index}` });
+  async function place(token: string, index: number, tag: string): Promise<string> {
+    const answer = await post('/exchange/addOrder', orderBody(index, tag), token);
+    if (answer.code !== 0) throw new Error(`order ${tag}-${index} refused: ${JSON.stringify(answer)}`);
+    return String(answer.data);
+  }
+  async function close(token: string, orderNo: string) {
+    const answer = await post('/exchange/closeOrder', { orderId: orderNo }, token);
+    if (answer.code !== 0) throw new Error(`close of ${orderNo} refused: ${JSON.stringify(answer)}`);
+  }
+
+  // Fresh ticks while the orders go in, as a live market gives: on a busy machine signing
+  // up and the orders may outlast the stale threshold of one tick.
+  const emitTick = () => feed.emit?.([{ symbol: 'BTCUSDT', timeMs: Date.now(), bid: 6_700_000, ask: 6_700_020, volume: 1 }]);
+  emitTick();
+  const ticker = setInterval(emitTick, 1_000);
+  try {
+    const token = await fundedUser(0);
+    // Warm-up (prepared plans, caches), then one order's statements recorded.
+    for (let index = 0; index < 10; index += 1) await place(token, index, 'warm');
+    counter.recording = [];
+    await place(token, 10, 'warm');
+    const placeStatements = counter.recording;
+    counter.recording = [];
+    const first = await place(token, 11, 'warm');
+    counter.recording = [];
+    await close(token, first);
+    const closeStatements = counter.recording;
+    counter.recording = null;
+
     const orderLatencies: number[] = [];
+    const countBefore = counter.count;
     const orderStart = process.hrtime.bigint();
     for (let index = 0; index < orders; index += 1) {
       const started = process.hrtime.bigint();
-      const answer = await post('/exchange/addOrder', { tradePair: 'BTCUSDT', price: '0', orderQuantity: '0.01', multiple: 20, orderType: index % 2, buyPoint: 2, clientOrderId: `bench-${index}` }, token);
-      if (answer.code !== 0) throw new Error(`order ${index} refused: ${JSON.stringify(answer)}`);
+      await place(token, index, 'seq');
       orderLatencies.push(Number(process.hrtime.bigint() - started) / 1e6);
     }
     const orderSeconds = Number(process.hrtime.bigint() - orderStart) / 1e9;
-    clearInterval(ticker);
+    const roundTrips = (counter.count - countBefore) / orders;
 
     await sql`create table if not exists bench_insert (id serial primary key, note text not null)`.execute(database.db);
     const insertLatencies: number[] = [];
@@ -82,27 +139,94 @@ async function measure(target: DatabaseTarget & { label: string }) {
     const insertSeconds = Number(process.hrtime.bigint() - insertStart) / 1e9;
     orderLatencies.sort((a, b) => a - b);
     insertLatencies.sort((a, b) => a - b);
-    return [
-      [`${target.label}: bare single-row insert transaction (baseline)`, `${(orders / insertSeconds).toFixed(0)} /s`, `${percentile(insertLatencies, 0.5).toFixed(2)} ms`, `${percentile(insertLatencies, 0.99).toFixed(2)} ms`, '1.00×'],
-      [`${target.label}: market order over HTTP (rules, ledger, order)`, `${(orders / orderSeconds).toFixed(0)} /s`, `${percentile(orderLatencies, 0.5).toFixed(2)} ms`, `${percentile(orderLatencies, 0.99).toFixed(2)} ms`, `${(insertSeconds > 0 ? orderSeconds / insertSeconds : 0).toFixed(1)}× the time`],
+    const insertP50 = percentile(insertLatencies, 0.5);
+    const orderP50 = percentile(orderLatencies, 0.5);
+    const sequential = [
+      [`${target.label}: bare single-row insert transaction (baseline)`, '3', `${(orders / insertSeconds).toFixed(0)} /s`, `${insertP50.toFixed(2)} ms`, `${percentile(insertLatencies, 0.99).toFixed(2)} ms`, '1.00×'],
+      [
+        `${target.label}: market order over HTTP (rules, ledger, order)`,
+        roundTrips.toFixed(1),
+        `${(orders / orderSeconds).toFixed(0)} /s`,
+        `${orderP50.toFixed(2)} ms`,
+        `${percentile(orderLatencies, 0.99).toFixed(2)} ms`,
+        `p50 ${(insertP50 > 0 ? orderP50 / insertP50 : 0).toFixed(1)}×, ${(insertSeconds > 0 ? orderSeconds / insertSeconds : 0).toFixed(1)}× the time`,
+      ],
     ];
+    const statements = [
+      [`${target.label}: addOrder`, String(placeStatements.length), placeStatements.join(' → ')],
+      [`${target.label}: closeOrder`, String(closeStatements.length), closeStatements.join(' → ')],
+    ];
+
+    const concurrentRows: string[][] = [];
+    if (concurrent) {
+      // Users of their own: the sequential part's user holds its 400 open positions, which every close of it would value.
+      const clientTokens: string[] = [];
+      for (let index = 1; index < users; index += 1) clientTokens.push(await fundedUser(index));
+      let baseRate = 0;
+      for (const clients of concurrency) {
+        const pairs = pairsPerClient(clients);
+        const latencies: number[] = [];
+        const started = process.hrtime.bigint();
+        await Promise.all(
+          clientTokens.slice(0, clients).map(async (clientToken, client) => {
+            for (let index = 0; index < pairs; index += 1) {
+              const placedAt = process.hrtime.bigint();
+              const orderNo = await place(clientToken, index, `c${clients}-${client}`);
+              const closedAt = process.hrtime.bigint();
+              await close(clientToken, orderNo);
+              latencies.push(Number(closedAt - placedAt) / 1e6, Number(process.hrtime.bigint() - closedAt) / 1e6);
+            }
+          }),
+        );
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        const rate = (clients * pairs * 2) / seconds;
+        if (clients === 1) baseRate = rate;
+        latencies.sort((a, b) => a - b);
+        concurrentRows.push([
+          `${target.label}: ${clients} client${clients === 1 ? '' : 's'}, ${pairs} place + close each`,
+          `${rate.toFixed(0)} orders/s`,
+          `${percentile(latencies, 0.5).toFixed(2)} ms`,
+          `${percentile(latencies, 0.99).toFixed(2)} ms`,
+          clients === 1 ? '1.00× (baseline)' : `${(baseRate > 0 ? rate / baseRate : 0).toFixed(2)}×`,
+        ]);
+      }
+      const problems = await ledger.check();
+      concurrentRows.push([`${target.label}: ledger check after the run`, problems.length === 0 ? 'clean' : `${problems.length} problems: ${problems.slice(0, 3).join('; ')}`, '', '', '']);
+    }
+    return { sequential, statements, concurrentRows };
   } finally {
+    clearInterval(ticker);
     await app.close();
     await database.close();
   }
 }
 
-export async function runOrderThroughputBench() {
-  const rows = await measure({ kind: 'pglite', dataDir: null, label: 'PGlite' });
-  const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (url) {
-    const schema = `bench_${crypto.randomBytes(4).toString('hex')}`;
-    rows.push(...(await measure({ kind: 'postgres', url, schema, label: 'PostgreSQL' })));
-    const pg = await import('pg');
-    const client = new pg.default.Client({ connectionString: url });
-    await client.connect();
-    await client.query(`drop schema if exists "${schema}" cascade`);
-    await client.end();
-  }
-  return { title: `Market orders through HTTP, ${orders} sequential orders per database (p50 / p99 latency)`, rows };
+export interface OrderThroughputResult {
+  title: string;
+  header: readonly string[];
+  rows: (readonly string[])[];
+}
+
+export async function runOrderThroughputBench(): Promise<OrderThroughputResult[]> {
+  // BENCH_ORDER_PGLITE=0 leaves PGlite out (a profile of the PostgreSQL path alone).
+  const results = process.env.BENCH_ORDER_PGLITE === '0' ? [] : [await measure({ kind: 'pglite', dataDir: null, label: 'PGlite' }, false)];
+  const onPostgres = await onBenchPostgres((target) => measure(target, concurrency.length > 0));
+  if (onPostgres) results.push(onPostgres);
+  return [
+    {
+      title: `Market orders through HTTP, ${orders} sequential orders per database (round trips per order, p50 / p99 latency)`,
+      header: ['path', 'round trips', 'throughput', 'p50', 'p99', 'vs baseline'],
+      rows: results.flatMap((result) => result.sequential),
+    },
+    { title: 'The statements of one order (after warm-up)', header: ['request', 'round trips', 'statements'], rows: results.flatMap((result) => result.statements) },
+    ...(onPostgres
+      ? [
+          {
+            title: 'Concurrent clients on PostgreSQL, each its own funded user placing and closing market orders (p50 / p99 per request)',
+            header: ['clients', 'throughput', 'p50', 'p99', 'vs 1 client'],
+            rows: results.flatMap((result) => result.concurrentRows),
+          },
+        ]
+      : []),
+  ];
 }

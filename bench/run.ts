@@ -12,6 +12,8 @@ import { runOptionSettlementBench } from './option-settlement';
 import { runQuoteScrollBench } from './browser/quote-scroll';
 import { runTickFanoutBench } from './browser/tick-fanout';
 import { runSocketBytesBench } from './socket-bytes';
+import { runFanoutCapacityBench } from './fanout-capacity';
+import { runBundleBench } from './bundle/bundle-bench';
 import { buildServer } from '../server/app';
 import { createTokenService } from '../server/auth/tokens';
 import { openDatabase } from '../server/db/database';
@@ -68,15 +70,18 @@ async function apiRequestBench(): Promise<BenchResult> {
 
 async function main() {
   const parts: { name: string; run: () => Promise<string[]> }[] = [
+    { name: 'bundle', run: async () => (await runBundleBench()).map((section) => table(section, section.header)) },
     { name: 'engine-ingest', run: async () => [table(runEngineIngestBench(), ['path', 'throughput', 'cost vs baseline'])] },
     { name: 'api-request', run: async () => [table(await apiRequestBench(), ['request', 'throughput', 'cost vs baseline'])] },
     { name: 'trigger-index', run: async () => [table(runTriggerIndexBench(), ['path', 'throughput', 'vs baseline'])] },
-    { name: 'order-throughput', run: async () => [table(await runOrderThroughputBench(), ['path', 'throughput', 'p50', 'p99', 'vs baseline'])] },
+    { name: 'order-throughput', run: async () => (await runOrderThroughputBench()).map((section) => table(section, section.header)) },
     {
       name: 'option-settlement',
       run: async () => [table(await runOptionSettlementBench(), ['path', 'settlement run', 'close of the second → last settlement', 'settlements/s', 'vs baseline'])],
     },
   ];
+  // Child processes: a server with and one without compression, a load generator, RabbitMQ when configured.
+  parts.push({ name: 'fanout-capacity', run: async () => (await runFanoutCapacityBench()).map((section) => table(section, section.header)) });
   // The browser benches need Debian's Chromium; BENCH_BROWSER=0 skips them.
   if (process.env.BENCH_BROWSER !== '0') {
     parts.push({ name: 'socket-bytes', run: async () => (await runSocketBytesBench()).map((section) => table(section, section.header)) });

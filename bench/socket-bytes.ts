@@ -17,7 +17,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import WebSocket from 'ws';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -214,7 +213,9 @@ async function browserBytes(staticDir: string): Promise<Section> {
   const configPath = path.join(staticDir, 'config.json');
   const brandConfig = JSON.parse(fs.readFileSync(configPath, 'utf8')) as Record<string, unknown>;
   const results = new Map<string, Map<Screen, number>>();
-  for (const variant of variants) {
+  // BENCH_SOCKET_VARIANTS=2 measures only the third (after); the table keeps every column.
+  const chosen = process.env.BENCH_SOCKET_VARIANTS?.split(',').map(Number);
+  for (const variant of variants.filter((_, index) => !chosen || chosen.includes(index))) {
     // The built site's own config.json, per variant (the server reads it at start).
     fs.writeFileSync(configPath, JSON.stringify({ ...brandConfig, followAllPrices: variant.followAllPrices, quietEngineAfterMs: quietAfterMs }));
     const server = await startServer({ compression: variant.compression, staticDir });
@@ -227,8 +228,8 @@ async function browserBytes(staticDir: string): Promise<Section> {
     }
   }
   const mb = (bytes: number | undefined) => (bytes === undefined ? '–' : `${(bytes / 1e6).toFixed(2)} MB`);
-  const before = results.get(variants[0]!.name)!;
-  const after = results.get(variants[2]!.name)!;
+  const before = results.get(variants[0]!.name) ?? new Map<Screen, number>();
+  const after = results.get(variants[2]!.name) ?? new Map<Screen, number>();
   return {
     title: `Bytes per hour received by one browser (390×844), TCP level through a loopback proxy, default simulator, ${measureMs / 1000} s per screen extrapolated`,
     header: ['screen', ...variants.map((variant) => variant.name), 'before ÷ after'],
@@ -238,8 +239,6 @@ async function browserBytes(staticDir: string): Promise<Section> {
     }),
   };
 }
-
-type ClientSocket = WebSocket;
 
 function residentBytes(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -264,25 +263,36 @@ function serverPid(launcher: ChildProcess): number {
   return children[0] ?? launcher.pid!;
 }
 
-async function openMarketClients(count: number, compression: boolean): Promise<{ clients: ClientSocket[]; messages: () => number }> {
+/** Market clients in their own process (bench/socket-clients.ts), each following the home screen's symbols on `prefix`. */
+async function openMarketClients(count: number, compression: boolean, prefix: string): Promise<{ messages: () => number; close: () => Promise<void> }> {
+  const child = spawn(path.resolve('node_modules/.bin/tsx'), ['bench/socket-clients.ts', String(serverPort), String(count), compression ? '1' : '0', prefix], {
+    env: { ...process.env, BENCH_SYMBOLS: homeSymbols.join(',') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let messages = 0;
-  const clients: ClientSocket[] = [];
-  const url = `ws://127.0.0.1:${serverPort}/market/stomp`;
-  for (let batch = 0; batch < count; batch += 50) {
-    await Promise.all(
-      Array.from({ length: Math.min(50, count - batch) }, async () => {
-        const socket = new WebSocket(url, ['v12.stomp'], { perMessageDeflate: compression });
-        socket.on('error', () => undefined);
-        socket.on('message', () => (messages += 1));
-        await new Promise<void>((resolve) => socket.on('open', resolve));
-        socket.send('CONNECT\naccept-version:1.2\nhost:/\nheart-beat:0,0\n\n\0');
-        homeSymbols.forEach((symbol, index) => socket.send(`SUBSCRIBE\nid:${index + 1}\ndestination:/topic/price/${symbol}\n\n\0`));
-        clients.push(socket);
-      }),
-    );
-  }
-  return { clients, messages: () => messages };
+  let ready = false;
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    for (const line of chunk.split('\n').filter(Boolean)) {
+      if (line === 'ready') ready = true;
+      else messages = Number(line);
+    }
+  });
+  await waitFor(async () => ready, 120_000, `${count} market clients`);
+  return {
+    messages: () => messages,
+    close: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(10_000)]);
+    },
+  };
 }
+
+/** What one home screen follows: every tick (before this issue's glance topic) or a glance. */
+const clientTopics = [
+  { name: 'every tick (/topic/price/…)', prefix: '/topic/price/' },
+  { name: 'glance (/topic/price-1s/…)', prefix: '/topic/price-1s/' },
+] as const;
 
 async function serverCostPerConnection(staticDir: string): Promise<Section> {
   const rows: string[][] = [];
@@ -296,33 +306,38 @@ async function serverCostPerConnection(staticDir: string): Promise<Section> {
       const idleStart = processTreeCpuSeconds(pid);
       await sleep(windowMs);
       const idleCpu = processTreeCpuSeconds(pid) - idleStart;
-      for (const count of [100, 1000]) {
-        const rssBefore = residentBytes(pid);
-        const { clients, messages } = await openMarketClients(count, compression);
-        await sleep(3_000);
-        const rssAfter = residentBytes(pid);
-        const cpuStart = processTreeCpuSeconds(pid);
-        const messagesStart = messages();
-        await sleep(windowMs);
-        const cpu = processTreeCpuSeconds(pid) - cpuStart - idleCpu;
-        const delivered = messages() - messagesStart;
-        for (const client of clients) client.terminate();
-        await sleep(2_000);
-        rows.push([
-          compression ? 'permessage-deflate (12-bit window, memLevel 4)' : 'none',
-          String(count),
-          `${((cpu * 1000) / (windowMs / 1000) / count).toFixed(3)} ms/s`,
-          `${((rssAfter - rssBefore) / count / 1024).toFixed(0)} KB`,
-          `${(delivered / (windowMs / 1000) / count).toFixed(1)}`,
-        ]);
+      for (const topics of clientTopics) {
+        for (const count of [100, 1000]) {
+          const rssBefore = residentBytes(pid);
+          const clients = await openMarketClients(count, compression, topics.prefix);
+          await sleep(3_000);
+          const rssAfter = residentBytes(pid);
+          const cpuStart = processTreeCpuSeconds(pid);
+          const messagesStart = clients.messages();
+          await sleep(windowMs);
+          const cpu = processTreeCpuSeconds(pid) - cpuStart - idleCpu;
+          // The child reports once a second: count whole seconds of its figures.
+          const delivered = clients.messages() - messagesStart;
+          await clients.close();
+          await sleep(2_000);
+          rows.push([
+            compression ? 'permessage-deflate (12-bit window, memLevel 4)' : 'none',
+            topics.name,
+            String(count),
+            `${((cpu * 1000) / (windowMs / 1000) / count).toFixed(3)} ms/s`,
+            `${((rssAfter - rssBefore) / count / 1024).toFixed(0)} KB`,
+            `${(delivered / (windowMs / 1000) / count).toFixed(1)}`,
+            delivered > 0 ? `${((cpu * 1e6) / delivered).toFixed(1)} µs` : '–',
+          ]);
+        }
       }
     } finally {
       await stopServer(launcher);
     }
   }
   return {
-    title: `Server CPU and memory per market connection (each following the home screen's ${homeSymbols.length} per-symbol topics), idle server CPU subtracted, ${windowMs / 1000} s windows`,
-    header: ['compression', 'connections', 'server CPU per connection', 'resident memory per connection', 'messages/s per connection'],
+    title: `Server CPU and memory per market connection (each following the home screen's ${homeSymbols.length} symbols; clients in their own process), idle server CPU subtracted, ${windowMs / 1000} s windows`,
+    header: ['compression', 'topics', 'connections', 'server CPU per connection', 'resident memory per connection', 'messages/s per connection', 'server CPU per message'],
     rows,
   };
 }

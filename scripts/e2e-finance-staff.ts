@@ -19,4 +19,6 @@ created.notices = await runStaffCommand(['create', '--email', 'support-notices@e
 for (const project of ['mobile', 'desktop']) {
   created[`compliance-${project}`] = await runStaffCommand(['create', '--email', `compliance-${project}@e2e.example`, '--role', 'compliance']);
 }
+// An admin who walks every console screen for the accessibility check (accessibility.spec.ts).
+created['a11y-admin'] = await runStaffCommand(['create', '--email', 'admin-a11y@e2e.example', '--role', 'admin']);
 process.stdout.write(`${JSON.stringify(created)}\n`);

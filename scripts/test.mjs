@@ -6,12 +6,19 @@ import fs from 'node:fs';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let failedStages = 0;
+const failedStageNames = [];
+const failedStageTails = [];
 
-function run(title, command, args, options = {}) {
+/** Runs one stage. `keepTail`: a short stage whose last lines are repeated at the end if it fails (a CI summary shows only the end of the log). */
+function run(title, command, args, options = {}, keepTail = false) {
   console.log(`\n=== ${title} ===`);
-  const result = spawnSync(command, args, { stdio: 'inherit', ...options });
+  const result = spawnSync(command, args, { stdio: keepTail ? ['inherit', 'pipe', 'pipe'] : 'inherit', maxBuffer: 64 * 1024 * 1024, ...options });
+  const output = keepTail ? `${result.stdout ?? ''}${result.stderr ?? ''}` : '';
+  if (keepTail) process.stdout.write(output);
   if (result.status !== 0) {
     failedStages += 1;
+    failedStageNames.push(title);
+    if (keepTail) failedStageTails.push(`${title}:\n${output.trimEnd().split('\n').slice(-25).map((line) => `    ${line}`).join('\n')}`);
     console.log(`=== ${title}: FAILED ===`);
     return false;
   }
@@ -43,8 +50,8 @@ fs.mkdirSync('test-results', { recursive: true });
 if (process.env.TEST_DATABASE_URL) console.log(`API tests also run on PostgreSQL (${process.env.TEST_DATABASE_URL.replace(/\/\/[^@]*@/, '//')})`);
 else console.log('TEST_DATABASE_URL is not set: API tests run on embedded PGlite only.');
 
-run('typecheck', 'node', ['scripts/typecheck.mjs']);
-run('lint', 'node_modules/.bin/eslint', ['.', '--max-warnings', '0']);
+run('typecheck', 'node', ['scripts/typecheck.mjs'], {}, true);
+run('lint', 'node_modules/.bin/eslint', ['.', '--max-warnings', '0'], {}, true);
 run('unit and API tests', 'node_modules/.bin/vitest', [
   'run',
   '--reporter=default',
@@ -57,6 +64,7 @@ if (built && ensureChromium()) {
   run('browser tests', 'node_modules/.bin/playwright', ['test'], { env: { ...process.env, CHROMIUM_PATH: chromiumPath } });
 } else if (built) {
   failedStages += 1;
+  failedStageNames.push('browser tests (Chromium could not be installed)');
   console.log('=== browser tests: FAILED (Chromium could not be installed) ===');
 }
 
@@ -77,6 +85,7 @@ const failedUnit = readCounts('test-results/vitest.json', (report) =>
   ),
 );
 const retried = readCounts('test-results/vitest-retried.json', (list) => list);
+const runErrors = readCounts('test-results/vitest-run-errors.json', (list) => list);
 const failedBrowser = readCounts('test-results/e2e.json', (report) => {
   const names = [];
   const visit = (suite, trail) => {
@@ -94,11 +103,13 @@ const failedBrowser = readCounts('test-results/e2e.json', (report) => {
   return names;
 });
 if (failedUnit?.length) console.log(`\nFailed unit/API tests:\n${failedUnit.map((line) => `  ${line}`).join('\n')}`);
+if (failedStageTails.length) console.log(`\nThe end of each failed stage's output:\n${failedStageTails.map((tail) => `  ${tail}`).join('\n')}`);
+if (runErrors?.length) console.log(`\nUnit/API errors outside a test (a file, a hook, unhandled):\n${runErrors.map((each) => `  ${each.where}\n    ${each.error.split('\n').slice(0, 6).join('\n    ')}`).join('\n')}`);
 if (retried?.length) console.log(`\nUnit/API tests that passed only on a retry:\n${retried.map((each) => `  ${each.test}\n    first try: ${each.firstError.split('\n').slice(0, 4).join('\n    ')}`).join('\n')}`);
 if (failedBrowser?.length) console.log(`\nFailed browser tests:\n${failedBrowser.map((line) => `  ${line}`).join('\n')}`);
 
 const passed = (vitest?.passed ?? 0) + (e2e?.passed ?? 0);
 const failed = (vitest?.failed ?? 0) + (e2e?.failed ?? 0);
-console.log(`\nunit/API: ${vitest ? `${vitest.passed} passed, ${vitest.failed} failed` : 'no report'}; browser: ${e2e ? `${e2e.passed} passed, ${e2e.failed} failed` : 'no report'}; failed stages: ${failedStages}`);
+console.log(`\nunit/API: ${vitest ? `${vitest.passed} passed, ${vitest.failed} failed` : 'no report'}; browser: ${e2e ? `${e2e.passed} passed, ${e2e.failed} failed` : 'no report'}; failed stages: ${failedStages}${failedStageNames.length ? ` (${failedStageNames.join(', ')})` : ''}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failedStages === 0 && failed === 0 && passed > 0 ? 0 : 1);

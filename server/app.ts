@@ -1,5 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { createDataCipher, loadDataKey } from './auth/data-key';
 import type { TokenService } from './auth/tokens';
+import { createSharedConnectionLimits } from './http/connection-limits';
 import type { DatabaseHandle } from './db/database';
 import { registerDevRoutes } from './dev';
 import { createDomainEvents } from './events/domain-events';
@@ -13,7 +15,7 @@ import { registerStaticApp } from './http/static-app';
 import { registerMarket } from './modules/market';
 import type { MarketDataSource } from './modules/market/sources/market-data-source';
 import { registerAccount } from './modules/account';
-import type { MessageDelivery } from './modules/identity/delivery';
+import type { MessageDelivery } from './messaging/delivery';
 import { registerIdentity } from './modules/identity';
 import { createLedger } from './modules/ledger/ledger';
 import { registerNotices, registerNoticesStaffRoutes } from './modules/notices';
@@ -35,6 +37,7 @@ import { createWithdrawalsRepository, registerWithdrawals, withdrawalLedger, wit
 import { createVerificationRepository, registerVerification, verifiedStatusOf } from './modules/verification';
 import { runOnce } from './http/idempotency';
 import type { Settings } from './settings';
+import { soleProcess, type ClusterContext } from './cluster/cluster-context';
 import { brandTradeModeDefaults, tradeModeOffered as isTradeModeOffered, type TradeMode } from '../src/shared/config/trade-mode';
 
 export interface ServerDependencies {
@@ -50,6 +53,8 @@ export interface ServerDependencies {
   dataDir?: string | null;
   /** How mail and SMS leave; the settings' SMTP or outbox when not given. */
   delivery?: MessageDelivery;
+  /** This process among several (SERVER_ROLES); one process doing everything when not given. */
+  cluster?: ClusterContext;
 }
 
 /**
@@ -71,6 +76,15 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   await registerMultipart(app);
   registerErrorHandler(app);
 
+  const cluster = dependencies.cluster ?? soleProcess();
+  // Registered first, so it runs last at close: the modules stop acting, then the leases are given up.
+  app.addHook('onClose', () => cluster.stop());
+  if (!settings.roles.has('api')) {
+    // A market or jobs process serves no customer: only its health answers.
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.url !== '/healthz') await reply.code(404).send();
+    });
+  }
   const events = createDomainEvents();
   const site = await registerSite(app, { settings, database });
   // The content security policy names the customer-service chat the site stores.
@@ -99,15 +113,26 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const uploads = await registerUploads({ database, dataDir: dependencies.dataDir ?? null, signedIn, staffRoutes, reviews });
   app.decorate('uploads', uploads);
   const ledger = createLedger(database.db, nowMs);
+  // Open sockets per address and per user, counted in the database: the limits hold across every process.
+  const connectionLimits = createSharedConnectionLimits({
+    db: database.db,
+    keyOf: createDataCipher(await loadDataKey({ dataKeySetting: settings.dataEncryptionKey, dataDir: dependencies.dataDir ?? null })).digest,
+    leaseMs: settings.connectionLeaseMs,
+    nowMs,
+    log: (message, error) => app.log.error({ err: error }, message),
+  });
+  app.addHook('onClose', () => connectionLimits.close());
   const { market, stomp, startPrices, feedControl } = await registerMarket(app, {
     settings,
     database,
+    connectionLimits,
     source: dependencies.marketSource,
     seed: dependencies.marketSeed,
     nowMs,
+    cluster,
   });
   // Trading's reads first: options need its feed and free margin, trading's cover needs options, the demo reset both.
-  const tradingReads = registerTradingReads(app, { settings, database, ledger, market, sessions, events });
+  const tradingReads = registerTradingReads(app, { settings, database, ledger, market, sessions, events, cluster, connectionLimits });
   const { positionsFeed, freeMarginIn } = tradingReads;
   const tradeProhibited = (uid: number) => identity.tradeProhibited(uid);
   // Withdrawals' own reads come before trading: while one awaits review, the real account cannot trade (406).
@@ -123,8 +148,8 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const brandFile = readBrandConfigFile(brandConfigFileOf(settings));
   const brandModes = brandFile?.ok ? brandFile.config : brandTradeModeDefaults;
   const tradeModeOffered = async (mode: TradeMode) => isTradeModeOffered(await site.switches(), brandModes, mode);
-  const options = await registerOptions(app, { settings, database, ledger, market, freeMarginIn, tradeProhibited, withdrawalUnderReview, tradeModeOffered, positionsFeed, signedIn, nowMs });
-  const { trading, startRiskChecks } = await registerTrading(app, { settings, database, ledger, market, reads: tradingReads, options, tradeProhibited, withdrawalUnderReview, depositedUsd, tradeModeOffered, signedIn, nowMs });
+  const options = await registerOptions(app, { settings, database, ledger, market, freeMarginIn, tradeProhibited, withdrawalUnderReview, tradeModeOffered, positionsFeed, signedIn, nowMs, cluster });
+  const { trading, startRiskChecks } = await registerTrading(app, { settings, database, ledger, market, reads: tradingReads, options, tradeProhibited, withdrawalUnderReview, depositedUsd, tradeModeOffered, signedIn, nowMs, cluster });
   await registerAccount({ settings, database, ledger, identity, trading, options, events, signedIn, verifiedStatus });
   // Profile (nickname, avatar through uploads) and invite info.
   await registerProfile({ database, signedIn, uploads });
@@ -172,11 +197,15 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     database: database.kind,
     marketConnections: stomp.connectionCount(),
     positionsConnections: positionsFeed.connectionCount(),
+    roles: settings.singleProcess ? ['all'] : [...settings.roles],
+    leads: { market: cluster.market.leading(), jobs: cluster.jobs.leading() },
   }));
 
   // Every module is wired: stop-outs may now lock options, and prices may now move.
   startRiskChecks();
   startPrices();
+  // With several processes: compete for the market and the jobs now that every module listens; give them up first at close.
+  cluster.start();
   await registerStaticApp(app, { staticDir: settings.staticDir, brandConfigPath: settings.brandConfigPath });
   return app;
 }

@@ -1,7 +1,10 @@
+import pino from 'pino';
 import { createTokenService, loadSigningKey } from './auth/tokens';
 import { buildServer } from './app';
 import { openDatabase } from './db/database';
 import { readSettings } from './settings';
+import { createClusterLink } from './cluster/cluster-link';
+import { clusterMember } from './cluster/cluster-context';
 
 /** Starts the reference server: settings, database and migrations, then HTTP. */
 async function main() {
@@ -13,7 +16,8 @@ async function main() {
   );
   const key = await loadSigningKey({ jwtSecret: settings.jwtSecret, dataDir: settings.dataDir });
   const tokens = createTokenService({ key, accessTokenTtlSeconds: settings.accessTokenTtlSeconds });
-  const app = await buildServer({ settings, database, tokens, dataDir: settings.dataDir });
+  const cluster = await joinCluster(settings, database);
+  const app = await buildServer({ settings, database, tokens, dataDir: settings.dataDir, ...(cluster ? { cluster } : {}) });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -29,6 +33,19 @@ async function main() {
 
   await app.listen({ port: settings.port, host: settings.host });
   app.log.info({ database: database.kind, dataDir: settings.dataDir }, 'ready');
+}
+
+/**
+ * With SERVER_ROLES other than `all`: this process among several on one database and
+ * broker (readSettings has made sure both, and the shared secrets, are set).
+ */
+async function joinCluster(settings: ReturnType<typeof readSettings>, database: Awaited<ReturnType<typeof openDatabase>>) {
+  if (settings.singleProcess || !settings.databaseUrl || !settings.marketBrokerUrl || !settings.jwtSecret) return null;
+  const log = pino({ level: settings.logLevel }).child({ part: 'cluster' });
+  const link = createClusterLink({ url: settings.marketBrokerUrl, databaseUrl: settings.databaseUrl, secret: new TextEncoder().encode(settings.jwtSecret), log });
+  // Subscribed before serving, so no tick or push is missed after the first request; retries go on if the broker is late.
+  if (!(await link.start())) log.warn({}, 'cluster link not connected yet; retrying');
+  return clusterMember({ db: database.db, roles: settings.roles, link, leaseMs: settings.leaderLeaseMs, log: (details, message) => log.info(details, message) });
 }
 
 main().catch((error: unknown) => {

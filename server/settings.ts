@@ -9,6 +9,9 @@ import { isSwitchName, type SwitchName } from '../src/shared/config/switches';
  * Every setting of the reference server, read once from the environment through this
  * schema, with the documented default. Business constants live here and nowhere else.
  */
+/** permessage-deflate on the server's sockets (`SOCKET_COMPRESSION`). */
+export type SocketCompression = 'per-socket' | 'shared' | 'off';
+
 const flag = z
   .enum(['0', '1', 'true', 'false'])
   .transform((value) => value === '1' || value === 'true');
@@ -74,6 +77,15 @@ const environmentSchema = z.object({
   /** SMTP server for e-mail (smtp://user:pass@host:587); without it mail goes to the outbox under DATA_DIR. */
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default('TradeWeb <no-reply@tradeweb.example>'),
+  /**
+   * SMS through an HTTP webhook: each message POSTed as JSON to this URL, signed with
+   * SMS_WEBHOOK_SECRET (HMAC-SHA256 of the body, header x-tradeweb-signature). Both or neither;
+   * without them SMS go to the outbox under DATA_DIR.
+   */
+  SMS_WEBHOOK_URL: z.string().url().optional(),
+  SMS_WEBHOOK_SECRET: z.string().min(16).optional(),
+  /** A failed mail or SMS is tried again after this long, then twice as long each time (up to 15 minutes). */
+  OUTBOX_RETRY_BASE_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** Key for sensitive fields at rest (32 bytes, base64). Without it one is made under DATA_DIR/secrets. */
   DATA_ENCRYPTION_KEY: z.string().optional(),
   /** The name in mails and in authenticator apps. */
@@ -106,7 +118,12 @@ const environmentSchema = z.object({
    */
   MARKET_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   /** permessage-deflate on the market STOMP endpoint and the exchange socket (bounded windows; see stomp-upgrade.ts). */
-  SOCKET_COMPRESSION: flag.default(true),
+  // 1: each socket keeps its deflate context (fewest bytes, a deflate per socket); shared:
+  // one deflate per publication for every socket (least CPU, several times the bytes); 0: off.
+  SOCKET_COMPRESSION: z
+    .enum(['0', '1', 'true', 'false', 'shared'])
+    .default('1')
+    .transform((value): SocketCompression => (value === 'shared' ? 'shared' : value === '1' || value === 'true' ? 'per-socket' : 'off')),
   POSITIONS_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   POSITIONS_SOCKETS_PER_USER: z.coerce.number().int().min(1).default(10),
   /** The most often a moving market pushes one account's positions feed, in ms. */
@@ -164,7 +181,30 @@ const environmentSchema = z.object({
   DEPOSITS_ENABLED: flag.default(true),
   /** Development control of the price feed (POST /dev/market/pause and /resume). Never on by default. */
   DEV_MARKET_CONTROL: flag.default(false),
+  /**
+   * What this process does: `all` (one process, everything: `npm start`), or a comma list of
+   * `market` (the price source, stored bars, publication), `api` (HTTP and the sockets) and
+   * `jobs` (settlement, tick recording, stop-out, overnight fees). market and jobs run in one
+   * process at a time, chosen through the database (a lease); see README, "Several processes".
+   */
+  SERVER_ROLES: z
+    .string()
+    .default('all')
+    .refine((value) => parseServerRoles(value) !== null, "expected 'all' or a comma list of market, api, jobs"),
+  /** How long a role's leadership lasts without renewal, in ms: a dead holder is replaced after at most this long. */
+  LEADER_LEASE_MS: z.coerce.number().int().min(500).max(600_000).default(5_000),
 });
+
+export const serverRoles = ['market', 'api', 'jobs'] as const;
+export type ServerRole = (typeof serverRoles)[number];
+
+/** "market,api" as roles; `all` is every role in one process; null when a name is unknown or the list is empty. */
+export function parseServerRoles(value: string): { all: boolean; roles: ReadonlySet<ServerRole> } | null {
+  const names = value.split(',').map((item) => item.trim()).filter(Boolean);
+  if (names.length === 1 && names[0] === 'all') return { all: true, roles: new Set(serverRoles) };
+  if (names.length === 0 || !names.every((name): name is ServerRole => (serverRoles as readonly string[]).includes(name))) return null;
+  return { all: false, roles: new Set(names) };
+}
 
 export type Settings = ReturnType<typeof readSettings>;
 
@@ -205,8 +245,21 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
   if (values.OPTION_SETTLEMENT_GRACE_MS <= values.OPTION_TICK_FLUSH_MS) {
     throw new Error('Invalid environment:\nOPTION_SETTLEMENT_GRACE_MS: must exceed OPTION_TICK_FLUSH_MS (the end tick must be written before settlement)');
   }
+  if ((values.SMS_WEBHOOK_URL === undefined) !== (values.SMS_WEBHOOK_SECRET === undefined)) {
+    throw new Error('Invalid environment:\nSMS_WEBHOOK_URL, SMS_WEBHOOK_SECRET: set both or neither');
+  }
   if (values.MARKET_SOURCE === 'csv' && !values.MARKET_CSV_PATH) {
     throw new Error('Invalid environment:\nMARKET_CSV_PATH: required when MARKET_SOURCE=csv');
+  }
+  const roles = parseServerRoles(values.SERVER_ROLES) ?? { all: true, roles: new Set(serverRoles) };
+  if (!roles.all) {
+    // Several processes must agree: one database, one broker for ticks and pushes, and the
+    // same keys (a key generated under one process's DATA_DIR would refuse another's tokens
+    // and could not read the fields it sealed).
+    const missing = (['DATABASE_URL', 'MARKET_BROKER_URL', 'JWT_SECRET', 'DATA_ENCRYPTION_KEY'] as const).filter((name) => !values[name]);
+    if (missing.length > 0) {
+      throw new Error(`Invalid environment:\n${missing.map((name) => `${name}: required when SERVER_ROLES is not 'all' (every process must share it)`).join('\n')}`);
+    }
   }
   return {
     port: values.PORT,
@@ -247,6 +300,8 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     switchOverrides: parseSwitchOverrides(values.SWITCHES) ?? {},
     smtpUrl: values.SMTP_URL ?? null,
     mailFrom: values.MAIL_FROM,
+    smsWebhook: values.SMS_WEBHOOK_URL && values.SMS_WEBHOOK_SECRET ? { url: values.SMS_WEBHOOK_URL, secret: values.SMS_WEBHOOK_SECRET } : null,
+    outboxRetryBaseMs: values.OUTBOX_RETRY_BASE_MS,
     dataEncryptionKey: values.DATA_ENCRYPTION_KEY ?? null,
     siteName: values.SITE_NAME,
     virtualTradingOnce: values.VIRTUAL_TRADING_ONCE,
@@ -268,6 +323,10 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     marketLoadTicksPerSecond: values.MARKET_LOAD_TICKS_PER_SECOND,
     fourEyesUsd: values.FOUR_EYES_USD,
     depositsEnabled: values.DEPOSITS_ENABLED,
+    /** True for `all`: one process, no leases, no relaying across processes. */
+    singleProcess: roles.all,
+    roles: roles.roles,
+    leaderLeaseMs: values.LEADER_LEASE_MS,
     ...fixedRules,
   };
 }
@@ -291,6 +350,21 @@ const fixedRules = {
   captchaTtlMs: 2 * minuteMs,
   /** Captcha images per client address per minute. */
   captchasPerMinute: 30,
+  // Mail and SMS (the outbox).
+  /** The longest wait between two tries of one message. */
+  outboxRetryMaxMs: 15 * minuteMs,
+  /** One try (an SMTP step, a webhook call) fails after this long. */
+  messageTimeoutMs: 20_000,
+  /** A claimed message is tried again elsewhere after this long: well past one try's timeout. */
+  outboxClaimMs: 2 * minuteMs,
+  /** Due messages are looked for this often without a wake (retries, leftovers of a stopped process). */
+  outboxSweepMs: 30_000,
+  outboxBatch: 20,
+  /** A sent message's row (its status and times; its text is gone once sent) is kept this long. */
+  outboxKeepSentMs: 30 * 24 * 60 * minuteMs,
+  // Sockets.
+  /** A process renews the places of its open sockets this often ÷ 3; a dead process's stop counting after this long. */
+  connectionLeaseMs: 60_000,
   // Site.
   /** Switches are read on every signed-in request; a short cache keeps that off the database. */
   switchesCacheMs: 2_000,

@@ -53,6 +53,8 @@ function BaselineQuotes(props: { products: Product[] }) {
       },
       onState: () => undefined,
     });
+    // The naive page takes every tick (the socket follows nothing until told).
+    socket.followPrices({ all: true });
     socket.start();
     return () => void socket.stop();
   }, []);

@@ -4,6 +4,7 @@ import { defaultFanoutOptions, runTickFanoutBench } from './tick-fanout';
 const sections = await runTickFanoutBench({
   ...defaultFanoutOptions,
   ...(process.env.BENCH_MEASURE_MS ? { measureMs: Number(process.env.BENCH_MEASURE_MS) } : {}),
+  ...(process.env.BENCH_FANOUT_PORT ? { port: Number(process.env.BENCH_FANOUT_PORT) } : {}),
   ...(process.env.BENCH_TABS ? { tabCounts: process.env.BENCH_TABS.split(',').map(Number) } : {}),
 });
 for (const section of sections) {

@@ -2,7 +2,9 @@
  * Bench parts 2 and 3 of the live-data issue: K tabs over one SharedWorker (the app)
  * against K tabs that each open their own market socket and process every tick on the
  * main thread (bench/browser/baseline-page.tsx), in headless Chromium, with the server
- * quoting many symbols at a high rate. Everything is measured in the same run.
+ * quoting many symbols at a high rate. Everything is measured in the same run. The paint
+ * floor (issue 18, bench/browser/floor-page.ts): the app's rows, copied from its page,
+ * updated at the app's measured rate from precomputed strings; both pages as ratios of it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -37,7 +39,14 @@ export const defaultFanoutOptions: FanoutBenchOptions = {
   port: 8291,
 };
 
-type Variant = 'worker' | 'baseline';
+type Variant = 'worker' | 'baseline' | 'floor';
+
+/** What the floor page repeats: the app's quote list and how often its rows changed. */
+interface FloorInput {
+  html: string;
+  updatesPerSecond: number;
+  batchMs: number;
+}
 
 interface ScenarioResult {
   variant: Variant;
@@ -56,6 +65,10 @@ interface ScenarioResult {
   longTasks: number;
   longestTaskMs: number;
   hiddenTabs: number;
+  /** Main-thread moments a second at which rows changed (the rate of paint batches). */
+  updateBurstsPerSecondPerTab: number;
+  /** The app's quote list as its first tab showed it (the floor page copies it). */
+  quoteListHtml: string | null;
 }
 
 /** Records, in every page, when a visible row's tick reached the DOM, and every long task. */
@@ -124,38 +137,96 @@ async function marketConnections(origin: string): Promise<number> {
   return ((await response.json()) as { marketConnections: number }).marketConnections;
 }
 
-/** A subscriber beside the browser: when each tick was published, as seen on the wire. */
+/**
+ * A subscriber beside the browser: when each tick was published, as seen on the wire. List
+ * rows follow a symbol's glance topic (`/topic/price-1s/…`, at most a tick a second), so a
+ * tick a row shows was published twice: in the all-prices batch, then on the glance topic
+ * up to a second later, and its latency counts from the glance publication (the pipeline's
+ * tick→DOM time, not the glance's deliberate hold). Glance topics are followed on extra
+ * connections, within the server's 200 subscriptions per connection.
+ */
 function startPublicationProbe(origin: string) {
   const publishedAt = new Map<string, number>();
+  /** When a tick was published on its glance topic. */
+  const glancedAt = new Map<string, number>();
   let ticks = 0;
   let recording = false;
-  const connection: StompConnection = openStompConnection({
-    url: `${origin.replace('http', 'ws')}/market/stomp`,
-    host: '/',
-    createSocket: (url, protocols) => new WebSocket(url, protocols),
-    onOpen() {
-      connection.subscribe('/topic/prices', (body) => {
-        const now = Date.now();
+  const glanced = new Set<string>();
+  const glanceConnections: StompConnection[] = [];
+  const open = (onOpen: (connection: StompConnection) => void) => {
+    const opened: StompConnection = openStompConnection({
+      url: `${origin.replace('http', 'ws')}/market/stomp`,
+      host: '/',
+      createSocket: (url, protocols) => new WebSocket(url, protocols),
+      onOpen: () => onOpen(opened),
+    });
+    return opened;
+  };
+  const note = (symbol: string, lastUpdate: number, now: number, glance = false) => {
+    if (recording) (glance ? glancedAt : publishedAt).set(`${symbol}|${lastUpdate}`, now);
+  };
+  function followGlances(symbols: string[]) {
+    const fresh = symbols.filter((symbol) => !glanced.has(symbol));
+    for (let start = 0; start < fresh.length; start += 180) {
+      const chunk = fresh.slice(start, start + 180);
+      for (const symbol of chunk) glanced.add(symbol);
+      glanceConnections.push(
+        open((connection) => {
+          for (const symbol of chunk) {
+            connection.subscribe(`/topic/price-1s/${symbol}`, (body) => {
+              const tick = JSON.parse(body) as { symbol: string; lastUpdate: number };
+              note(tick.symbol, tick.lastUpdate, Date.now(), true);
+            });
+          }
+        }),
+      );
+    }
+  }
+  /**
+   * Batches received while recording, decoded only when read: decoding a batch of hundreds
+   * of ticks on arrival would hold this process's event loop, and with it the glance
+   * messages behind it on the other connections, whose arrival times are the app's reference.
+   */
+  const undecoded: { at: number; body: string }[] = [];
+  const decodePending = () => {
+    for (const { at, body } of undecoded.splice(0)) for (const tick of decodePriceBatch(body) ?? []) note(tick.symbol, tick.lastUpdate, at);
+  };
+  const connection = open((opened) => {
+    opened.subscribe('/topic/prices', (body) => {
+      const now = Date.now();
+      // The probe follows every symbol's glance topic, learnt from the first batches.
+      if (glanced.size === 0 || !recording) {
         const batch = decodePriceBatch(body) ?? [];
         ticks += batch.length;
-        if (!recording) return;
-        for (const tick of batch) publishedAt.set(`${tick.symbol}|${tick.lastUpdate}`, now);
-      });
-    },
+        if (batch.some((tick) => !glanced.has(tick.symbol))) followGlances(batch.map((tick) => tick.symbol));
+        return;
+      }
+      ticks += 1;
+      undecoded.push({ at: now, body });
+    });
   });
   return {
-    publishedAt,
+    /** When each tick was published in the all-prices batch (decoded now, if not yet). */
+    publishedAt: () => {
+      decodePending();
+      return publishedAt;
+    },
+    glancedAt,
+    /** The probe's own market connections. */
+    connections: () => 1 + glanceConnections.length,
     startRecording() {
       publishedAt.clear();
+      glancedAt.clear();
+      undecoded.length = 0;
       recording = true;
       ticks = 0;
     },
     ticksSeen: () => ticks,
-    stop: () => connection.disconnect(),
+    stop: () => Promise.all([connection, ...glanceConnections].map((each) => each.disconnect())).then(() => undefined),
   };
 }
 
-export async function openTabs(context: BrowserContext, url: string, count: number, throttle: number): Promise<Page[]> {
+export async function openTabs(context: BrowserContext, url: string, count: number, throttle: number, floor?: FloorInput): Promise<Page[]> {
   const pages: Page[] = [];
   for (let index = 0; index < count; index += 1) {
     const page = index === 0 && context.pages()[0] ? context.pages()[0]! : await context.newPage();
@@ -164,6 +235,13 @@ export async function openTabs(context: BrowserContext, url: string, count: numb
       await session.send('Emulation.setCPUThrottlingRate', { rate: throttle });
     }
     await page.goto(url);
+    if (floor) {
+      await page.waitForFunction(() => '__floorStart' in window);
+      await page.evaluate(
+        (input) => (window as unknown as { __floorStart: (html: string, rate: number, batchMs: number) => void }).__floorStart(input.html, input.updatesPerSecond, input.batchMs),
+        floor,
+      );
+    }
     pages.push(page);
   }
   for (const page of pages) {
@@ -191,8 +269,9 @@ async function runScenario(
   origin: string,
   server: ChildProcess,
   probe: ReturnType<typeof startPublicationProbe>,
-  scenario: { variant: Variant; tabs: number; viewport: { width: number; height: number }; throttle: number },
+  scenario: { variant: Variant; tabs: number; viewport: { width: number; height: number }; throttle: number; floor?: FloorInput },
 ): Promise<ScenarioResult> {
+  process.stderr.write(`tick fan-out: ${scenario.variant}, ${scenario.tabs} tab(s), ${scenario.viewport.width}×${scenario.viewport.height}\n`);
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: '/usr/bin/chromium',
@@ -203,8 +282,12 @@ async function runScenario(
   });
   try {
     await context.addInitScript(pageProbe);
-    const url = scenario.variant === 'worker' ? `${origin}/search?q=LOAD` : `${origin}/bench/browser/baseline.html?q=LOAD`;
-    const pages = await openTabs(context, url, scenario.tabs, scenario.throttle);
+    const url = {
+      worker: `${origin}/search?q=LOAD`,
+      baseline: `${origin}/bench/browser/baseline.html?q=LOAD`,
+      floor: `${origin}/bench/browser/floor.html`,
+    }[scenario.variant];
+    const pages = await openTabs(context, url, scenario.tabs, scenario.throttle, scenario.floor);
     await new Promise((resolve) => setTimeout(resolve, options.warmupMs));
 
     const meters = await Promise.all(pages.map((page) => mainThreadMeter(context, page)));
@@ -215,7 +298,7 @@ async function runScenario(
       bench.longTasks.length = 0;
     });
     probe.startRecording();
-    const sockets = (await marketConnections(origin)) - 1; // minus the probe
+    const sockets = (await marketConnections(origin)) - probe.connections();
     const mainBefore = await Promise.all(meters.map((meter) => meter.seconds()));
     const browserBefore = processTreeCpuSeconds(userDataDir);
     const serverBefore = processTreeCpuSeconds(server.pid ?? -1);
@@ -229,20 +312,45 @@ async function runScenario(
     await new Promise((resolve) => setTimeout(resolve, 300));
     const data = await Promise.all(pages.map((page) => page.evaluate(() => (window as unknown as { __bench: PageProbeData }).__bench)));
 
+    const quoteListHtml =
+      scenario.variant === 'worker'
+        ? await pages[0]!.evaluate(() => {
+            const list = document.querySelector('.quote-list');
+            return list ? `<section class="page fill" style="height: 100dvh"><div class="page-content">${list.outerHTML}</div></section>` : null;
+          })
+        : null;
+    const publishedAt = probe.publishedAt();
     const latencies: number[] = [];
+    let bursts = 0;
     let updates = 0;
     let longTasks = 0;
     let longestTaskMs = 0;
     for (const probeData of data) {
+      let lastBurst = -1;
       for (let index = 0; index < probeData.updates.length; index += 2) {
         updates += 1;
-        const published = probe.publishedAt.get(String(probeData.updates[index]));
+        const seenAt = Number(probeData.updates[index + 1]);
+        if (seenAt !== lastBurst) bursts += 1;
+        lastBurst = seenAt;
+        const key = String(probeData.updates[index]);
+        // The app's rows show glance ticks; the baseline page every tick of the batch.
+        const published = (scenario.variant === 'worker' ? probe.glancedAt.get(key) : undefined) ?? publishedAt.get(key);
         if (published !== undefined) latencies.push(Number(probeData.updates[index + 1]) - published);
       }
       longTasks += probeData.longTasks.filter((duration) => duration > 50).length;
       longestTaskMs = Math.max(longestTaskMs, ...probeData.longTasks, 0);
     }
     latencies.sort((a, b) => a - b);
+    // BENCH_LATENCY_HISTOGRAM=1: each row's latencies in 20 ms buckets, and which reference each update was timed from.
+    if (process.env.BENCH_LATENCY_HISTOGRAM) {
+      const buckets = new Map<number, number>();
+      for (const value of latencies) buckets.set(Math.floor(value / 20) * 20, (buckets.get(Math.floor(value / 20) * 20) ?? 0) + 1);
+      const keys = data.flatMap((probeData) => probeData.updates.filter((_, index) => index % 2 === 0).map(String));
+      const fromGlance = keys.filter((key) => probe.glancedAt.has(key)).length;
+      const fromBatch = keys.filter((key) => !probe.glancedAt.has(key) && publishedAt.has(key)).length;
+      const histogram = [...buckets].sort((a, b) => a[0] - b[0]).map(([from, count]) => `${from}:${count}`).join(' ');
+      console.error(`latency ${scenario.variant} ${scenario.tabs} tab(s): timed from a glance ${fromGlance}, from a batch ${fromBatch}; ms:count ${histogram}`);
+    }
     const perTab = (pick: (busy: { task: number; script: number }) => number) =>
       mainBefore.reduce((sum, before, index) => sum + pick(mainAfter[index] ?? before) - pick(before), 0) / pages.length;
     const mainPerTab = perTab((busy) => busy.task);
@@ -263,6 +371,8 @@ async function runScenario(
       longTasks,
       longestTaskMs,
       hiddenTabs,
+      updateBurstsPerSecondPerTab: bursts / pages.length / seconds,
+      quoteListHtml,
     };
   } finally {
     await context.close();
@@ -286,6 +396,12 @@ export async function runTickFanoutBench(options: FanoutBenchOptions = defaultFa
     for (const tabs of options.tabCounts) {
       for (const variant of ['worker', 'baseline'] as const) {
         results.push(await runScenario(options, origin, server, probe, { variant, tabs, viewport: desktop, throttle: 1 }));
+      }
+      // The floor repeats what the app's tabs just showed: its rows, at its rate and cadence.
+      const app = results.find((result) => result.variant === 'worker' && result.tabs === tabs)!;
+      if (app.quoteListHtml && app.updateBurstsPerSecondPerTab > 0) {
+        const floor = { html: app.quoteListHtml, updatesPerSecond: app.rowUpdatesPerSecondPerTab, batchMs: 1000 / app.updateBurstsPerSecondPerTab };
+        results.push(await runScenario(options, origin, server, probe, { variant: 'floor', tabs, viewport: desktop, throttle: 1, floor }));
       }
     }
     const phoneResults: ScenarioResult[] = [];
@@ -312,6 +428,24 @@ export async function runTickFanoutBench(options: FanoutBenchOptions = defaultFa
         String(result.hiddenTabs),
       ]);
     });
+    const floorRows = options.tabCounts.flatMap((tabs) => {
+      const floor = results.find((result) => result.variant === 'floor' && result.tabs === tabs);
+      if (!floor) return [];
+      return (['floor', 'worker', 'baseline'] as const).map((variant) => {
+        const result = results.find((candidate) => candidate.variant === variant && candidate.tabs === tabs)!;
+        const overFloor = (value: number, base: number) => (base > 0 ? `${(value / base).toFixed(2)}×` : '–');
+        return [
+          { floor: 'floor (precomputed strings, no framework)', worker: 'app (SharedWorker)', baseline: 'naive page (socket per tab, React state)' }[variant],
+          String(tabs),
+          fixed(result.rowUpdatesPerSecondPerTab, 0),
+          fixed(result.updateBurstsPerSecondPerTab, 1),
+          fixed(result.mainThreadMsPerSecondPerTab),
+          overFloor(result.mainThreadMsPerSecondPerTab, floor.mainThreadMsPerSecondPerTab),
+          fixed(result.scriptMsPerSecondPerTab),
+          fixed(result.mainThreadMsPerSecondPerTab - result.scriptMsPerSecondPerTab),
+        ];
+      });
+    });
     const phoneRows = phoneResults.map((result) => [
       result.variant === 'worker' ? 'app (SharedWorker)' : 'baseline (main thread)',
       fixed(result.mainThreadMsPerSecondPerTab),
@@ -326,6 +460,11 @@ export async function runTickFanoutBench(options: FanoutBenchOptions = defaultFa
         title: `Live quotes in Chromium, ${options.symbols} symbols at ${options.ticksPerSecond} ticks/s, ${desktop.width}×${desktop.height}, ${options.measureMs / 1000} s per row (CPU in ms per second; latency from publication to the row's DOM update)`,
         header: ['variant', 'tabs', 'browser sockets', 'browser CPU ms/s', 'main thread ms/s per tab', 'main thread: baseline ÷ app', 'of which script ms/s', 'script: baseline ÷ app', 'row updates/s per tab', 'p50 ms', 'p99 ms', 'server CPU ms/s', 'hidden tabs'],
         rows: fanoutRows,
+      },
+      {
+        title: `Paint floor, ${desktop.width}×${desktop.height}: main thread per tab as a ratio of the floor page (the app's rows at the app's row rate and batch cadence; target app ≤ 1.3×)`,
+        header: ['page', 'tabs', 'row updates/s per tab', 'paint batches/s', 'main thread ms/s per tab', 'vs floor', 'of which script ms/s', 'the rest (style, layout, paint) ms/s'],
+        rows: floorRows,
       },
       {
         title: `Quote list at phone size (${phone.width}×${phone.height}), CPU throttled 4×, one tab, ${options.measureMs / 1000} s`,

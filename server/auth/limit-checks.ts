@@ -4,8 +4,8 @@ import type { FailureThrottle } from './failure-throttle';
 import type { RateLimiter } from './rate-limiter';
 
 /** Counts a hit against a limiter; over the limit, the call is refused with 1033 and the seconds to wait. */
-export function enforceLimit(limiter: RateLimiter, key: string): void {
-  const result = limiter.hit(key);
+export async function enforceLimit(limiter: RateLimiter, key: string): Promise<void> {
+  const result = await limiter.hit(key);
   if (!result.allowed) throw rateLimitedError(result.retryAfterSeconds);
 }
 

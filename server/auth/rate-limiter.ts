@@ -1,44 +1,59 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+
+export type RateVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/** Expired windows are deleted after this many hits of one limiter (an indexed delete, off the hot path's every call). */
+const sweepEveryHits = 500;
+
 /**
- * Fixed-window counters per key, in memory (one server process; a shared store would be
- * needed behind a load balancer). `hit` counts an attempt and says whether it may go
- * ahead, or how many seconds until it may.
+ * Fixed-window counters per key, kept in the database (`rate_limit`) so that every server
+ * process counts against the same window. `hit` counts an attempt and says whether it may
+ * go ahead, or how many seconds until it may: counted and checked in one statement, so
+ * parallel attempts through any process never pass the limit together. Keys are stored
+ * as a keyed hash (`keyOf`), never as the address or account they name.
  */
-export function createRateLimiter(options: { limit: number; windowMs: number; nowMs?: () => number }) {
+export function createRateLimiter(options: {
+  db: Kysely<Database>;
+  /** Names the limit, so two limits never share a counter for the same key. */
+  name: string;
+  limit: number;
+  windowMs: number;
+  keyOf: (value: string) => string;
+  nowMs?: (() => number) | undefined;
+}) {
+  const { db, limit, windowMs } = options;
   const nowMs = options.nowMs ?? Date.now;
-  const windows = new Map<string, { startMs: number; count: number }>();
-
-  function current(key: string) {
-    const now = nowMs();
-    let window = windows.get(key);
-    if (!window || now - window.startMs >= options.windowMs) {
-      window = { startMs: now, count: 0 };
-      windows.set(key, window);
-    }
-    if (windows.size > 50_000) {
-      for (const [other, value] of windows) if (now - value.startMs >= options.windowMs) windows.delete(other);
-    }
-    return window;
-  }
-
-  function retryAfterSeconds(window: { startMs: number }) {
-    return Math.max(1, Math.ceil((window.startMs + options.windowMs - nowMs()) / 1000));
-  }
+  const stored = (key: string) => options.keyOf(`rate:${options.name}:${key}`);
+  let hitsSinceSweep = 0;
 
   return {
     /** Counts one attempt. */
-    hit(key: string): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
-      const window = current(key);
-      if (window.count >= options.limit) return { allowed: false, retryAfterSeconds: retryAfterSeconds(window) };
-      window.count += 1;
-      return { allowed: true };
+    async hit(key: string): Promise<RateVerdict> {
+      const now = new Date(nowMs());
+      const ends = new Date(now.getTime() + windowMs);
+      const id = stored(key);
+      const counted = await sql<{ hits: number }>`
+        insert into rate_limit as r (key, window_start, hits, expires_at)
+        values (${id}, ${now}, 1, ${ends})
+        on conflict (key) do update set
+          window_start = case when r.expires_at <= ${now} then ${now} else r.window_start end,
+          hits = case when r.expires_at <= ${now} then 1 else r.hits + 1 end,
+          expires_at = case when r.expires_at <= ${now} then ${ends} else r.expires_at end
+        where r.expires_at <= ${now} or r.hits < ${limit}
+        returning hits`.execute(db);
+      if ((hitsSinceSweep += 1) >= sweepEveryHits) {
+        hitsSinceSweep = 0;
+        await db.deleteFrom('rate_limit').where('expires_at', '<=', now).execute();
+      }
+      if (counted.rows.length === 1) return { allowed: true };
+      const row = await db.selectFrom('rate_limit').select('expires_at').where('key', '=', id).executeTakeFirst();
+      const waitMs = row ? new Date(row.expires_at).getTime() - now.getTime() : 0;
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
     },
-    /** Whether a further attempt would be refused, without counting one. */
-    check(key: string): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
-      const window = current(key);
-      return window.count >= options.limit ? { allowed: false, retryAfterSeconds: retryAfterSeconds(window) } : { allowed: true };
-    },
-    reset(key: string) {
-      windows.delete(key);
+    /** A success: the attempts of `key` are forgotten. */
+    async reset(key: string): Promise<void> {
+      await db.deleteFrom('rate_limit').where('key', '=', stored(key)).execute();
     },
   };
 }

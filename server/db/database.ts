@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index';
 import { PgliteDialect } from './pglite-dialect';
@@ -15,9 +15,13 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export type DatabaseTarget =
+export type DatabaseTarget = (
   | { kind: 'pglite'; dataDir: string | null }
-  | { kind: 'postgres'; url: string; schema?: string };
+  | { kind: 'postgres'; url: string; schema?: string }
+) & {
+  /** Told of every statement sent (with begin and commit): the bench counts round trips per order with it. */
+  onQuery?: (event: LogEvent) => void;
+};
 
 // NUMERIC and BIGINT arrive as strings so that money stays exact.
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => value);
@@ -35,7 +39,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     } else {
       client = new PGlite();
     }
-    db = new Kysely<Database>({ dialect: new PgliteDialect(client) });
+    db = new Kysely<Database>({ dialect: new PgliteDialect(client), ...(target.onQuery ? { log: target.onQuery } : {}) });
   } else {
     const pool = new pg.Pool({
       connectionString: target.url,
@@ -50,7 +54,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
         client.release();
       }
     }
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(target.onQuery ? { log: target.onQuery } : {}) });
   }
 
   // The bookkeeping tables live in the target schema: otherwise the migrator, seeing them

@@ -44,6 +44,10 @@ export interface Database {
   withdrawal: WithdrawalTable;
   loan: LoanTable;
   loan_repayment: LoanRepaymentTable;
+  leader_lease: LeaderLeaseTable;
+  outbox_message: OutboxMessageTable;
+  rate_limit: RateLimitTable;
+  open_connection: OpenConnectionTable;
 }
 
 /** BIGINT arrives as a string from PostgreSQL and as a number from PGlite. */
@@ -568,4 +572,43 @@ export interface IdentitySubmissionTable {
   failure_reason: string | null;
   created_at: ColumnType<Date, Date | undefined, never>;
   decided_at: Date | null;
+}
+
+/** The holder of a role that runs in one process at a time, until `expires_at` unless renewed (0024). */
+export interface LeaderLeaseTable {
+  role: string;
+  holder: string;
+  expires_at: Date;
+  acquired_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** A mail or SMS waiting for, or past, its delivery; its content sealed with the data key (key_id) until sent. */
+export interface OutboxMessageTable {
+  id: ColumnType<string | number, never, never>;
+  channel: 'email' | 'sms';
+  sealed: string | null;
+  key_id: string;
+  status: ColumnType<'pending' | 'sending' | 'failed' | 'sent', 'pending' | undefined, 'pending' | 'sending' | 'failed' | 'sent'>;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
+  next_attempt_at: Date;
+  claimed_until: Date | null;
+  created_at: Date;
+  sent_at: Date | null;
+}
+
+/** One fixed window of a rate limit, shared by every server process. */
+export interface RateLimitTable {
+  key: string;
+  window_start: Date;
+  hits: number;
+  expires_at: Date;
+}
+
+/** One open socket counted against a connection limit, under its process's lease. */
+export interface OpenConnectionTable {
+  id: string;
+  key: string;
+  holder: string;
+  lease_until: Date;
 }

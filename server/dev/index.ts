@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { PriceFeedControl } from '../modules/market';
-import type { MessageDelivery } from '../modules/identity/delivery';
+import type { MessageDelivery } from '../messaging/delivery';
 import type { Settings } from '../settings';
 
 /**

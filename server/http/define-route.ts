@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { ApiContract } from '../../src/shared/api/contract';
 import { ErrorCode } from '../../src/shared/errors/catalogue';
 import { AppError } from './app-error';
+import { contractProblems } from './contract-problems';
 import { success } from './envelope';
 
-export type RouteHandler<TBody extends z.ZodType, TData extends z.ZodType> = (
+export type RouteHandler<TBody extends z.ZodMiniType, TData extends z.ZodMiniType> = (
   body: z.output<TBody>,
   request: FastifyRequest,
 ) => Promise<z.input<TData>>;
@@ -17,7 +18,7 @@ export type RouteHandler<TBody extends z.ZodType, TData extends z.ZodType> = (
  * Whatever fails is answered by the error handler (error-handler.ts). `options` adds the
  * route's own hooks and config (the staff scope's checks).
  */
-export function defineRoute<TBody extends z.ZodType, TData extends z.ZodType>(
+export function defineRoute<TBody extends z.ZodMiniType, TData extends z.ZodMiniType>(
   app: FastifyInstance,
   contract: ApiContract<TBody, TData>,
   handler: RouteHandler<TBody, TData>,
@@ -26,8 +27,7 @@ export function defineRoute<TBody extends z.ZodType, TData extends z.ZodType>(
   app.post(contract.path, options, async (request, reply) => {
     const parsed = contract.body.safeParse(request.body ?? {});
     if (!parsed.success) {
-      const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
-      throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'body does not match the contract', 200, { problems });
+      throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'body does not match the contract', 200, { problems: contractProblems(parsed.error, '(body)') });
     }
     const data = await handler(parsed.data, request);
     return reply.send(success(contract.data.parse(data)));

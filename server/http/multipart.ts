@@ -1,10 +1,11 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { ApiContract } from '../../src/shared/api/contract';
 import { ErrorCode } from '../../src/shared/errors/catalogue';
 import { maxImageBytes } from '../../src/shared/uploads/image-rules';
 import { AppError } from './app-error';
+import { contractProblems } from './contract-problems';
 import { success } from './envelope';
 import { containsNul } from './nul-guard';
 
@@ -14,7 +15,7 @@ export interface UploadedFile {
   bytes: Buffer;
 }
 
-export type MultipartHandler<TMeta extends z.ZodType, TData extends z.ZodType, TRequest extends FastifyRequest> = (
+export type MultipartHandler<TMeta extends z.ZodMiniType, TData extends z.ZodMiniType, TRequest extends FastifyRequest> = (
   meta: z.output<TMeta>,
   files: Partial<Record<string, UploadedFile>>,
   request: TRequest,
@@ -43,7 +44,7 @@ function badBody(detail: string, problems: string[] = []) {
  * (strict, like every JSON call), each named file part's bytes; an unexpected or repeated
  * part is refused. Everything is read before the handler runs, so a refusal changes nothing.
  */
-async function readMultipartCall<TMeta extends z.ZodType>(request: FastifyRequest, metaSchema: TMeta, fileFields: readonly string[]) {
+async function readMultipartCall<TMeta extends z.ZodMiniType>(request: FastifyRequest, metaSchema: TMeta, fileFields: readonly string[]) {
   if (!request.isMultipart()) throw badBody('expected a multipart/form-data body');
   let metaText: string | null = null;
   const files: Partial<Record<string, UploadedFile>> = {};
@@ -73,16 +74,13 @@ async function readMultipartCall<TMeta extends z.ZodType>(request: FastifyReques
   if (containsNul(meta)) throw badBody('NUL in metaData');
   const parsed = metaSchema.safeParse(meta);
   if (!parsed.success) {
-    throw badBody(
-      'metaData does not match the contract',
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(metaData)'}: ${issue.message}`),
-    );
+    throw badBody('metaData does not match the contract', contractProblems(parsed.error, '(metaData)'));
   }
   return { meta: parsed.data as z.output<TMeta>, files };
 }
 
 /** Registers a multipart contract as a POST route of `instance` (a signed-in scope's), answered with the contract's envelope. */
-export function defineMultipartRoute<TMeta extends z.ZodType, TData extends z.ZodType, TRequest extends FastifyRequest>(
+export function defineMultipartRoute<TMeta extends z.ZodMiniType, TData extends z.ZodMiniType, TRequest extends FastifyRequest>(
   instance: FastifyInstance,
   contract: ApiContract<TMeta, TData>,
   fileFields: readonly string[],

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { ApiContract } from '../../src/shared/api/contract';
 import { checkToken } from '../../src/shared/api/auth';
 import { ErrorCode } from '../../src/shared/errors/catalogue';
@@ -33,14 +33,14 @@ export interface SessionCheck {
 /** A request that passed the signed-in check. */
 export type SignedInRequest = FastifyRequest & { session: AccessTokenPayload };
 
-export type SignedInHandler<TBody extends z.ZodType, TData extends z.ZodType> = (body: z.output<TBody>, request: SignedInRequest) => Promise<z.input<TData>>;
+export type SignedInHandler<TBody extends z.ZodMiniType, TData extends z.ZodMiniType> = (body: z.output<TBody>, request: SignedInRequest) => Promise<z.input<TData>>;
 
 /** Where signed-in routes are declared: only here, so none can miss the check. */
 export interface SignedInScope {
   /** A contract's route whose handler is given the verified session. */
-  route<TBody extends z.ZodType, TData extends z.ZodType>(contract: ApiContract<TBody, TData>, handler: SignedInHandler<TBody, TData>): void;
+  route<TBody extends z.ZodMiniType, TData extends z.ZodMiniType>(contract: ApiContract<TBody, TData>, handler: SignedInHandler<TBody, TData>): void;
   /** A multipart contract (`metaData` checked against its body, the named file parts read whole before the handler runs). */
-  multipartRoute<TMeta extends z.ZodType, TData extends z.ZodType>(
+  multipartRoute<TMeta extends z.ZodMiniType, TData extends z.ZodMiniType>(
     contract: ApiContract<TMeta, TData>,
     fileFields: readonly string[],
     handler: MultipartHandler<TMeta, TData, SignedInRequest>,

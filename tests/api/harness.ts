@@ -7,7 +7,7 @@ import pg from 'pg';
 import { buildServer, type ServerDependencies } from '../../server/app';
 import { createTokenService, type TokenService } from '../../server/auth/tokens';
 import { openDatabase, type DatabaseHandle, type DatabaseTarget } from '../../server/db/database';
-import { createMessageDelivery, type MessageDelivery } from '../../server/modules/identity/delivery';
+import { createMessageDelivery, type MessageDelivery } from '../../server/messaging/delivery';
 import type { MarketDataSource, RawTick } from '../../server/modules/market/sources/market-data-source';
 import { readSettings } from '../../server/settings';
 
@@ -61,7 +61,7 @@ export interface TestServer {
 export async function startTestServer(
   backend: TestBackend,
   environment: Record<string, string> = {},
-  extra: Pick<ServerDependencies, 'marketSource' | 'marketSeed' | 'nowMs' | 'delivery' | 'logger'> = {},
+  extra: Pick<ServerDependencies, 'marketSource' | 'marketSeed' | 'nowMs' | 'delivery' | 'logger' | 'cluster'> = {},
 ): Promise<TestServer> {
   const target = await backend.target();
   const staticDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradeweb-static-'));

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, testBackends, type TestServer } from './harness';
-import { createMessageDelivery, type MessageDelivery } from '../../server/modules/identity/delivery';
+import { createMessageDelivery, type MessageDelivery } from '../../server/messaging/delivery';
 import { call, lastCode, loginByEmail, outbox, password, registerByEmail } from './identity-support';
 
 let clock = Date.now();

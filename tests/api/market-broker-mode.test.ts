@@ -56,7 +56,8 @@ describe.skipIf(!brokerUrl)('server in scale-out mode publishes prices to Rabbit
     }
   });
   it.each([
-    ['one symbol, through its dotted per-symbol topic', { all: false, symbols: ['BTCUSDT'] }],
+    ['one symbol, through its dotted per-symbol topic', { all: false, symbols: ['BTCUSDT'], everyTick: ['BTCUSDT'] }],
+    ['one symbol glanced at, through its dotted once-a-second topic', { all: false, symbols: ['BTCUSDT'], everyTick: [] }],
     ['every symbol, through the all-prices topic', { all: true }],
   ] as const)("reaches the worker's own market socket pointed at the broker (config.json marketSocketUrl): %s", async (_, selection) => {
     const batches: PriceTick[][] = [];

@@ -7,7 +7,7 @@ import { openDatabase, type DatabaseHandle } from '../../server/db/database';
 import type { MarketDataSource } from '../../server/modules/market/sources/market-data-source';
 import { seededRandom } from '../../server/modules/market/sources/random';
 import { HouseAccountKind, UserAccountKind } from '../../server/modules/ledger/ledger-kinds';
-import { createMessageDelivery } from '../../server/modules/identity/delivery';
+import { createMessageDelivery } from '../../server/messaging/delivery';
 import { createLedger, type Ledger } from '../../server/modules/ledger/ledger';
 import { readSettings } from '../../server/settings';
 import type { OptionOrder, OptionOrderListData, OptionProduct } from '../../src/shared/api/options';

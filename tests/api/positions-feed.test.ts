@@ -111,6 +111,43 @@ describe.each(testBackends())('positions feed on $name', (backend) => {
     }
   });
 
+  it('a socket that asks for a slower cadence (a hidden browser) hears price moves only at that pace, and at once when it asks for the usual one again', async () => {
+    const email = `cadence${Date.now().toString(36)}@example.com`;
+    await registerByEmail(server, email);
+    const session = await loginByEmail(server, email);
+    const uid = ((await call(server, '/v1/waa/user/info', {}, session.token)).data as { uid: number }).uid;
+    await createLedger(server.database.db).creditDeposit({ uid, amount: money('1000'), idempotencyKey: `cadence-deposit:${uid}` });
+    quote(108500);
+    await call(server, '/exchange/addOrder', { tradePair: 'EURUSD', price: '0', orderQuantity: '0.1', multiple: 100, orderType: 0, buyPoint: 2, clientOrderId: 'cadence-1' }, session.token);
+    const url = `${base}/exchange/ws?token=${encodeURIComponent(session.token)}`;
+    const shown = feedSocket(url);
+    const hidden = feedSocket(url);
+    const profits = (feed: ReturnType<typeof feedSocket>) =>
+      feed.messages.map((text) => JSON.parse(text) as FeedMessage).filter((message) => message.type === 'holtOrder').map((message) => message.data.profitLossSum);
+    try {
+      await shown.received(3);
+      await hidden.received(3);
+      (hidden.socket as unknown as { send(text: string): void }).send(JSON.stringify({ type: 'cadence', data: { intervalMs: 60_000 } }));
+      // Something else said on the socket is ignored, and does not close it.
+      (hidden.socket as unknown as { send(text: string): void }).send('{"type":"subscribe","data":{}}');
+      quote(108612);
+      await vi.waitFor(() => expect(profits(shown).at(-1)).toBe('10.00'), { timeout: 3_000 });
+      quote(108712);
+      await vi.waitFor(() => expect(profits(shown).at(-1)).toBe('20.00'), { timeout: 3_000 });
+      // Two pushes later on the usual pace, the hidden socket has heard of neither move (a push
+      // already on its way when it asked may still arrive, with the profit from before the moves).
+      expect(profits(hidden)).not.toContain('10.00');
+      expect(profits(hidden)).not.toContain('20.00');
+      expect(hidden.socket.readyState).toBe(SOCKET_OPEN);
+      // Visible again: the move it was owed comes at the next push.
+      (hidden.socket as unknown as { send(text: string): void }).send(JSON.stringify({ type: 'cadence', data: { intervalMs: 250 } }));
+      await vi.waitFor(() => expect(profits(hidden).at(-1)).toBe('20.00'), { timeout: 3_000 });
+    } finally {
+      shown.socket.close();
+      hidden.socket.close();
+    }
+  });
+
   it("pushes the account's balance, the values user/balance answers, when a socket joins and after a placement", async () => {
     const email = `feedbalance${Date.now().toString(36)}@example.com`;
     await registerByEmail(server, email);

@@ -34,6 +34,14 @@ async function openSocket(url: string, options: { compression: boolean; protocol
 }
 
 const sockets: ClientSocket[] = [];
+type OpenedSocket = Awaited<ReturnType<typeof openSocket>>;
+
+/** Connects, subscribes to EURUSD and answers the first price that arrives. */
+async function priceThrough(client: OpenedSocket) {
+  client.socket.send('CONNECT\naccept-version:1.2\nhost:/\nheart-beat:0,0\n\n\0');
+  client.socket.send('SUBSCRIBE\nid:1\ndestination:/topic/price/EURUSD\n\n\0');
+  return JSON.parse(await client.nextBody()) as { symbol: string; bidPrice: string };
+}
 
 describe.each(testBackends())('socket compression on $name', (backend) => {
   let server: TestServer;
@@ -53,17 +61,13 @@ describe.each(testBackends())('socket compression on $name', (backend) => {
     await server?.close();
   });
 
-  async function priceThrough(client: Awaited<ReturnType<typeof openSocket>>) {
-    client.socket.send('CONNECT\naccept-version:1.2\nhost:/\nheart-beat:0,0\n\n\0');
-    client.socket.send('SUBSCRIBE\nid:1\ndestination:/topic/price/EURUSD\n\n\0');
-    return JSON.parse(await client.nextBody()) as { symbol: string; bidPrice: string };
-  }
-
   it('the market endpoint negotiates permessage-deflate with a bounded window, and prices arrive through it', async () => {
     const client = await openSocket(`${base}/market/stomp`, { compression: true, protocols: ['v12.stomp'] });
     expect(client.socket.extensions).toMatch(/^permessage-deflate/);
     expect(client.extensionsHeader()).toContain('server_max_window_bits=12');
     expect(client.extensionsHeader()).toContain('client_max_window_bits=10');
+    // By default each socket keeps its context: the fewest bytes for a phone.
+    expect(client.extensionsHeader()).not.toContain('server_no_context_takeover');
     expect(await priceThrough(client)).toMatchObject({ symbol: 'EURUSD', bidPrice: '1.08500' });
   });
 
@@ -80,18 +84,44 @@ describe.each(testBackends())('socket compression on $name', (backend) => {
   });
 });
 
-describe('socket compression switched off', () => {
-  it('SOCKET_COMPRESSION=0 answers no extension to a client that offers it', async () => {
-    const [backend] = testBackends();
-    const server = await startTestServer(backend!, { SOCKET_COMPRESSION: '0' });
+/** A server on `SOCKET_COMPRESSION=setting` with one EURUSD price, and a client offering permessage-deflate on its market endpoint. */
+async function withCompressionSetting(setting: string, check: (client: OpenedSocket) => Promise<void>) {
+  const [backend] = testBackends();
+  const feed: { emit: ((ticks: RawTick[]) => void) | null } = { emit: null };
+  const source: MarketDataSource = { name: 'scripted', start: (onTicks) => void (feed.emit = onTicks), stop: () => void (feed.emit = null) };
+  const server = await startTestServer(backend!, { SOCKET_COMPRESSION: setting }, { marketSource: source, nowMs: () => clock });
+  try {
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    feed.emit?.([{ symbol: 'EURUSD', timeMs: clock, bid: 108500, ask: 108512, volume: 1 }]);
+    server.app.market.flush();
+    const url = `ws://127.0.0.1:${(server.app.server.address() as AddressInfo).port}/market/stomp`;
+    const client = await openSocket(url, { compression: true, protocols: ['v12.stomp'] });
     try {
-      await server.app.listen({ port: 0, host: '127.0.0.1' });
-      const url = `ws://127.0.0.1:${(server.app.server.address() as AddressInfo).port}/market/stomp`;
-      const client = await openSocket(url, { compression: true, protocols: ['v12.stomp'] });
-      expect(client.extensionsHeader()).toBeUndefined();
-      client.socket.terminate();
+      await check(client);
     } finally {
-      await server.close();
+      client.socket.terminate();
     }
+  } finally {
+    await server.close();
+  }
+}
+
+describe('socket compression settings', () => {
+  it('SOCKET_COMPRESSION=0 answers no extension to a client that offers it', async () => {
+    await withCompressionSetting('0', async (client) => {
+      expect(client.extensionsHeader()).toBeUndefined();
+    });
+  });
+
+  it('SOCKET_COMPRESSION=shared negotiates no server context takeover, and prices still arrive', async () => {
+    await withCompressionSetting('shared', async (client) => {
+      expect(client.extensionsHeader()).toContain('server_no_context_takeover');
+      expect(await priceThrough(client)).toMatchObject({ symbol: 'EURUSD', bidPrice: '1.08500' });
+    });
+  });
+
+  it('refuses a SOCKET_COMPRESSION it does not know, naming the setting', async () => {
+    const [backend] = testBackends();
+    await expect(startTestServer(backend!, { SOCKET_COMPRESSION: 'always' })).rejects.toThrow(/SOCKET_COMPRESSION/);
   });
 });

@@ -339,7 +339,8 @@ describe.each(testBackends())('staff customers, configuration and notices on $na
     const fieldsOf = (schema: unknown): string[] => {
       const shape = (schema as { shape?: Record<string, unknown> }).shape;
       if (!shape) return [];
-      return Object.entries(shape).flatMap(([key, inner]) => [key, ...fieldsOf((inner as { unwrap?: () => unknown }).unwrap?.() ?? inner)]);
+      // An optional, nullable or defaulted field: look inside it (zod/mini has no unwrap(); its def holds the inner schema).
+      return Object.entries(shape).flatMap(([key, inner]) => [key, ...fieldsOf((inner as { def?: { innerType?: unknown } }).def?.innerType ?? inner)]);
     };
     const requestFields = Object.values(staffContracts).flatMap((value) => {
       const contract = value as { path?: unknown; body?: unknown };

@@ -415,7 +415,7 @@ describe('market socket against the market endpoint', () => {
       onState: () => undefined,
     });
     marketSockets.push(socket);
-    socket.followPrices({ all: false, symbols: ['BTCUSDT', 'ETHUSDT'] });
+    socket.followPrices({ all: false, symbols: ['BTCUSDT', 'ETHUSDT'], everyTick: ['BTCUSDT', 'ETHUSDT'] });
     socket.start();
     await vi.waitFor(() => expect(bus.subscriberCount('/topic/price/ETHUSDT')).toBe(1), SUBSCRIBE_WAIT);
     const tick: PriceTick = {
@@ -424,7 +424,7 @@ describe('market socket against the market endpoint', () => {
     };
     bus.publish('/topic/price/BTCUSDT', JSON.stringify(tick));
     await vi.waitFor(() => expect(received).toEqual([[tick]]), SUBSCRIBE_WAIT);
-    socket.followPrices({ all: false, symbols: ['BTCUSDT'] });
+    socket.followPrices({ all: false, symbols: ['BTCUSDT'], everyTick: ['BTCUSDT'] });
     await vi.waitFor(() => expect(bus.subscriberCount('/topic/price/ETHUSDT')).toBe(0), SUBSCRIBE_WAIT);
     expect(bus.subscriberCount('/topic/prices')).toBe(0);
     await socket.stop();

@@ -89,4 +89,11 @@ test('a notice arrives live and is read from the notification list (the badge dr
   await page.getByLabel('Password', { exact: true }).fill('a fresh password 8');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).not.toHaveURL(/\/login/);
+  // The new session stays: the old one's late refusals and its delayed sign-out (1 s after
+  // the change) end only the old one. Waiting past that delay is what this checks.
+  await page.waitForTimeout(1_500);
+  await expect(page).not.toHaveURL(/\/login/);
+  await page.goto('/user');
+  // On desktop the menu's entry carries the unread count in its name when there is one (a notice to everyone may have arrived).
+  await expect(page.getByRole('link', { name: /^Notifications/ })).toBeVisible();
 });

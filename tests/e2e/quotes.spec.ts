@@ -45,7 +45,7 @@ test('search "USD" from a hot-search button finds forex pairs; an unknown keywor
   const field = page.getByRole('searchbox', { name: 'Keyword' });
   await field.fill('zzqq');
   await field.press('Enter');
-  await expect(page.getByRole('status')).toHaveText('No product matches “zzqq”.');
+  await expect(page.getByRole('status').filter({ hasText: /No product matches/ })).toHaveText('No product matches “zzqq”.');
   await expect(results).toHaveCount(0);
 });
 

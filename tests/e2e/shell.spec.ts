@@ -105,7 +105,7 @@ test('rapid taps on the title open the debug console', async ({ page }) => {
   await page.goto('/');
   await waitForApp(page);
   const title = isDesktop(page) ? page.locator('.brand') : page.getByRole('heading', { level: 1, name: 'TradeWeb' });
-  for (let tap = 0; tap < 6; tap += 1) await title.click();
+  await title.click({ clickCount: 6 });
   const console = page.getByRole('dialog', { name: 'Debug console' });
   await expect(console).toBeVisible();
   await expect(console).toContainText('Shared worker');
@@ -128,9 +128,8 @@ test('without SharedWorker the dedicated-worker fallback keeps tabs in step', as
   await expect(other).toHaveURL('/');
   await expect(other.getByText('You are already signed in')).toBeVisible();
 
-  for (let tap = 0; tap < 6; tap += 1) {
-    await (isDesktop(page) ? page.locator('.brand') : page.getByRole('heading', { level: 1, name: 'TradeWeb' })).click();
-  }
+  // Six rapid taps (within 3 s even on a loaded machine, where six separate clicks may not be).
+  await (isDesktop(page) ? page.locator('.brand') : page.getByRole('heading', { level: 1, name: 'TradeWeb' })).click({ clickCount: 6 });
   await expect(page.getByRole('dialog', { name: 'Debug console' })).toContainText('Dedicated worker');
   await signOutThroughEngine(page);
 

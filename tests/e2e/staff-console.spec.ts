@@ -107,14 +107,15 @@ test('the staff console: an admin signs in with TOTP, adds a finance member, pro
   await page.getByRole('textbox', { name: 'Customer UID' }).fill(uid);
   await page.getByRole('button', { name: 'Apply' }).click();
   const audit = page.getByRole('table', { name: 'Audit trail' });
+  // The header row and the two actions: nothing else was done to this customer (and the
+  // filtered answer has replaced the unfiltered one).
+  await expect(audit.getByRole('row')).toHaveCount(3);
   const prohibition = audit.getByRole('row').filter({ hasText: 'Trading prohibited or allowed' });
   await expect(prohibition).toContainText(admin.email);
   await expect(prohibition).toContainText(`customer ${uid}`);
   await expect(prohibition).toContainText(/false\s*→\s*true/);
   const notice = audit.getByRole('row').filter({ hasText: 'Notice sent' });
   await expect(notice).toContainText('Your account is under review');
-  // The header row and the two actions: nothing else was done to this customer.
-  await expect(audit.getByRole('row')).toHaveCount(3);
 
   await customerContext.close();
 });

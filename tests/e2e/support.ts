@@ -70,6 +70,8 @@ export function isDesktop(page: Page): boolean {
 /** The app has booted when a page (or the desktop workspace) is on screen. */
 export async function waitForApp(page: Page) {
   await expect(page.locator('.page-header, .page, .workspace').first()).toBeVisible();
+  // A screen, or the desktop frame, whose code is still on its way shows a loading frame (a .page too).
+  await expect(page.locator('.screen-loading')).toHaveCount(0);
 }
 
 /**

@@ -21,6 +21,8 @@ import * as identityVerification from './0019-identity-verification';
 import * as profileAvatar from './0020-profile-avatar';
 import * as loans from './0021-loans';
 import * as noticeParams from './0022-notice-params';
+import * as leaderLease from './0024-leader-lease';
+import * as outboxAndLimits from './0025-outbox-and-limits';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +48,6 @@ export const migrations: Record<string, Migration> = {
   '0020-profile-avatar': profileAvatar,
   '0021-loans': loans,
   '0022-notice-params': noticeParams,
+  '0024-leader-lease': leaderLease,
+  '0025-outbox-and-limits': outboxAndLimits,
 };

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { ContactType } from '../../../src/shared/api/auth';
-import { isValidApiPhone, isValidEmail } from '../../../src/shared/auth/validation';
+import { isValidApiPhone } from '../../../src/shared/auth/phone';
+import { isValidEmail } from '../../../src/shared/auth/validation';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { AppError, rateLimitedError } from '../../http/app-error';
 import { createBackgroundWork } from './background-work';
@@ -17,7 +18,7 @@ export function bindEmailCodeKey(uid: number, email: string): string {
 
 /** One-time codes by mail and SMS, their checks, and image captchas. */
 export function createCodes(deps: IdentityDependencies, context: IdentityContext) {
-  const { repository, cipher, delivery, limits, settings } = deps;
+  const { repository, cipher, messages, limits, settings } = deps;
   const { limit, claim, nowMs, now } = context;
   const background = createBackgroundWork(deps.log);
 
@@ -28,7 +29,7 @@ export function createCodes(deps: IdentityDependencies, context: IdentityContext
    * is done afterwards, off the request.
    */
   async function sendCode(channel: 'email' | 'sms', destination: string, purpose: number, client: string) {
-    limit(limits.codeSending, client);
+    await limit(limits.codeSending, client);
     const verdict = await repository.recordCodeRequest(cipher.digest(`send:${purpose}:${destination}`), now(), {
       resendMs: settings.codeResendMs,
       windowMs: settings.codeWindowMs,
@@ -45,7 +46,7 @@ export function createCodes(deps: IdentityDependencies, context: IdentityContext
     if (purpose === CodePurpose.registerComplete) {
       // A welcome mail after sign-up, when the brand sends one; nothing to check.
       if (existing && channel === 'email' && (await deps.switches()).sendRegisterCompleteMail) {
-        await delivery.send({ channel, to: destination, subject: `${settings.siteName}: welcome`, text: `Your ${settings.siteName} account is ready.` });
+        await messages.send({ channel, to: destination, subject: `${settings.siteName}: welcome`, text: `Your ${settings.siteName} account is ready.` });
       }
       return;
     }
@@ -60,12 +61,12 @@ export function createCodes(deps: IdentityDependencies, context: IdentityContext
 
     if (purpose === CodePurpose.register && existing) {
       // Tell the owner instead of sending a code; the caller learns nothing here.
-      await delivery.send({ channel, to: destination, subject: `${settings.siteName}: sign-up attempt`, text: `Someone tried to sign up with this ${channel === 'email' ? 'address' : 'number'}. It already has an account; you can reset its password if needed.` });
+      await messages.send({ channel, to: destination, subject: `${settings.siteName}: sign-up attempt`, text: `Someone tried to sign up with this ${channel === 'email' ? 'address' : 'number'}. It already has an account; you can reset its password if needed.` });
       return;
     }
     if (purpose === CodePurpose.forgot && !existing) return; // nothing to reset: nothing sent
     const what = purpose === CodePurpose.register ? 'sign-up' : 'password reset';
-    await delivery.send({
+    await messages.send({
       channel,
       to: destination,
       subject: `${settings.siteName}: your ${what} code`,
@@ -91,10 +92,10 @@ export function createCodes(deps: IdentityDependencies, context: IdentityContext
     });
     await repository.setCodeHash(id, cipher.digest(`code:${id}:${code}`));
     if (await repository.findUserByContact('E', email)) {
-      await delivery.send({ channel: 'email', to: email, subject: `${settings.siteName}: e-mail binding attempt`, text: `Someone tried to link this address to another ${settings.siteName} account. It already belongs to your account; nothing was changed.` });
+      await messages.send({ channel: 'email', to: email, subject: `${settings.siteName}: e-mail binding attempt`, text: `Someone tried to link this address to another ${settings.siteName} account. It already belongs to your account; nothing was changed.` });
       return;
     }
-    await delivery.send({
+    await messages.send({
       channel: 'email',
       to: email,
       subject: `${settings.siteName}: your e-mail binding code`,
@@ -105,12 +106,15 @@ export function createCodes(deps: IdentityDependencies, context: IdentityContext
   }
 
   return {
-    /** Waits for the codes and notices still being sent (server close, tests). */
-    settled: () => background.settled(),
+    /** Waits for the codes and notices still being written and for the outbox's running pass (server close, tests). */
+    async settled() {
+      await background.settled();
+      await messages.settled();
+    },
 
     /** Sends a code to bind `email` (lower case, checked by the caller) to user `uid`: the resend rule and counts per address, as every code. */
     async sendBindEmailCode(uid: number, email: string, client: string) {
-      limit(limits.codeSending, client);
+      await limit(limits.codeSending, client);
       const verdict = await repository.recordCodeRequest(cipher.digest(`send:${CodePurpose.bindEmail}:${email}`), now(), {
         resendMs: settings.codeResendMs,
         windowMs: settings.codeWindowMs,
@@ -122,7 +126,7 @@ export function createCodes(deps: IdentityDependencies, context: IdentityContext
 
     /** Checks the latest code for a destination; counts every try and locks after the maximum (atomically: `guessCode`). */
     async checkCode(destination: string, purpose: number, code: string, client: string) {
-      limit(limits.codeChecking, client);
+      await limit(limits.codeChecking, client);
       const throttleKey = await claim(limits.codeFailures, `code:${purpose}:${destination}`);
       const latest = await repository.latestCode(destination, purpose);
       if (!latest) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
@@ -151,7 +155,7 @@ export function createCodes(deps: IdentityDependencies, context: IdentityContext
     },
 
     async imageCaptcha(client: string): Promise<{ image: string; uuid: string }> {
-      limit(limits.captcha, client);
+      await limit(limits.captcha, client);
       const text = captchaText();
       const uuid = crypto.randomUUID();
       await repository.insertCaptcha(uuid, cipher.digest(`captcha:${uuid}:${text.toUpperCase()}`), new Date(nowMs() + settings.captchaTtlMs));

@@ -1,5 +1,6 @@
 import type { ContactType } from '../../../src/shared/api/auth';
-import { isValidApiPhone, isValidEmail } from '../../../src/shared/auth/validation';
+import { isValidApiPhone } from '../../../src/shared/auth/phone';
+import { isValidEmail } from '../../../src/shared/auth/validation';
 import type { Switches } from '../../../src/shared/config/switches';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import type { DataCipher } from '../../auth/data-key';
@@ -11,7 +12,7 @@ import type { DomainEvents } from '../../events/domain-events';
 import { AppError } from '../../http/app-error';
 import { claimTry, enforceLimit } from '../../auth/limit-checks';
 import type { Settings } from '../../settings';
-import type { MessageDelivery } from './delivery';
+import type { OutgoingMessage } from '../../messaging/delivery';
 import type { IdentityRepository } from './identity-repository';
 
 export interface IdentityLimits {
@@ -47,7 +48,12 @@ export interface IdentityDependencies {
   repository: IdentityRepository;
   tokens: TokenService;
   cipher: DataCipher;
-  delivery: MessageDelivery;
+  /** Mail and SMS: each written to the outbox (its own transaction) and delivered afterwards, with retries. */
+  messages: {
+    send(message: OutgoingMessage): Promise<void>;
+    /** Resolves once the sender has no pass running or asked for (server close, tests). */
+    settled(): Promise<void>;
+  };
   limits: IdentityLimits;
   settings: IdentitySettings;
   switches: () => Promise<Switches>;

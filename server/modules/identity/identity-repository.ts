@@ -152,6 +152,15 @@ export function createIdentityRepository(db: Kysely<Database>) {
     async createFamily(id: string, uid: number, at: Date) {
       await db.insertInto('session_family').values({ id, uid, created_at: at }).execute();
     },
+    /** A live session's state in one read: its family (ended or not, whose) and whether its user is blocked (the signed-in check of every call). */
+    sessionState(familyId: string) {
+      return db
+        .selectFrom('session_family')
+        .leftJoin('app_user', 'app_user.uid', 'session_family.uid')
+        .select(['session_family.uid', 'session_family.revoked_at', 'app_user.uid as user_uid', 'app_user.blocked'])
+        .where('session_family.id', '=', familyId)
+        .executeTakeFirst();
+    },
     findFamily(id: string) {
       return db.selectFrom('session_family').selectAll().where('id', '=', id).executeTakeFirst();
     },

@@ -8,7 +8,9 @@ import type { DomainEvents } from '../../events/domain-events';
 import { registerSignedIn, type SessionCheck, type SignedInRoutes } from '../../http/signed-in';
 import type { Settings } from '../../settings';
 import type { SiteService } from '../site/site-service';
-import { createMessageDelivery, deliveryDescription, withCodesLogged, type MessageDelivery } from './delivery';
+import { createMessageDelivery, deliveryDescription, withCodesLogged, type MessageDelivery } from '../../messaging/delivery';
+import { createOutbox } from '../../messaging/outbox';
+import { createWebhookSmsProvider } from '../../messaging/sms-webhook';
 import { createIdentityRepository } from './identity-repository';
 import { registerIdentityRoutes } from './identity-routes';
 import { createIdentityService, type IdentityService } from './identity-service';
@@ -49,25 +51,48 @@ export async function registerIdentity(
 ): Promise<IdentityModule> {
   const { settings, database, tokens, nowMs } = deps;
   const cipher = createDataCipher(await loadDataKey({ dataKeySetting: settings.dataEncryptionKey, dataDir: deps.dataDir }));
-  const baseDelivery = deps.delivery ?? createMessageDelivery({ smtpUrl: settings.smtpUrl, mailFrom: settings.mailFrom, dataDir: deps.dataDir });
+  const sms = settings.smsWebhook ? createWebhookSmsProvider({ ...settings.smsWebhook, timeoutMs: settings.messageTimeoutMs }) : null;
+  const baseDelivery =
+    deps.delivery ?? createMessageDelivery({ smtpUrl: settings.smtpUrl, mailFrom: settings.mailFrom, dataDir: deps.dataDir, sms, timeoutMs: settings.messageTimeoutMs });
   const smtpConfigured = settings.smtpUrl !== null;
-  app.log.info({ outboxFile: baseDelivery.outboxFile, smtp: smtpConfigured }, deliveryDescription(baseDelivery, smtpConfigured));
+  app.log.info({ outboxFile: baseDelivery.outboxFile, smtp: smtpConfigured, sms: sms?.name ?? null }, deliveryDescription(baseDelivery, { smtp: smtpConfigured, sms: sms !== null }));
   // Codes in the log only where they are in a local file anyway: development, no SMTP.
   const delivery =
     settings.development && !smtpConfigured ? withCodesLogged(baseDelivery, (fields, message) => app.log.info(fields, message)) : baseDelivery;
+  // Requests write mail and SMS here; this process's sender (and every other's) delivers them.
+  const outbox = createOutbox({
+    db: database.db,
+    cipher,
+    delivery,
+    policy: {
+      retryBaseMs: settings.outboxRetryBaseMs,
+      retryMaxMs: settings.outboxRetryMaxMs,
+      claimMs: settings.outboxClaimMs,
+      sweepMs: settings.outboxSweepMs,
+      batch: settings.outboxBatch,
+      keepSentMs: settings.outboxKeepSentMs,
+    },
+    nowMs,
+    log: {
+      deliveryFailed: (failure) => app.log.warn({ outboxId: failure.id, channel: failure.channel, attempts: failure.attempts, nextAttemptAt: failure.nextAttemptAt, error: failure.error }, 'a message could not be delivered; it will be tried again'),
+      passFailed: (error) => app.log.error({ err: error }, 'the outbox sender failed'),
+    },
+  });
   const delayAfterFailures = (freeFailures: number) =>
     createFailureThrottle(database.db, { freeFailures, maxDelaySeconds: settings.authDelayMaxSeconds }, nowMs);
+  // In the database: every server process counts against the same windows.
+  const rateLimit = (name: string, limit: number, windowMs: number) => createRateLimiter({ db: database.db, name, limit, windowMs, keyOf: cipher.digest });
   const repository = createIdentityRepository(database.db);
   const identity = createIdentityService({
     repository,
     tokens,
     cipher,
-    delivery,
+    messages: { send: (message) => outbox.enqueue(database.db, message), settled: () => outbox.settled() },
     limits: {
-      login: createRateLimiter({ limit: settings.loginAttemptsPer15Min, windowMs: settings.loginWindowMs }),
-      codeSending: createRateLimiter({ limit: settings.codesSentPer10Min, windowMs: settings.codeWindowMs }),
-      codeChecking: createRateLimiter({ limit: settings.codeChecksPer10Min, windowMs: settings.codeWindowMs }),
-      captcha: createRateLimiter({ limit: settings.captchasPerMinute, windowMs: 60_000 }),
+      login: rateLimit('login', settings.loginAttemptsPer15Min, settings.loginWindowMs),
+      codeSending: rateLimit('code-sending', settings.codesSentPer10Min, settings.codeWindowMs),
+      codeChecking: rateLimit('code-checking', settings.codeChecksPer10Min, settings.codeWindowMs),
+      captcha: rateLimit('captcha', settings.captchasPerMinute, 60_000),
       accountSignIn: delayAfterFailures(settings.loginFailuresBeforeDelay),
       codeFailures: delayAfterFailures(settings.codeFailuresBeforeDelay),
     },
@@ -85,7 +110,12 @@ export async function registerIdentity(
   await registerIdentityRoutes(app, signedIn, identity);
   app.decorate('identity', identity);
   // Codes and notices still being sent go out before the server (and its database) closes.
-  app.addHook('onClose', () => identity.settled());
+  app.addHook('onClose', async () => {
+    await identity.settled();
+    await outbox.stop();
+  });
+  // Messages left by an earlier run (or another process) go out now, then on the sweep.
+  outbox.start();
   // The account module reads profiles through the repository until it asks the service.
   return { identity, sessions, signedIn, delivery };
 }

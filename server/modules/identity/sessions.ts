@@ -72,10 +72,9 @@ export function createSessions(deps: IdentityDependencies, context: IdentityCont
     /** Whether a verified access token's session is still alive (not ended server-side). */
     async sessionAlive(auth: SessionOfToken): Promise<boolean> {
       if (!auth.fid) return false;
-      const family = await repository.findFamily(auth.fid);
-      if (!family || family.revoked_at || family.uid !== auth.uid) return false;
-      const user = await repository.findUserByUid(auth.uid);
-      if (!user || user.blocked) return false;
+      const state = await repository.sessionState(auth.fid);
+      if (!state || state.revoked_at || state.uid !== auth.uid) return false;
+      if (state.user_uid === null || state.blocked !== false) return false;
       if (bookOf(auth) === 'demo' && !(await deps.switches()).VIRTUAL_CURRENCY_TRADE) return false;
       return true;
     },

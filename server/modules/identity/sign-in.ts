@@ -19,7 +19,7 @@ export function createSignIn(deps: IdentityDependencies, context: IdentityContex
     ): Promise<{ token: string; refreshToken: string; qrcodeStatus: 0 | 1 }> {
       const account = `${input.type}|${input.username.toLowerCase()}`;
       const key = `${client}|${account}`;
-      limit(limits.login, key);
+      await limit(limits.login, key);
       // Per account whatever the address (addresses are cheap to change): counted before
       // the password is checked, so even the right one waits while the delay runs.
       const accountKey = await claim(limits.accountSignIn, `login:${account}`);
@@ -34,11 +34,11 @@ export function createSignIn(deps: IdentityDependencies, context: IdentityContex
       if (user.blocked) throw new AppError(ErrorCode.USER_BLOCKED);
       if (user.totp_enabled && user.totp_secret) {
         if (input.command !== 'verification' || !input.authCode) return { token: '', refreshToken: '', qrcodeStatus: 0 };
-        limit(limits.codeChecking, client);
+        await limit(limits.codeChecking, client);
         const secret = cipher.decrypt(user.totp_secret);
         if (!secret || !(await spendTotp(user.uid, secret, input.authCode.padStart(6, '0')))) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
       }
-      limits.login.reset(key);
+      await limits.login.reset(key);
       await limits.accountSignIn.reset(accountKey);
       return { ...(await sessions.startSession(user.uid)), qrcodeStatus: 1 };
     },

@@ -37,7 +37,7 @@ export function createSignUp(deps: IdentityDependencies, context: IdentityContex
       }
       if (input.type === 'P' && !switches.PHONE_REGISTER_SMS_VERIFICATION) {
         // Phone sign-up without SMS: the image captcha stands in for the code.
-        limit(limits.codeChecking, client);
+        await limit(limits.codeChecking, client);
         if (!input.uuid || !input.captcha) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'captcha');
         const captcha = await repository.takeCaptcha(input.uuid, now());
         if (!captcha || captcha.expires_at.getTime() <= nowMs()) throw new AppError(ErrorCode.VERIFICATION_CODE_EXPIRED);

@@ -25,7 +25,7 @@ export function createTwoFactor(deps: IdentityDependencies, context: IdentityCon
     },
 
     async twoFactorEnable(uid: number, code: string, client: string) {
-      limit(limits.codeChecking, client);
+      await limit(limits.codeChecking, client);
       const throttleKey = await claim(limits.codeFailures, `totp:${uid}`);
       const user = await repository.findUserByUid(uid);
       if (!user?.totp_secret) throw new AppError(ErrorCode.QR_KEY_MISSING);
@@ -37,7 +37,7 @@ export function createTwoFactor(deps: IdentityDependencies, context: IdentityCon
     },
 
     async twoFactorDisable(uid: number, code: string, client: string) {
-      limit(limits.codeChecking, client);
+      await limit(limits.codeChecking, client);
       // A stolen session must not be able to guess its way past the second factor.
       const throttleKey = await claim(limits.codeFailures, `totp:${uid}`);
       const user = await repository.findUserByUid(uid);

@@ -18,14 +18,36 @@ function assertJournal(input: AnyJournal) {
  * written with the account balances they move in one transaction. User accounts never go
  * below zero (the database's check). Only the ledger calls it.
  */
+/** Account ids cached at most: beyond it the cache starts again (a miss costs one read). */
+const knownAccountsCap = 100_000;
+
 export function createPostingEngine(db: Kysely<Database>, nowMs: () => number) {
+  /**
+   * Ids of accounts known to be committed, by owner, book, kind and currency: accounts are
+   * never deleted, so a posting names its accounts without reading them again.
+   */
+  const knownIds = new Map<string, number>();
+  /** Accounts a transaction opened itself: not known until it commits (it may roll back). */
+  const openedIn = new WeakMap<Executor, Set<string>>();
+  const keyOf = (ref: AccountRef<string>) => `${ref.owner ?? ''}|${ref.book}|${ref.kind}|${currencyOf(ref)}`;
+
   async function accountId(executor: Executor, ref: AccountRef<string>): Promise<number> {
+    const key = keyOf(ref);
+    const known = knownIds.get(key);
+    if (known !== undefined) return known;
     const find = () => {
       const query = executor.selectFrom('ledger_account').select('id').where('book', '=', ref.book).where('kind', '=', ref.kind).where('currency', '=', currencyOf(ref));
       return (ref.owner === null ? query.where('owner_uid', 'is', null) : query.where('owner_uid', '=', ref.owner)).executeTakeFirst();
     };
     const found = await find();
-    if (found) return found.id;
+    if (found) {
+      // Read committed sees only committed rows and this transaction's own: those it opened are not known yet.
+      if (!openedIn.get(executor)?.has(key)) {
+        if (knownIds.size >= knownAccountsCap) knownIds.clear();
+        knownIds.set(key, found.id);
+      }
+      return found.id;
+    }
     // Inside a transaction a failed insert would abort it: insert only what is missing.
     const inserted = await executor
       .insertInto('ledger_account')
@@ -33,39 +55,54 @@ export function createPostingEngine(db: Kysely<Database>, nowMs: () => number) {
       .onConflict((conflict) => conflict.doNothing())
       .returning('id')
       .executeTakeFirst();
-    if (inserted) return inserted.id;
+    if (inserted) {
+      // Outside a transaction the insert has committed; inside one it is known once it commits.
+      if (executor.isTransaction) openedIn.set(executor, (openedIn.get(executor) ?? new Set()).add(key));
+      else knownIds.set(key, inserted.id);
+      return inserted.id;
+    }
     const again = await find();
     if (!again) throw new Error(`ledger account ${ref.book}/${ref.kind}/${currencyOf(ref)} could not be opened`);
     return again.id;
   }
 
+  /**
+   * One journal in the caller's transaction, in one statement once its accounts are known:
+   * the journal (its key recorded once), its entries and the balances they move. A replayed
+   * key posts nothing and answers the journal recorded before. A user account that would go
+   * below zero fails the statement (the database's check), and the caller's transaction with it.
+   */
   async function postWith(executor: Transaction<Database>, input: AnyJournal): Promise<{ journalId: number; replayed: boolean }> {
     assertJournal(input);
-    const journal = await executor
-      .insertInto('ledger_journal')
-      .values({ idempotency_key: input.idempotencyKey, book: input.book, kind: input.kind, uid: input.uid, reference: input.reference ?? null, created_at: new Date(nowMs()) })
-      .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!journal) {
-      const existing = await executor.selectFrom('ledger_journal').select('id').where('idempotency_key', '=', input.idempotencyKey).executeTakeFirstOrThrow();
-      return { journalId: existing.id, replayed: true };
-    }
     const resolved = await Promise.all(input.postings.map(async (posting) => ({ id: await accountId(executor, posting.account), house: posting.account.owner === null, posting })));
-    // One order of row locks for every money transaction, so that concurrent ones cannot
-    // deadlock: user accounts first (id order), then the house's (id order).
+    // The caller holds the user's accounts (lockOwnerAccounts); the rows are written users
+    // first, then the house's, each in id order: the one order of every money transaction.
     resolved.sort((a, b) => Number(a.house) - Number(b.house) || a.id - b.id);
-    for (const { id, posting } of resolved) {
-      if (posting.amount === 0n) continue;
-      const amount = formatMoney(posting.amount, 0);
-      await executor.insertInto('ledger_entry').values({ journal_id: journal.id, account_id: id, amount }).execute();
-      await executor
-        .updateTable('ledger_account')
-        .set({ balance: sql<string>`balance + ${amount}::numeric` })
-        .where('id', '=', id)
-        .execute();
-    }
-    return { journalId: journal.id, replayed: false };
+    const moves = resolved.filter(({ posting }) => posting.amount !== 0n);
+    const { rows } = await sql<{ id: number; replayed: boolean }>`
+      with journal as (
+        insert into ledger_journal (idempotency_key, book, kind, uid, reference, created_at)
+        values (${input.idempotencyKey}, ${input.book}, ${input.kind}, ${input.uid}, ${input.reference ?? null}, ${new Date(nowMs())}::timestamptz)
+        on conflict (idempotency_key) do nothing
+        returning id
+      ), moves as (
+        select * from unnest(${moves.map(({ id }) => id)}::integer[], ${moves.map(({ posting }) => formatMoney(posting.amount, 0))}::numeric[]) with ordinality as m(account_id, amount, n)
+      ), entries as (
+        insert into ledger_entry (journal_id, account_id, amount)
+        select journal.id, moves.account_id, moves.amount from journal, moves order by moves.n
+      ), balances as (
+        update ledger_account as a set balance = a.balance + d.amount
+        from journal, (select account_id, sum(amount) as amount from moves group by account_id) as d
+        where a.id = d.account_id
+      )
+      select id, false as replayed from journal
+      union all
+      select id, true as replayed from ledger_journal where idempotency_key = ${input.idempotencyKey}`.execute(executor);
+    const row = rows[0];
+    if (row) return { journalId: Number(row.id), replayed: row.replayed };
+    // The same key committed by another transaction after this statement's snapshot: recorded once, by it.
+    const existing = await executor.selectFrom('ledger_journal').select('id').where('idempotency_key', '=', input.idempotencyKey).executeTakeFirstOrThrow();
+    return { journalId: existing.id, replayed: true };
   }
 
   /**

@@ -53,19 +53,6 @@ export interface TradingBalances {
  */
 export function createLedger(db: Kysely<Database>, nowMs: () => number = Date.now) {
   const engine = createPostingEngine(db, nowMs);
-  /** Ids of accounts known to exist (committed): accounts are never deleted, so an id never changes. */
-  const knownAccountIds = new Map<string, number>();
-
-  async function knownAccountId(ref: AccountRef<string>): Promise<number> {
-    const key = `${ref.owner ?? ''}|${ref.book}|${ref.kind}|${currencyOf(ref)}`;
-    let id = knownAccountIds.get(key);
-    if (id === undefined) {
-      id = await engine.accountId(db, ref);
-      knownAccountIds.set(key, id);
-    }
-    return id;
-  }
-
   /** Posts one journal in its own transaction; a user account that would go below zero refuses it (203). */
   async function post(input: AnyJournal): Promise<{ journalId: number; replayed: boolean }> {
     try {
@@ -304,15 +291,20 @@ export function createLedger(db: Kysely<Database>, nowMs: () => number = Date.no
      * the journals the caller settled. Answers how many were new.
      */
     async prepareBatch(journals: readonly JournalInput[]) {
-      const ids = new Set<number>();
-      for (const journal of journals) for (const posting of journal.postings) if (posting.amount !== 0n) ids.add(await knownAccountId(posting.account));
-      const sorted = [...ids].sort((a, b) => a - b);
+      // Resolved before the transaction and kept for it: inside it, no statement may go around it (PGlite has one connection).
+      const idsByKey = new Map<string, number>();
+      const keyOf = (ref: AccountRef<string>) => `${ref.owner ?? ''}|${ref.book}|${ref.kind}|${currencyOf(ref)}`;
+      for (const journal of journals) {
+        for (const posting of journal.postings) if (posting.amount !== 0n) idsByKey.set(keyOf(posting.account), await engine.accountId(db, posting.account));
+      }
+      const sorted = [...new Set(idsByKey.values())].sort((a, b) => a - b);
       return {
         async lockIn(trx: Transaction<Database>) {
           if (sorted.length === 0) return;
           await trx.selectFrom('ledger_account').select('id').where('id', 'in', sorted).orderBy(sql`owner_uid is null`).orderBy('id').forUpdate().execute();
         },
-        postIn: (trx: Transaction<Database>, settled: readonly JournalInput[]) => engine.postManyWith(trx, settled, knownAccountId),
+        postIn: (trx: Transaction<Database>, settled: readonly JournalInput[]) =>
+          engine.postManyWith(trx, settled, async (ref) => idsByKey.get(keyOf(ref)) ?? (await engine.accountId(trx, ref))),
       };
     },
     /** Opens a user's cash and margin accounts in both books (idempotent). */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { parseMarketDestination } from '../../../src/shared/api/market';
 import type { DatabaseHandle } from '../../db/database';
+import type { SharedConnectionLimits } from '../../http/connection-limits';
 import type { Settings } from '../../settings';
 import { createBrokerPublisher } from './broker-publisher';
 import { instruments as seededInstruments, loadTestInstruments } from './catalogue';
@@ -12,6 +13,8 @@ import type { MarketDataSource, RawTick } from './sources/market-data-source';
 import { selectMarketSource } from './sources/select-source';
 import { registerStompEndpoint, type StompEndpoint } from './stomp/stomp-endpoint';
 import { createTopicBus, type TopicBus } from './topic-bus';
+import type { ClusterContext } from '../../cluster/cluster-context';
+import { followedTicks } from './followed-ticks';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -53,11 +56,17 @@ export async function registerMarket(
     source?: MarketDataSource | null | undefined;
     seed?: number | undefined;
     nowMs?: (() => number) | undefined;
+    cluster: ClusterContext;
+    /** Where open market sockets per address are counted: in the database, across processes. */
+    connectionLimits: SharedConnectionLimits;
   },
 ): Promise<MarketModule> {
-  const { settings } = deps;
+  const { settings, cluster } = deps;
+  const leading = () => cluster.market.leading();
   const topicBus = createTopicBus();
-  const broker = settings.marketBrokerUrl ? createBrokerPublisher({ url: settings.marketBrokerUrl, log: app.log }) : null;
+  const publisher = settings.marketBrokerUrl ? createBrokerPublisher({ url: settings.marketBrokerUrl, log: app.log }) : null;
+  // With several processes only the market leader publishes to the broker; the others serve their own sockets.
+  const broker = publisher && { ...publisher, publish: (destination: string, body: string) => leading() && publisher.publish(destination, body) };
   if (broker) {
     // Not awaited: the server runs while the broker is down; the publisher keeps retrying.
     broker.start().catch((error: unknown) => app.log.warn({ err: error }, 'market broker not reachable yet; retrying'));
@@ -84,6 +93,7 @@ export async function registerMarket(
     path: '/market/stomp',
     bus: topicBus,
     maxConnectionsPerAddress: settings.marketConnectionsPerAddress,
+    connectionsPerAddress: deps.connectionLimits.limit('market-address', settings.marketConnectionsPerAddress),
     compression: settings.socketCompression,
     allowedDestination: (destination) => {
       const parsed = parseMarketDestination(destination);
@@ -93,7 +103,7 @@ export async function registerMarket(
     snapshotOf: (destination) => {
       const parsed = parseMarketDestination(destination);
       if (parsed?.topic === 'prices') return JSON.stringify(market.allTicks());
-      if (parsed?.topic === 'price') {
+      if (parsed?.topic === 'price' || parsed?.topic === 'price-1s') {
         const tick = market.latestTick(parsed.symbol);
         return tick ? JSON.stringify(tick) : null;
       }
@@ -102,27 +112,77 @@ export async function registerMarket(
   });
   app.decorate('marketStomp', stomp);
 
-  const source = deps.source === undefined ? await selectMarketSource({ settings, instruments, resumeAt, log: app.log }) : deps.source;
-  app.log.info({ source: source?.name ?? 'none' }, 'market data source');
-  const ingest = (ticks: readonly RawTick[]) => market.ingest(ticks);
+  // The market leader's ticks, exactly as its source gave them, reach every other process:
+  // each fills, triggers and settles on the same ticks.
+  const link = cluster.link;
+  const ingest = (ticks: readonly RawTick[]) => {
+    market.ingest(ticks);
+    link?.publish('ticks', ticks);
+  };
+  link?.subscribe('ticks', (data) => {
+    const ticks = followedTicks(data);
+    if (ticks && !leading()) market.ingest(ticks);
+  });
+
+  // One process: the source is chosen now. Several: by whichever process takes the market
+  // over, resuming from the last price it followed.
+  let source: MarketDataSource | null =
+    deps.source !== undefined ? deps.source : link ? null : await selectMarketSource({ settings, instruments, resumeAt, log: app.log });
+  if (!link) app.log.info({ source: source?.name ?? 'none' }, 'market data source');
+  let pricesStarted = false;
+  let closing = false;
+  async function takeOver() {
+    if (deps.source === undefined) {
+      const lastPrices = new Map(resumeAt);
+      for (const instrument of instruments) {
+        const quote = market.latestQuote(instrument.code);
+        if (quote) lastPrices.set(instrument.code, quote.bid);
+      }
+      const next = await selectMarketSource({ settings, instruments, resumeAt: lastPrices, log: app.log });
+      // A leadership lost and taken again meanwhile must not leave an earlier source running.
+      source?.stop();
+      source = next;
+    }
+    if (!leading() || closing) return;
+    app.log.info({ source: source?.name ?? 'none' }, 'market data source taken over');
+    source?.start(ingest);
+  }
+  cluster.market.onChange((nowLeading) => {
+    if (!pricesStarted) return;
+    if (nowLeading) takeOver().catch((error: unknown) => app.log.error({ err: error }, 'taking the market over failed'));
+    else source?.stop();
+  });
 
   return {
     market,
     stomp,
     startPrices() {
+      pricesStarted = true;
       const flushTimer = setInterval(() => market.flush(), settings.marketFlushMs);
+      // Bars are stored by the market leader; another process's forming bars are only for its own sockets.
       const persistTimer = setInterval(() => {
+        if (!leading()) return market.forgetUnsaved();
         market.persist().catch((error: unknown) => app.log.error({ err: error }, 'saving bars failed'));
       }, settings.marketPersistMs);
-      source?.start(ingest);
+      if (leading()) {
+        if (link) takeOver().catch((error: unknown) => app.log.error({ err: error }, 'taking the market over failed'));
+        else source?.start(ingest);
+      }
       app.addHook('onClose', async () => {
+        closing = true;
+        const wasLeading = leading();
         source?.stop();
         clearInterval(flushTimer);
         clearInterval(persistTimer);
         market.flush();
-        await market.persist(true);
+        if (wasLeading) await market.persist(true);
       });
     },
-    feedControl: source ? { pause: () => source.stop(), resume: () => source.start(ingest) } : null,
+    feedControl: {
+      pause: () => source?.stop(),
+      resume: () => {
+        if (leading()) source?.start(ingest);
+      },
+    },
   };
 }

@@ -1,4 +1,4 @@
-import type { PriceTick, Product } from '../../../src/shared/api/market';
+import { glancePriceIntervalMs, priceTopic, type PriceTick, type Product } from '../../../src/shared/api/market';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { barStartMs, foldTick, formatFixed, klinePeriods, toWireBar, type Bar, type KlinePeriod, type WireBar } from '../../../src/shared/market/kline';
 import { marketStatusAt, type MarketStatus } from '../../../src/shared/market/market-hours';
@@ -6,6 +6,7 @@ import { productTermsViolation, type ProductTerms } from '../../../src/shared/ma
 import { afterCommit, type Executor } from '../../db/after-commit';
 import { AppError } from '../../http/app-error';
 import { backfillBars } from './backfill';
+import { createGlanceThrottle } from './glance-throttle';
 import type { Instrument } from './catalogue';
 import type { MarketRepository } from './market-repository';
 import type { RawTick } from './sources/market-data-source';
@@ -62,6 +63,7 @@ export function createMarketDataService(options: {
     ]),
   );
   const changed = new Set<string>();
+  const glance = createGlanceThrottle(glancePriceIntervalMs);
   /** Who hears every accepted tick as it arrives (the trading engine's triggers). */
   const quoteListeners = new Set<(tick: RawTick) => void>();
   const unsavedBars = new Map<string, { symbol: string; period: KlinePeriod; precision: number; bar: Bar }>();
@@ -206,17 +208,20 @@ export function createMarketDataService(options: {
       return () => quoteListeners.delete(listener);
     },
 
-    /** Publishes what changed since the last flush: one batch on /topic/prices, then the per-symbol topics someone watches. */
+    /**
+     * Publishes what changed since the last flush: one batch on /topic/prices, then the
+     * per-symbol topics someone watches, and the glance topics (at most one a second per symbol).
+     */
     flush() {
-      if (changed.size === 0) return;
       const ticks: PriceTick[] = [];
       for (const symbol of changed) {
         const state = states.get(symbol);
         const tick = state && wireTick(state);
         if (!state || !tick) continue;
         ticks.push(tick);
-        const priceTopic = `/topic/price/${symbol}`;
-        if (publisher.subscriberCount(priceTopic) > 0) publisher.publish(priceTopic, JSON.stringify(tick));
+        glance.changed(symbol);
+        const everyTick = priceTopic(symbol);
+        if (publisher.subscriberCount(everyTick) > 0) publisher.publish(everyTick, JSON.stringify(tick));
         for (const period of klinePeriods) {
           const topic = `/topic/kline/${symbol}/${period}`;
           const bar = state.bars.get(period);
@@ -225,6 +230,18 @@ export function createMarketDataService(options: {
       }
       changed.clear();
       if (ticks.length > 0) publisher.publish('/topic/prices', JSON.stringify(ticks));
+      // Also when nothing changed in this window: a change held back earlier is due at its window's end.
+      for (const symbol of glance.due(nowMs())) {
+        const topic = priceTopic(symbol, true);
+        const state = states.get(symbol);
+        const tick = state && wireTick(state);
+        if (tick && publisher.subscriberCount(topic) > 0) publisher.publish(topic, JSON.stringify(tick));
+      }
+    },
+
+    /** Drops the finished bars not yet written (another process stores them). */
+    forgetUnsaved() {
+      unsavedBars.clear();
     },
 
     /** Writes finished bars, and the forming ones when `includeForming` (at shutdown and periodically). */

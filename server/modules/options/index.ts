@@ -6,6 +6,7 @@ import type { PositionsFeed } from '../trading/positions-feed';
 import { registerOptionsRoutes } from './options-routes';
 import { createOptionsService, type OptionsService } from './options-service';
 import type { TradeMode } from '../../../src/shared/config/trade-mode';
+import type { ClusterContext } from '../../cluster/cluster-context';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,11 +26,12 @@ export async function registerOptions(
     withdrawalUnderReview: (uid: number) => Promise<boolean>;
     /** Whether the brand offers a trade mode now (the site's switches). */
     tradeModeOffered: (mode: TradeMode) => Promise<boolean>;
-    positionsFeed: PositionsFeed;
+    positionsFeed: PositionsFeed & { optionScheduled(symbol: string, endMs: number): void };
     signedIn: SignedInRoutes;
+    cluster: ClusterContext;
   },
 ): Promise<OptionsService> {
-  const { settings, positionsFeed } = deps;
+  const { settings, positionsFeed, cluster } = deps;
   const options = createOptionsService({
     db: deps.database.db,
     ledger: deps.ledger,
@@ -49,11 +51,19 @@ export async function registerOptions(
     tradeProhibited: deps.tradeProhibited,
     withdrawalUnderReview: deps.withdrawalUnderReview,
     optionModeOffered: () => deps.tradeModeOffered('option'),
+    jobsLeading: () => cluster.jobs.leading(),
+    onScheduled: (symbol, endMs) => positionsFeed.optionScheduled(symbol, endMs),
     ...(deps.nowMs ? { nowMs: deps.nowMs } : {}),
     log: (message, error) => app.log.error({ err: error }, message),
   });
   // Before the price source starts: options that ended while the server was down settle on the ticks recorded then.
   await options.start();
+  // With several processes: options placed elsewhere are watched here too, and a process
+  // that takes the jobs over first records and settles every running option.
+  cluster.onOptionScheduled((symbol, endMs) => options.watch(symbol, endMs));
+  cluster.jobs.onChange((leading) => {
+    if (leading) options.start().catch((error: unknown) => app.log.error({ err: error }, 'taking the option settlement over failed'));
+  });
   await registerOptionsRoutes(app, deps.signedIn, options);
   app.decorate('timedOptions', options);
   app.addHook('onClose', () => options.stop());

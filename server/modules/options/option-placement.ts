@@ -56,7 +56,7 @@ export function createOptionPlacement(deps: {
   nowMs: () => number;
   log?: (message: string, error?: unknown) => void;
   /** A placed option ends at `endMs` (settle it then). */
-  schedule: (endMs: number) => void;
+  schedule: (symbol: string, endMs: number) => void;
   /** An option was placed: tell its owner. */
   told: (rows: readonly OptionOrderRow[]) => void;
 }) {
@@ -144,7 +144,7 @@ export function createOptionPlacement(deps: {
       throw new AppError(ErrorCode.OPTION_ORDER_SUBMISSION_FAILED);
     }
     recorder.watch(symbol, endMs);
-    deps.schedule(endMs);
+    deps.schedule(symbol, endMs);
     deps.told([row]);
     return placed(row);
   }

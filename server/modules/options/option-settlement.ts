@@ -69,6 +69,8 @@ export function createOptionSettlement(deps: {
   log?: (message: string, error?: unknown) => void;
   /** Options settled: tell their owners. */
   told: (rows: readonly OptionOrderRow[]) => void;
+  /** Whether this process settles now (the jobs leader); the others' runs do nothing. */
+  active?: () => boolean;
 }) {
   const { db, ledger, repository, settings, nowMs } = deps;
   let lastPruneMs = 0;
@@ -162,8 +164,9 @@ export function createOptionSettlement(deps: {
     await repository.pruneTicks(cutoff);
   }
 
+  const active = deps.active ?? (() => true);
   const scheduler = createSettlementScheduler({
-    settle: settleDue,
+    settle: () => (active() ? settleDue() : Promise.resolve(0)),
     graceMs: settings.settlementGraceMs,
     sweepMs: settings.settlementSweepMs,
     nowMs,

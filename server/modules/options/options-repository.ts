@@ -118,12 +118,14 @@ export function createOptionsRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Locks the options of `ids` that are still running, in id order (one order of locks
-     * for every settlement worker, so that two cannot deadlock), and answers their ids.
+     * Locks the options of `ids` that are still running and not locked by another
+     * transaction, in id order, and answers their ids.
      */
     async lockRunning(trx: Transaction<Database>, ids: readonly number[]): Promise<Set<number>> {
       if (ids.length === 0) return new Set();
-      const rows = await trx.selectFrom('option_order').select('id').where('id', 'in', ids).where('status', '=', OptionStatus.running).orderBy('id').forUpdate().execute();
+      // SKIP LOCKED: options another settling process holds are its to settle (and the
+      // running condition of markSettled would refuse them here anyway), so nobody waits.
+      const rows = await trx.selectFrom('option_order').select('id').where('id', 'in', ids).where('status', '=', OptionStatus.running).orderBy('id').forUpdate().skipLocked().execute();
       return new Set(rows.map((row) => row.id));
     },
 

@@ -60,12 +60,21 @@ export function createOptionsService(deps: {
   onOrder?: (uid: number, book: Book, order: OptionOrder) => void;
   /** The money of (uid, book) changed (the positions feed's summary). */
   onChange?: (uid: number, book: Book) => void;
+  /**
+   * Whether this process records ticks and settles (with several processes, only the jobs
+   * leader: one process at a time acts, and the conditional settlement makes each option
+   * settle once even if two ever overlapped).
+   */
+  jobsLeading?: () => boolean;
+  /** An option was placed here: tell the process that settles it (another one, with several). */
+  onScheduled?: (symbol: string, endMs: number) => void;
 }) {
   const { db, ledger, market, settings } = deps;
   const nowMs = deps.nowMs ?? Date.now;
   const log = deps.log ? { log: deps.log } : {};
   const repository = createOptionsRepository(db);
-  const recorder = createTickRecorder({ repository, market, flushMs: settings.tickFlushMs, bufferMax: settings.tickBufferMax, ...log });
+  const jobsLeading = deps.jobsLeading ?? (() => true);
+  const recorder = createTickRecorder({ repository, market, flushMs: settings.tickFlushMs, bufferMax: settings.tickBufferMax, active: jobsLeading, ...log });
 
   function productView(row: OptionProductRow, names: ReadonlyMap<string, string>): OptionProduct {
     return {
@@ -93,7 +102,7 @@ export function createOptionsService(deps: {
     for (const account of accounts.values()) deps.onChange?.(account.uid, account.book);
   }
 
-  const settlement = createOptionSettlement({ db, ledger, repository, recorder, settings, nowMs, told, ...log });
+  const settlement = createOptionSettlement({ db, ledger, repository, recorder, settings, nowMs, told, active: jobsLeading, ...log });
   const placement = createOptionPlacement({
     db,
     ledger,
@@ -106,7 +115,10 @@ export function createOptionsService(deps: {
     withdrawalUnderReview: deps.withdrawalUnderReview,
     optionModeOffered: deps.optionModeOffered,
     nowMs,
-    schedule: settlement.schedule,
+    schedule: (symbol, endMs) => {
+      settlement.schedule(endMs);
+      deps.onScheduled?.(symbol, endMs);
+    },
     told,
     ...log,
   });
@@ -119,7 +131,16 @@ export function createOptionsService(deps: {
   }
 
   return {
-    /** Records and schedules every running option, then settles those that ended while the server was down. */
+    /** An option placed on another process: record its symbol's ticks until its end, and settle it then. */
+    watch(symbol: string, endMs: number) {
+      recorder.watch(symbol, endMs);
+      settlement.schedule(endMs);
+    },
+
+    /**
+     * Records and schedules every running option, then settles those that ended while the
+     * server was down (at start, and when this process takes the jobs over).
+     */
     async start() {
       for (const option of await repository.runningSchedule()) {
         recorder.watch(option.symbol, Number(option.end_ms));

@@ -16,6 +16,8 @@ export function createTickRecorder(deps: {
   flushMs: number;
   /** The most ticks held in memory; beyond it the oldest are written at once. */
   bufferMax: number;
+  /** Whether this process records now (with several processes, only the jobs leader does). */
+  active?: () => boolean;
   log?: (message: string, error?: unknown) => void;
 }) {
   /** Symbol → the last end time its ticks are needed for. */
@@ -57,7 +59,9 @@ export function createTickRecorder(deps: {
     return flushing;
   }
 
+  const active = deps.active ?? (() => true);
   const stopListening = deps.market.onQuote((tick) => {
+    if (!active()) return;
     const until = watched.get(tick.symbol);
     if (until === undefined) return;
     if (tick.timeMs > until) {

@@ -48,7 +48,7 @@ export async function createStaffCore(deps: {
     tokens: deps.tokens,
     cipher,
     limits: {
-      signInPerAddress: createRateLimiter({ limit: settings.loginAttemptsPer15Min, windowMs: settings.loginWindowMs, ...(nowMs ? { nowMs } : {}) }),
+      signInPerAddress: createRateLimiter({ db, name: 'staff-sign-in', limit: settings.loginAttemptsPer15Min, windowMs: settings.loginWindowMs, keyOf: cipher.digest, nowMs }),
       signInPerAccount: throttle(settings.loginFailuresBeforeDelay),
       passwordChecks: throttle(settings.loginFailuresBeforeDelay),
     },

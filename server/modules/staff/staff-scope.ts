@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { ApiContract } from '../../../src/shared/api/contract';
 import { staffLogout, staffMe, staffPassword, staffPathPrefix } from '../../../src/shared/api/staff';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
@@ -29,7 +29,7 @@ export type StaffRequest = FastifyRequest & { staff: StaffActor; staffSession: S
 
 export interface StaffRoutes {
   /** Access comes from the shared route table src/shared/staff/access.ts (staffRouteAccess); a path missing there throws at start. */
-  route<B extends z.ZodType, D extends z.ZodType>(contract: ApiContract<B, D>, handler: (body: z.output<B>, request: StaffRequest) => Promise<z.input<D>>): void;
+  route<B extends z.ZodMiniType, D extends z.ZodMiniType>(contract: ApiContract<B, D>, handler: (body: z.output<B>, request: StaffRequest) => Promise<z.input<D>>): void;
   /** A GET path of the table answering bytes of its own (the staff file route), behind the same checks. */
   getRoute(path: string, handler: (request: StaffRequest, reply: FastifyReply) => Promise<unknown>): void;
   /** Every declared route with its access, for the role-matrix test. */
@@ -137,7 +137,7 @@ export function registerStaffScope(app: FastifyInstance, sessions: StaffSessions
   };
 
   /** login and refresh: staff paths that take no staff token. */
-  function signedOutRoute<B extends z.ZodType, D extends z.ZodType>(contract: ApiContract<B, D>, handler: (body: z.output<B>, request: FastifyRequest) => Promise<z.input<D>>) {
+  function signedOutRoute<B extends z.ZodMiniType, D extends z.ZodMiniType>(contract: ApiContract<B, D>, handler: (body: z.output<B>, request: FastifyRequest) => Promise<z.input<D>>) {
     if (!(staffSignedOutPaths as readonly string[]).includes(contract.path)) throw new Error(`${contract.path} is not a signed-out staff path`);
     defineRoute(app, contract, handler, { config: { staffScope: true } });
   }

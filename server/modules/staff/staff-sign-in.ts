@@ -21,7 +21,7 @@ export function createStaffSignIn(deps: StaffDependencies, context: StaffContext
 
   return {
     async login(input: { email: string; password: string; code: string }, address: string) {
-      limit(limits.signInPerAddress, address);
+      await limit(limits.signInPerAddress, address);
       // Per account whatever the address: counted before the password is checked, so even the right one waits while the delay runs.
       const accountKey = await claim(limits.signInPerAccount, `staff-login:${input.email}`);
       const member = await repository.findByEmail(input.email);
@@ -31,7 +31,7 @@ export function createStaffSignIn(deps: StaffDependencies, context: StaffContext
       const usable = member !== undefined && member.disabled_at === null && passwordOk && secret !== null && step !== null;
       // The step is spent only on an otherwise good sign-in, in one statement: a code works once.
       if (!usable || !(await repository.useTotpStep(member.id, step))) throw new AppError(ErrorCode.INCORRECT_ACCOUNT_OR_PASSWORD);
-      limits.signInPerAddress.reset(address);
+      await limits.signInPerAddress.reset(address);
       await limits.signInPerAccount.reset(accountKey);
       await repository.markSignedIn(member.id, context.now());
       const pair = await sessions.startSession(member.id);

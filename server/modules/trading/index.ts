@@ -7,10 +7,13 @@ import { createFreeMarginRead, type FreeMarginRead } from './free-margin';
 import type { OptionCover } from './position-closing';
 import { createPositionsFeed, type PositionsFeed } from './positions-feed';
 import { registerPositionsSocket } from './positions-socket';
+import type { SharedConnectionLimits } from '../../http/connection-limits';
 import { createTradingRepository, type TradingRepository } from './trading-repository';
 import { registerTradingRoutes } from './trading-routes';
 import { createTradingService, type TradingService } from './trading-service';
 import type { TradeMode } from '../../../src/shared/config/trade-mode';
+import type { ClusterContext } from '../../cluster/cluster-context';
+import { relayedPositionsFeed } from '../../cluster/push-relay';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,11 +35,13 @@ export function registerTradingReads(
   deps: MoneyModuleBase & {
     sessions: SessionCheck;
     events: DomainEvents;
+    cluster: ClusterContext;
+    connectionLimits: SharedConnectionLimits;
   },
-): { orders: TradingRepository; positionsFeed: PositionsFeed; freeMarginIn: FreeMarginRead } {
+): { orders: TradingRepository; positionsFeed: PositionsFeed & { optionScheduled(symbol: string, endMs: number): void }; freeMarginIn: FreeMarginRead } {
   const { settings, ledger, market, sessions } = deps;
   const orders = createTradingRepository(deps.database.db);
-  const positionsFeed = createPositionsFeed({
+  const localFeed = createPositionsFeed({
     orders,
     ledger,
     market,
@@ -46,12 +51,18 @@ export function registerTradingReads(
     sessionAlive: (session) => sessions.alive(session),
     log: (message, error) => app.log.warn({ err: error }, message),
   });
+  // With several processes, what changes on one reaches the sockets every other one holds.
+  const positionsFeed = relayedPositionsFeed(localFeed, deps.cluster.link, {
+    onOptionScheduled: (symbol, endMs) => deps.cluster.optionScheduled(symbol, endMs),
+    onAccountChanged: (uid, book) => deps.cluster.accountChanged(uid, book),
+    log: (details, message) => app.log.warn(details, message),
+  });
   deps.events.sessionsEnded.listen((ended) => positionsFeed.endSessions(ended));
   registerPositionsSocket(app, {
     feed: positionsFeed,
     sessions,
-    socketsPerAddress: settings.positionsSocketsPerAddress,
-    socketsPerUser: settings.positionsSocketsPerUser,
+    perAddress: deps.connectionLimits.limit('positions-address', settings.positionsSocketsPerAddress),
+    perUser: deps.connectionLimits.limit('positions-user', settings.positionsSocketsPerUser),
   });
   app.decorate('positionsFeed', positionsFeed);
   app.addHook('onClose', () => positionsFeed.stop());
@@ -72,6 +83,8 @@ export async function registerTrading(
     /** Whether the brand offers a trade mode now (the site's switches). */
     tradeModeOffered: (mode: TradeMode) => Promise<boolean>;
     signedIn: SignedInRoutes;
+    /** Stop-out and the overnight fee run only in the jobs leader; orders changed elsewhere are armed here too. */
+    cluster: ClusterContext;
   },
 ): Promise<{ trading: TradingService; startRiskChecks(): void }> {
   const { settings, ledger, market, reads } = deps;
@@ -97,6 +110,10 @@ export async function registerTrading(
     log: (message, error) => app.log.error({ err: error }, message),
   });
   await trading.restore();
+  const { cluster } = deps;
+  cluster.onAccountChanged((uid, book) => {
+    trading.rearm(uid, book).catch((error: unknown) => app.log.error({ err: error }, 'arming the triggers of orders changed elsewhere failed'));
+  });
   await registerTradingRoutes(deps.signedIn, trading, market);
   app.decorate('trading', trading);
   app.addHook('onClose', async () => {
@@ -110,6 +127,10 @@ export async function registerTrading(
     startRiskChecks() {
       let lastRollover = utcDay(nowMs());
       const timer = setInterval(() => {
+        if (!cluster.jobs.leading()) {
+          lastRollover = utcDay(nowMs());
+          return;
+        }
         trading.checkStopOuts().catch((error: unknown) => app.log.error({ err: error }, 'stop-out check failed'));
         const today = utcDay(nowMs());
         if (today !== lastRollover) {

@@ -18,6 +18,13 @@ export interface FeedSocket {
   close(code: number, reason: string): void;
 }
 
+/**
+ * The slowest pace a socket may ask for its price-moved pushes (`cadence`): a hidden
+ * browser's, which shows nothing until a tab is visible again and then asks for the
+ * feed's own pace back.
+ */
+export const slowestCadenceMs = 60_000;
+
 /** The summary as the contract defines it (src/shared/api/trading.ts). */
 type FeedSummary = PositionsSummary;
 
@@ -68,6 +75,12 @@ export function createPositionsFeed(deps: {
   log?: (message: string, error?: unknown) => void;
 }) {
   const accounts = new Map<string, AccountFeed>();
+  /**
+   * Each socket's pace for pushes that only prices caused: at most every `intervalMs`
+   * (the feed's own by default), with `owed` a price move it has not heard of yet. A change
+   * of orders or money goes to every socket at once, whatever its pace.
+   */
+  const paces = new Map<FeedSocket, { intervalMs: number; lastSentMs: number; owed: boolean }>();
   /** Each signed-in socket's session and how it leaves the feed. */
   const sessions = new Map<FeedSocket, { session: FeedSession; detach: () => void }>();
   /** Which accounts hold orders on a symbol: a tick marks only those (ticks are the hot path). */
@@ -168,19 +181,31 @@ export function createPositionsFeed(deps: {
     };
   }
 
-  /** The lists (and with `withBalance`, after a change of money, the balance) to every socket of the account. */
-  function send(account: AccountFeed, withBalance = false) {
-    account.priceMoved = false;
+  function listMessages(account: AccountFeed, withBalance: boolean): string[] {
     const { holt, pending } = summaries(account);
     const messages = [JSON.stringify({ type: 'holtOrder', data: holt }), JSON.stringify({ type: 'pendingOrder', data: pending })];
     if (withBalance) messages.push(JSON.stringify({ type: 'account', data: accountBalanceView(account.balances) } satisfies AccountFeedMessage));
-    for (const socket of account.sockets) {
-      try {
-        for (const message of messages) socket.send(message);
-      } catch (error) {
-        deps.log?.('positions feed: send failed', error);
-      }
+    return messages;
+  }
+
+  function sendLists(socket: FeedSocket, messages: readonly string[]) {
+    const pace = paces.get(socket);
+    if (pace) {
+      pace.lastSentMs = performance.now();
+      pace.owed = false;
     }
+    try {
+      for (const message of messages) socket.send(message);
+    } catch (error) {
+      deps.log?.('positions feed: send failed', error);
+    }
+  }
+
+  /** The lists (and with `withBalance`, after a change of money, the balance) to every socket of the account. */
+  function send(account: AccountFeed, withBalance = false) {
+    account.priceMoved = false;
+    const messages = listMessages(account, withBalance);
+    for (const socket of account.sockets) sendLists(socket, messages);
   }
 
   function sendText(sockets: ReadonlySet<FeedSocket>, text: string) {
@@ -193,9 +218,24 @@ export function createPositionsFeed(deps: {
     }
   }
 
-  const timer = setInterval(() => {
-    for (const account of accounts.values()) if (account.priceMoved) send(account);
-  }, deps.intervalMs);
+  /** Price moves to the sockets whose pace allows a push now; the others stay owed one. */
+  function pushPriceMoves() {
+    const nowMs = performance.now();
+    for (const account of accounts.values()) {
+      if (account.priceMoved) for (const socket of account.sockets) paces.get(socket)!.owed = true;
+      account.priceMoved = false;
+      let messages: string[] | null = null;
+      for (const socket of account.sockets) {
+        const pace = paces.get(socket)!;
+        // Half a tick of slack: the timer's own jitter must not skip a socket on the feed's pace.
+        if (!pace.owed || nowMs - pace.lastSentMs < pace.intervalMs - deps.intervalMs / 2) continue;
+        messages ??= listMessages(account, false);
+        sendLists(socket, messages);
+      }
+    }
+  }
+
+  const timer = setInterval(pushPriceMoves, deps.intervalMs);
   timer.unref?.();
 
   const stopListening = deps.market.onQuote((tick: RawTick) => {
@@ -217,9 +257,11 @@ export function createPositionsFeed(deps: {
         await reload(account);
       }
       account.sockets.add(socket);
+      paces.set(socket, { intervalMs: deps.intervalMs, lastSentMs: 0, owed: false });
       const joined = account;
       const detach = () => {
         sessions.delete(socket);
+        paces.delete(socket);
         if (!joined.sockets.delete(socket)) return;
         if (joined.sockets.size === 0) forget(joined);
       };
@@ -233,6 +275,14 @@ export function createPositionsFeed(deps: {
     },
     /** Checks every open socket's session now (the timer does it every `sessionRecheckMs`). */
     recheckSessions,
+    /**
+     * A socket's pace for pushes that only prices cause (its `cadence` message), kept between
+     * the feed's own interval and `slowestCadenceMs`; a faster pace takes effect at the next push.
+     */
+    setCadence(socket: FeedSocket, intervalMs: number) {
+      const pace = paces.get(socket);
+      if (pace) pace.intervalMs = Math.min(slowestCadenceMs, Math.max(deps.intervalMs, Math.round(intervalMs)));
+    },
     /** Orders or money of (uid, book) changed: push the lists and the balance at once. */
     changed(uid: number, book: Book) {
       const account = accounts.get(keyOf(uid, book));
@@ -270,6 +320,7 @@ export function createPositionsFeed(deps: {
       clearInterval(timer);
       clearInterval(recheckTimer);
       sessions.clear();
+      paces.clear();
       stopListening();
       for (const account of accounts.values()) for (const socket of account.sockets) socket.close(1001, 'server shutting down');
       accounts.clear();

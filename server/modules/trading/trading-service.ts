@@ -218,13 +218,35 @@ export function createTradingService(deps: {
       }
     },
 
+    /**
+     * Another process changed the account's orders (several processes): its open orders are
+     * armed here as they are stored now and the others disarmed, so that every process
+     * watches them on the same ticks and one that dies leaves none unwatched. Executions are
+     * conditional on the armed level under the order's lock, so one fires.
+     */
+    async rearm(uid: number, book: Book) {
+      const open = await orders.openOf(uid, book);
+      const openIds = new Set(open.map((row) => row.id));
+      for (const row of arming.armedOf(uid, book)) if (!openIds.has(row.id)) arming.disarm(row);
+      for (const row of open) {
+        const product = market.products().find((item) => item.productCode === row.symbol);
+        arming.disarm(row);
+        if (product) arming.arm(row, product.pricePrecision);
+      }
+    },
+
     async addOrder(uid: number, book: Book, body: AddOrderBody): Promise<string> {
-      const placedBefore = await orders.findByClientOrderId(uid, book, body.clientOrderId);
+      // The reads before the rules go out together (one round trip's wait on PostgreSQL); they are judged in this order.
+      const [placedBefore, prohibited, underReview] = await Promise.all([
+        orders.findByClientOrderId(uid, book, body.clientOrderId),
+        deps.tradeProhibited(uid),
+        // Money under review may leave: the real account waits for the decision (the demo account trades play money).
+        book === 'real' ? deps.withdrawalUnderReview(uid) : false,
+      ]);
       if (placedBefore) return sameOrder(placedBefore, body);
       const product = productOf(body.tradePair);
-      if (await deps.tradeProhibited(uid)) throw new AppError(ErrorCode.USER_PROHIBITED_FROM_TRADING);
-      // Money under review may leave: the real account waits for the decision (the demo account trades play money).
-      if (book === 'real' && (await deps.withdrawalUnderReview(uid))) throw new AppError(ErrorCode.UNREVIEWED_WITHDRAWAL);
+      if (prohibited) throw new AppError(ErrorCode.USER_PROHIBITED_FROM_TRADING);
+      if (underReview) throw new AppError(ErrorCode.UNREVIEWED_WITHDRAWAL);
       // The catalogue has no code for a mode the brand does not offer; 304 (pair prohibited from trading) is the closest.
       if (!(await deps.marketModeOffered())) throw new AppError(ErrorCode.PAIR_PROHIBITED, 'market mode is not offered');
       const forexMinDeposit = money(deps.forexMinDeposit);

@@ -27,6 +27,9 @@ const triggerKinds: readonly TriggerKind[] = ['fill', 'stop_loss', 'take_profit'
  */
 export function createTriggerArming() {
   const indexes = new Map<string, TriggerIndex<TriggerPayload>>();
+  /** The orders armed here, by account ("uid|book"): what a re-read of the account replaces. */
+  const armedByAccount = new Map<string, Map<number, OrderRow>>();
+  const accountOf = (row: Pick<OrderRow, 'uid' | 'book'>) => `${row.uid}|${row.book}`;
 
   function indexOf(symbol: string) {
     let index = indexes.get(symbol);
@@ -54,11 +57,24 @@ export function createTriggerArming() {
         add('stop_loss', closeSide(direction), buy ? 'below' : 'above', row.stop_loss);
         add('take_profit', closeSide(direction), buy ? 'above' : 'below', row.take_profit);
       }
+      const key = accountOf(row);
+      const armed = armedByAccount.get(key) ?? new Map<number, OrderRow>();
+      armed.set(row.id, row);
+      armedByAccount.set(key, armed);
     },
 
     disarm(row: OrderRow) {
       const index = indexes.get(row.symbol);
       for (const kind of triggerKinds) index?.remove(`${row.id}:${kind}`);
+      const key = accountOf(row);
+      const armed = armedByAccount.get(key);
+      armed?.delete(row.id);
+      if (armed?.size === 0) armedByAccount.delete(key);
+    },
+
+    /** The orders of an account armed here. */
+    armedOf(uid: number, book: OrderRow['book']): OrderRow[] {
+      return [...(armedByAccount.get(`${uid}|${book}`)?.values() ?? [])];
     },
 
     /** Takes out and answers the triggers a tick crosses, in firing order. */

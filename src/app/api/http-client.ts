@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { ApiContract, ApiRoot } from '../../shared/api/contract';
 import { envelopeSchema } from '../../shared/api/envelope';
 import { idempotencyHeader } from '../../shared/api/idempotency';
@@ -62,7 +62,8 @@ export interface HttpClientOptions {
   /** Tells the user; the client has already decided that the failure is worth telling. */
   report: (failure: RequestFailure) => void;
   /** HTTP 401 on a signed-in path, or code 23519: the session is over. */
-  onSessionLost: (reason: 'unauthorized' | 'ended-by-server' | 'invalid') => void;
+  /** The answer refused the session that made the request (its token, to end only that one). */
+  onSessionLost: (reason: 'unauthorized' | 'ended-by-server' | 'invalid', token: string) => void;
   fetchImpl?: typeof fetch;
   /** Each answer's `Date` header with when the call went out and came back (the server clock's estimate). */
   onServerDate?: (sample: ServerDateSample) => void;
@@ -76,7 +77,7 @@ const timeoutGraceMs = 700;
 const userInfoPath = '/v1/waa/user/info';
 
 /** Calls that carry the user's token: `/waa/` on the API root and every exchange call. */
-function isSignedInCall(contract: ApiContract<z.ZodType, z.ZodType>): boolean {
+function isSignedInCall(contract: ApiContract<z.ZodMiniType, z.ZodMiniType>): boolean {
   return contract.root === 'exchange' || contract.path.includes('/waa/');
 }
 
@@ -88,7 +89,7 @@ export function createHttpClient(options: HttpClientOptions) {
   const fetchImpl = options.fetchImpl ?? ((input, init) => fetch(input, init));
   const nowMs = options.nowMs ?? Date.now;
 
-  async function call<TBody extends z.ZodType, TData extends z.ZodType>(
+  async function call<TBody extends z.ZodMiniType, TData extends z.ZodMiniType>(
     contract: ApiContract<TBody, TData>,
     body: z.input<TBody>,
     requestOptions: RequestOptions = {},
@@ -134,7 +135,7 @@ export function createHttpClient(options: HttpClientOptions) {
     // Only the session that made the request can be ended by its answer: a late refusal of
     // a token already replaced (a new sign-in after a password change) leaves the new one be.
     const sessionLost = (reason: 'unauthorized' | 'ended-by-server' | 'invalid') => {
-      if (options.getToken() === token) options.onSessionLost(reason);
+      if (token && options.getToken() === token) options.onSessionLost(reason, token);
     };
     if (response.status === 401 && isSignedInCall(contract)) {
       sessionLost('unauthorized');

@@ -1,7 +1,7 @@
 import { effect } from '@preact/signals-react';
 import type { Root } from 'react-dom/client';
 import { codedFailureText } from '../../shared/errors/catalogue';
-import { marketSocketUrl, parseBrandConfig, positionsSocketUrl, type BrandConfig } from '../../shared/config/brand-config';
+import { marketSocketUrl, parseBrandConfigExplained, positionsSocketUrl, type BrandConfig } from '../../shared/config/brand-config';
 import { enabledLanguages, pickLanguage } from '../../shared/i18n/languages';
 import { createHttpClient, type RequestFailure } from '../api/http-client';
 import { App } from '../app';
@@ -35,7 +35,7 @@ async function loadBrandConfig(): Promise<ConfigLoad> {
   } catch {
     return { ok: false, messageKey: 'boot.config_invalid', details: ['not JSON'] };
   }
-  const parsed = parseBrandConfig(json);
+  const parsed = await parseBrandConfigExplained(json);
   return parsed.ok ? parsed : { ok: false, messageKey: 'boot.config_invalid', details: parsed.problems };
 }
 
@@ -125,7 +125,7 @@ export async function boot(root: Root) {
       logDebug(`request failed: ${message}`);
       showToast('error', message);
     },
-    onSessionLost: (reason) => void remote.signOut(reason),
+    onSessionLost: (reason, token) => void remote.signOut(reason, token),
     onServerDate: serverClock.observe,
   });
 

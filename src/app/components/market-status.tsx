@@ -25,19 +25,12 @@ export function MarketStatus() {
   }, [gaveUp, t]);
 
   if (!market.ready) return <LoadingScreen label={t('boot.loading')} />;
-  if (market.status !== 'open' && !market.gaveUp) {
-    return (
-      <div className="market-notice" role="status">
-        {t('notice.reconnecting')}
-      </div>
-    );
-  }
-  if (market.stale) {
-    return (
-      <div className="market-notice" role="status">
-        {t('market.stale')}
-      </div>
-    );
-  }
-  return null;
+  const notice = market.status !== 'open' && !market.gaveUp ? t('notice.reconnecting') : market.stale ? t('market.stale') : null;
+  // The live region stays in the page while the notice comes and goes: a region added
+  // together with its text is often not read out; a change inside one is, once.
+  return (
+    <div className="market-notice-region" role="status">
+      {notice !== null ? <div className="market-notice">{notice}</div> : null}
+    </div>
+  );
 }

@@ -15,22 +15,30 @@ import { createWatchRegistry, type WatchRegistry } from './watch-registry';
 
 /** The charts this tab shows: history once, then the forming bar through `barSignal`. */
 export interface KlineWatches {
-  /** Starts watching (counted per use) and answers up to 300 bars of history, oldest first. */
-  watch(symbol: string, period: KlinePeriod): Promise<WireBar[]>;
+  /**
+   * Starts watching (counted per use) and answers up to 300 bars of history, oldest first.
+   * `fromTicks`: the view draws only a price line, so the bar the watched prices form
+   * suffices (no server kline topic for it).
+   */
+  watch(symbol: string, period: KlinePeriod, options?: { fromTicks?: boolean }): Promise<WireBar[]>;
   unwatch(symbol: string, period: KlinePeriod): void;
   /** The bars between two times (ms), asked of the engine (views never fetch market data themselves). */
   range(symbol: string, period: KlinePeriod, fromMs: number, toMs: number): Promise<WireBar[]>;
 }
 
 function createKlineWatches(remote: Comlink.Remote<EngineApi>, clientId: string) {
-  const uses = new Map<string, { symbol: string; period: KlinePeriod; count: number }>();
+  const uses = new Map<string, { symbol: string; period: KlinePeriod; count: number; fromTicks: boolean }>();
   const watches: KlineWatches = {
-    watch(symbol, period) {
+    watch(symbol, period, options = {}) {
       const key = `${symbol}|${period}`;
+      const fromTicks = options.fromTicks === true;
       const entry = uses.get(key);
-      if (entry) entry.count += 1;
-      else uses.set(key, { symbol, period, count: 1 });
-      return remote.watchKline(clientId, symbol, period);
+      if (entry) {
+        entry.count += 1;
+        // Once any use wants the server's bar, this tab's watch of the pair keeps it.
+        entry.fromTicks &&= fromTicks;
+      } else uses.set(key, { symbol, period, count: 1, fromTicks });
+      return remote.watchKline(clientId, symbol, period, fromTicks);
     },
     unwatch(symbol, period) {
       const key = `${symbol}|${period}`;
@@ -49,7 +57,7 @@ function createKlineWatches(remote: Comlink.Remote<EngineApi>, clientId: string)
     watches,
     /** After a new hello the engine has forgotten this tab's charts: watch them again. */
     resend() {
-      for (const { symbol, period } of uses.values()) void remote.watchKline(clientId, symbol, period);
+      for (const { symbol, period, fromTicks } of uses.values()) void remote.watchKline(clientId, symbol, period, fromTicks);
     },
   };
 }
@@ -107,7 +115,7 @@ export async function connectEngine(): Promise<{ remote: EngineRemote; welcome: 
   }
 
   // What this tab shows, sent as one set; re-sent after a new hello (eviction, bfcache).
-  const watches = createWatchRegistry((symbols) => void remote.watchPrices(clientId, symbols));
+  const watches = createWatchRegistry((symbols, glance) => void remote.watchPrices(clientId, symbols, glance));
   const klines = createKlineWatches(remote, clientId);
   // Whether this tab is seen: with none visible for a while the engine goes quiet (only the account's prices stay live).
   const sendVisibility = () => void remote.setVisible(clientId, document.visibilityState === 'visible');

@@ -42,6 +42,13 @@ export const noticesSignal = signal<{ unreadCount: number | null; arrivals: numb
  * balance at once rather than show the previous account's money until the engine's
  * next push.
  */
+/**
+ * Whether the person logged out in this tab (set just before the engine ends the session,
+ * cleared by the next sign-in). This tab goes to plain sign-in; other tabs, whose page the
+ * person did not leave, go to sign-in with their page as the way back.
+ */
+export const loggedOutHereSignal = signal(false, { name: 'loggedOutHere' });
+
 export function adoptSession(snapshot: SessionSnapshot) {
   const previous = sessionSignal.peek();
   if (snapshot.version < previous.version) return;

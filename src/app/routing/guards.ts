@@ -15,6 +15,12 @@ export interface GuardContext {
   switches: Switches;
   /** Whether a route's screen is built; one that is not goes home like an unknown path (all, when not given). */
   hasScreen?: (name: RouteName) => boolean;
+  /**
+   * The person has just logged out in this tab: the page they left goes to sign-in without
+   * "please sign in" and without coming back to it, however the page's last render and
+   * the log-out's own navigation are ordered.
+   */
+  loggedOut?: boolean;
 }
 
 /** The path to come back to after signing in: path and query, encoded for `?to=`. */
@@ -24,7 +30,7 @@ export function loginPathFor(returnPath: string): string {
 
 /**
  * Decides what a navigation shows. Unknown paths go home; signed-out users reaching a
- * protected page go to sign-in with the return path kept; signed-in users reaching
+ * protected page go to sign-in with the return path kept (just sign-in after logging out); signed-in users reaching
  * sign-in or sign-up go home; a page whose switch is off, or a money page for a demo
  * account, goes back to the account hub; a route whose screen is not built yet goes home.
  */
@@ -34,6 +40,7 @@ export function resolveGuard(path: string, search: string, context: GuardContext
   const { route } = match;
 
   if (route.access === 'signed-in' && !context.signedIn) {
+    if (context.loggedOut) return { kind: 'redirect', to: '/login' };
     const query = search && search !== '?' ? (search.startsWith('?') ? search : `?${search}`) : '';
     return { kind: 'redirect', to: loginPathFor(`${path}${query}`), notice: 'notice.login_required' };
   }

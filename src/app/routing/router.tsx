@@ -1,98 +1,20 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, type ComponentType, type ReactNode } from 'react';
+import { Suspense, useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { switchesSignal } from '../app-context';
 import { showToast } from '../components/toasts';
-import { sessionSignal } from '../engine/signals';
-import { AccountDialog } from '../layouts/account-dialog';
-import { DesktopLayout } from '../layouts/desktop-layout';
+import { loggedOutHereSignal, sessionSignal } from '../engine/signals';
 import { MobileLayout } from '../layouts/mobile-layout';
 import { PhoneViewFrame } from '../layouts/phone-view-frame';
 import { useIsDesktop, useViewport } from '../layouts/use-viewport';
-import { ForgotPage } from '../pages/auth/forgot-page';
-import { LoginPage } from '../pages/auth/login-page';
-import { RegisterPage } from '../pages/auth/register-page';
 import { signInReturnSignal } from '../pages/auth/sign-in-return';
-import { TwoFactorPage } from '../pages/auth/two-factor-page';
-import { ChartPage } from '../pages/chart/chart-page';
-import { ExplorePage } from '../pages/explore/explore-page';
-import { HistoryPage } from '../pages/history/history-page';
-import { HomePage } from '../pages/home/home-page';
-import { OptionPlacePage } from '../pages/option/option-place-page';
-import { PlacePage } from '../pages/place/place-page';
-import { PositionPage } from '../pages/position/position-page';
-import { QuotationPage } from '../pages/quotation/quotation-page';
-import { SearchPage } from '../pages/search/search-page';
-import { ServicePage } from '../pages/service/service-page';
-import { AccountPage } from '../pages/user/account-page';
-import { AgreementPage } from '../pages/user/agreement-page';
-import { InvitePage } from '../pages/user/invite-page';
-import { PrivacyPage, StandardsPage } from '../pages/user/static-pages';
-import { DepositListPage } from '../pages/user/deposit-list-page';
-import { NotificationPage } from '../pages/user/notification-page';
-import { ChangePasswordPage } from '../pages/user/change-password-page';
-import { BindEmailPage } from '../pages/user/bind-email-page';
-import { TransactionListPage } from '../pages/user/transaction-list-page';
-import { DepositPage } from '../pages/user/deposit-page';
-import { JuniorVerifiedPage, VerifiedPage } from '../pages/user/verified-page';
-import { MyWalletPage } from '../pages/user/my-wallet-page';
-import { UserHubPage } from '../pages/user/user-hub-page';
-import { WalletHubPage } from '../pages/user/wallet-hub-page';
-import { AddBankCardPage } from '../pages/withdraw/add-bank-card-page';
-import { AddCryptoPage } from '../pages/withdraw/add-crypto-page';
-import { BankCardPage } from '../pages/withdraw/bank-card-page';
-import { CryptoWalletPage } from '../pages/withdraw/crypto-wallet-page';
-import { DeleteCryptoPage } from '../pages/withdraw/delete-crypto-page';
-import { EditBankCardPage } from '../pages/withdraw/edit-bank-card-page';
-import { WithdrawPage } from '../pages/withdraw/withdraw-page';
-import { LoanPage } from '../pages/user/loan-page';
-import { WorkspacePage } from '../pages/workspace/workspace-page';
 import { isAccountPath } from '../features/account/account-entries';
 import { loginPathFor, resolveGuard, type GuardContext } from './guards';
+import { prefetchDesktop, startPrefetching } from './prefetch';
 import { hasScreen, type ScreenRouteName } from './routes';
-
-/** The screen of every route that has one (`routesWithScreens`); the guard sends the others home. */
-const views: Record<ScreenRouteName, ComponentType<{ params: Record<string, string> }>> = {
-  home: HomePage,
-  explore: ExplorePage,
-  login: LoginPage,
-  register: RegisterPage,
-  forgot: ForgotPage,
-  quotation: QuotationPage,
-  search: SearchPage,
-  chart: ChartPage,
-  place: PlacePage,
-  'place-option': OptionPlacePage,
-  position: PositionPage,
-  history: HistoryPage,
-  user: UserHubPage,
-  'user-my-wallet': MyWalletPage,
-  'user-wallet': WalletHubPage,
-  'user-service': ServicePage,
-  'user-two-factor': TwoFactorPage,
-  'user-wallet-deposits': DepositListPage,
-  'user-wallet-transactions': TransactionListPage,
-  'user-agreement': AgreementPage,
-  'user-deposit': DepositPage,
-  'user-wallet-crypto': CryptoWalletPage,
-  'user-wallet-add-crypto': AddCryptoPage,
-  'user-wallet-delete-crypto': DeleteCryptoPage,
-  'user-wallet-bank-card': BankCardPage,
-  'user-wallet-add-bank-card': AddBankCardPage,
-  'user-wallet-edit-bank-card': EditBankCardPage,
-  'user-withdraw': WithdrawPage,
-  'user-loan': LoanPage,
-  'user-account': AccountPage,
-  'user-invite': InvitePage,
-  'user-standards': StandardsPage,
-  'user-privacy': PrivacyPage,
-  'user-notification': NotificationPage,
-  'user-change-password': ChangePasswordPage,
-  'user-bind-email': BindEmailPage,
-  'user-verified': VerifiedPage,
-  'user-junior-verified': JuniorVerifiedPage,
-};
+import { ScreenLoading } from './screen-loading';
+import { accountDialog, desktopLayout, isLazyScreen, screens, workspaceScreen } from './screens';
 
 /**
  * The desktop page the account dialog opens over, and returns to when it closes (path and
@@ -116,10 +38,35 @@ const pageUnderAccountDialog = {
   },
 };
 
-/** A route's screen; the desktop start page is the trading workspace. */
+/** A route's screen; the desktop start page is the trading workspace. A screen still on its way shows its frame. */
 function screenFor(name: ScreenRouteName, params: Record<string, string>, isDesktop: boolean): ReactNode {
-  const View = isDesktop && name === 'home' ? WorkspacePage : views[name];
-  return <View params={params} />;
+  const screen = isDesktop && name === 'home' ? workspaceScreen : screens[name];
+  if (!isLazyScreen(screen)) {
+    const View = screen;
+    return <View params={params} />;
+  }
+  return (
+    <Suspense fallback={<ScreenLoading />}>
+      <screen.Component params={params} />
+    </Suspense>
+  );
+}
+
+/** The desktop frame, fetched on desktops only; the page's frame shows until it is there. */
+function DesktopLayout(props: { children: ReactNode; overlay?: ReactNode }) {
+  return (
+    <Suspense fallback={<ScreenLoading />}>
+      <desktopLayout.Component overlay={props.overlay}>{props.children}</desktopLayout.Component>
+    </Suspense>
+  );
+}
+
+/** Screens are fetched ahead of navigation (hover, touch, focus, idle); the desktop's terminal with the first load. */
+function usePrefetching(isDesktop: boolean) {
+  useEffect(() => startPrefetching(), []);
+  useEffect(() => {
+    if (isDesktop) prefetchDesktop();
+  }, [isDesktop]);
 }
 
 /** The screen of a guarded path where it renders, else null. */
@@ -136,8 +83,11 @@ function useSessionEndNavigation() {
   useEffect(() => {
     if (session.signedIn || !session.endReason) return;
     if (session.endReason === 'expired' || session.endReason === 'invalid') navigate('/', { replace: true });
-    // Ended elsewhere or refused: sign in again and come back here, whichever request or socket noticed first.
-    if ((session.endReason === 'ended-by-server' || session.endReason === 'unauthorized') && location !== '/login') navigate(loginPathFor(location), { replace: true });
+    // Ended elsewhere or refused: sign in again and come back here, whichever request or socket
+    // noticed first; the end of a log-out made in this tab goes to plain sign-in.
+    if ((session.endReason === 'ended-by-server' || session.endReason === 'unauthorized') && location !== '/login') {
+      navigate(loggedOutHereSignal.peek() ? '/login' : loginPathFor(location), { replace: true });
+    }
     // Only a change of session triggers this, not every navigation afterwards.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [session.version]);
@@ -151,8 +101,20 @@ export function AppRoutes() {
   const isDesktop = useIsDesktop();
   const viewport = useViewport();
   useSessionEndNavigation();
+  usePrefetching(isDesktop);
   const session = sessionSignal.value;
-  const guardContext: GuardContext = { signedIn: session.signedIn, book: session.book, switches: switchesSignal.value, hasScreen };
+  // A new sign-in forgets this tab's last log-out.
+  useEffect(() => {
+    if (session.signedIn) loggedOutHereSignal.value = false;
+  }, [session.signedIn]);
+  const guardContext: GuardContext = {
+    signedIn: session.signedIn,
+    book: session.book,
+    switches: switchesSignal.value,
+    hasScreen,
+    // However the session ended (the log-out call, or the server's end of it noticed first).
+    loggedOut: !session.signedIn && loggedOutHereSignal.value,
+  };
   let decision = resolveGuard(location, search, guardContext);
   // This tab's own sign-in: go where it is heading, not home with "already signed in".
   const signInReturn = signInReturnSignal.value;
@@ -186,9 +148,12 @@ export function AppRoutes() {
     const [underPath, underSearch = ''] = over.split('?');
     const under = screenOfPath(underPath ?? '/', underSearch, guardContext, true) ?? screenOfPath('/', '', guardContext, true);
     const overlay = (
-      <AccountDialog route={route.name} onClose={() => navigate(over)}>
-        {content}
-      </AccountDialog>
+      // Fetched with the desktop frame at start-up, so nothing stands in for it.
+      <Suspense fallback={null}>
+        <accountDialog.Component route={route.name} onClose={() => navigate(over)}>
+          {content}
+        </accountDialog.Component>
+      </Suspense>
     );
     return <DesktopLayout overlay={overlay}>{under}</DesktopLayout>;
   }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { contract, noBody } from './contract';
 import { decimalString } from './envelope';
 
@@ -9,13 +9,13 @@ export type AccountBalance = z.infer<typeof accountBalance>;
 
 export const userInfoData = z.object({
   nick: z.string(),
-  uid: z.number().int(),
+  uid: z.int(),
   avator: z.string(),
   email: z.string(),
   inviteCode: z.string(),
   registerType: z.enum(['E', 'P']),
-  walletType: z.number().int(),
-  verifiedStatus: z.number().int(),
+  walletType: z.int(),
+  verifiedStatus: z.int(),
   account: accountBalance,
 });
 export type UserInfo = z.infer<typeof userInfoData>;

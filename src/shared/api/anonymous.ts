@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { contract, noBody } from './contract';
 
 /**
@@ -28,7 +28,7 @@ export const customerLink = z.object({
   telegram: z.string(),
   whatsapp: z.string(),
   email: z.string(),
-  mode: z.number().int(),
+  mode: z.int(),
 });
 export type CustomerLink = z.infer<typeof customerLink>;
 

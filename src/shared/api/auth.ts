@@ -1,14 +1,14 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { contract, noBody } from './contract';
 import { captchaMaxLength, contactMaxLength, passwordMaxLength } from '../auth/validation';
 
 /** 'E' e-mail, 'P' phone (digits with country code, no plus sign). */
 export const contactType = z.enum(['E', 'P']);
 export type ContactType = z.infer<typeof contactType>;
-const contact = z.string().trim().min(1).max(contactMaxLength);
-const password = z.string().min(1).max(passwordMaxLength);
-const code = z.string().trim().regex(/^\d{6}$/);
-const locale = z.string().trim().max(10).default('en');
+const contact = z.string().check(z.trim(), z.minLength(1), z.maxLength(contactMaxLength));
+const password = z.string().check(z.minLength(1), z.maxLength(passwordMaxLength));
+const code = z.string().check(z.trim(), z.regex(/^\d{6}$/));
+const locale = z._default(z.string().check(z.trim(), z.maxLength(10)), 'en');
 
 export const tokenPair = z.object({ token: z.string(), refreshToken: z.string() });
 export type TokenPair = z.infer<typeof tokenPair>;
@@ -20,8 +20,8 @@ export const login = contract(
     username: contact,
     password,
     type: contactType,
-    command: z.literal('verification').optional(),
-    authCode: z.string().trim().regex(/^\d{1,6}$/).optional(),
+    command: z.optional(z.literal('verification')),
+    authCode: z.optional(z.string().check(z.trim(), z.regex(/^\d{1,6}$/))),
   }),
   z.object({ token: z.string(), refreshToken: z.string(), qrcodeStatus: z.union([z.literal(0), z.literal(1)]) }),
 );
@@ -37,7 +37,7 @@ export const sendMail = contract(
 
 export const sendPhone = contract(
   '/v1/wa-na/sendPhone',
-  z.strictObject({ phone: z.string().trim().regex(/^\d{6,15}$/), type: codePurpose, locale }),
+  z.strictObject({ phone: z.string().check(z.trim(), z.regex(/^\d{6,15}$/)), type: codePurpose, locale }),
   z.null(),
 );
 
@@ -47,11 +47,11 @@ export const register = contract(
     username: contact,
     password,
     type: contactType,
-    code: z.string().trim().max(6).default(''),
+    code: z._default(z.string().check(z.trim(), z.maxLength(6)), ''),
     locale,
-    inviteCode: z.string().trim().max(32).optional(),
-    uuid: z.string().trim().max(64).optional(),
-    captcha: z.string().trim().max(captchaMaxLength).optional(),
+    inviteCode: z.optional(z.string().check(z.trim(), z.maxLength(32))),
+    uuid: z.optional(z.string().check(z.trim(), z.maxLength(64))),
+    captcha: z.optional(z.string().check(z.trim(), z.maxLength(captchaMaxLength))),
   }),
   z.null(),
 );
@@ -64,7 +64,7 @@ export const forgot = contract(
 
 export const getImageCode = contract('/v1/wa-na/getImageCode', noBody, z.object({ image: z.string(), uuid: z.string() }));
 
-export const refresh = contract('/v1/wa-na/refresh', z.strictObject({ refreshToken: z.string().min(1).max(200), token: z.string().max(4096).default('') }), tokenPair);
+export const refresh = contract('/v1/wa-na/refresh', z.strictObject({ refreshToken: z.string().check(z.minLength(1), z.maxLength(200)), token: z._default(z.string().check(z.maxLength(4096)), '') }), tokenPair);
 
 export const checkToken = contract('/v1/waa/user/checkToken', noBody, z.null());
 export const logout = contract('/v1/waa/user/logout', noBody, z.null());
@@ -76,4 +76,4 @@ export const twoFactorDisable = contract('/v1/waa/user/twoFactor/disable', z.str
 export const twoFactorStatus = contract('/v1/waa/user/twoFactor/status', noBody, z.object({ enabled: z.boolean() }));
 
 /** What a rate-limited call (code 1033, HTTP 429) carries. */
-export const rateLimitedData = z.object({ retryAfterSeconds: z.number().int().positive() });
+export const rateLimitedData = z.object({ retryAfterSeconds: z.int().check(z.positive()) });

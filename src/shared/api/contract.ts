@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** Which of the brand's roots (`apiRoot`, `marketRoot`, `exchangeRoot`) serves a call. */
 export type ApiRoot = 'api' | 'market' | 'exchange';
@@ -15,14 +15,14 @@ export function rootOfPath(path: string): ApiRoot {
  * (strict: unknown fields are rejected) and the `data` schema of its answer. The server
  * validates requests with `body` and answers with `data`; the app parses answers with `data`.
  */
-export interface ApiContract<TBody extends z.ZodType, TData extends z.ZodType> {
+export interface ApiContract<TBody extends z.ZodMiniType, TData extends z.ZodMiniType> {
   path: string;
   root: ApiRoot;
   body: TBody;
   data: TData;
 }
 
-export function contract<TBody extends z.ZodType, TData extends z.ZodType>(path: string, body: TBody, data: TData): ApiContract<TBody, TData> {
+export function contract<TBody extends z.ZodMiniType, TData extends z.ZodMiniType>(path: string, body: TBody, data: TData): ApiContract<TBody, TData> {
   return { path, root: rootOfPath(path), body, data };
 }
 
@@ -30,10 +30,10 @@ export function contract<TBody extends z.ZodType, TData extends z.ZodType>(path:
 export const noBody = z.strictObject({});
 
 /** A positive amount or price as the client sends it: up to 22 integer and 8 fraction digits. */
-export const moneyInput = z.string().trim().regex(/^\d{1,22}(\.\d{1,8})?$/);
+export const moneyInput = z.string().check(z.trim(), z.regex(/^\d{1,22}(\.\d{1,8})?$/));
 
 /** The contract with its path's `:name` segments filled (encoded) from `parameters`. */
-export function withPathParameters<TBody extends z.ZodType, TData extends z.ZodType>(
+export function withPathParameters<TBody extends z.ZodMiniType, TData extends z.ZodMiniType>(
   base: ApiContract<TBody, TData>,
   parameters: Record<string, string>,
 ): ApiContract<TBody, TData> {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { contactMaxLength, passwordMaxLength } from '../auth/validation';
 import { contract } from './contract';
 
@@ -10,12 +10,12 @@ import { contract } from './contract';
  */
 export const passwordSubmit = contract(
   '/v1/waa/user/passwordSubmit',
-  z.strictObject({ oldPassword: z.string().min(1).max(passwordMaxLength), newPassword: z.string().min(1).max(passwordMaxLength), metaData: z.string().max(2000).optional() }),
+  z.strictObject({ oldPassword: z.string().check(z.minLength(1), z.maxLength(passwordMaxLength)), newPassword: z.string().check(z.minLength(1), z.maxLength(passwordMaxLength)), metaData: z.optional(z.string().check(z.maxLength(2000))) }),
   z.null(),
 );
 
-const email = z.string().trim().min(1).max(contactMaxLength);
+const email = z.string().check(z.trim(), z.minLength(1), z.maxLength(contactMaxLength));
 
-export const bindEmailSendCode = contract('/v1/waa/user/bindEmail/sendCode', z.strictObject({ email, locale: z.string().trim().max(10).default('en') }), z.null());
+export const bindEmailSendCode = contract('/v1/waa/user/bindEmail/sendCode', z.strictObject({ email, locale: z._default(z.string().check(z.trim(), z.maxLength(10)), 'en') }), z.null());
 
-export const bindEmail = contract('/v1/waa/user/bindEmail', z.strictObject({ email, code: z.string().trim().regex(/^\d{6}$/) }), z.null());
+export const bindEmail = contract('/v1/waa/user/bindEmail', z.strictObject({ email, code: z.string().check(z.trim(), z.regex(/^\d{6}$/)) }), z.null());

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { contract, noBody } from './contract';
 
 /**
@@ -8,13 +8,13 @@ import { contract, noBody } from './contract';
  */
 export const depositSubmitMeta = z.strictObject({
   /** The coin network paid into (wallet/coinNetworks' id). */
-  coinId: z.coerce.number().int().positive(),
+  coinId: z.coerce.number().check(z.int(), z.positive()),
   /** The amount as typed: the shared deposit rules check it (deposit-rules.ts). */
-  amt: z.string().max(40),
+  amt: z.string().check(z.maxLength(40)),
   /** The coin network's address the customer paid to, as shown to them. */
-  said: z.string().max(200).default(''),
+  said: z._default(z.string().check(z.maxLength(200)), ''),
   /** The customer's language: it decides the minimum deposit. */
-  locale: z.string().min(2).max(10),
+  locale: z.string().check(z.minLength(2), z.maxLength(10)),
 });
 export const depositSubmit = contract('/v1/waa/deposit/submit', depositSubmitMeta, z.null());
 
@@ -32,29 +32,29 @@ export const fundRecord = z.object({
   currency: z.string(),
   network: z.string(),
   payPrice: z.string(),
-  depositUsdPrice: z.string().nullable(),
-  withdrawUsdPrice: z.string().nullable(),
-  submitTimeTs: z.number().int(),
-  decidedTimeTs: z.number().int().nullable(),
+  depositUsdPrice: z.nullable(z.string()),
+  withdrawUsdPrice: z.nullable(z.string()),
+  submitTimeTs: z.int(),
+  decidedTimeTs: z.nullable(z.int()),
   payState: z.union([z.literal(0), z.literal(1), z.literal(2)]),
-  failReason: z.string().nullable(),
+  failReason: z.nullable(z.string()),
   canceled: z.boolean(),
-  fee: z.string().nullable(),
-  practical: z.string().nullable(),
+  fee: z.nullable(z.string()),
+  practical: z.nullable(z.string()),
   /** Where a withdrawal went, masked: an address's ends, or the bank and the account's last 4 digits. */
-  destination: z.string().nullable(),
+  destination: z.nullable(z.string()),
 });
 export type FundRecord = z.infer<typeof fundRecord>;
 
 export const fundRecords = contract(
   '/v1/waa/fund/records',
   z.strictObject({
-    pageNum: z.number().int().min(1).default(1),
-    pageSize: z.number().int().min(1).max(100).default(10),
+    pageNum: z._default(z.int().check(z.minimum(1)), 1),
+    pageSize: z._default(z.int().check(z.minimum(1), z.maximum(100)), 10),
     /** actionType: 0 deposits, 1 withdrawals; all when absent. */
-    type: z.union([z.literal(0), z.literal(1)]).optional(),
+    type: z.optional(z.union([z.literal(0), z.literal(1)])),
     /** payState; all when absent. */
-    status: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional(),
+    status: z.optional(z.union([z.literal(0), z.literal(1), z.literal(2)])),
   }),
-  z.object({ list: z.array(fundRecord), pages: z.number().int().min(0) }),
+  z.object({ list: z.array(fundRecord), pages: z.int().check(z.minimum(0)) }),
 );

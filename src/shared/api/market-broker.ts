@@ -13,6 +13,7 @@ import { decodePriceBatch, parseMarketDestination, type PriceTick } from './mark
  *
  *   /topic/prices              → /topic/prices              (unchanged)
  *   /topic/price/BTCUSDT       → /topic/price.BTCUSDT
+ *   /topic/price-1s/BTCUSDT    → /topic/price-1s.BTCUSDT
  *   /topic/kline/BTCUSDT/1min  → /topic/kline.BTCUSDT.1min
  *
  * A symbol with a dot (`BRK.B`) adds a word (`/topic/price.BRK.B`). Exact subscriptions
@@ -29,7 +30,8 @@ export function brokerDestination(destination: string): string {
     case 'prices':
       return destination;
     case 'price':
-      return `/topic/price.${parsed.symbol}`;
+    case 'price-1s':
+      return `/topic/${parsed.topic}.${parsed.symbol}`;
     case 'kline':
       return `/topic/kline.${parsed.symbol}.${parsed.period}`;
   }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { klinePeriods } from '../market/kline';
 import { contract, noBody } from './contract';
 import { decimalString } from './envelope';
@@ -12,24 +12,24 @@ export type ProductType = (typeof ProductType)[keyof typeof ProductType];
 /** Numeric product type: 1 Forex, 2 Commodities, 3 Indices, 4 Cryptos, 5 US stocks. */
 export const productTypeNumber = (type: ProductTypeName) => productTypes.indexOf(type) + 1;
 
-const weekdaySeconds = z.array(z.number().int().min(0).max(86399)).length(7);
+const weekdaySeconds = z.array(z.int().check(z.minimum(0), z.maximum(86399))).check(z.length(7));
 
 export const productSchema = z.object({
   productCode: z.string(),
   productName: z.string(),
-  productType: z.number().int().min(1).max(5),
+  productType: z.int().check(z.minimum(1), z.maximum(5)),
   tradeStatus: z.union([z.literal(0), z.literal(1)]),
-  pricePrecision: z.number().int().min(0).max(8),
+  pricePrecision: z.int().check(z.minimum(0), z.maximum(8)),
   /** Volume step. */
   pip: decimalString,
   /** Leverage. */
-  multiple: z.number().int().positive(),
+  multiple: z.int().check(z.positive()),
   minCount: decimalString,
   maxCount: decimalString,
   /** Decimals of the volume. */
-  countNum: z.number().int().min(0).max(8),
+  countNum: z.int().check(z.minimum(0), z.maximum(8)),
   logoUrl: z.string(),
-  sort: z.number().int().nullable(),
+  sort: z.nullable(z.int()),
   marketStartTime: weekdaySeconds,
   marketCloseTime: weekdaySeconds,
   contractSize: decimalString,
@@ -46,7 +46,7 @@ export const priceTickSchema = z.object({
   bidPrice: decimalString,
   askPrice: decimalString,
   volume: decimalString,
-  lastUpdate: z.number().int(),
+  lastUpdate: z.int(),
   type: z.enum(productTypes),
   priceChangePercent: decimalString,
   low: decimalString,
@@ -55,7 +55,7 @@ export const priceTickSchema = z.object({
 export type PriceTick = z.infer<typeof priceTickSchema>;
 
 export const wireBarSchema = z.object({
-  time: z.number().int(),
+  time: z.int(),
   openPrice: decimalString,
   highestPrice: decimalString,
   lowestPrice: decimalString,
@@ -70,16 +70,16 @@ export const marketStatusSchema = z.enum(['open', 'closed', 'early_trading']);
 export const historyLimitMax = 300;
 
 export const historyBody = z.strictObject({
-  symbol: z.string().min(1).max(32),
+  symbol: z.string().check(z.minLength(1), z.maxLength(32)),
   period: z.enum(klinePeriods),
-  limit: z.number().int().min(1).max(historyLimitMax).default(historyLimitMax),
+  limit: z._default(z.int().check(z.minimum(1), z.maximum(historyLimitMax)), historyLimitMax),
 });
 
 export const historyRangeBody = z.strictObject({
-  symbol: z.string().min(1).max(32),
+  symbol: z.string().check(z.minLength(1), z.maxLength(32)),
   period: z.enum(klinePeriods),
-  from: z.number().int().min(0),
-  to: z.number().int().min(0),
+  from: z.int().check(z.minimum(0)),
+  to: z.int().check(z.minimum(0)),
 });
 
 export const productListData = z.object({ list: z.array(productSchema) });
@@ -89,13 +89,13 @@ export const productListData = z.object({ list: z.array(productSchema) });
  * decimals, the leverage choices (the product's own, its maximum, and the lower steps), the fee and
  * overnight rates, the contract size that sizes the margin, and the product's hours.
  */
-export const productOrderInfoSchema = productSchema.omit({ logoUrl: true, sort: true }).extend({
+export const productOrderInfoSchema = z.extend(z.omit(productSchema, { logoUrl: true, sort: true }), {
   /** The leverages an order may take (`multiple`, the default, among them). */
-  leverages: z.array(z.number().int().positive()),
+  leverages: z.array(z.int().check(z.positive())),
 });
 export type ProductOrderInfo = z.infer<typeof productOrderInfoSchema>;
 
-export const productCodeBody = z.strictObject({ productCode: z.string().trim().min(1).max(32) });
+export const productCodeBody = z.strictObject({ productCode: z.string().check(z.trim(), z.minLength(1), z.maxLength(32)) });
 
 // Market-data calls under {marketRoot}; `:symbol` is filled from the payload's symbol.
 export const marketHistory = contract('/market/history', historyBody, z.array(wireBarSchema));
@@ -109,13 +109,27 @@ export const productSearchList = contract('/v1/waa/product/searchList', noBody, 
 export const productOrderInfoAll = contract('/v1/waa/product/orderInfoAll', noBody, z.record(z.string(), productOrderInfoSchema));
 export const productOrderInfo = contract('/v1/waa/product/orderInfo', productCodeBody, productOrderInfoSchema);
 
+/**
+ * `/topic/price-1s/{symbol}`: the symbol's latest tick at most once per this many ms (the
+ * newest at the end of each window), for screens that glance at a price (lists, hot cards,
+ * a hidden browser's positions) and need not pay for every tick.
+ */
+export const glancePriceIntervalMs = 1_000;
+
+/** The per-symbol price topic: every tick, or at most one a second (`glance`). */
+export const priceTopic = (symbol: string, glance = false) => (glance ? `/topic/price-1s/${symbol}` : `/topic/price/${symbol}`);
+
 /** The STOMP destinations the market endpoint serves. */
 export function parseMarketDestination(
   destination: string,
-): { topic: 'prices' } | { topic: 'price'; symbol: string } | { topic: 'kline'; symbol: string; period: (typeof klinePeriods)[number] } | null {
+):
+  | { topic: 'prices' }
+  | { topic: 'price' | 'price-1s'; symbol: string }
+  | { topic: 'kline'; symbol: string; period: (typeof klinePeriods)[number] }
+  | null {
   if (destination === '/topic/prices') return { topic: 'prices' };
-  const price = /^\/topic\/price\/([A-Za-z0-9._-]{1,32})$/.exec(destination);
-  if (price?.[1]) return { topic: 'price', symbol: price[1] };
+  const price = /^\/topic\/(price|price-1s)\/([A-Za-z0-9._-]{1,32})$/.exec(destination);
+  if (price?.[2]) return { topic: price[1] === 'price' ? 'price' : 'price-1s', symbol: price[2] };
   const kline = /^\/topic\/kline\/([A-Za-z0-9._-]{1,32})\/([0-9a-z]+)$/.exec(destination);
   const period = kline?.[2];
   if (kline?.[1] && period && (klinePeriods as readonly string[]).includes(period)) {

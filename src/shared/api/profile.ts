@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { contract, noBody } from './contract';
 
 /** The spec's text input limit: a nickname holds at most 140 characters (code points, as a person counts them). */
@@ -11,11 +11,7 @@ export const characterCount = (text: string) => [...text].length;
  * is the `avatar` file part ({@link avatarPartName}). The nickname is required (p_t_nickname).
  */
 export const infoSubmitMeta = z.strictObject({
-  nickName: z
-    .string()
-    .trim()
-    .min(1)
-    .refine((nick) => characterCount(nick) <= nickMaxLength, { message: `at most ${nickMaxLength} characters` }),
+  nickName: z.string().check(z.trim(), z.minLength(1), z.refine((nick) => characterCount(nick) <= nickMaxLength, { message: `at most ${nickMaxLength} characters` })),
 });
 export const infoSubmit = contract('/v1/waa/user/infoSubmit', infoSubmitMeta, z.null());
 
@@ -29,7 +25,7 @@ export const avatarPartName = 'avatar';
 export const inviteInfoData = z.object({
   inviteCode: z.string(),
   inviteLink: z.string(),
-  invitedCount: z.number().int(),
+  invitedCount: z.int(),
 });
 export type InviteInfo = z.infer<typeof inviteInfoData>;
 export const inviteInfo = contract('/v1/waa/invite/info', noBody, inviteInfoData);

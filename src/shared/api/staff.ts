@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { contract, noBody } from './contract';
 import { decimalString } from './envelope';
 import { passwordMaxLength } from '../auth/validation';
@@ -17,19 +17,19 @@ import { openReviewFilter, reviewDecisions, reviewKinds, reviewStatuses, staffRo
 
 export const staffPathPrefix = '/v1/staff/';
 
-const email = z.string().trim().toLowerCase().email().max(254);
-const password = z.string().min(1).max(passwordMaxLength);
-const totpCode = z.string().trim().regex(/^\d{6}$/);
+const email = z.string().check(z.trim(), z.toLowerCase(), z.email(), z.maxLength(254));
+const password = z.string().check(z.minLength(1), z.maxLength(passwordMaxLength));
+const totpCode = z.string().check(z.trim(), z.regex(/^\d{6}$/));
 const role = z.enum(staffRoles);
-const roles = z.array(role).min(1).max(staffRoles.length).refine((list) => new Set(list).size === list.length, 'roles repeat');
-const page = z.number().int().min(1).default(1);
-const limit = z.number().int().min(1).max(100).default(20);
-const uid = z.number().int().positive();
-const staffId = z.number().int().positive();
+const roles = z.array(role).check(z.minLength(1), z.maxLength(staffRoles.length), z.refine((list) => new Set(list).size === list.length, 'roles repeat'));
+const page = z._default(z.int().check(z.minimum(1)), 1);
+const limit = z._default(z.int().check(z.minimum(1), z.maximum(100)), 20);
+const uid = z.int().check(z.positive());
+const staffId = z.int().check(z.positive());
 /** Why a staff member did something: kept in the audit trail. */
-const reason = z.string().trim().min(1).max(500);
-const timeMs = z.number().int();
-const paged = <T extends z.ZodType>(row: T) => z.object({ list: z.array(row), pages: z.number().int().min(0) });
+const reason = z.string().check(z.trim(), z.minLength(1), z.maxLength(500));
+const timeMs = z.int();
+const paged = <T extends z.ZodMiniType>(row: T) => z.object({ list: z.array(row), pages: z.int().check(z.minimum(0)) });
 
 // ── Sign-in and the staff member's own account ──────────────────────────────
 
@@ -38,8 +38,8 @@ export const staffLogin = contract(
   z.strictObject({ email, password, code: totpCode }),
   z.object({ token: z.string(), refreshToken: z.string(), roles: z.array(role), mustChangePassword: z.boolean() }),
 );
-export const staffRefresh = contract('/v1/staff/refresh', z.strictObject({ refreshToken: z.string().min(1).max(2000) }), z.object({ token: z.string(), refreshToken: z.string() }));
-export const staffLogout = contract('/v1/staff/logout', z.strictObject({ refreshToken: z.string().min(1).max(2000) }), z.null());
+export const staffRefresh = contract('/v1/staff/refresh', z.strictObject({ refreshToken: z.string().check(z.minLength(1), z.maxLength(2000)) }), z.object({ token: z.string(), refreshToken: z.string() }));
+export const staffLogout = contract('/v1/staff/logout', z.strictObject({ refreshToken: z.string().check(z.minLength(1), z.maxLength(2000)) }), z.null());
 export const staffMe = contract('/v1/staff/me', noBody, z.object({ staffId, email: z.string(), roles: z.array(role), mustChangePassword: z.boolean() }));
 export const staffPassword = contract('/v1/staff/password', z.strictObject({ oldPassword: password, newPassword: password }), z.null());
 
@@ -52,7 +52,7 @@ export const staffMember = z.object({
   disabled: z.boolean(),
   mustChangePassword: z.boolean(),
   createdTime: timeMs,
-  lastSignInTime: timeMs.nullable(),
+  lastSignInTime: z.nullable(timeMs),
 });
 export type StaffMember = z.infer<typeof staffMember>;
 
@@ -68,42 +68,42 @@ export const staffDisable = contract('/v1/staff/staff/disable', z.strictObject({
 
 export const customerRow = z.object({
   uid,
-  email: z.string().nullable(),
-  phone: z.string().nullable(),
+  email: z.nullable(z.string()),
+  phone: z.nullable(z.string()),
   nick: z.string(),
   createdTime: timeMs,
   tradeProhibited: z.boolean(),
   blocked: z.boolean(),
-  verifiedStatus: z.number().int(),
+  verifiedStatus: z.int(),
 });
 export type CustomerRow = z.infer<typeof customerRow>;
 
 export const customersSearch = contract(
   '/v1/staff/customers/search',
-  z.strictObject({ query: z.string().trim().min(1).max(254), page, limit }),
+  z.strictObject({ query: z.string().check(z.trim(), z.minLength(1), z.maxLength(254)), page, limit }),
   paged(customerRow),
 );
 
 const bookBalance = z.object({ balanceAmount: decimalString, lockMargin: decimalString });
 
 export const customerDetail = z.object({
-  profile: customerRow.extend({
+  profile: z.extend(customerRow, {
     registerType: z.string(),
     locale: z.string(),
     inviteCode: z.string(),
     twoFactorEnabled: z.boolean(),
     /** The reason given when trading was last prohibited or allowed; null when never changed. */
-    tradeProhibitedReason: z.string().nullable(),
+    tradeProhibitedReason: z.nullable(z.string()),
     /** Whether finance blocked the customer's deposits, and the reason given; null when not blocked. */
     depositBlocked: z.boolean(),
-    depositBlockReason: z.string().nullable(),
+    depositBlockReason: z.nullable(z.string()),
   }),
   balances: z.object({ real: bookBalance, demo: bookBalance }),
   /** One row per currency wallet (empty until the money part has wallets). */
   wallets: z.array(z.object({ currency: z.string(), balance: decimalString })),
-  verification: z.object({ verifiedStatus: z.number().int() }),
-  openOrders: z.array(tradeOrder.extend({ book: z.enum(['real', 'demo']) })),
-  openOptions: z.array(optionOrder.extend({ book: z.enum(['real', 'demo']) })),
+  verification: z.object({ verifiedStatus: z.int() }),
+  openOrders: z.array(z.extend(tradeOrder, { book: z.enum(['real', 'demo']) })),
+  openOptions: z.array(z.extend(optionOrder, { book: z.enum(['real', 'demo']) })),
 });
 export type CustomerDetail = z.infer<typeof customerDetail>;
 
@@ -111,14 +111,14 @@ export const customersGet = contract('/v1/staff/customers/get', z.strictObject({
 
 /** One line of a journal that touched the customer's accounts. */
 export const ledgerLine = z.object({
-  journalId: z.number().int(),
+  journalId: z.int(),
   journalKind: z.string(),
   /** The account's book and kind, e.g. `real` / `cash`. */
   book: z.string(),
   accountKind: z.string(),
   amount: decimalString,
   time: timeMs,
-  reference: z.string().nullable(),
+  reference: z.nullable(z.string()),
 });
 export type LedgerLine = z.infer<typeof ledgerLine>;
 
@@ -141,41 +141,41 @@ export const reviewKind = z.enum(reviewKinds);
 export const reviewStatus = z.enum(reviewStatuses);
 
 export const reviewItem = z.object({
-  id: z.number().int(),
+  id: z.int(),
   kind: reviewKind,
   status: reviewStatus,
   uid,
   /** The kind's facts to show (amount, currency, name…), as label → value; values are display strings. */
   facts: z.record(z.string(), z.string()),
   /** The item's worth in USD where it has one (four-eyes compares it with FOUR_EYES_USD). */
-  amountUsd: decimalString.nullable(),
+  amountUsd: z.nullable(decimalString),
   /** Whether a second, different approver is needed. */
   needsTwoApprovals: z.boolean(),
   createdTime: timeMs,
-  decidedTime: timeMs.nullable(),
+  decidedTime: z.nullable(timeMs),
 });
 export type ReviewItem = z.infer<typeof reviewItem>;
 
 export const reviewsList = contract(
   '/v1/staff/reviews/list',
   // `open`: pending or awaiting a second approval, what a reviewer's queue shows first.
-  z.strictObject({ kind: reviewKind, status: z.union([reviewStatus, z.literal(openReviewFilter)]).optional(), page, limit }),
-  paged(reviewItem).extend({
+  z.strictObject({ kind: reviewKind, status: z.optional(z.union([reviewStatus, z.literal(openReviewFilter)])), page, limit }),
+  z.extend(paged(reviewItem), {
     /** Open items (pending or awaiting a second approval) per kind the caller may review. */
-    counts: z.partialRecord(reviewKind, z.number().int().min(0)),
+    counts: z.partialRecord(reviewKind, z.int().check(z.minimum(0))),
   }),
 );
 
 export const reviewDecisionRow = z.object({
   staff: z.string(),
   decision: z.enum(reviewDecisions),
-  reason: z.string().nullable(),
+  reason: z.nullable(z.string()),
   time: timeMs,
 });
 
 export const reviewsGet = contract(
   '/v1/staff/reviews/get',
-  z.strictObject({ kind: reviewKind, id: z.number().int().positive() }),
+  z.strictObject({ kind: reviewKind, id: z.int().check(z.positive()) }),
   z.object({
     item: reviewItem,
     /** Files through the authorised staff file route (`GET /v1/staff/file/{fileId}`). */
@@ -188,10 +188,10 @@ export const reviewsDecide = contract(
   '/v1/staff/reviews/decide',
   z.strictObject({
     kind: reviewKind,
-    id: z.number().int().positive(),
+    id: z.int().check(z.positive()),
     decision: z.enum(reviewDecisions),
-    reason: z.string().trim().max(500).optional(),
-    requestId: z.string().trim().min(8).max(64),
+    reason: z.optional(z.string().check(z.trim(), z.maxLength(500))),
+    requestId: z.string().check(z.trim(), z.minLength(8), z.maxLength(64)),
   }),
   z.object({ status: reviewStatus }),
 );
@@ -199,65 +199,65 @@ export const reviewsDecide = contract(
 // ── Audit trail (compliance) ────────────────────────────────────────────────
 
 export const auditRow = z.object({
-  id: z.number().int(),
-  staffId: z.number().int().nullable(),
-  staffEmail: z.string().nullable(),
+  id: z.int(),
+  staffId: z.nullable(z.int()),
+  staffEmail: z.nullable(z.string()),
   action: z.string(),
   targetType: z.string(),
-  targetId: z.string().nullable(),
+  targetId: z.nullable(z.string()),
   before: z.unknown(),
   after: z.unknown(),
   time: timeMs,
-  address: z.string().nullable(),
+  address: z.nullable(z.string()),
 });
 export type AuditRow = z.infer<typeof auditRow>;
 
 export const auditList = contract(
   '/v1/staff/audit/list',
-  z.strictObject({ page, limit, staffId: staffId.optional(), uid: uid.optional(), action: z.string().trim().min(1).max(64).optional() }),
+  z.strictObject({ page, limit, staffId: z.optional(staffId), uid: z.optional(uid), action: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))) }),
   paged(auditRow),
 );
 
 // ── Configuration (admin) ───────────────────────────────────────────────────
 
 export const configSwitches = contract('/v1/staff/config/switches', noBody, z.object({ items: z.array(z.object({ name: z.string(), enable: z.boolean() })) }));
-export const configSetSwitch = contract('/v1/staff/config/setSwitch', z.strictObject({ name: z.string().trim().min(1).max(64), enable: z.boolean() }), z.null());
+export const configSetSwitch = contract('/v1/staff/config/setSwitch', z.strictObject({ name: z.string().check(z.trim(), z.minLength(1), z.maxLength(64)), enable: z.boolean() }), z.null());
 
 /** What staff may change on a product: never a price. */
 export const productFields = z.strictObject({
-  tradeStatus: z.union([z.literal(0), z.literal(1)]).optional(),
-  spread: decimalString.optional(),
-  feeRate: decimalString.optional(),
-  overnightRate: decimalString.optional(),
+  tradeStatus: z.optional(z.union([z.literal(0), z.literal(1)])),
+  spread: z.optional(decimalString),
+  feeRate: z.optional(decimalString),
+  overnightRate: z.optional(decimalString),
   /** The highest leverage offered; the ticket offers the standard steps up to it. */
-  multiple: z.number().int().min(1).max(1000).optional(),
-  minCount: decimalString.optional(),
-  maxCount: decimalString.optional(),
+  multiple: z.optional(z.int().check(z.minimum(1), z.maximum(1000))),
+  minCount: z.optional(decimalString),
+  maxCount: z.optional(decimalString),
 });
 export type ProductFields = z.infer<typeof productFields>;
 
 export const configProducts = contract('/v1/staff/config/products', noBody, z.object({ list: z.array(productSchema) }));
-export const configSetProduct = contract('/v1/staff/config/setProduct', z.strictObject({ productCode: z.string().trim().min(1).max(32), fields: productFields }), z.null());
+export const configSetProduct = contract('/v1/staff/config/setProduct', z.strictObject({ productCode: z.string().check(z.trim(), z.minLength(1), z.maxLength(32)), fields: productFields }), z.null());
 export const configOptionProducts = contract('/v1/staff/config/optionProducts', noBody, z.object({ list: z.array(optionProduct) }));
 export const configSetOptionProduct = contract(
   '/v1/staff/config/setOptionProduct',
   z.strictObject({
-    id: z.number().int().positive(),
+    id: z.int().check(z.positive()),
     tradeStatus: z.union([z.literal(0), z.literal(1)]),
     feeRate: decimalString,
-    timeRatePayload: z.record(z.string().max(8), z.string().max(200)),
+    timeRatePayload: z.record(z.string().check(z.maxLength(8)), z.string().check(z.maxLength(200))),
   }),
   z.null(),
 );
 
-export const staffBannerRow = z.strictObject({ bannerUrl: z.string().trim().min(1).max(500), sort: z.number().int().min(0).max(9999), active: z.boolean() });
+export const staffBannerRow = z.strictObject({ bannerUrl: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)), sort: z.int().check(z.minimum(0), z.maximum(9999)), active: z.boolean() });
 export const configBanners = contract('/v1/staff/config/banners', noBody, z.object({ rows: z.array(staffBannerRow) }));
-export const configSetBanners = contract('/v1/staff/config/setBanners', z.strictObject({ rows: z.array(staffBannerRow).max(20) }), z.null());
+export const configSetBanners = contract('/v1/staff/config/setBanners', z.strictObject({ rows: z.array(staffBannerRow).check(z.maxLength(20)) }), z.null());
 export const configServiceLink = contract('/v1/staff/config/serviceLink', noBody, z.object({ value: z.string() }));
-export const configSetServiceLink = contract('/v1/staff/config/setServiceLink', z.strictObject({ value: z.string().trim().max(500) }), z.null());
+export const configSetServiceLink = contract('/v1/staff/config/setServiceLink', z.strictObject({ value: z.string().check(z.trim(), z.maxLength(500)) }), z.null());
 
 // Currencies and their networks (admin). Contents are checked by src/shared/money/currency-config.ts (1016).
-const configId = z.number().int().positive();
+const configId = z.int().check(z.positive());
 export const staffCoinNetwork = z.object({
   id: configId,
   currencyId: configId,
@@ -274,13 +274,13 @@ export const staffCurrency = z.object({
   id: configId,
   code: z.string(),
   name: z.string(),
-  decimals: z.number().int(),
+  decimals: z.int(),
   icon: z.string(),
   /** The market product whose live price values it in USD; null when USD-pegged. */
-  valuedByProduct: z.string().nullable(),
+  valuedByProduct: z.nullable(z.string()),
   transferFeeRate: decimalString,
   enabled: z.boolean(),
-  sort: z.number().int(),
+  sort: z.int(),
   networks: z.array(staffCoinNetwork),
 });
 export type StaffCurrency = z.infer<typeof staffCurrency>;
@@ -289,15 +289,15 @@ export const configCurrencies = contract('/v1/staff/config/currencies', noBody, 
 export const configSetCurrency = contract(
   '/v1/staff/config/setCurrency',
   z.strictObject({
-    id: configId.optional(),
-    code: z.string().trim().max(12),
-    name: z.string().max(60),
-    decimals: z.number().int(),
-    icon: z.string().trim().max(300).default(''),
-    valuedByProduct: z.string().trim().max(32).nullable(),
-    transferFeeRate: z.string().trim().max(40),
+    id: z.optional(configId),
+    code: z.string().check(z.trim(), z.maxLength(12)),
+    name: z.string().check(z.maxLength(60)),
+    decimals: z.int(),
+    icon: z._default(z.string().check(z.trim(), z.maxLength(300)), ''),
+    valuedByProduct: z.nullable(z.string().check(z.trim(), z.maxLength(32))),
+    transferFeeRate: z.string().check(z.trim(), z.maxLength(40)),
     enabled: z.boolean(),
-    sort: z.number().int(),
+    sort: z.int(),
   }),
   z.object({ id: configId }),
 );
@@ -306,14 +306,14 @@ export type ConfigSetCurrencyBody = z.input<typeof configSetCurrency.body>;
 export const configSetCoinNetwork = contract(
   '/v1/staff/config/setCoinNetwork',
   z.strictObject({
-    id: configId.optional(),
+    id: z.optional(configId),
     currencyId: configId,
-    network: z.string().max(32),
-    depositAddress: z.string().trim().max(128),
-    minWithdraw: z.string().trim().max(40),
-    maxWithdraw: z.string().trim().max(40),
-    withdrawFeeType: z.string().max(20),
-    withdrawFee: z.string().trim().max(40),
+    network: z.string().check(z.maxLength(32)),
+    depositAddress: z.string().check(z.trim(), z.maxLength(128)),
+    minWithdraw: z.string().check(z.trim(), z.maxLength(40)),
+    maxWithdraw: z.string().check(z.trim(), z.maxLength(40)),
+    withdrawFeeType: z.string().check(z.maxLength(20)),
+    withdrawFee: z.string().check(z.trim(), z.maxLength(40)),
     enabled: z.boolean(),
   }),
   z.object({ id: configId }),
@@ -324,6 +324,6 @@ export type ConfigSetCoinNetworkBody = z.input<typeof configSetCoinNetwork.body>
 
 export const noticesSend = contract(
   '/v1/staff/notices/send',
-  z.strictObject({ uid: uid.optional(), title: z.string().trim().min(1).max(120), content: z.string().trim().min(1).max(2000) }),
-  z.object({ count: z.number().int().min(0) }),
+  z.strictObject({ uid: z.optional(uid), title: z.string().check(z.trim(), z.minLength(1), z.maxLength(120)), content: z.string().check(z.trim(), z.minLength(1), z.maxLength(2000)) }),
+  z.object({ count: z.int().check(z.minimum(0)) }),
 );

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { contract, moneyInput } from './contract';
 import { decimalString } from './envelope';
 import { accountBalance } from './account';
@@ -7,24 +7,24 @@ import { historyFilters } from '../trading/history-filters';
 import { noticeFeedMessage } from './notices';
 
 export const addOrderBody = z.strictObject({
-  tradePair: z.string().trim().min(1).max(32),
+  tradePair: z.string().check(z.trim(), z.minLength(1), z.maxLength(32)),
   /** "0" for a market order; the limit price of a pending one. */
   price: moneyInput,
-  stopPrice: moneyInput.optional(),
-  takeProfitPrice: moneyInput.optional(),
+  stopPrice: z.optional(moneyInput),
+  takeProfitPrice: z.optional(moneyInput),
   orderQuantity: moneyInput,
   /** Leverage; must be the product's. */
-  multiple: z.number().int().positive(),
+  multiple: z.int().check(z.positive()),
   /** 0 buy, 1 sell. */
   orderType: z.union([z.literal(0), z.literal(1)]),
   /** 2 market, 1 pending. */
   buyPoint: z.union([z.literal(1), z.literal(2)]),
   /** Retrying with the same id places one order. */
-  clientOrderId: z.string().trim().min(1).max(64),
+  clientOrderId: z.string().check(z.trim(), z.minLength(1), z.maxLength(64)),
 });
 export type AddOrderBody = z.infer<typeof addOrderBody>;
 
-export const orderIdBody = z.strictObject({ orderId: z.string().trim().min(1).max(40) });
+export const orderIdBody = z.strictObject({ orderId: z.string().check(z.trim(), z.minLength(1), z.maxLength(40)) });
 
 /** Real accounts use the plain paths, demo accounts the Mock ones (the exchange root). */
 export const addOrder = contract('/exchange/addOrder', addOrderBody, z.string());
@@ -44,11 +44,11 @@ export const cancelOrderMock = contract('/exchange/cancelOrderMock', orderIdBody
 export const levelRemoved = '';
 const levelEdit = z.union([moneyInput, z.literal(levelRemoved)]);
 export const updateOrderBody = z.strictObject({
-  orderId: z.string().trim().min(1).max(40),
-  stopPrice: levelEdit.optional(),
-  takeProfitPrice: levelEdit.optional(),
+  orderId: z.string().check(z.trim(), z.minLength(1), z.maxLength(40)),
+  stopPrice: z.optional(levelEdit),
+  takeProfitPrice: z.optional(levelEdit),
   /** The new limit price; pending orders only. */
-  price: moneyInput.optional(),
+  price: z.optional(moneyInput),
 });
 export type UpdateOrderBody = z.infer<typeof updateOrderBody>;
 export const updateOrder = contract('/exchange/updateOrder', updateOrderBody, z.null());
@@ -62,41 +62,41 @@ export function levelEditOf(typed: string, had: string | null): string | undefin
 
 /** A market order as the specification names its fields (open, pending or closed). */
 export const tradeOrder = z.object({
-  id: z.number().int(),
+  id: z.int(),
   /** The order number (shown as the order id). */
   uid: z.string(),
   /** 0 buy, 1 sell. */
-  orderType: z.number().int(),
+  orderType: z.int(),
   /** 1 pending, 2 market. */
-  buyPoint: z.number().int(),
+  buyPoint: z.int(),
   /** 1 pending, 2 position, 3 deal (closed), 4 canceled. */
-  status: z.number().int(),
+  status: z.int(),
   tradePair: z.string(),
   productName: z.string(),
   orderQuantity: decimalString,
-  lever: z.number().int(),
+  lever: z.int(),
   /** Margin. */
   securityDepositInitial: decimalString,
-  openingPrice: decimalString.nullable(),
+  openingPrice: z.nullable(decimalString),
   /** The limit price of a pending order. */
-  limitPrice: decimalString.nullable(),
+  limitPrice: z.nullable(decimalString),
   /** The price a position would close at now (live feed), else null. */
-  currentPrice: decimalString.nullable(),
+  currentPrice: z.nullable(decimalString),
   /** The cover price of a closed order. */
-  closingPrice: decimalString.nullable(),
-  stopPrice: decimalString.nullable(),
-  takeProfitPrice: decimalString.nullable(),
+  closingPrice: z.nullable(decimalString),
+  stopPrice: z.nullable(decimalString),
+  takeProfitPrice: z.nullable(decimalString),
   /** Realized (closed) or open profit and loss; for a pending order the expected one at its limit. */
-  profitLoss: decimalString.nullable(),
+  profitLoss: z.nullable(decimalString),
   /** Opening fee and overnight fees so far. */
   feeAmount: decimalString,
-  closeReason: z.string().nullable(),
-  orderTime: z.number().int(),
-  transactionTime: z.number().int().nullable(),
-  transactionTimeTs: z.number().int().nullable(),
-  closingTimeTs: z.number().int().nullable(),
+  closeReason: z.nullable(z.string()),
+  orderTime: z.int(),
+  transactionTime: z.nullable(z.int()),
+  transactionTimeTs: z.nullable(z.int()),
+  closingTimeTs: z.nullable(z.int()),
   /** When an open position may first be closed by hand (its minimum holding time); null otherwise. */
-  closableAfterTime: z.number().int().nullable(),
+  closableAfterTime: z.nullable(z.int()),
 });
 export type TradeOrder = z.infer<typeof tradeOrder>;
 
@@ -116,20 +116,20 @@ export const historyStatusColumns: Record<1 | 2 | 3 | 4, readonly OrderTimeColum
 };
 
 /** `columns`: the sort columns, most significant first (the specification sends ['closingTime']). */
-const sortColumns = z.array(z.enum(orderTimeColumns)).min(1).max(orderTimeColumns.length);
+const sortColumns = z.array(z.enum(orderTimeColumns)).check(z.minLength(1), z.maxLength(orderTimeColumns.length));
 
 export const historyBody = z.strictObject({
-  page: z.number().int().min(1).default(1),
-  limit: z.number().int().min(1).max(100).default(10),
-  positionStatus: z.number().int().min(1).max(4).default(3),
-  columns: sortColumns.default(['closingTime']),
+  page: z._default(z.int().check(z.minimum(1)), 1),
+  limit: z._default(z.int().check(z.minimum(1), z.maximum(100)), 10),
+  positionStatus: z._default(z.int().check(z.minimum(1), z.maximum(4)), 3),
+  columns: z._default(sortColumns, ['closingTime']),
   /** One of the history's filters (see history-filters.ts); when sent it replaces positionStatus. */
-  filter: z.enum(historyFilters).optional(),
+  filter: z.optional(z.enum(historyFilters)),
 });
 
 export const orderHistoryData = z.object({
   list: z.array(tradeOrder),
-  pages: z.number().int(),
+  pages: z.int(),
   profitLossToday: decimalString,
   profitLossTotal: decimalString,
 });
@@ -142,16 +142,16 @@ export const orderHistoryMock = contract('/v1/waa/order/historyMock', historyBod
  * for; `uid` narrows it to that one order of the book (the list's `?uid=` detail).
  */
 export const orderListBody = z.strictObject({
-  page: z.number().int().min(1).default(1),
-  limit: z.number().int().min(1).max(100).default(10),
-  positionStatus: z.number().int().min(1).max(4).optional(),
-  uid: z.string().trim().min(1).max(40).optional(),
-  columns: sortColumns.default(['orderTime']),
+  page: z._default(z.int().check(z.minimum(1)), 1),
+  limit: z._default(z.int().check(z.minimum(1), z.maximum(100)), 10),
+  positionStatus: z.optional(z.int().check(z.minimum(1), z.maximum(4))),
+  uid: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(40))),
+  columns: z._default(sortColumns, ['orderTime']),
 });
 
 export const orderListData = z.object({
   list: z.array(tradeOrder),
-  pages: z.number().int(),
+  pages: z.int(),
 });
 
 export const orderList = contract('/v1/waa/order/list', orderListBody, orderListData);
@@ -193,5 +193,14 @@ export type AccountFeedMessage = z.infer<typeof accountFeedMessage>;
  * so that a reader of the positions does not take an option for a list. A notice's message
  * (the unread count, src/shared/api/notices.ts) rides the same socket.
  */
-export const exchangeFeedMessage = z.discriminatedUnion('type', [...positionsFeedMessage.options, optionFeedMessage, accountFeedMessage, noticeFeedMessage]);
+export const exchangeFeedMessage = z.discriminatedUnion('type', [...positionsFeedMessage.def.options, optionFeedMessage, accountFeedMessage, noticeFeedMessage]);
 export type ExchangeFeedMessage = z.infer<typeof exchangeFeedMessage>;
+
+/**
+ * What a browser may say on `/exchange/ws`: the pace it wants pushes that only prices cause
+ * (positions' profit and loss) at most, e.g. slower while no tab is visible. Changes of
+ * orders or money still come at once. The server keeps it between its own interval (250 ms)
+ * and 60 s; anything else a browser sends is ignored.
+ */
+export const exchangeCadenceMessage = z.strictObject({ type: z.literal('cadence'), data: z.strictObject({ intervalMs: z.int().check(z.minimum(0), z.maximum(3_600_000)) }) });
+export type ExchangeCadenceMessage = z.infer<typeof exchangeCadenceMessage>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { contract, noBody } from './contract';
 
 /**
@@ -63,38 +63,38 @@ export function maskIdNumber(idCard: string): string {
   return `${value.slice(0, 2)}${'*'.repeat(Math.max(4, value.length - 4))}${value.slice(-2)}`;
 }
 
-const text = z.string().max(verificationFieldMax);
+const text = z.string().check(z.maxLength(verificationFieldMax));
 
 export const verificationSubmitMeta = z.strictObject({
   realName: text,
   idCard: text,
-  authEmail: text.default(''),
-  idType: z.coerce.number().pipe(z.union([z.literal(0), z.literal(1), z.literal(2)])).default(0),
-  locale: z.string().min(2).max(10),
+  authEmail: z._default(text, ''),
+  idType: z._default(z.pipe(z.coerce.number(), z.union([z.literal(0), z.literal(1), z.literal(2)])), 0),
+  locale: z.string().check(z.minLength(2), z.maxLength(10)),
 });
 export const juniorVerificationSubmitMeta = z.strictObject({
   realName: text,
   idCard: text,
-  locale: z.string().min(2).max(10),
+  locale: z.string().check(z.minLength(2), z.maxLength(10)),
 });
 
 /** What the owner reads back: the status, the name, the number masked, and the stored images' owner URLs. */
 export const verificationData = z.object({
-  verifiedStatus: z.number().int(),
+  verifiedStatus: z.int(),
   realName: z.string(),
   /** Masked: the full number never leaves the server after submission. */
   idCard: z.string(),
-  idType: z.number().int(),
+  idType: z.int(),
   authEmail: z.string(),
   /** The reviewer's reason when the status is 3. */
-  failReason: z.string().nullable(),
-  cardImgFront: z.string().nullable(),
-  cardImgReverse: z.string().nullable(),
-  cardImgAvatar: z.string().nullable(),
+  failReason: z.nullable(z.string()),
+  cardImgFront: z.nullable(z.string()),
+  cardImgReverse: z.nullable(z.string()),
+  cardImgAvatar: z.nullable(z.string()),
 });
 export type VerificationData = z.infer<typeof verificationData>;
 
-export const juniorVerificationData = verificationData.pick({ verifiedStatus: true, realName: true, idCard: true, failReason: true });
+export const juniorVerificationData = z.pick(verificationData, { verifiedStatus: true, realName: true, idCard: true, failReason: true });
 export type JuniorVerificationData = z.infer<typeof juniorVerificationData>;
 
 export const verificationGet = contract('/v1/waa/user/auth/get', noBody, verificationData);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { contract, noBody } from './contract';
 import { decimalString } from './envelope';
 
@@ -6,7 +6,7 @@ import { decimalString } from './envelope';
 export const walletBalanceItem = z.object({
   /** The currency's code (USDT, BTC…). */
   currency: z.string(),
-  currencyId: z.number().int(),
+  currencyId: z.int(),
   /** The unit amounts are shown in (the code). */
   unit: z.string(),
   /** The wallet's balance in the currency, exact. */
@@ -15,7 +15,7 @@ export const walletBalanceItem = z.object({
   usdBalance: decimalString,
   icon: z.string(),
   /** The decimals the currency is shown with. */
-  decimals: z.number().int(),
+  decimals: z.int(),
 });
 export type WalletBalanceItem = z.infer<typeof walletBalanceItem>;
 
@@ -24,8 +24,8 @@ export type WalletBalanceData = z.infer<typeof walletBalanceData>;
 
 /** A coin on one network: where deposits go and the withdrawal bounds and fee. */
 export const coinNetworkOption = z.object({
-  id: z.number().int(),
-  currencyId: z.number().int(),
+  id: z.int(),
+  currencyId: z.int(),
   currency: z.string(),
   protocol: z.string(),
   /** The platform's deposit address on this network. */
@@ -41,12 +41,12 @@ export const coinNetworkOption = z.object({
 export type CoinNetworkOption = z.infer<typeof coinNetworkOption>;
 
 /** A transfer's amount as typed: up to 4 decimals (the spec's precision). */
-const transferNum = z.string().trim().regex(/^\d{1,16}(\.\d{1,4})?$/);
+const transferNum = z.string().check(z.trim(), z.regex(/^\d{1,16}(\.\d{1,4})?$/));
 const transferType = z.union([z.literal(0), z.literal(1)]);
 
 export const transformCalculateBody = z.strictObject({
-  curr: z.string().trim().min(1).max(12),
-  currId: z.number().int().positive(),
+  curr: z.string().check(z.trim(), z.minLength(1), z.maxLength(12)),
+  currId: z.int().check(z.positive()),
   /** 0 transfer in (wallet → trading account), 1 transfer out (trading account → wallet). */
   type: transferType,
   num: transferNum,
@@ -62,16 +62,16 @@ export const transformQuote = z.object({
 export type TransformQuote = z.infer<typeof transformQuote>;
 
 /** The transfer draft: the quote the customer confirmed travels with it, and must still hold. */
-export const transformBody = transformCalculateBody.extend({ fee: decimalString, practical: decimalString });
+export const transformBody = z.extend(transformCalculateBody, { fee: decimalString, practical: decimalString });
 export type TransformBody = z.infer<typeof transformBody>;
 
 /** Wallet record types: 0 transfer in, 1 transfer out, 2 other movements (deposits, withdrawals). */
 export const walletRecordType = z.union([z.literal(0), z.literal(1), z.literal(2)]);
 
 export const walletRecordsBody = z.strictObject({
-  page: z.number().int().min(1).max(100_000),
-  limit: z.number().int().min(1).max(100),
-  type: walletRecordType.optional(),
+  page: z.int().check(z.minimum(1), z.maximum(100_000)),
+  limit: z.int().check(z.minimum(1), z.maximum(100)),
+  type: z.optional(walletRecordType),
 });
 export type WalletRecordsBody = z.infer<typeof walletRecordsBody>;
 
@@ -84,11 +84,11 @@ export const walletRecord = z.object({
   orderQuantity: decimalString,
   unit: z.string(),
   /** Epoch milliseconds. */
-  orderTime: z.number().int(),
+  orderTime: z.int(),
 });
 export type WalletRecord = z.infer<typeof walletRecord>;
 
-export const walletRecordsData = z.object({ list: z.array(walletRecord), pages: z.number().int() });
+export const walletRecordsData = z.object({ list: z.array(walletRecord), pages: z.int() });
 export type WalletRecordsData = z.infer<typeof walletRecordsData>;
 
 export const walletBalance = contract('/v1/waa/wallet/balance', noBody, walletBalanceData);

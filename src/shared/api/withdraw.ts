@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { withdrawalFeeTypes } from '../money/withdrawal-quote';
 import { contract, noBody } from './contract';
 import { decimalString } from './envelope';
@@ -12,13 +12,13 @@ import { decimalString } from './envelope';
  */
 
 /** Text inputs are at most 140 characters (spec §9); an encoded one is longer on the wire. */
-const textField = z.string().trim().max(140);
+const textField = z.string().check(z.trim(), z.maxLength(140));
 /** An encoded field: base64 of at most 140 characters' worth, or empty. */
-const encodedField = z.string().trim().max(400).regex(/^[A-Za-z0-9+/]*={0,2}$/);
+const encodedField = z.string().check(z.trim(), z.maxLength(400), z.regex(/^[A-Za-z0-9+/]*={0,2}$/));
 /** Amounts are typed with at most 5 decimals (spec §9). */
-const withdrawalAmount = z.string().trim().regex(/^\d{1,22}(\.\d{1,5})?$/);
+const withdrawalAmount = z.string().check(z.trim(), z.regex(/^\d{1,22}(\.\d{1,5})?$/));
 /** An amount the rules computed (the practical amount the customer saw): up to 8 decimals. */
-const computedAmount = z.string().trim().regex(/^\d{1,22}(\.\d{1,8})?$/);
+const computedAmount = z.string().check(z.trim(), z.regex(/^\d{1,22}(\.\d{1,8})?$/));
 
 // ---- saved crypto addresses -------------------------------------------------------------
 
@@ -27,8 +27,8 @@ const computedAmount = z.string().trim().regex(/^\d{1,22}(\.\d{1,8})?$/);
  * `wallet/coinNetworks`' entry: a coin on one network); `cryptocurrencyAddress` is encoded.
  */
 export const savedCryptoWallet = z.object({
-  walletId: z.number().int(),
-  currencyId: z.number().int(),
+  walletId: z.int(),
+  currencyId: z.int(),
   currencyName: z.string(),
   protocol: z.string(),
   cryptocurrencyAddress: z.string(),
@@ -38,42 +38,42 @@ export type SavedCryptoWallet = z.infer<typeof savedCryptoWallet>;
 
 export const cryptoWalletList = contract(
   '/v1/waa/wallet/crypto/all',
-  z.strictObject({ pageNum: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(1000).default(1000) }),
-  z.object({ list: z.array(savedCryptoWallet), pages: z.number().int().min(0) }),
+  z.strictObject({ pageNum: z._default(z.int().check(z.minimum(1)), 1), pageSize: z._default(z.int().check(z.minimum(1), z.maximum(1000)), 1000) }),
+  z.object({ list: z.array(savedCryptoWallet), pages: z.int().check(z.minimum(0)) }),
 );
 export const cryptoWalletInsert = contract(
   '/v1/waa/wallet/crypto/insert',
-  z.strictObject({ currencyId: z.number().int().positive(), cryptocurrencyAddress: encodedField.min(1) }),
+  z.strictObject({ currencyId: z.int().check(z.positive()), cryptocurrencyAddress: encodedField.check(z.minLength(1)) }),
   z.null(),
 );
-export const cryptoWalletDelete = contract('/v1/waa/wallet/crypto/delete', z.strictObject({ walletId: z.number().int().positive() }), z.null());
+export const cryptoWalletDelete = contract('/v1/waa/wallet/crypto/delete', z.strictObject({ walletId: z.int().check(z.positive()) }), z.null());
 
 // ---- bank cards ---------------------------------------------------------------------------
 
 /** The fields a customer types; name, account, address, idNumber and phoneNumber encoded. */
 export const bankCardFields = z.strictObject({
-  bankName: textField.min(1),
-  bankCode: textField.default(''),
-  bankAddress: textField.default(''),
-  swiftCode: textField.default(''),
-  branchCode: textField.default(''),
-  bankCountry: textField.default(''),
-  name: encodedField.min(1),
-  account: encodedField.min(1),
-  address: encodedField.default(''),
-  postCode: textField.default(''),
-  idNumber: encodedField.default(''),
-  phoneNumber: encodedField.default(''),
-  accountType: textField.default(''),
+  bankName: textField.check(z.minLength(1)),
+  bankCode: z._default(textField, ''),
+  bankAddress: z._default(textField, ''),
+  swiftCode: z._default(textField, ''),
+  branchCode: z._default(textField, ''),
+  bankCountry: z._default(textField, ''),
+  name: encodedField.check(z.minLength(1)),
+  account: encodedField.check(z.minLength(1)),
+  address: z._default(encodedField, ''),
+  postCode: z._default(textField, ''),
+  idNumber: z._default(encodedField, ''),
+  phoneNumber: z._default(encodedField, ''),
+  accountType: z._default(textField, ''),
   /** Institution and transit numbers: only where the bank-info flag shows them. */
-  insNum: textField.default(''),
-  traNum: textField.default(''),
+  insNum: z._default(textField, ''),
+  traNum: z._default(textField, ''),
 });
 export type BankCardFields = z.input<typeof bankCardFields>;
 
 /** A card as `bankCard/one` answers it (the encoded fields under the caller's session key). */
 export const bankCard = z.object({
-  id: z.number().int(),
+  id: z.int(),
   bankName: z.string(),
   bankCode: z.string(),
   bankAddress: z.string(),
@@ -93,18 +93,18 @@ export const bankCard = z.object({
 export type BankCard = z.infer<typeof bankCard>;
 
 /** A card in a list: what the list and the withdraw picker show (the bank and the account's last 4). */
-export const bankCardSummary = z.object({ id: z.number().int(), bankName: z.string(), accountMasked: z.string() });
+export const bankCardSummary = z.object({ id: z.int(), bankName: z.string(), accountMasked: z.string() });
 export type BankCardSummary = z.infer<typeof bankCardSummary>;
 
 export const bankCardList = contract(
   '/v1/waa/bankCard/all',
-  z.strictObject({ page: z.number().int().min(1).default(1), limit: z.number().int().min(1).max(1000).default(1000) }),
-  z.object({ list: z.array(bankCardSummary), pages: z.number().int().min(0) }),
+  z.strictObject({ page: z._default(z.int().check(z.minimum(1)), 1), limit: z._default(z.int().check(z.minimum(1), z.maximum(1000)), 1000) }),
+  z.object({ list: z.array(bankCardSummary), pages: z.int().check(z.minimum(0)) }),
 );
-export const bankCardOne = contract('/v1/waa/bankCard/one', z.strictObject({ id: z.number().int().positive() }), bankCard);
+export const bankCardOne = contract('/v1/waa/bankCard/one', z.strictObject({ id: z.int().check(z.positive()) }), bankCard);
 export const bankCardInsert = contract('/v1/waa/bankCard/insert', bankCardFields, z.null());
-export const bankCardUpdate = contract('/v1/waa/bankCard/update', bankCardFields.extend({ id: z.number().int().positive() }), z.null());
-export const bankCardDelete = contract('/v1/waa/bankCard/delete', z.strictObject({ id: z.number().int().positive() }), z.null());
+export const bankCardUpdate = contract('/v1/waa/bankCard/update', z.extend(bankCardFields, { id: z.int().check(z.positive()) }), z.null());
+export const bankCardDelete = contract('/v1/waa/bankCard/delete', z.strictObject({ id: z.int().check(z.positive()) }), z.null());
 
 // ---- withdrawals --------------------------------------------------------------------------
 
@@ -117,7 +117,7 @@ export const withdrawStatus = contract(
 
 /** The bank card channel: its currency, bounds (0 where it names none) and fee. */
 export const bankWithdrawMeta = z.object({
-  currencyId: z.number().int(),
+  currencyId: z.int(),
   currency: z.string(),
   minWithdrawAmount: decimalString,
   maxWithdrawAmount: decimalString,
@@ -139,26 +139,26 @@ export type WithdrawalQuoteData = z.infer<typeof withdrawalQuoteData>;
 
 export const withdrawWalletCalculate = contract(
   '/v1/waa/withdraw/walletCalculate',
-  z.strictObject({ currencyId: z.number().int().positive(), coinId: z.number().int().positive(), num: withdrawalAmount }),
+  z.strictObject({ currencyId: z.int().check(z.positive()), coinId: z.int().check(z.positive()), num: withdrawalAmount }),
   withdrawalQuoteData,
 );
 export const withdrawBankCalculate = contract(
   '/v1/waa/withdraw/bankCalculate',
-  z.strictObject({ currencyId: z.number().int().positive(), coinId: z.number().int().positive().optional(), num: withdrawalAmount }),
+  z.strictObject({ currencyId: z.int().check(z.positive()), coinId: z.optional(z.int().check(z.positive())), num: withdrawalAmount }),
   withdrawalQuoteData,
 );
 
-const localeField = z.string().trim().min(2).max(16);
+const localeField = z.string().check(z.trim(), z.minLength(2), z.maxLength(16));
 
 export const withdrawSubmit = contract(
   '/v1/waa/withdraw/submit',
   z.strictObject({
     num: withdrawalAmount,
     practicalNum: computedAmount,
-    currencyId: z.number().int().positive(),
-    coinId: z.number().int().positive(),
+    currencyId: z.int().check(z.positive()),
+    coinId: z.int().check(z.positive()),
     /** Encoded: the saved address's `cryptocurrencyAddress` as the list gave it, or a typed one. */
-    paymentAddress: encodedField.min(1),
+    paymentAddress: encodedField.check(z.minLength(1)),
     locale: localeField,
   }),
   z.null(),
@@ -168,7 +168,7 @@ export const withdrawBankSubmit = contract(
   z.strictObject({
     num: withdrawalAmount,
     practicalNum: computedAmount,
-    userBankId: z.number().int().positive(),
+    userBankId: z.int().check(z.positive()),
     withdrawType: z.literal(1),
     locale: localeField,
   }),
@@ -176,11 +176,11 @@ export const withdrawBankSubmit = contract(
 );
 
 /** The customer withdraws a withdrawal still under review: its hold is released. */
-export const withdrawCancel = contract('/v1/waa/withdraw/cancel', z.strictObject({ id: z.number().int().positive() }), z.null());
+export const withdrawCancel = contract('/v1/waa/withdraw/cancel', z.strictObject({ id: z.int().check(z.positive()) }), z.null());
 
 /** A withdrawal as the records and the cancel button need it (payState 0 waiting, 1 success, 2 fail). */
 export const withdrawalRecord = z.object({
-  id: z.number().int(),
+  id: z.int(),
   actionType: z.literal(1),
   currency: z.string(),
   payPrice: decimalString,
@@ -188,11 +188,11 @@ export const withdrawalRecord = z.object({
   fee: decimalString,
   practical: decimalString,
   payState: z.union([z.literal(0), z.literal(1), z.literal(2)]),
-  submitTimeTs: z.number().int(),
+  submitTimeTs: z.int(),
 });
 export type WithdrawalRecord = z.infer<typeof withdrawalRecord>;
 export const withdrawList = contract(
   '/v1/waa/withdraw/list',
-  z.strictObject({ pageNum: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(100).default(10) }),
-  z.object({ list: z.array(withdrawalRecord), pages: z.number().int().min(0) }),
+  z.strictObject({ pageNum: z._default(z.int().check(z.minimum(1)), 1), pageSize: z._default(z.int().check(z.minimum(1), z.maximum(100)), 10) }),
+  z.object({ list: z.array(withdrawalRecord), pages: z.int().check(z.minimum(0)) }),
 );

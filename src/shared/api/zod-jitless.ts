@@ -1,9 +1,10 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Imported first by the browser entries (page and workers). Under the app's content
  * security policy (no 'unsafe-eval') zod's probe for a JIT (`Function('')`) is refused and
- * reported as a policy violation; the interpreter it then falls back to is used from the
- * start instead. The server does not import this and keeps the JIT.
+ * reported as a policy violation. zod/mini's objects never compile a parser, so the probe
+ * does not run today; this keeps it off should a schema kind that compiles (classic
+ * objects, `z.compile`) ever reach the browser. The server does not import it.
  */
 z.config({ jitless: true });

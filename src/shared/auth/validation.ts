@@ -1,6 +1,4 @@
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
-
-/** The specification's limits for sign-in and sign-up fields. */
+/** The specification's limits for sign-in and sign-up fields (the phone rules: `phone.ts`, loaded only where phone fields are). */
 export const contactMaxLength = 140;
 export const passwordMinLength = 7;
 export const passwordMaxLength = 140;
@@ -32,23 +30,6 @@ export function isValidVerificationCode(value: string): boolean {
 
 export function isValidCaptchaText(value: string): boolean {
   return value.length > 0 && value.length <= captchaMaxLength;
-}
-
-/**
- * A phone number as the API takes it (digits of the international number, no plus sign,
- * no spaces) when it is valid for the chosen country; null otherwise.
- */
-export function normalizePhone(input: string, country: string): string | null {
-  if (!/^[A-Z]{2}$/.test(country)) return null;
-  const parsed = parsePhoneNumberFromString(input.trim(), country as CountryCode);
-  if (!parsed || !parsed.isValid()) return null;
-  return parsed.number.replace(/^\+/, '');
-}
-
-/** A phone number in API form (digits with country code) as valid anywhere, for the server. */
-export function isValidApiPhone(digits: string): boolean {
-  if (!/^\d{6,15}$/.test(digits)) return false;
-  return parsePhoneNumberFromString(`+${digits}`)?.isValid() ?? false;
 }
 
 /** Trims every string value of a payload (the specification trims all before sending). */

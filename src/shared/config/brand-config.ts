@@ -1,61 +1,60 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { brandTradeModeDefaults, tradeModes } from './trade-mode';
+import { loadZodEnglish } from '../api/zod-english';
 
 /**
  * `public/config.json`: what a brand sets without rebuilding the app. Every field has a
  * default so a brand writes only what differs; an unknown field is an error, so a typo
  * is caught at start instead of being silently ignored.
  */
-const hexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'expected a colour like #1a2b3c');
-const rootUrl = z
-  .string()
-  .refine((value) => value === '' || /^https?:\/\/[^\s]+[^/]$/.test(value), {
+const hexColour = z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/, 'expected a colour like #1a2b3c'));
+const rootUrl = z.string().check(
+  z.refine((value) => value === '' || /^https?:\/\/[^\s]+[^/]$/.test(value), {
     message: 'expected "" (same origin) or an absolute http(s) URL without a trailing slash',
-  });
+  }),
+);
 
 export const timeZones = ['Africa/Abidjan', 'America/New_York', 'Europe/London', 'device'] as const;
 
 export const brandConfigSchema = z.strictObject({
-  siteName: z.string().min(1).default('TradeWeb'),
-  apiRoot: rootUrl.default(''),
-  marketRoot: rootUrl.default(''),
-  exchangeRoot: rootUrl.default(''),
+  siteName: z._default(z.string().check(z.minLength(1)), 'TradeWeb'),
+  apiRoot: z._default(rootUrl, ''),
+  marketRoot: z._default(rootUrl, ''),
+  exchangeRoot: z._default(rootUrl, ''),
   /** Overrides the market socket, e.g. RabbitMQ's Web-STOMP endpoint in scale-out mode. */
-  marketSocketUrl: z.string().default(''),
+  marketSocketUrl: z._default(z.string(), ''),
   /** Request timeout in ms; 0 means none. A 700 ms grace is added on top. */
-  requestTimeoutMs: z.number().int().min(0).default(0),
-  defaultTradeMode: z.enum(tradeModes).default(brandTradeModeDefaults.defaultTradeMode),
-  tradeTabOrder: z.array(z.enum(tradeModes)).default([...brandTradeModeDefaults.tradeTabOrder]),
-  defaultTheme: z.enum(['light', 'dark']).default('light'),
-  themeColors: z.array(hexColour).min(1).default(['#2f6bff', '#f0b90b', '#7c3aed', '#0f9d8f', '#e8590c']),
+  requestTimeoutMs: z._default(z.int().check(z.minimum(0)), 0),
+  defaultTradeMode: z._default(z.enum(tradeModes), brandTradeModeDefaults.defaultTradeMode),
+  tradeTabOrder: z._default(z.array(z.enum(tradeModes)), [...brandTradeModeDefaults.tradeTabOrder]),
+  defaultTheme: z._default(z.enum(['light', 'dark']), 'light'),
+  themeColors: z._default(z.array(hexColour).check(z.minLength(1)), ['#2f6bff', '#f0b90b', '#7c3aed', '#0f9d8f', '#e8590c']),
   /** 0: green up / red down; 1: red up / green down. */
-  upDownTemplate: z.union([z.literal(0), z.literal(1)]).default(0),
-  timeZone: z.enum(timeZones).default('device'),
-  amountCommaGrouping: z.boolean().default(true),
-  enableSimplifiedChinese: z.boolean().default(false),
-  enableIndonesian: z.boolean().default(false),
-  showTodayWinLoss: z.boolean().default(true),
-  phoneRegisterCountry: z.string().regex(/^[A-Z]{2}$/).default('US'),
-  desktopTemplate: z.union([z.literal(0), z.literal(1)]).default(0),
-  singleTradeTemplate: z.boolean().default(false),
-  tradeTypes: z
-    .array(z.strictObject({ key: z.string().min(1), icon: z.string().min(1), route: z.string().startsWith('/') }))
-    .default([]),
+  upDownTemplate: z._default(z.union([z.literal(0), z.literal(1)]), 0),
+  timeZone: z._default(z.enum(timeZones), 'device'),
+  amountCommaGrouping: z._default(z.boolean(), true),
+  enableSimplifiedChinese: z._default(z.boolean(), false),
+  enableIndonesian: z._default(z.boolean(), false),
+  showTodayWinLoss: z._default(z.boolean(), true),
+  phoneRegisterCountry: z._default(z.string().check(z.regex(/^[A-Z]{2}$/)), 'US'),
+  desktopTemplate: z._default(z.union([z.literal(0), z.literal(1)]), 0),
+  singleTradeTemplate: z._default(z.boolean(), false),
+  tradeTypes: z._default(z.array(z.strictObject({ key: z.string().check(z.minLength(1)), icon: z.string().check(z.minLength(1)), route: z.string().check(z.startsWith('/')) })), []),
   /** Quote rows show each product's logo. */
-  showProductLogo: z.boolean().default(true),
-  hotProducts: z.array(z.string().min(1)).max(3).default(['BTCUSDT', 'EURUSD', 'XAUUSD']),
-  hotSearch: z.array(z.string().min(1)).default(['USD', 'GBP', 'AUD', 'HKD']),
-  fallbackBanners: z.array(z.string().min(1)).default(['/banners/banner-1.svg']),
+  showProductLogo: z._default(z.boolean(), true),
+  hotProducts: z._default(z.array(z.string().check(z.minLength(1))).check(z.maxLength(3)), ['BTCUSDT', 'EURUSD', 'XAUUSD']),
+  hotSearch: z._default(z.array(z.string().check(z.minLength(1))), ['USD', 'GBP', 'AUD', 'HKD']),
+  fallbackBanners: z._default(z.array(z.string().check(z.minLength(1))), ['/banners/banner-1.svg']),
   /** How often the worker sends each tab its changed prices. */
-  batchWindowMs: z.number().int().min(16).max(1000).default(100),
+  batchWindowMs: z._default(z.int().check(z.minimum(16), z.maximum(1000)), 100),
   /** With no tab visible this long, the engine keeps only the account's positions and running options live. */
-  quietEngineAfterMs: z.number().int().min(5_000).max(3_600_000).default(60_000),
+  quietEngineAfterMs: z._default(z.int().check(z.minimum(5_000), z.maximum(3_600_000)), 60_000),
   /**
    * Follow every symbol's prices (`/topic/prices`) whatever the tabs show, never quiet:
    * the behaviour before issue 21, kept for comparison (the bench's "before") and for
    * brands whose every screen shows all symbols.
    */
-  followAllPrices: z.boolean().default(false),
+  followAllPrices: z._default(z.boolean(), false),
 });
 
 export type BrandConfig = z.output<typeof brandConfigSchema>;
@@ -71,6 +70,17 @@ export function parseBrandConfig(input: unknown): BrandConfigResult {
     ok: false,
     problems: result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
   };
+}
+
+/**
+ * parseBrandConfig where the problems are shown to a person (the app's start): a refused
+ * config is read again once zod's English messages are loaded (zod-english.ts).
+ */
+export async function parseBrandConfigExplained(input: unknown): Promise<BrandConfigResult> {
+  const result = parseBrandConfig(input);
+  if (result.ok) return result;
+  await loadZodEnglish();
+  return parseBrandConfig(input);
 }
 
 /**

@@ -1,6 +1,7 @@
 import AES from 'crypto-js/aes';
 import encUtf8 from 'crypto-js/enc-utf8';
 import ecb from 'crypto-js/mode-ecb';
+import noPadding from 'crypto-js/pad-nopadding';
 import pkcs7 from 'crypto-js/pad-pkcs7';
 
 /**
@@ -16,15 +17,31 @@ export function encodeField(plain: string, aesKey: string): string {
   return AES.encrypt(encUtf8.parse(plain), encUtf8.parse(aesKey), { mode: ecb, padding: pkcs7 }).toString();
 }
 
-/** The plain value of an encoded field; null when it was not encoded under this key. */
+const blockBytes = 16;
+
+/**
+ * The plain value of an encoded field; null when it was not encoded under this key.
+ * crypto-js strips PKCS7 padding without checking it, so a value encoded under another
+ * key could decode to a few stray bytes; here the padding must be whole and the rest
+ * UTF-8, which a wrong key practically never gives.
+ */
 export function decodeField(encoded: string, aesKey: string): string | null {
   if (encoded === '') return '';
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded) || encoded.length % 4 !== 0) return null;
   try {
-    const plain = AES.decrypt(encoded, encUtf8.parse(aesKey), { mode: ecb, padding: pkcs7 }).toString(encUtf8);
+    const decrypted = AES.decrypt(encoded, encUtf8.parse(aesKey), { mode: ecb, padding: noPadding });
+    const bytes = new Uint8Array(decrypted.sigBytes);
+    for (let index = 0; index < bytes.length; index += 1) bytes[index] = (decrypted.words[index >>> 2]! >>> (24 - (index % 4) * 8)) & 0xff;
+    if (bytes.length === 0 || bytes.length % blockBytes !== 0) return null;
+    const pad = bytes[bytes.length - 1]!;
+    if (pad < 1 || pad > blockBytes) return null;
+    for (let index = bytes.length - pad; index < bytes.length; index += 1) if (bytes[index] !== pad) return null;
+    decrypted.sigBytes -= pad;
+    // crypto-js's UTF-8 reading throws on bytes that are not UTF-8.
+    const plain = decrypted.toString(encUtf8);
     return plain === '' ? null : plain;
   } catch {
-    // A wrong key leaves bytes that are not UTF-8 (or bad padding): not this session's value.
+    // Not UTF-8 under this key: not this session's value.
     return null;
   }
 }

@@ -196,8 +196,12 @@ export interface EngineApi {
   goodbye(clientId: string): Promise<void>;
   /** Adopts new tokens (sign-in, refresh, account switch) for every tab. */
   signIn(tokens: SessionTokens): Promise<SessionSnapshot>;
-  /** Ends the session for every tab. */
-  signOut(reason: SessionEndReason): Promise<SessionSnapshot>;
+  /**
+   * Ends the session for every tab. With `onlyToken`, only while the session still holds
+   * that token: a late refusal, or a delayed sign-out, of a session already replaced by a
+   * new sign-in must not end the new one (checked in the engine, so no sign-in slips between).
+   */
+  signOut(reason: SessionEndReason, onlyToken?: string): Promise<SessionSnapshot>;
   diagnostics(): Promise<EngineDiagnostics>;
   /**
    * Starts the session clock (the start check, then every 60 s: expiry, refresh under 5
@@ -206,8 +210,12 @@ export interface EngineApi {
   configureSession(settings: SessionSettings): Promise<void>;
   /** Starts the market feed with the brand's settings; later calls change nothing. */
   configureMarket(settings: MarketSettings): Promise<MarketSnapshot>;
-  /** Replaces the symbols this tab shows; their latest prices come at the next batch. */
-  watchPrices(clientId: string, symbols: string[]): Promise<void>;
+  /**
+   * Replaces the symbols this tab shows; their latest prices come at the next batch.
+   * `glance`: those of them it shows without needing every tick (list rows, hot cards),
+   * followed at most once a second; the rest (a chart, an order form) at every tick.
+   */
+  watchPrices(clientId: string, symbols: string[], glance?: string[]): Promise<void>;
   /**
    * Whether this tab is visible. When none has been for a while (60 s), the engine keeps
    * only the account's positions and running options live and resumes the rest at once
@@ -216,9 +224,10 @@ export interface EngineApi {
   setVisible(clientId: string, visible: boolean): Promise<void>;
   /**
    * Starts the live bar of a chart: answers up to 300 bars of history (fetched once per
-   * browser), then pushes the forming bar as ticks arrive.
+   * browser), then pushes the forming bar as ticks arrive. `fromTicks`: a price line only
+   * (a sparkline), formed from the prices the tab watches without the server's kline topic.
    */
-  watchKline(clientId: string, symbol: string, period: KlinePeriod): Promise<WireBar[]>;
+  watchKline(clientId: string, symbol: string, period: KlinePeriod, fromTicks?: boolean): Promise<WireBar[]>;
   unwatchKline(clientId: string, symbol: string, period: KlinePeriod): Promise<void>;
   /**
    * The bars of one period between two times (ms, both included), from `/market/history/limit`

@@ -1,15 +1,15 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** What the app reads from an access token (the server alone verifies its signature). */
 export const accessTokenPayloadSchema = z.object({
-  uid: z.number().int().positive(),
+  uid: z.int().check(z.positive()),
   /** 0 real account; anything else is the demo account (see VirtualStatus). */
-  virtualStatus: z.number().int(),
+  virtualStatus: z.int(),
   aesKey: z.string(),
   /** Seconds since epoch, as JWT writes it. */
-  exp: z.number().int(),
+  exp: z.int(),
   /** The session (refresh-token family) the token belongs to; the server ends sessions by it. */
-  fid: z.string().optional(),
+  fid: z.optional(z.string()),
 });
 
 export type AccessTokenPayload = z.infer<typeof accessTokenPayloadSchema>;

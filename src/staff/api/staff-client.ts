@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { ApiContract } from '../../shared/api/contract';
 import { envelopeSchema } from '../../shared/api/envelope';
 import { staffLogin, staffLogout, staffRefresh } from '../../shared/api/staff';
@@ -44,7 +44,7 @@ export interface StaffClientOptions {
   fetchImpl?: typeof fetch;
 }
 
-type Contract = ApiContract<z.ZodType, z.ZodType>;
+type Contract = ApiContract<z.ZodMiniType, z.ZodMiniType>;
 
 function isSignedOutCall(contract: Contract): boolean {
   return (staffSignedOutPaths as readonly string[]).includes(contract.path);
@@ -66,7 +66,7 @@ export function createStaffClient(options: StaffClientOptions) {
     return fetchImpl(`${options.apiRoot}${contract.path}`, { method: 'POST', headers, body: JSON.stringify(body ?? {}) });
   }
 
-  async function readEnvelope<T>(contract: ApiContract<z.ZodType, z.ZodType<T>>, response: Response): Promise<{ ok: true; data: T } | { ok: false; failure: StaffFailure }> {
+  async function readEnvelope<T>(contract: ApiContract<z.ZodMiniType, z.ZodMiniType<T>>, response: Response): Promise<{ ok: true; data: T } | { ok: false; failure: StaffFailure }> {
     let json: unknown;
     try {
       json = await response.json();
@@ -107,7 +107,7 @@ export function createStaffClient(options: StaffClientOptions) {
     return refreshing;
   }
 
-  async function call<TBody extends z.ZodType, TData extends z.ZodType>(
+  async function call<TBody extends z.ZodMiniType, TData extends z.ZodMiniType>(
     contract: ApiContract<TBody, TData>,
     body: z.input<TBody>,
     callOptions: { silent?: boolean } = {},

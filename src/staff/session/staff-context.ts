@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { staffMe } from '../../shared/api/staff';
 import type { BrandConfig } from '../../shared/config/brand-config';
 import type { StaffClient } from '../api/staff-client';

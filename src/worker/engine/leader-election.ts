@@ -2,11 +2,11 @@ import type { PriceTick } from '../../shared/api/market';
 import type { KlinePeriod, WireBar } from '../../shared/market/kline';
 import type { MarketConnection, MarketConnectionFactory } from './market-feed';
 import type { ConnectionState } from './reconnect-policy';
-import { noPrices, type PriceSelection } from './price-subscriptions';
+import { noPrices, unionOfSelections, type PriceSelection } from './price-subscriptions';
 
 /** What the engines of one browser say to each other about the market. */
 export type MarketRelayMessage =
-  | { type: 'prices'; ticks: PriceTick[] }
+  | { type: 'prices'; ticks: PriceTick[]; glance?: boolean }
   | { type: 'state'; state: ConnectionState }
   | { type: 'bar'; symbol: string; period: KlinePeriod; bar: WireBar }
   /** A follower's chart needs the server's forming bar of this pair: the leader follows it. */
@@ -48,9 +48,7 @@ export function leaderElectedConnection(options: {
     function followUnion() {
       if (!real) return;
       selections.set(engineId, ownSelection);
-      const all = [...selections.values()];
-      if (all.some((selection) => selection.all)) real.followPrices({ all: true });
-      else real.followPrices({ all: false, symbols: [...new Set(all.flatMap((selection) => (selection.all ? [] : selection.symbols)))].sort() });
+      real.followPrices(unionOfSelections(selections.values()));
     }
     let real: MarketConnection | null = null;
     let releaseLock: (() => void) | null = null;
@@ -75,7 +73,7 @@ export function leaderElectedConnection(options: {
         return;
       }
       if (real) return; // the leader hears the socket itself
-      if (message.type === 'prices') handlers.onPrices(message.ticks);
+      if (message.type === 'prices') handlers.onPrices(message.ticks, message.glance === true);
       else if (message.type === 'bar') handlers.onBar(message.symbol, message.period, message.bar);
       else {
         handlers.onState(message.state);
@@ -89,9 +87,9 @@ export function leaderElectedConnection(options: {
 
     function lead() {
       real = options.connect({
-        onPrices: (ticks) => {
-          handlers.onPrices(ticks);
-          options.relay.post({ type: 'prices', ticks });
+        onPrices: (ticks, glance) => {
+          handlers.onPrices(ticks, glance);
+          options.relay.post({ type: 'prices', ticks, glance: glance === true });
         },
         onState: (state) => {
           handlers.onState(state);

@@ -22,7 +22,8 @@ export interface MarketConnection {
 }
 
 export type MarketConnectionFactory = (handlers: {
-  onPrices: (ticks: PriceTick[]) => void;
+  /** `glance`: from a glance topic, held to one a second per symbol by the server. */
+  onPrices: (ticks: PriceTick[], glance?: boolean) => void;
   onState: (state: ConnectionState) => void;
   /** The server's forming bar of a watched (symbol, period). */
   onBar: (symbol: string, period: KlinePeriod, bar: WireBar) => void;
@@ -49,12 +50,19 @@ export function createMarketFeed(options: {
   quietAfterMs?: number;
   /** Follow every symbol whatever the tabs show, never quiet (the earlier behaviour). */
   followAllPrices?: boolean;
+  /** The quiet engine starts (true) or ends (false): what else the engine follows can slow down too. */
+  onQuiet?: (quiet: boolean) => void;
 }) {
   const store = createTickStore();
   const fanout = createPriceFanout();
   const klines = createKlineAggregator();
-  /** Who watches each (symbol, period), the bars changed since the last flush, and cached history. */
-  const klineWatchers = new Map<string, { symbol: string; period: KlinePeriod; clients: Set<string> }>();
+  /**
+   * Who watches each (symbol, period), each tab with whether it shows the server's bar (the
+   * real volume: a chart) or only the price line ticks draw (a sparkline); whether the
+   * socket follows the pair's kline topic (some tab wants the server's bar); the bars
+   * changed since the last flush, and cached history.
+   */
+  const klineWatchers = new Map<string, { symbol: string; period: KlinePeriod; clients: Map<string, boolean>; serverBars: boolean }>();
   const changedBars = new Set<string>();
   const historyCache = new Map<string, Promise<WireBar[]>>();
 
@@ -65,9 +73,20 @@ export function createMarketFeed(options: {
     if (entry.clients.size === 0) {
       klineWatchers.delete(key);
       klines.unwatch(entry.symbol, entry.period);
-      connection.unwatchKline(entry.symbol, entry.period);
+      if (entry.serverBars) connection.unwatchKline(entry.symbol, entry.period);
       historyCache.delete(key);
+      return;
     }
+    followServerBars(entry);
+  }
+
+  /** The pair's kline topic is followed while some tab shows the server's bar, and only then. */
+  function followServerBars(entry: { symbol: string; period: KlinePeriod; clients: Map<string, boolean>; serverBars: boolean }) {
+    const wanted = [...entry.clients.values()].some(Boolean);
+    if (wanted === entry.serverBars) return;
+    entry.serverBars = wanted;
+    if (wanted) connection.watchKline(entry.symbol, entry.period);
+    else connection.unwatchKline(entry.symbol, entry.period);
   }
   let snapshot: MarketSnapshot = initialMarketSnapshot;
 
@@ -86,6 +105,9 @@ export function createMarketFeed(options: {
     clock: options.clock,
     timers: options.timers,
     ...(options.quietAfterMs !== undefined ? { quietAfterMs: options.quietAfterMs } : {}),
+    onQuiet: (quiet) => {
+      if (!options.followAllPrices) options.onQuiet?.(quiet);
+    },
     apply(selection) {
       if (options.followAllPrices) return;
       connection.followPrices(selection);
@@ -101,7 +123,7 @@ export function createMarketFeed(options: {
   });
 
   const connection = options.connect({
-    onPrices(ticks) {
+    onPrices(ticks, glance) {
       staleness.noteData(ticks.map((tick) => tick.symbol));
       fanout.noteChanged(store.ingest(ticks));
       if (klineWatchers.size > 0) for (const tick of ticks) for (const key of klines.ingest(tick)) changedBars.add(key);
@@ -111,7 +133,7 @@ export function createMarketFeed(options: {
       }
       if (!snapshot.ready || snapshot.symbolCount !== store.size) update({ ready: true, symbolCount: store.size });
       firstPendingAtMs ??= options.clock.nowMs();
-      scheduleFlush();
+      scheduleFlush(glance === true);
     },
     onState(state) {
       // Ready once the socket is open: with per-symbol topics no price may come before a tab asks for one.
@@ -128,8 +150,8 @@ export function createMarketFeed(options: {
 
   /**
    * Sends each tab its due rows and bars, throttled with a leading edge: prices that
-   * arrive a window or more after the last flush go out at once, earlier ones wait for
-   * the window's end. A flush counts from when its oldest data arrived, not from when
+   * arrive a window or more after the last flush go out at once (once the messages that
+   * came with them are read), earlier ones wait for the window's end. A flush counts from when its oldest data arrived, not from when
    * it ran: otherwise a flush that once had to wait (a scroll, a late batch) would set a
    * phase that delays every later batch of a feed on the same cadence as the window.
    */
@@ -137,10 +159,16 @@ export function createMarketFeed(options: {
   /** When the first prices not yet flushed arrived. */
   let firstPendingAtMs: number | null = null;
   let pendingFlush: unknown = null;
+  /** When the scheduled flush runs, and whether it was brought forward for a glance. */
+  let pendingFlushAtMs = Number.POSITIVE_INFINITY;
+  let pendingFlushExpedited = false;
   let stopped = false;
 
   function flush() {
+    const expedited = pendingFlushExpedited;
     pendingFlush = null;
+    pendingFlushAtMs = Number.POSITIVE_INFINITY;
+    pendingFlushExpedited = false;
     let sent = false;
     for (const [clientId, rows] of fanout.drain((symbol) => store.get(symbol))) {
       options.sendRows(clientId, rows);
@@ -150,22 +178,37 @@ export function createMarketFeed(options: {
       const entry = klineWatchers.get(key);
       const bar = klines.bar(key);
       if (!entry || !bar) continue;
-      for (const clientId of entry.clients) options.sendBar(clientId, { symbol: entry.symbol, period: entry.period, bar });
+      for (const clientId of entry.clients.keys()) options.sendBar(clientId, { symbol: entry.symbol, period: entry.period, bar });
       sent = true;
     }
     changedBars.clear();
-    // Only a flush that sent something opens a new window.
-    if (sent) lastFlushMs = firstPendingAtMs ?? options.clock.nowMs();
+    // Only a flush that sent something opens a new window; a glance's flush leaves the
+    // window where it was, so the every-tick rows behind it keep their cadence.
+    if (sent && !expedited) lastFlushMs = firstPendingAtMs ?? options.clock.nowMs();
     firstPendingAtMs = null;
     // A tab's batch is capped; what is left over goes in the next window.
     if (fanout.hasPending()) scheduleFlush();
   }
 
-  function scheduleFlush() {
-    if (pendingFlush !== null || stopped) return;
-    const waitMs = lastFlushMs + options.batchWindowMs - options.clock.nowMs();
-    if (waitMs <= 0) flush();
-    else pendingFlush = options.timers.setTimeout(flush, waitMs);
+  /**
+   * The leading edge waits for the messages already queued behind this one: per-symbol
+   * topics (a glance burst: several symbols published at one server flush) arrive as a
+   * frame each, and flushing on the first would hold the rest for a whole window.
+   * `expedite`: a glance goes out at once even inside a window. The server already holds
+   * each glanced symbol to one message a second, and a window kept busy by an every-tick
+   * symbol (an open chart) would otherwise hold every list row for up to a window.
+   */
+  function scheduleFlush(expedite = false) {
+    if (stopped) return;
+    const nowMs = options.clock.nowMs();
+    const dueAtMs = expedite ? nowMs : Math.max(nowMs, lastFlushMs + options.batchWindowMs);
+    if (pendingFlush !== null) {
+      if (dueAtMs >= pendingFlushAtMs) return;
+      options.timers.clearTimeout(pendingFlush);
+    }
+    pendingFlushAtMs = dueAtMs;
+    pendingFlushExpedited = expedite;
+    pendingFlush = options.timers.setTimeout(flush, dueAtMs - nowMs);
   }
 
   const staleTimer = options.timers.setInterval(() => staleness.check(), stalenessCheckEveryMs);
@@ -176,9 +219,10 @@ export function createMarketFeed(options: {
     get snapshot() {
       return snapshot;
     },
-    watch(clientId: string, symbols: readonly string[]) {
+    /** What a tab shows; `glance`: those of them it does not need at every tick. */
+    watch(clientId: string, symbols: readonly string[], glance: readonly string[] = []) {
       fanout.setWatched(clientId, symbols);
-      subscriptions.setTab(clientId, symbols);
+      subscriptions.setTab(clientId, symbols, glance);
       // Rows that scrolled into view show their price without waiting for a tick.
       scheduleFlush();
     },
@@ -201,8 +245,12 @@ export function createMarketFeed(options: {
       subscriptions.removeTab(clientId);
       for (const key of [...klineWatchers.keys()]) dropKlineWatch(clientId, key);
     },
-    /** History for a chart (one request per browser per pair), then the live bar by push. */
-    async watchKline(clientId: string, symbol: string, period: KlinePeriod): Promise<WireBar[]> {
+    /**
+     * History for a chart (one request per browser per pair), then the live bar by push.
+     * `fromTicks`: the tab draws only a price line (a sparkline), so the bar its ticks form
+     * suffices and the server's kline topic (its real volume, every flush) is not followed for it.
+     */
+    async watchKline(clientId: string, symbol: string, period: KlinePeriod, fromTicks = false): Promise<WireBar[]> {
       const key = seriesKey(symbol, period);
       let history = historyCache.get(key);
       if (!history) {
@@ -211,13 +259,15 @@ export function createMarketFeed(options: {
         history.catch(() => historyCache.delete(key));
       }
       const bars = await history;
-      const entry = klineWatchers.get(key);
-      if (entry) entry.clients.add(clientId);
-      else {
-        klineWatchers.set(key, { symbol, period, clients: new Set([clientId]) });
+      let entry = klineWatchers.get(key);
+      if (!entry) {
+        entry = { symbol, period, clients: new Map(), serverBars: false };
+        klineWatchers.set(key, entry);
         klines.watch(symbol, period, bars.at(-1) ?? null);
-        connection.watchKline(symbol, period);
       }
+      // A tab watching the pair both ways (a chart and a sparkline) wants the server's bar.
+      entry.clients.set(clientId, entry.clients.get(clientId) === true || !fromTicks);
+      followServerBars(entry);
       const live = klines.bar(key);
       return live && bars.at(-1)?.time !== live.time ? [...bars, live] : live ? [...bars.slice(0, -1), live] : bars;
     },

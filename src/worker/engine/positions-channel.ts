@@ -1,6 +1,6 @@
 import type { AccountBalance } from '../../shared/api/account';
 import type { OptionOrder } from '../../shared/api/options';
-import { exchangeFeedMessage } from '../../shared/api/trading';
+import { exchangeFeedMessage, type ExchangeCadenceMessage } from '../../shared/api/trading';
 import type { PositionsState, SessionSnapshot } from '../../shared/protocol/engine';
 import type { Timers } from './ports';
 import { connectionLost, connectionOpened, initialConnectionState, type ConnectionState } from './reconnect-policy';
@@ -8,6 +8,19 @@ import { connectionLost, connectionOpened, initialConnectionState, type Connecti
 /** The positions socket as the channel sees it: the worker gives it a WebSocket, tests a fake. */
 export interface PositionsConnection {
   close(): void;
+  send(text: string): void;
+}
+
+/**
+ * The pace asked of the server for pushes that only prices cause while the engine is quiet
+ * (no tab visible): nobody sees the profit and loss then, and a tab shown again asks for the
+ * server's own pace (0) and hears the latest at its next push. Changes of orders or money
+ * (a stop-out, a fill) still come at once.
+ */
+export const quietCadenceMs = 10_000;
+
+function cadenceMessage(quiet: boolean): string {
+  return JSON.stringify({ type: 'cadence', data: { intervalMs: quiet ? quietCadenceMs : 0 } } satisfies ExchangeCadenceMessage);
 }
 
 export type PositionsConnector = (
@@ -52,6 +65,9 @@ export function createPositionsChannel(options: {
   let connectionState: ConnectionState = initialConnectionState;
   let generation = 0;
   let state: PositionsState = emptyPositions;
+  let quiet = false;
+  /** The connection has spoken (joined the feed), so it can hear a cadence. */
+  let joined = false;
 
   function publish(next: PositionsState) {
     state = next;
@@ -70,11 +86,17 @@ export function createPositionsChannel(options: {
     if (!session?.signedIn || !session.token || !socketUrl) return;
     const own = (generation += 1);
     let heard = false;
+    joined = false;
     const separator = socketUrl.includes('?') ? '&' : '?';
     connection = options.connect(`${socketUrl}${separator}token=${encodeURIComponent(session.token)}`, {
       onMessage(text) {
         if (own !== generation) return;
-        if (!heard) options.onConnected?.();
+        if (!heard) {
+          options.onConnected?.();
+          joined = true;
+          // A new connection is on the server's pace: a quiet engine slows it again.
+          if (quiet) connection?.send(cadenceMessage(true));
+        }
         heard = true;
         connectionState = connectionOpened();
         let parsed: unknown;
@@ -140,6 +162,12 @@ export function createPositionsChannel(options: {
     },
     get state() {
       return state;
+    },
+    /** The engine is quiet (no tab visible for a while): price-moved pushes at `quietCadenceMs`; back at once otherwise. */
+    setQuiet(next: boolean) {
+      if (next === quiet) return;
+      quiet = next;
+      if (connection && joined) connection.send(cadenceMessage(quiet));
     },
     stop() {
       drop();

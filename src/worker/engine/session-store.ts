@@ -73,7 +73,8 @@ export function createSessionStore(options: { store: KeyValueStore; clock: Clock
       return snapshot;
     },
 
-    async signOut(reason: SessionEndReason): Promise<SessionSnapshot> {
+    async signOut(reason: SessionEndReason, onlyToken?: string): Promise<SessionSnapshot> {
+      if (onlyToken !== undefined && current.token !== onlyToken) return current;
       await store.delete(storageKey);
       if (!current.signedIn && current.endReason === reason) return current;
       publish({ ...signedOutSession, version: nextVersion(), endReason: reason });

@@ -183,9 +183,9 @@ export function createEngineHost(options: EngineHostOptions) {
       shareWithPeers(snapshot);
       return snapshot;
     },
-    async signOut(reason) {
+    async signOut(reason, onlyToken?: string) {
       await restored;
-      const snapshot = await session.signOut(reason);
+      const snapshot = await session.signOut(reason, onlyToken);
       shareWithPeers(snapshot);
       return snapshot;
     },
@@ -231,20 +231,22 @@ export function createEngineHost(options: EngineHostOptions) {
           sendExpired: (symbols) => clients.broadcast([{ type: 'pricesExpired', payload: symbols }]),
           ...(settings.quietAfterMs !== undefined ? { quietAfterMs: settings.quietAfterMs } : {}),
           followAllPrices: settings.followAllPrices ?? false,
+          // No tab visible for a while: the positions' profit and loss may come slower too.
+          onQuiet: (quiet) => positions?.setQuiet(quiet),
         });
         followAccountSymbols();
       }
       return market.snapshot;
     },
-    async watchPrices(clientId, symbols) {
-      market?.watch(clientId, symbols);
+    async watchPrices(clientId, symbols, glance?) {
+      market?.watch(clientId, symbols, glance);
     },
     async setVisible(clientId, visible) {
       market?.setVisible(clientId, visible);
     },
-    async watchKline(clientId, symbol, period) {
+    async watchKline(clientId, symbol, period, fromTicks?) {
       if (!market) throw new Error('configureMarket first');
-      return market.watchKline(clientId, symbol, period);
+      return market.watchKline(clientId, symbol, period, fromTicks);
     },
     async unwatchKline(clientId, symbol, period) {
       market?.unwatchKline(clientId, symbol, period);

@@ -1,4 +1,4 @@
-import { decodePriceBatch, isPriceTick, wireBarSchema, type PriceTick } from '../../shared/api/market';
+import { decodePriceBatch, isPriceTick, priceTopic, wireBarSchema, type PriceTick } from '../../shared/api/market';
 import { brokerDestination } from '../../shared/api/market-broker';
 import { noPrices, type PriceSelection } from '../engine/price-subscriptions';
 import type { KlinePeriod, WireBar } from '../../shared/market/kline';
@@ -17,7 +17,8 @@ const pricesTopic = '/topic/prices';
 
 export interface MarketSocketOptions {
   url: string;
-  onPrices: (ticks: PriceTick[]) => void;
+  /** `glance`: from a glance topic (`/topic/price-1s/…`), already held to one a second per symbol by the server. */
+  onPrices: (ticks: PriceTick[], glance?: boolean) => void;
   onState: (state: ConnectionState) => void;
   /** The server's forming bar of a followed (symbol, period). */
   onBar?: (symbol: string, period: KlinePeriod, bar: WireBar) => void;
@@ -63,39 +64,49 @@ export function createMarketSocket(options: MarketSocketOptions) {
 
   const named = (destination: string) => (options.brokerNaming ? brokerDestination(destination) : destination);
 
-  /** A `/topic/price/{symbol}` body: one tick. */
-  function onPriceBody(body: string) {
+  /** A `/topic/price/{symbol}` or `/topic/price-1s/{symbol}` (`glance`) body: one tick. */
+  function onPriceBody(body: string, glance: boolean) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
     } catch {
       parsed = null;
     }
-    if (isPriceTick(parsed)) options.onPrices([parsed]);
+    if (isPriceTick(parsed)) options.onPrices([parsed], glance);
     else options.log?.('market: a price message did not match the contract');
   }
+  const onEveryTickBody = (body: string) => onPriceBody(body, false);
+  const onGlanceBody = (body: string) => onPriceBody(body, true);
+  const bodyHandler = (topic: string) => (topic === pricesTopic ? onPricesBody : topic.startsWith(priceTopic('', true)) ? onGlanceBody : onEveryTickBody);
 
-  /** The price topics followed, each with its subscription on the current connection (null until it opens). */
+  /**
+   * The price topics followed, each with its subscription on the current connection (null
+   * until it opens). A symbol moving between every tick and a glance subscribes to its other
+   * topic before leaving the first, and the server sends the newest price on subscribing.
+   */
   let selection: PriceSelection = noPrices;
   const priceTopics = new Map<string, (() => void) | null>();
 
   function wantedPriceTopics(): Set<string> {
-    return new Set(selection.all ? [pricesTopic] : selection.symbols.map((symbol) => `/topic/price/${symbol}`));
+    if (selection.all) return new Set([pricesTopic]);
+    const everyTick = new Set(selection.everyTick);
+    return new Set(selection.symbols.map((symbol) => priceTopic(symbol, !everyTick.has(symbol))));
   }
 
   /** Subscribes to what is followed and unsubscribes from the rest, on the open connection. */
   function syncPriceTopics() {
     const wanted = wantedPriceTopics();
-    for (const [topic, unsubscribe] of priceTopics) {
-      if (wanted.has(topic)) continue;
+    const leaving = [...priceTopics].filter(([topic]) => !wanted.has(topic));
+    for (const topic of wanted) if (!priceTopics.has(topic)) priceTopics.set(topic, null);
+    if (connection && state.status === 'open') {
+      for (const [topic, unsubscribe] of priceTopics) {
+        if (unsubscribe || !wanted.has(topic)) continue;
+        priceTopics.set(topic, connection.subscribe(named(topic), bodyHandler(topic)));
+      }
+    }
+    for (const [topic, unsubscribe] of leaving) {
       unsubscribe?.();
       priceTopics.delete(topic);
-    }
-    for (const topic of wanted) if (!priceTopics.has(topic)) priceTopics.set(topic, null);
-    if (!connection || state.status !== 'open') return;
-    for (const [topic, unsubscribe] of priceTopics) {
-      if (unsubscribe) continue;
-      priceTopics.set(topic, connection.subscribe(named(topic), topic === pricesTopic ? onPricesBody : onPriceBody));
     }
   }
 

@@ -8,6 +8,9 @@ export const openPositionsSocket: PositionsConnector = (url, handlers) => {
   };
   socket.onclose = (event: CloseEvent) => handlers.onClose(event.code);
   return {
+    send(text) {
+      if (socket.readyState === WebSocket.OPEN) socket.send(text);
+    },
     close() {
       socket.onclose = null;
       socket.onmessage = null;

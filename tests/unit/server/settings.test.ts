@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTrustProxy, readSettings } from '../../../server/settings';
+import { parseServerRoles, parseTrustProxy, readSettings } from '../../../server/settings';
 
 describe('TRUST_PROXY', () => {
   it('accepts addresses, CIDRs and range names, and nothing by default', () => {
@@ -37,5 +37,53 @@ describe('FOUR_EYES_USD', () => {
 
   it('refuses what is not an exact, non-negative decimal amount', () => {
     for (const bad of ['', '-1', '1e3', '1,000', '10.123456789', 'lots']) expect(() => readSettings({ FOUR_EYES_USD: bad }), bad).toThrow(/FOUR_EYES_USD/);
+  });
+});
+
+describe('SERVER_ROLES', () => {
+  const shared = {
+    DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/tradeweb',
+    MARKET_BROKER_URL: 'ws://127.0.0.1:15674/ws',
+    JWT_SECRET: 'a-shared-signing-secret-of-at-least-32-chars',
+    DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+  };
+
+  it('is one process doing everything by default, with nothing more to set', () => {
+    const settings = readSettings({});
+    expect(settings.singleProcess).toBe(true);
+    expect([...settings.roles].sort()).toEqual(['api', 'jobs', 'market']);
+  });
+
+  it('takes a comma list of market, api and jobs', () => {
+    const settings = readSettings({ ...shared, SERVER_ROLES: 'api, jobs' });
+    expect(settings.singleProcess).toBe(false);
+    expect([...settings.roles].sort()).toEqual(['api', 'jobs']);
+    expect(parseServerRoles('market')?.roles.has('market')).toBe(true);
+    for (const bad of ['', 'web', 'all,api', 'api,,web']) expect(parseServerRoles(bad), bad).toBeNull();
+    expect(() => readSettings({ ...shared, SERVER_ROLES: 'web' })).toThrow(/SERVER_ROLES/);
+  });
+
+  it('refuses to start a role of several processes without the settings every process must share', () => {
+    for (const name of Object.keys(shared) as (keyof typeof shared)[]) {
+      const environment: Record<string, string> = { ...shared, SERVER_ROLES: 'api' };
+      delete environment[name];
+      expect(() => readSettings(environment), name).toThrow(new RegExp(`${name}: required when SERVER_ROLES is not 'all'`));
+    }
+    // One process keeps generating what is missing under DATA_DIR.
+    expect(readSettings({ SERVER_ROLES: 'all' }).jwtSecret).toBeNull();
+  });
+});
+
+describe('SMS_WEBHOOK_URL and SMS_WEBHOOK_SECRET', () => {
+  it('sends SMS to the outbox by default and through the webhook when both are set', () => {
+    expect(readSettings({}).smsWebhook).toBeNull();
+    const secret = 'a-long-enough-shared-secret';
+    expect(readSettings({ SMS_WEBHOOK_URL: 'https://sms.example/hook', SMS_WEBHOOK_SECRET: secret }).smsWebhook).toEqual({ url: 'https://sms.example/hook', secret });
+  });
+
+  it('refuses one without the other, and a short secret', () => {
+    expect(() => readSettings({ SMS_WEBHOOK_URL: 'https://sms.example/hook' })).toThrow(/set both or neither/);
+    expect(() => readSettings({ SMS_WEBHOOK_SECRET: 'a-long-enough-shared-secret' })).toThrow(/set both or neither/);
+    expect(() => readSettings({ SMS_WEBHOOK_URL: 'https://sms.example/hook', SMS_WEBHOOK_SECRET: 'short' })).toThrow(/SMS_WEBHOOK_SECRET/);
   });
 });

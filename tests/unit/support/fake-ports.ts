@@ -1,5 +1,5 @@
 import type { MarketConnectionFactory } from '../../../src/worker/engine/market-feed';
-import type { PriceSelection } from '../../../src/worker/engine/price-subscriptions';
+import { noPrices, type PriceSelection } from '../../../src/worker/engine/price-subscriptions';
 import type { PositionsConnector } from '../../../src/worker/engine/positions-channel';
 import type { SessionApi } from '../../../src/worker/engine/session-clock';
 
@@ -31,7 +31,7 @@ export function fakeMarket() {
     selections,
     /** What the socket follows now. */
     get following(): PriceSelection {
-      return selections.at(-1) ?? { all: false, symbols: [] };
+      return selections.at(-1) ?? noPrices;
     },
   };
 }
@@ -72,12 +72,12 @@ export function fakeSessionApi(options: { check?: 'valid' | 'invalid' | 'unreach
 /** The `/exchange/ws` sockets the engine opens: their URLs, their handlers, and whether the engine closed them. */
 export function fakePositionsServer() {
   const opened: string[] = [];
-  const live: { handlers: Parameters<PositionsConnector>[1]; closed: boolean }[] = [];
+  const live: { handlers: Parameters<PositionsConnector>[1]; closed: boolean; said: string[] }[] = [];
   const connect: PositionsConnector = (url, handlers) => {
     opened.push(url);
-    const entry = { handlers, closed: false };
+    const entry = { handlers, closed: false, said: [] as string[] };
     live.push(entry);
-    return { close: () => void (entry.closed = true) };
+    return { close: () => void (entry.closed = true), send: (text) => void entry.said.push(text) };
   };
   return { connect, opened, live };
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import type { Duplex } from 'node:stream';
+import type { SocketCompression } from '../../../settings';
 import type { TopicBus } from '../topic-bus';
-import { createConnectionLimit, tooManyConnectionsCode } from '../../../http/connection-limits';
+import { createConnectionLimit, tooManyConnectionsCode, type ConnectionLimit } from '../../../http/connection-limits';
 import { HEARTBEAT, parseMessage, serializeFrame, type StompFrame, type StompHeaders } from '../../../../src/shared/stomp/frame';
 import {
   heartBeatHeader,
@@ -11,7 +13,15 @@ import {
   type HeartBeatKeeper,
 } from '../../../../src/shared/stomp/heart-beat';
 import { SubscriptionTable } from './stomp-subscriptions';
-import { ensureWebsocketSupport, MAX_INBOUND_MESSAGE_BYTES, STOMP_SUBPROTOCOLS } from './stomp-upgrade';
+import { compressedTextFrame, deflateMessage, sharedDeflateOf, type DeflateSettings, type NegotiatedDeflate } from './shared-deflate';
+import {
+  answeredExtensionsOf,
+  ensureWebsocketSupport,
+  MAX_INBOUND_MESSAGE_BYTES,
+  SOCKET_COMPRESSION,
+  STOMP_SUBPROTOCOLS,
+  watchAnsweredExtensions,
+} from './stomp-upgrade';
 
 /**
  * The market-data STOMP 1.2 endpoint: a read-only WebSocket where clients SUBSCRIBE to
@@ -31,6 +41,8 @@ export const SERVER_NAME = 'tradeweb-market/1.0';
 const CLOSE_NORMAL = 1000;
 const CLOSE_PROTOCOL_ERROR = 1002;
 const CLOSE_INTERNAL_ERROR = 1011;
+/** Frames held while a new socket's place is being counted. */
+const maxEarlyFrames = 64;
 /** WebSocket readyState OPEN. */
 const SOCKET_OPEN = 1;
 
@@ -57,16 +69,19 @@ export interface StompEndpointOptions {
   maxSubscriptionsPerConnection?: number;
   /** More open sockets from one client address (`request.ip`) are closed with 4429. */
   maxConnectionsPerAddress?: number;
+  /** Where the open sockets per address are counted (the server's: in the database, across processes); this process alone by default. */
+  connectionsPerAddress?: ConnectionLimit;
   connectTimeoutMs?: number;
   maxBufferedBytes?: number;
   /** Defaults to the Fastify instance's logger. */
   log?: StompLogger;
   /**
-   * permessage-deflate for the server's sockets (`SOCKET_COMPRESSION`), default on. It
-   * applies to every socket path of the instance when this endpoint registers
-   * @fastify/websocket; an already registered plugin keeps its own settings.
+   * permessage-deflate for the server's sockets (`SOCKET_COMPRESSION`), default per socket
+   * (`stomp-upgrade.ts` says what each mode costs). It applies to every socket path of the
+   * instance when this endpoint registers @fastify/websocket; an already registered plugin
+   * keeps its own settings.
    */
-  compression?: boolean;
+  compression?: SocketCompression;
 }
 
 export interface StompEndpoint {
@@ -79,17 +94,21 @@ interface StompSocket {
   readonly protocol: string;
   readonly bufferedAmount: number;
   readonly readyState: number;
-  send(data: string): void;
+  send(data: string | Buffer, options?: { binary?: boolean; compress?: boolean }): void;
   close(code?: number, reason?: string): void;
   terminate(): void;
   on(event: 'message', listener: (data: RawData, isBinary: boolean) => void): void;
   on(event: 'close', listener: () => void): void;
+  off(event: 'message', listener: (data: RawData, isBinary: boolean) => void): void;
+  emit(event: 'message', data: RawData, isBinary: boolean): boolean;
 }
 
 type RawData = Uint8Array | ArrayBuffer | Uint8Array[];
 
 interface EndpointSettings {
   bus: TopicBus;
+  /** The MESSAGE frames of the publication being delivered, encoded once for every subscriber. */
+  frames: MessageFrames;
   allowedDestination: (destination: string) => boolean;
   snapshotOf: (destination: string) => string | null;
   heartbeatMs: number;
@@ -99,9 +118,17 @@ interface EndpointSettings {
   log: StompLogger;
 }
 
+/** How a publication's shared deflate is made: ws's own settings, so the octets are what ws would send. */
+const sharedDeflateSettings: DeflateSettings & { threshold: number } = {
+  level: SOCKET_COMPRESSION.zlibDeflateOptions.level,
+  memLevel: SOCKET_COMPRESSION.zlibDeflateOptions.memLevel,
+  threshold: SOCKET_COMPRESSION.threshold,
+};
+
 export async function registerStompEndpoint(app: FastifyInstance, options: StompEndpointOptions): Promise<StompEndpoint> {
   const settings: EndpointSettings = {
     bus: options.bus,
+    frames: new MessageFrames(),
     allowedDestination: options.allowedDestination,
     snapshotOf: options.snapshotOf ?? (() => null),
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
@@ -117,13 +144,14 @@ export async function registerStompEndpoint(app: FastifyInstance, options: Stomp
   if (!Number.isInteger(settings.maxSubscriptions) || settings.maxSubscriptions < 1) {
     throw new RangeError('maxSubscriptionsPerConnection must be a positive integer');
   }
-  const stompPaths = await ensureWebsocketSupport(app, { compression: options.compression ?? true });
+  const stompPaths = await ensureWebsocketSupport(app, { compression: options.compression ?? 'per-socket' });
   stompPaths?.add(app.prefix + options.path);
+  watchAnsweredExtensions(app.websocketServer);
   const maxConnectionsPerAddress = options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
   if (!Number.isInteger(maxConnectionsPerAddress) || maxConnectionsPerAddress < 1) {
     throw new RangeError('maxConnectionsPerAddress must be a positive integer');
   }
-  const perAddress = createConnectionLimit(maxConnectionsPerAddress);
+  const perAddress = options.connectionsPerAddress ?? createConnectionLimit(maxConnectionsPerAddress);
   const connections = new Set<StompConnection>();
 
   app.get(options.path, { websocket: true }, (rawSocket, request) => {
@@ -133,19 +161,43 @@ export async function registerStompEndpoint(app: FastifyInstance, options: Stomp
       socket.close(CLOSE_PROTOCOL_ERROR, 'STOMP subprotocol required');
       return;
     }
-    const release = perAddress.acquire(request.ip);
-    if (!release) {
-      settings.log.debug({ address: request.ip }, 'stomp: refused a socket over the per-address limit');
-      socket.close(tooManyConnectionsCode, 'too many connections from this address');
-      return;
-    }
-    const connection = new StompConnection(socket, settings);
-    connections.add(connection);
+    // Frames that arrive while the place is being taken are held, then handed to the connection in order.
+    const early: [RawData, boolean][] = [];
+    const hold = (data: RawData, isBinary: boolean) => {
+      // A client sends CONNECT and a few SUBSCRIBEs before its first answer; more is not a client.
+      if (early.push([data, isBinary]) > maxEarlyFrames) socket.close(CLOSE_PROTOCOL_ERROR, 'too many frames before CONNECTED');
+    };
+    let gone = false;
+    let release: (() => void) | null = null;
+    let connection: StompConnection | null = null;
+    socket.on('message', hold);
     socket.on('close', () => {
-      release();
-      connection.dispose();
-      connections.delete(connection);
+      gone = true;
+      release?.();
+      if (connection) {
+        connection.dispose();
+        connections.delete(connection);
+      }
     });
+    perAddress
+      .acquire(request.ip)
+      .then((place) => {
+        if (gone) return place?.();
+        if (!place) {
+          settings.log.debug({ address: request.ip }, 'stomp: refused a socket over the per-address limit');
+          socket.close(tooManyConnectionsCode, 'too many connections from this address');
+          return;
+        }
+        release = place;
+        connection = new StompConnection(socket, settings, sharedDeflateWriter(socket, request.raw));
+        connections.add(connection);
+        socket.off('message', hold);
+        for (const [data, isBinary] of early.splice(0)) socket.emit('message', data, isBinary);
+      })
+      .catch((error: unknown) => {
+        settings.log.error({ err: error }, 'stomp: counting the connection failed');
+        socket.close(CLOSE_INTERNAL_ERROR, 'try again later');
+      });
   });
 
   // @fastify/websocket asks sockets to close before shutdown; cut any that did not finish.
@@ -162,6 +214,91 @@ function toBytes(data: RawData): Uint8Array {
   return data;
 }
 
+/**
+ * One publication's MESSAGE frame for one subscription id: its octets, and the same
+ * octets deflated for sockets that share the server's deflate, made on first need and
+ * once per server window size (in practice one: the server names its window).
+ */
+class MessageFrame {
+  private readonly deflated = new Map<number, readonly [Buffer, Buffer]>();
+
+  constructor(readonly plain: Buffer) {}
+
+  /** The whole compressed frame (header, payload) for a socket of this deflate; null when the frame is too small to be worth it. */
+  compressedFor(deflate: NegotiatedDeflate): readonly [Buffer, Buffer] | null {
+    if (this.plain.length < sharedDeflateSettings.threshold) return null;
+    let frame = this.deflated.get(deflate.windowBits);
+    if (!frame) {
+      frame = compressedTextFrame(deflateMessage(this.plain, deflate.windowBits, sharedDeflateSettings));
+      this.deflated.set(deflate.windowBits, frame);
+    }
+    return frame;
+  }
+}
+
+/**
+ * A publication reaches every subscriber of its destination in one synchronous pass of the
+ * bus: its MESSAGE frame is serialized and encoded to octets once there (and deflated at
+ * most once), and the same frame goes to every socket whose subscription id is the same
+ * (the app's sockets all use the same ids), instead of once per socket. A message-id is
+ * unique per publication, so it increases on every connection. The frame is forgotten
+ * after the pass (a microtask), and a connection handed the same frame twice is being
+ * given a new publication with an equal body.
+ */
+class MessageFrames {
+  private nextMessageId = 1;
+  private current: { destination: string; subscription: string; body: string; frame: MessageFrame; servedTo: WeakSet<object> } | null = null;
+
+  frameFor(connection: object, subscription: string, destination: string, body: string): MessageFrame {
+    const current = this.current;
+    if (current && current.body === body && current.subscription === subscription && current.destination === destination && !current.servedTo.has(connection)) {
+      current.servedTo.add(connection);
+      return current.frame;
+    }
+    const messageId = String(this.nextMessageId);
+    this.nextMessageId += 1;
+    const frame = new MessageFrame(
+      Buffer.from(serializeFrame({ command: 'MESSAGE', headers: { destination, subscription, 'message-id': messageId, 'content-type': 'application/json' }, body }), 'utf8'),
+    );
+    if (this.current === null) queueMicrotask(() => (this.current = null));
+    this.current = { destination, subscription, body, frame, servedTo: new WeakSet([connection]) };
+    return frame;
+  }
+}
+
+/**
+ * Writes an already compressed frame to a socket's connection, between the frames ws
+ * writes itself. ws writes a frame to the connection at once unless its sender is busy
+ * deflating (or holds frames queued behind a deflate); this endpoint never asks ws to
+ * deflate (every send is `compress: false`), so ws's sender stays idle and a frame written
+ * here lands in order with the heart-beats, receipts and errors sent through ws.
+ */
+interface SharedDeflateWriter {
+  readonly deflate: NegotiatedDeflate;
+  /** False when the frame could not be written here (ws holds frames of its own): send it through ws instead. */
+  write(frame: readonly [Buffer, Buffer]): boolean;
+}
+
+/** The writer of a socket that negotiated a server deflate without context takeover; null for any other socket. */
+function sharedDeflateWriter(socket: StompSocket, request: { socket?: Duplex | null }): SharedDeflateWriter | null {
+  const deflate = sharedDeflateOf(answeredExtensionsOf(request));
+  // The upgrade's connection is the one ws frames onto (absent for injected test sockets).
+  const connection = request.socket;
+  if (!deflate || !connection) return null;
+  return {
+    deflate,
+    write(frame) {
+      // bufferedAmount is the connection's unwritten octets plus what ws's sender holds back.
+      if (connection.destroyed || !connection.writable || socket.bufferedAmount !== connection.writableLength) return false;
+      connection.cork();
+      connection.write(frame[0]);
+      connection.write(frame[1]);
+      connection.uncork();
+      return true;
+    },
+  };
+}
+
 const heartBeatClock: HeartBeatClock = {
   nowMs: () => performance.now(),
   setTimeout: (callback, ms) => setTimeout(callback, ms),
@@ -171,7 +308,6 @@ const heartBeatClock: HeartBeatClock = {
 class StompConnection {
   private phase: 'awaiting-connect' | 'connected' | 'closed' = 'awaiting-connect';
   private readonly subscriptions: SubscriptionTable;
-  private nextMessageId = 1;
   private connectTimer: NodeJS.Timeout | null = null;
   private beatKeeper: HeartBeatKeeper | null = null;
   /** Messages skipped since the socket went over the buffer limit; 0 while it keeps up. */
@@ -180,6 +316,7 @@ class StompConnection {
   constructor(
     private readonly socket: StompSocket,
     private readonly settings: EndpointSettings,
+    private readonly sharedDeflate: SharedDeflateWriter | null,
   ) {
     this.subscriptions = new SubscriptionTable(settings.maxSubscriptions);
     socket.on('message', (data) => this.onMessage(data));
@@ -224,11 +361,28 @@ class StompConnection {
     this.close(code, message);
   }
 
+  /** Sends a control frame (CONNECTED, RECEIPT, ERROR, heart-beat) as it is: ws never deflates on this socket, so it never queues. */
   private transmit(data: string): boolean {
     if (this.socket.readyState !== SOCKET_OPEN) return false;
-    this.socket.send(data);
+    this.socket.send(data, { binary: false, compress: false });
     this.beatKeeper?.sent();
     return true;
+  }
+
+  /** Sends a publication: the shared compressed frame where this socket takes it. */
+  private transmitMessage(frame: MessageFrame): void {
+    if (this.socket.readyState !== SOCKET_OPEN) return;
+    // STOMP frames are text: the octets are sent as a text message.
+    if (!this.sharedDeflate) {
+      // ws compresses it if this socket negotiated a deflate that cannot be shared (its context kept).
+      this.socket.send(frame.plain, { binary: false });
+    } else {
+      const compressed = frame.compressedFor(this.sharedDeflate.deflate);
+      if (!compressed) this.socket.send(frame.plain, { binary: false, compress: false });
+      // Should ws ever hold frames of its own, it deflates this one itself, after them.
+      else if (!this.sharedDeflate.write(compressed)) this.socket.send(frame.plain, { binary: false, compress: true });
+    }
+    this.beatKeeper?.sent();
   }
 
   /** True while the socket has more queued than allowed: a slow consumer. */
@@ -370,14 +524,6 @@ class StompConnection {
       this.dropped += 1;
       return;
     }
-    const messageId = String(this.nextMessageId);
-    this.nextMessageId += 1;
-    this.transmit(
-      serializeFrame({
-        command: 'MESSAGE',
-        headers: { destination, subscription, 'message-id': messageId, 'content-type': 'application/json' },
-        body,
-      }),
-    );
+    this.transmitMessage(this.settings.frames.frameFor(this, subscription, destination, body));
   }
 }

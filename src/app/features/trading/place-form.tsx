@@ -15,6 +15,7 @@ import { useAccountBalance } from '../account/account-balance';
 import { showToast } from '../../components/toasts';
 import { SignInToTrade, useOrderSubmission } from './order-submission';
 import { FieldFrame, TextField } from '../../components/text-field';
+import { AnnounceOnce } from '../../components/announce-once';
 import { positionsSignal, priceSignal, sessionSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
 import { isDemoSession } from '../../../shared/protocol/engine';
@@ -177,6 +178,10 @@ export function PlaceForm(props: {
       <p className="place-current numeric">
         {t(buy ? 'trade.current_ask' : 'trade.current_bid')}: <strong data-testid="place-current">{current !== null ? format.price(formatMoney(current), decimals) : '—'}</strong>
       </p>
+      <AnnounceOnce
+        subject={`${symbol}|${direction}`}
+        text={current !== null ? `${product.productName || symbol}, ${t(buy ? 'trade.current_ask' : 'trade.current_bid')}: ${format.price(formatMoney(current), decimals)}` : null}
+      />
       {priceType === PriceType.pending ? (
         <DecimalInput label={t('trade.limit_price')} value={price} decimals={decimals} onChange={setPrice} onBlur={() => void checks.price()} error={errors.price ?? null} />
       ) : null}

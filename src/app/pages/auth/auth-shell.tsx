@@ -1,12 +1,14 @@
-import { useId, type ReactNode } from 'react';
+import { lazy, Suspense, useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { useApp } from '../../app-context';
 import { LanguagePicker } from '../../components/language-picker';
 import { PageFrame } from '../../components/page-frame';
 import { useIsDesktop } from '../../layouts/use-viewport';
-import { Workspace } from '../../features/workspace/workspace';
 import { Icon } from '../../components/icons';
+
+// Desktops only (phones sign in on a page of their own); fetched with the desktop terminal at start-up.
+const Workspace = lazy(() => import('../../features/workspace/workspace').then((module) => ({ default: module.Workspace })));
 
 function HeadsetIcon() {
   return (
@@ -53,7 +55,9 @@ export function AuthShell(props: { title: string; back: string; children: ReactN
     <div className="auth-desktop">
       {/* The trading workspace stays in view behind the card, out of reach until signed in. */}
       <div className="auth-behind" inert aria-hidden="true">
-        <Workspace />
+        <Suspense fallback={null}>
+          <Workspace />
+        </Suspense>
       </div>
       <div className="auth-overlay">
         <section className="auth-card" aria-labelledby={titleId}>

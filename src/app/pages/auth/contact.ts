@@ -1,6 +1,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import type { ContactType } from '../../../shared/api/auth';
-import { isValidEmail, normalizePhone } from '../../../shared/auth/validation';
+import { normalizePhone } from '../../../shared/auth/phone';
+import { isValidEmail } from '../../../shared/auth/validation';
 import { isCountryCode } from './countries';
 
 /** What the contact field holds: both values are kept, so switching tabs loses nothing. */

@@ -6,3 +6,4 @@ import { signal } from '@preact/signals-react';
  * router goes there instead of saying "already signed in".
  */
 export const signInReturnSignal = signal<string | null>(null, { name: 'signInReturn' });
+

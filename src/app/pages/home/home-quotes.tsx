@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { listedProducts } from '../../../shared/market/product-list';
 import { productsSignal, useProducts } from '../../features/catalogue/products';
 import { ProductsPending } from '../../features/catalogue/products-pending';
-import { QuoteList } from '../../features/catalogue/quote-list';
+import { ShortQuoteList } from '../../features/catalogue/quote-row';
 import { useTradeModeContext } from '../../features/catalogue/trade-mode-context';
 import { useOpenProduct } from '../../features/catalogue/use-open-product';
 
@@ -26,7 +26,7 @@ export function HomeQuotes() {
       {state.list.length === 0 || pending ? (
         <ProductsPending />
       ) : (
-        <QuoteList products={products} limit={3} label={t('market.quotes')} onOpen={openProduct} />
+        <ShortQuoteList products={products} limit={3} label={t('market.quotes')} onOpen={openProduct} />
       )}
     </section>
   );

@@ -44,7 +44,8 @@ function HotCard(props: { symbol: string }) {
 export function HotCards() {
   const { t } = useTranslation();
   const { config } = useApp();
-  useWatchedPrices(config.hotProducts);
+  // A card's price at most once a second: a glance, not the trade form's every tick.
+  useWatchedPrices(config.hotProducts, { glance: true });
   return (
     <section aria-label={t('market.hot_products')}>
       <ul className="hot-cards">

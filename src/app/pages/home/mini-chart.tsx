@@ -47,8 +47,9 @@ export function MiniChart(props: { symbol: string; tone: string }) {
     let cancelled = false;
     let stop: (() => void) | null = null;
     const { fromMs, toMs } = miniChartWindow(Date.now());
-    // The live bar follows the watch; the drawn history is the ranged window.
-    Promise.all([klines.range(symbol, '1min', fromMs, toMs), klines.watch(symbol, '1min')])
+    // The live bar follows the watch; the drawn history is the ranged window. A line of closes
+    // needs no volume: the card's own prices form the bar, without the server's kline topic.
+    Promise.all([klines.range(symbol, '1min', fromMs, toMs), klines.watch(symbol, '1min', { fromTicks: true })])
       .then(([history]) => {
         if (cancelled) return;
         setBars(history.slice(-miniChartMinutes));

@@ -14,7 +14,7 @@ import { PageFrame } from '../../components/page-frame';
 import { profileChanged } from '../../features/profile/use-user-info';
 import { TextField } from '../../components/text-field';
 import { showToast } from '../../components/toasts';
-import { adoptSession, sessionSignal } from '../../engine/signals';
+import { adoptSession, loggedOutHereSignal, sessionSignal } from '../../engine/signals';
 import { ImageRefusedError, prepareImage } from '../../features/money/deposit/prepare-image';
 import { accountRows } from '../../features/profile/account-rows';
 import { usePickedImage } from '../../components/picked-image';
@@ -91,6 +91,8 @@ export function AccountPage() {
     if (!loggingOut) return;
     const timer = setTimeout(() => {
       void (async () => {
+        // Before the call: the server's end of the session may reach this tab before its answer.
+        loggedOutHereSignal.value = true;
         await http.call(logout, {}, { silent: true }).catch(() => undefined);
         adoptSession(await engine.signOut('logout'));
         navigate('/login', { replace: true });

@@ -7,7 +7,7 @@ import { useApp } from '../../app-context';
 import { PageFrame } from '../../components/page-frame';
 import { TextField } from '../../components/text-field';
 import { showToast } from '../../components/toasts';
-import { adoptSession } from '../../engine/signals';
+import { adoptSession, sessionSignal } from '../../engine/signals';
 
 /** The specification: the sign-out and the way to /login follow a changed password after 1 second. */
 const signOutDelayMs = 1_000;
@@ -50,6 +50,9 @@ export function ChangePasswordPage() {
       return;
     }
     setSubmitting(true);
+    // The session that changes the password is the one to end, and only it: the user may
+    // have signed in again with the new password before the delayed sign-out runs.
+    const changedBy = sessionSignal.peek().token;
     try {
       await http.call(passwordSubmit, { oldPassword: values.old, newPassword: values.new });
     } catch {
@@ -60,8 +63,10 @@ export function ChangePasswordPage() {
     setDone(true);
     showToast('success', t('credentials.password_changed'));
     window.setTimeout(() => {
+      const now = sessionSignal.peek();
+      if (!changedBy || (now.signedIn && now.token !== changedBy)) return;
       void engine
-        .signOut('password-changed')
+        .signOut('password-changed', changedBy)
         .then(adoptSession)
         .finally(() => navigate('/login', { replace: true }));
     }, signOutDelayMs);

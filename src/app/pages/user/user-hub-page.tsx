@@ -11,7 +11,7 @@ import { copyText } from '../../components/copy-text';
 import { PageFrame } from '../../components/page-frame';
 import { UserAvatar } from '../../features/profile/user-avatar';
 import { useUserInfo } from '../../features/profile/use-user-info';
-import { adoptSession, sessionSignal } from '../../engine/signals';
+import { adoptSession, loggedOutHereSignal, sessionSignal } from '../../engine/signals';
 import { hasScreen } from '../../routing/routes';
 import { hubMenuEntries } from '../../features/account/account-entries';
 import { ResetDemoButton } from '../../features/trading/positions/position-parts';
@@ -42,6 +42,9 @@ export function UserHubPage() {
 
   async function signOut() {
     if (!(await confirmDialog({ title: t('user.logout'), message: t('user.logout_confirm') }))) return;
+    // Before the call: the server ends the session family and closes the account socket, which
+    // may end this tab's session before the call answers; this tab still goes to plain sign-in.
+    loggedOutHereSignal.value = true;
     // The server ends the session family; the engine clears every tab either way.
     await http.call(logout, {}, { silent: true }).catch(() => undefined);
     adoptSession(await engine.signOut('logout'));

@@ -76,7 +76,7 @@ describe('request client', () => {
   });
 
   it('ends the session on HTTP 401 from an exchange call, as from a signed-in API call', async () => {
-    const unauthorized = client(json({ code: 400, msg: 'no', data: null }, 401));
+    const unauthorized = client(json({ code: 400, msg: 'no', data: null }, 401), 'tok');
     await expect(unauthorized.http.call(addOrder, { tradePair: 'BTCUSDT', price: '0', orderQuantity: '1', multiple: 100, orderType: 0, buyPoint: 2, clientOrderId: 'c2' })).rejects.toThrow();
     expect(unauthorized.lost).toEqual(['unauthorized']);
   });
@@ -121,10 +121,10 @@ describe('request client', () => {
   });
 
   it('ends the session on 23519 and on HTTP 401 from a signed-in path', async () => {
-    const ended = client(json({ code: 23519, msg: 'ended', data: null }));
+    const ended = client(json({ code: 23519, msg: 'ended', data: null }), 'tok');
     await expect(ended.http.call(getCustomerLink, {})).rejects.toThrow();
     expect(ended.lost).toEqual(['ended-by-server']);
-    const unauthorized = client(json({ code: 400, msg: 'no', data: null }, 401));
+    const unauthorized = client(json({ code: 400, msg: 'no', data: null }, 401), 'tok');
     const signedIn = { ...getCustomerLink, path: '/v1/waa/user/info' };
     await expect(unauthorized.http.call(signedIn, {})).rejects.toThrow();
     expect(unauthorized.lost).toEqual(['unauthorized']);
@@ -148,14 +148,29 @@ describe('request client', () => {
     });
     await expect(http.call(getCustomerLink, {})).rejects.toThrow();
     expect(lost).toEqual([]);
+
+    // Refused while still current: the engine is told which session to end, so that a
+    // sign-in landing between this answer and the engine's sign-out is not the one ended.
+    const ended: [string, string][] = [];
+    const current = createHttpClient({
+      roots: { api: 'https://api.example', market: 'https://market.example', exchange: 'https://exchange.example' },
+      timeoutMs: 0,
+      getToken: () => 'the session',
+      getLanguage: () => 'en',
+      report: () => undefined,
+      onSessionLost: (reason, refused) => ended.push([reason, refused]),
+      fetchImpl: (async () => new Response(JSON.stringify({ code: 23519, msg: 'ended', data: null }))) as unknown as typeof fetch,
+    });
+    await expect(current.call(getCustomerLink, {})).rejects.toThrow();
+    expect(ended).toEqual([['ended-by-server', 'the session']]);
   });
 
   it('ends the session when the user info call answers 1002 (no such user), and only that call', async () => {
     const signedIn = { ...getCustomerLink, path: '/v1/waa/user/info' };
-    const gone = client(json({ code: 1002, msg: 'no user', data: null }));
+    const gone = client(json({ code: 1002, msg: 'no user', data: null }), 'tok');
     await expect(gone.http.call(signedIn, {})).rejects.toThrow('code 1002');
     expect(gone.lost).toEqual(['invalid']);
-    const elsewhere = client(json({ code: 1002, msg: 'no user', data: null }));
+    const elsewhere = client(json({ code: 1002, msg: 'no user', data: null }), 'tok');
     await expect(elsewhere.http.call(getCustomerLink, {})).rejects.toThrow('code 1002');
     expect(elsewhere.lost).toEqual([]);
   });

@@ -34,6 +34,12 @@ describe('route guards', () => {
     expect(resolveGuard('/user', '', visitor).kind).toBe('redirect');
   });
 
+  it('sends a person who has just logged out from the page they left to plain sign-in: no notice, no way back', () => {
+    expect(resolveGuard('/user', '', { ...visitor, loggedOut: true })).toEqual({ kind: 'redirect', to: '/login' });
+    expect(resolveGuard('/user/account', '', { ...visitor, loggedOut: true })).toEqual({ kind: 'redirect', to: '/login' });
+    expect(resolveGuard('/', '', { ...visitor, loggedOut: true }).kind).toBe('render');
+  });
+
   it('sends signed-in users away from sign-in and sign-up with a notice', () => {
     for (const path of ['/login', '/register']) {
       expect(resolveGuard(path, '', realUser)).toEqual({ kind: 'redirect', to: '/', notice: 'notice.already_logged_in' });

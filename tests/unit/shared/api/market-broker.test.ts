@@ -15,13 +15,14 @@ describe('brokerDestination (RabbitMQ names of the market topics)', () => {
   it('is not the identity: per-symbol topics become one routing key with dot-separated words', () => {
     expect(brokerDestination('/topic/prices')).toBe('/topic/prices');
     expect(brokerDestination('/topic/price/BTCUSDT')).toBe('/topic/price.BTCUSDT');
+    expect(brokerDestination('/topic/price-1s/BTCUSDT')).toBe('/topic/price-1s.BTCUSDT');
     expect(brokerDestination('/topic/kline/BTCUSDT/1min')).toBe('/topic/kline.BTCUSDT.1min');
     expect(brokerDestination('/topic/kline/EURUSD/1d')).toBe('/topic/kline.EURUSD.1d');
   });
 
   it('gives every market destination a name RabbitMQ accepts, and no two the same name', () => {
     const symbols = ['BTCUSDT', 'EURUSD', 'BRK.B', 'BRK-B', 'BRK_B', 'A', 'A.1min', 'x'.repeat(32)];
-    const destinations = ['/topic/prices', ...symbols.flatMap((symbol) => [`/topic/price/${symbol}`, ...klinePeriods.map((period) => `/topic/kline/${symbol}/${period}`)])];
+    const destinations = ['/topic/prices', ...symbols.flatMap((symbol) => [`/topic/price/${symbol}`, `/topic/price-1s/${symbol}`, ...klinePeriods.map((period) => `/topic/kline/${symbol}/${period}`)])];
     const names = destinations.map(brokerDestination);
     for (const name of names) expect(name).toMatch(rabbitTopic);
     // Routing keys must not carry topic-exchange wildcards.
@@ -36,7 +37,7 @@ describe('brokerDestination (RabbitMQ names of the market topics)', () => {
   });
 
   it('refuses what is not a market destination, including names already mapped', () => {
-    for (const destination of ['/topic/secrets', '/queue/prices', '/topic/kline/BTCUSDT/2min', '/topic/price/BTC*', '/topic/price/BTC#', '/topic/price.BTCUSDT', '/topic/kline.BTCUSDT.1min', '', '/topic/price/']) {
+    for (const destination of ['/topic/secrets', '/queue/prices', '/topic/kline/BTCUSDT/2min', '/topic/price/BTC*', '/topic/price/BTC#', '/topic/price.BTCUSDT', '/topic/price-1s.BTCUSDT', '/topic/price-2s/BTCUSDT', '/topic/kline.BTCUSDT.1min', '', '/topic/price/']) {
       expect(() => brokerDestination(destination), destination).toThrow(RangeError);
     }
   });

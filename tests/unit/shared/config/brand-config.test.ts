@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { marketSocketUrl, parseBrandConfig } from '../../../../src/shared/config/brand-config';
+import { marketSocketUrl, parseBrandConfig, parseBrandConfigExplained } from '../../../../src/shared/config/brand-config';
 
 describe('brand config.json', () => {
   it('accepts the shipped public/config.json', () => {
@@ -17,13 +17,14 @@ describe('brand config.json', () => {
     });
   });
 
-  it('names each wrong or unknown field', () => {
-    const result = parseBrandConfig({ siteName: '', upDownTemplate: 2, apiRoot: 'ftp://x', colour: 'red' });
+  it('names each wrong or unknown field, in zod\'s English messages (loaded on demand)', async () => {
+    const result = await parseBrandConfigExplained({ siteName: '', upDownTemplate: 2, apiRoot: 'ftp://x', colour: 'red' });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     const fields = result.problems.map((problem) => problem.split(':')[0]);
     expect(fields).toEqual(expect.arrayContaining(['siteName', 'upDownTemplate', 'apiRoot', '(root)']));
-    expect(result.problems.join('\n')).toContain('colour');
+    expect(result.problems.join('\n')).toContain('Unrecognized key: "colour"');
+    expect(result.problems).toContain('siteName: Too small: expected string to have >=1 characters');
   });
 
   it('rejects a config that is not an object', () => {

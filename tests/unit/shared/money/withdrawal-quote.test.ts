@@ -96,6 +96,12 @@ describe('encoded fields', () => {
     expect(decodeField(encodeField('12345678', key), 'another16bytekey')).toBeNull();
     expect(decodeField('12345678', key)).toBeNull();
   });
+  it('refuse a value encoded under any other key, not just most of them (the padding is checked whole)', () => {
+    // Under 3,000 other keys a loosely unpadded decode lets about 1 in 250 through as a few stray characters.
+    const address = encodeField('TNVxs1q6jQ7qE3gk2Ph7wT5rK9uYdZ4m8F', key);
+    const accepted = Array.from({ length: 3_000 }, (_, index) => `other-key-${String(index).padStart(6, '0')}`).filter((other) => decodeField(address, other) !== null);
+    expect(accepted).toEqual([]);
+  });
   it('show an account by its last four characters', () => {
     expect(maskedTail('GB33BUKB20201555555555')).toBe('****5555');
     expect(maskedTail('123')).toBe('123');

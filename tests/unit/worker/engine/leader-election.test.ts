@@ -115,13 +115,14 @@ describe('market leader election (dedicated-worker fallback)', () => {
   it('follows the union of every tab’s prices on the leader’s one socket', async () => {
     const { sockets, first, second } = twoStartedTabs();
     await Promise.resolve();
-    first.connection.followPrices({ all: false, symbols: ['BTCUSDT'] });
-    second.connection.followPrices({ all: false, symbols: ['EURUSD', 'BTCUSDT'] });
-    expect(sockets.prices[0]?.at(-1)).toEqual({ all: false, symbols: ['BTCUSDT', 'EURUSD'] });
+    first.connection.followPrices({ all: false, symbols: ['BTCUSDT', 'ETHUSDT'], everyTick: ['BTCUSDT'] });
+    second.connection.followPrices({ all: false, symbols: ['ETHUSDT', 'EURUSD'], everyTick: ['ETHUSDT'] });
+    // A symbol one tab glances at and another shows as it ticks is followed at every tick.
+    expect(sockets.prices[0]?.at(-1)).toEqual({ all: false, symbols: ['BTCUSDT', 'ETHUSDT', 'EURUSD'], everyTick: ['BTCUSDT', 'ETHUSDT'] });
     second.connection.followPrices({ all: true });
     expect(sockets.prices[0]?.at(-1)).toEqual({ all: true });
-    second.connection.followPrices({ all: false, symbols: [] });
-    expect(sockets.prices[0]?.at(-1)).toEqual({ all: false, symbols: ['BTCUSDT'] });
+    second.connection.followPrices({ all: false, symbols: [], everyTick: [] });
+    expect(sockets.prices[0]?.at(-1)).toEqual({ all: false, symbols: ['BTCUSDT', 'ETHUSDT'], everyTick: ['BTCUSDT'] });
   });
 
   it('hands the socket to a waiting tab when the leader goes', async () => {

@@ -43,12 +43,15 @@ describe('engine market feed', () => {
     await host.api.watchPrices('tab-2', ['BTCUSDT']);
 
     market.handlers.onState?.({ status: 'open', failedAttempts: 0, gaveUp: false });
-    for (let index = 0; index < 20; index += 1) {
+    market.handlers.onPrices?.([priceTick('EURUSD', '1.00', 0), priceTick('USDJPY', '150.0', 0)]);
+    // Leading edge: the first prices after a quiet window go out at once (as soon as the
+    // messages that came with them are read); the next 19 ticks wait for the window's end
+    // and arrive as one row carrying the latest.
+    time.advance(0);
+    expect(priceRows(first)).toEqual([['EURUSD', '1.00', '1.00', '1.00', '0.00', '1.00', '1.00', '1', 0]]);
+    for (let index = 1; index < 20; index += 1) {
       market.handlers.onPrices?.([priceTick('EURUSD', `1.0${index}`, index), priceTick('USDJPY', '150.0', index)]);
     }
-    // Leading edge: the first prices after a quiet window go out at once; the next 19
-    // ticks wait for the window's end and arrive as one row carrying the latest.
-    expect(priceRows(first)).toEqual([['EURUSD', '1.00', '1.00', '1.00', '0.00', '1.00', '1.00', '1', 0]]);
     time.advance(99);
     expect(priceRows(first)).toHaveLength(1);
     time.advance(1);
@@ -61,6 +64,46 @@ describe('engine market feed', () => {
     expect(priceRows(second)).toEqual([]);
     expect(first.events('market').at(-1)).toMatchObject({ status: 'open', ready: true, stale: false, symbolCount: 2 });
     expect(await host.api.diagnostics()).toMatchObject({ marketSocketOpen: true, watchedSymbols: 3 });
+  });
+
+  it('sends per-symbol messages that arrive together (a glance burst) in one flush, not the first alone and the rest a window later', async () => {
+    const { time, market, host, only } = await oneTabOnTheMarket();
+    await host.api.watchPrices('tab', ['EURUSD', 'GBPUSD', 'USDJPY'], ['EURUSD', 'GBPUSD', 'USDJPY']);
+    market.handlers.onState?.({ status: 'open', failedAttempts: 0, gaveUp: false });
+    // One server flush published three glance topics: three frames, read one after another.
+    market.handlers.onPrices?.([priceTick('EURUSD', '1.1', 1)]);
+    market.handlers.onPrices?.([priceTick('GBPUSD', '1.2', 1)]);
+    market.handlers.onPrices?.([priceTick('USDJPY', '150.1', 1)]);
+    time.advance(0);
+    expect(only.events('prices')).toHaveLength(1);
+    expect(priceRows(only).map((row) => row[0]).sort()).toEqual(['EURUSD', 'GBPUSD', 'USDJPY']);
+  });
+
+  it('sends a glance at once inside a window an every-tick symbol keeps busy, and leaves that symbol\'s cadence as it was', async () => {
+    const { time, market, host, only } = await oneTabOnTheMarket();
+    // An open chart follows BTCUSDT at every tick; a list row glances at EURUSD.
+    await host.api.watchPrices('tab', ['BTCUSDT', 'EURUSD'], ['EURUSD']);
+    market.handlers.onState?.({ status: 'open', failedAttempts: 0, gaveUp: false });
+    const batches = () => only.events('prices').map((rows) => rows.map((row) => row[0]));
+    market.handlers.onPrices?.([priceTick('BTCUSDT', '65000', 1)]);
+    time.advance(0);
+    expect(batches()).toEqual([['BTCUSDT']]);
+    time.advance(40);
+    market.handlers.onPrices?.([priceTick('EURUSD', '1.1', 2)], true);
+    time.advance(0);
+    expect(batches()).toEqual([['BTCUSDT'], ['EURUSD']]);
+    // The chart's next tick, a window after its last, goes out at once as before.
+    time.advance(60);
+    market.handlers.onPrices?.([priceTick('BTCUSDT', '65001', 3)]);
+    time.advance(0);
+    expect(batches()).toEqual([['BTCUSDT'], ['EURUSD'], ['BTCUSDT']]);
+    // Every-tick prices inside the window still wait for its end.
+    time.advance(10);
+    market.handlers.onPrices?.([priceTick('BTCUSDT', '65002', 4)]);
+    time.advance(89);
+    expect(batches()).toHaveLength(3);
+    time.advance(1);
+    expect(batches()).toHaveLength(4);
   });
 
   it('sends a feed on the window\'s own cadence at once, even after a flush off the beat (no phase lock)', async () => {
@@ -79,6 +122,7 @@ describe('engine market feed', () => {
       time.advance(batch === 2 ? 58 : 100);
       const before = seen();
       prices(batch);
+      time.advance(0);
       delivered.push(seen() - before);
     }
     // At most one batch is held back (to the window's end); the feed then goes out as it arrives.
@@ -164,6 +208,46 @@ describe('engine kline watch', () => {
     // Nobody watches the pair any more: the next watch fetches fresh history.
     await host.api.watchKline('quotes', 'EURUSD', '1min');
     expect(requests).toHaveLength(2);
+  });
+});
+
+describe('engine sparklines', () => {
+  it('forms a sparkline\'s bar from the prices the tab glances at, following the kline topic only while a chart shows the pair', async () => {
+    const t0 = Date.parse('2026-01-12T10:00:00Z');
+    const time = createFakeClock(t0 + 30_000);
+    const market = fakeMarket();
+    const history = [{ time: t0, openPrice: '1.10050', highestPrice: '1.10060', lowestPrice: '1.10040', closePrice: '1.10055', volume: '3', turnover: '3' }];
+    const host = createTestHost({ time, market, fetchHistory: async () => history });
+    const home = fakeTab();
+    const chart = fakeTab();
+    await host.api.hello('home', home.listener);
+    await host.api.hello('chart', chart.listener);
+    await host.api.configureMarket(marketSettings);
+    market.handlers.onState?.({ status: 'open', failedAttempts: 0, gaveUp: false });
+    await host.api.watchPrices('home', ['EURUSD'], ['EURUSD']);
+    await host.api.watchKline('home', 'EURUSD', '1min', true);
+    time.advance(100);
+    // A hot card: its price once a second, its line from those prices, no kline topic.
+    expect(market.following).toEqual({ all: false, symbols: ['EURUSD'], everyTick: [] });
+    expect(market.klineTopics.size).toBe(0);
+    market.handlers.onPrices?.([priceTick('EURUSD', '1.10200', t0 + 31_000)]);
+    time.advance(100);
+    expect(home.events('kline').at(-1)).toMatchObject({ symbol: 'EURUSD', period: '1min', bar: { time: t0, highestPrice: '1.10200', closePrice: '1.10200' } });
+
+    // A chart of the same pair: every tick, and the server's bar with its volume.
+    await host.api.watchPrices('chart', ['EURUSD']);
+    await host.api.watchKline('chart', 'EURUSD', '1min');
+    time.advance(100);
+    expect(market.following).toEqual({ all: false, symbols: ['EURUSD'], everyTick: ['EURUSD'] });
+    expect([...market.klineTopics]).toEqual(['EURUSD|1min']);
+    // The chart closes: back to a glance and no kline topic, the sparkline still drawn.
+    await host.api.goodbye('chart');
+    time.advance(100);
+    expect(market.following).toEqual({ all: false, symbols: ['EURUSD'], everyTick: [] });
+    expect(market.klineTopics.size).toBe(0);
+    market.handlers.onPrices?.([priceTick('EURUSD', '1.10010', t0 + 40_000)]);
+    time.advance(100);
+    expect(home.events('kline').at(-1)).toMatchObject({ bar: { lowestPrice: '1.10010', closePrice: '1.10010' } });
   });
 });
 

@@ -31,7 +31,7 @@ async function signedInWithARunningOption() {
     time,
     connectPositions: (_url, handlers) => {
       sockets.push(handlers);
-      return { close: () => undefined };
+      return { close: () => undefined, send: () => undefined };
     },
     fetchRunningOptions: async (apiRoot, token) => {
       loads.push(`${apiRoot}|${token.length > 0}`);

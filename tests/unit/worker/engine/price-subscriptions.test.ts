@@ -135,14 +135,85 @@ describe('price subscriptions', () => {
 });
 
 describe('choosing per-symbol or all-prices topics', () => {
-  it('follows per symbol while few are wanted, all prices when nearly all are, and nothing for nothing', () => {
-    expect(choosePriceSelection(new Set(['A', 'B']), 39)).toEqual({ all: false, symbols: ['A', 'B'] });
-    const most = new Set(Array.from({ length: 28 }, (_, index) => `S${index}`));
-    expect(choosePriceSelection(most, 39)).toEqual({ all: true });
-    expect(choosePriceSelection(new Set(), 39)).toEqual({ all: false, symbols: [] });
+  const ticking = (symbols: readonly string[]) => new Map(symbols.map((symbol) => [symbol, true]));
+  const glancedAt = (symbols: readonly string[]) => new Map(symbols.map((symbol) => [symbol, false]));
+  it('follows per symbol while few are wanted at every tick, all prices when nearly all are, and nothing for nothing', () => {
+    expect(choosePriceSelection(ticking(['A', 'B']), 39)).toEqual({ all: false, symbols: ['A', 'B'], everyTick: ['A', 'B'] });
+    const most = Array.from({ length: 28 }, (_, index) => `S${index}`);
+    expect(choosePriceSelection(ticking(most), 39)).toEqual({ all: true });
+    expect(choosePriceSelection(new Map(), 39)).toEqual({ all: false, symbols: [], everyTick: [] });
     // Unknown market size: per symbol up to the subscription budget.
-    const many = new Set(Array.from({ length: 151 }, (_, index) => `S${index}`));
-    expect(choosePriceSelection(most, 0)).toMatchObject({ all: false });
-    expect(choosePriceSelection(many, 0)).toEqual({ all: true });
+    const many = Array.from({ length: 151 }, (_, index) => `S${index}`);
+    expect(choosePriceSelection(ticking(most), 0)).toMatchObject({ all: false });
+    expect(choosePriceSelection(ticking(many), 0)).toEqual({ all: true });
+  });
+
+  it('glances at nearly every symbol per symbol (one message a second each costs less than every tick in the batch)', () => {
+    const most = Array.from({ length: 28 }, (_, index) => `S${index}`);
+    expect(choosePriceSelection(glancedAt(most), 39)).toMatchObject({ all: false, everyTick: [] });
+    expect(choosePriceSelection(new Map([['B', false], ['A', true]]), 39)).toEqual({ all: false, symbols: ['A', 'B'], everyTick: ['A'] });
+  });
+});
+
+describe('every tick or a glance', () => {
+  function cadence() {
+    const under = subscriptionsUnderTest();
+    const last = () => {
+      const selection = under.applied.at(-1);
+      return selection && !selection.all ? selection : null;
+    };
+    return { ...under, everyTick: () => last()?.everyTick ?? [], symbols: () => last()?.symbols ?? [] };
+  }
+
+  it('glances at list rows and hot cards, and follows every tick of what a chart or form shows', () => {
+    const { time, subscriptions, everyTick, symbols } = cadence();
+    subscriptions.setTab('home', ['BTCUSDT', 'ETHUSDT', 'EURUSD'], ['BTCUSDT', 'ETHUSDT', 'EURUSD']);
+    time.advance(50);
+    expect(symbols()).toEqual(['BTCUSDT', 'ETHUSDT', 'EURUSD']);
+    expect(everyTick()).toEqual([]);
+    // Another tab opens BTCUSDT's chart: that symbol now comes at every tick, for both tabs.
+    subscriptions.setTab('chart', ['BTCUSDT']);
+    time.advance(50);
+    expect(everyTick()).toEqual(['BTCUSDT']);
+    // The chart closes: BTCUSDT goes back to a glance at once (home still shows it), no linger.
+    subscriptions.removeTab('chart');
+    time.advance(50);
+    expect(everyTick()).toEqual([]);
+    expect(symbols()).toEqual(['BTCUSDT', 'ETHUSDT', 'EURUSD']);
+  });
+
+  it("glances at the account's symbols, at every tick when a screen trades them, and only glances when quiet", () => {
+    const { time, subscriptions, everyTick, symbols } = cadence();
+    subscriptions.setAccountSymbols(['BTCUSDT', 'ETHUSDT']);
+    subscriptions.setTab('form', ['ETHUSDT']);
+    time.advance(50);
+    expect(symbols()).toEqual(['BTCUSDT', 'ETHUSDT']);
+    expect(everyTick()).toEqual(['ETHUSDT']);
+    subscriptions.setVisible('form', false);
+    time.advance(60_000);
+    expect(subscriptions.quiet).toBe(true);
+    expect(symbols()).toEqual(['BTCUSDT', 'ETHUSDT']);
+    expect(everyTick()).toEqual([]);
+    // Back: every tick of the form's symbol at once.
+    subscriptions.setVisible('form', true);
+    expect(everyTick()).toEqual(['ETHUSDT']);
+  });
+
+  it('a row scrolled away keeps its cadence while it lingers', () => {
+    const { time, subscriptions, applied, everyTick, symbols } = cadence();
+    subscriptions.setTab('list', ['A', 'B'], ['A', 'B']);
+    subscriptions.setTab('chart', ['B']);
+    time.advance(50);
+    const changes = applied.length;
+    subscriptions.setTab('chart', []);
+    time.advance(50);
+    // B is still a row of the list: it goes back to a glance at once; nothing else changed.
+    expect(everyTick()).toEqual([]);
+    expect(applied.length).toBe(changes + 1);
+    subscriptions.setTab('list', ['A'], ['A']);
+    subscriptions.setTab('chart', ['C']);
+    time.advance(50);
+    expect(symbols()).toEqual(['A', 'B', 'C']);
+    expect(everyTick()).toEqual(['C']);
   });
 });

@@ -36,6 +36,24 @@ describe('engine host', () => {
     expect(second.batches[1]?.seq).toBe(2);
   });
 
+  it('ends only the session that holds the given token: a delayed sign-out of a replaced session leaves the new sign-in be', async () => {
+    const host = createTestHost({ time: createFakeClock() });
+    const tab = fakeTab();
+    await host.api.hello('tab', tab.listener);
+    const before = await signAccessToken(42, 0);
+    await host.api.signIn({ token: before, refreshToken: 'r1' });
+    const after = await signAccessToken(42, 0, 2_000_000_001);
+    await host.api.signIn({ token: after, refreshToken: 'r2' });
+
+    const kept = await host.api.signOut('password-changed', before);
+    expect(kept).toMatchObject({ signedIn: true, token: after });
+    expect(tab.sessions().at(-1)).toMatchObject({ signedIn: true, token: after });
+
+    const ended = await host.api.signOut('password-changed', after);
+    expect(ended).toMatchObject({ signedIn: false, endReason: 'password-changed' });
+    expect(tab.sessions().at(-1)).toMatchObject({ signedIn: false, endReason: 'password-changed' });
+  });
+
   it('keeps the session across an engine restart (reload) through its store', async () => {
     const time = createFakeClock();
     const store = memoryStore();
@@ -83,7 +101,7 @@ function fakeExchange() {
   const sockets: Parameters<PositionsConnector>[1][] = [];
   const connect: PositionsConnector = (_url, handlers) => {
     sockets.push(handlers);
-    return { close: () => undefined };
+    return { close: () => undefined, send: () => undefined };
   };
   const push = (socket: number, balance: AccountBalance) => sockets[socket]!.onMessage(JSON.stringify({ type: 'account', data: balance }));
   return { connect, sockets, push };

@@ -57,7 +57,7 @@ async function signedInBrowser() {
   market.handlers.onState?.(openState);
   await host.api.signIn({ token: await signAccessToken(9, 0), refreshToken: 'r' });
   const positionsSay = (message: string) => exchange.live.at(-1)!.handlers.onMessage(message);
-  return { time, market, host, tab, positionsSay };
+  return { time, market, host, tab, positionsSay, exchange };
 }
 
 const following = (selection: { all: boolean; symbols?: readonly string[] }) => (selection.all ? 'all' : selection.symbols);
@@ -126,6 +126,32 @@ describe('engine prices follow what the tabs show', () => {
     market.handlers.onPrices?.([priceTick('BTCUSDT', '64100', 2)]);
     time.advance(100);
     expect(shownPrice(tab, 'BTCUSDT')).toBe('64100');
+  });
+
+  it('quiet, the positions are glanced at and the exchange socket asked for a slow pace; visible again, every tick and the usual pace at once', async () => {
+    const { time, market, host, positionsSay, exchange } = await signedInBrowser();
+    await host.api.watchPrices('tab', ['BTCUSDT', 'XAUUSD'], ['BTCUSDT']);
+    positionsSay(holt('XAUUSD'));
+    time.advance(100);
+    // The order form of XAUUSD: every tick; the hot card of BTCUSDT: a glance.
+    expect(market.following).toEqual({ all: false, symbols: ['BTCUSDT', 'XAUUSD'], everyTick: ['XAUUSD'] });
+    const said = () => exchange.live.at(-1)!.said.map((text) => JSON.parse(text) as unknown);
+    expect(said()).toEqual([]);
+
+    await host.api.setVisible('tab', false);
+    time.advance(60_000);
+    expect(market.following).toEqual({ all: false, symbols: ['XAUUSD'], everyTick: [] });
+    expect(said()).toEqual([{ type: 'cadence', data: { intervalMs: 10_000 } }]);
+    // A reconnection while quiet asks again once the new socket has joined.
+    exchange.live.at(-1)!.handlers.onClose(1006);
+    time.advance(500);
+    expect(said()).toEqual([]);
+    positionsSay(holt('XAUUSD'));
+    expect(said()).toEqual([{ type: 'cadence', data: { intervalMs: 10_000 } }]);
+
+    await host.api.setVisible('tab', true);
+    expect(said().at(-1)).toEqual({ type: 'cadence', data: { intervalMs: 0 } });
+    expect(market.following).toEqual({ all: false, symbols: ['BTCUSDT', 'XAUUSD'], everyTick: ['XAUUSD'] });
   });
 
   it('the brand\'s quiet wait replaces the default minute', async () => {

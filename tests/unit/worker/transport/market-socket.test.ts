@@ -295,7 +295,7 @@ describe('market socket', () => {
 
   it('follows per-symbol topics: subscribes to added symbols, unsubscribes from removed ones, and decodes single ticks', () => {
     const { market, prices, latest } = setup();
-    market.followPrices({ all: false, symbols: ['BTCUSDT', 'EURUSD'] });
+    market.followPrices({ all: false, symbols: ['BTCUSDT', 'EURUSD'], everyTick: ['BTCUSDT', 'EURUSD'] });
     market.start();
     latest().accept();
     const socket = latest();
@@ -308,7 +308,7 @@ describe('market socket', () => {
     socket.receive({ command: 'MESSAGE', headers: { destination: '/topic/price/BTCUSDT', subscription: btc!, 'message-id': '1' }, body: JSON.stringify(btcTick) });
     expect(prices).toEqual([[btcTick]]);
 
-    market.followPrices({ all: false, symbols: ['BTCUSDT', 'ETHUSDT'] });
+    market.followPrices({ all: false, symbols: ['BTCUSDT', 'ETHUSDT'], everyTick: ['BTCUSDT', 'ETHUSDT'] });
     const unsubscribed = socket.frames().filter((frame) => frame.command === 'UNSUBSCRIBE').map((frame) => frame.headers.id);
     expect(unsubscribed).toEqual([eur]);
     expect(socket.subscriptionIds('/topic/price/ETHUSDT')).toHaveLength(1);
@@ -320,9 +320,28 @@ describe('market socket', () => {
     expect(socket.frames().filter((frame) => frame.command === 'UNSUBSCRIBE')).toHaveLength(3);
   });
 
+  it('glances at a symbol through its once-a-second topic, and moves it to every tick by subscribing before leaving', () => {
+    const { market, prices, latest } = setup();
+    market.followPrices({ all: false, symbols: ['BTCUSDT', 'EURUSD'], everyTick: ['EURUSD'] });
+    market.start();
+    latest().accept();
+    const socket = latest();
+    const [glance] = socket.subscriptionIds('/topic/price-1s/BTCUSDT');
+    expect(glance).toBeTruthy();
+    expect(socket.subscriptionIds('/topic/price/BTCUSDT')).toEqual([]);
+    expect(socket.subscriptionIds('/topic/price/EURUSD')).toHaveLength(1);
+    const btcTick = tick('BTCUSDT', '64000.50');
+    socket.receive({ command: 'MESSAGE', headers: { destination: '/topic/price-1s/BTCUSDT', subscription: glance!, 'message-id': '1' }, body: JSON.stringify(btcTick) });
+    expect(prices).toEqual([[btcTick]]);
+
+    market.followPrices({ all: false, symbols: ['BTCUSDT', 'EURUSD'], everyTick: ['BTCUSDT', 'EURUSD'] });
+    const commands = socket.frames().map((frame) => `${frame.command} ${frame.headers.destination ?? frame.headers.id}`);
+    expect(commands.slice(-2)).toEqual(['SUBSCRIBE /topic/price/BTCUSDT', `UNSUBSCRIBE ${glance}`]);
+  });
+
   it('uses RabbitMQ\'s dotted destinations in broker naming', () => {
     const { market, latest } = setup({ brokerNaming: true });
-    market.followPrices({ all: false, symbols: ['BTCUSDT'] });
+    market.followPrices({ all: false, symbols: ['BTCUSDT', 'EURUSD'], everyTick: ['BTCUSDT'] });
     market.watchKline('BTCUSDT', '1min');
     market.start();
     latest().accept();
@@ -331,6 +350,6 @@ describe('market socket', () => {
       .filter((frame) => frame.command === 'SUBSCRIBE')
       .map((frame) => frame.headers.destination)
       .sort();
-    expect(destinations).toEqual(['/topic/kline.BTCUSDT.1min', '/topic/price.BTCUSDT']);
+    expect(destinations).toEqual(['/topic/kline.BTCUSDT.1min', '/topic/price-1s.EURUSD', '/topic/price.BTCUSDT']);
   });
 });

@@ -12,6 +12,7 @@ import { useBrandFormat } from '../../../format/use-brand-format';
 import { useApp } from '../../../app-context';
 import { useAccountBalance } from '../../account/account-balance';
 import { FieldError, TextField } from '../../../components/text-field';
+import { AnnounceOnce } from '../../../components/announce-once';
 import { priceSignal, sessionSignal } from '../../../engine/signals';
 import { useWatchedPrices } from '../../../engine/use-watched-prices';
 import type { LoadedOptionProduct } from '../../catalogue/option-products';
@@ -200,6 +201,7 @@ export function OptionPlaceForm(props: {
       ) : null}
       <p className="place-current numeric">
         {t('option.live_price')}: <strong data-testid="option-current">{livePrice ?? '—'}</strong>
+        <AnnounceOnce subject={symbol} text={livePrice !== null ? `${symbol}, ${t('option.live_price')}: ${livePrice}` : null} />
       </p>
       <fieldset className="option-delivery" aria-describedby={errors.delivery ? `${deliveryId}-error` : undefined}>
         <legend className="field-label">{t('option.delivery_time')}</legend>

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import type { SmsProvider } from './sms-webhook';
 
 /** A message to a person: an e-mail or an SMS. `code` and `purpose` are kept for the dev outbox and the development log only. */
 export interface OutgoingMessage {
@@ -16,21 +17,26 @@ export interface StoredMessage extends OutgoingMessage {
   sentAtMs: number;
 }
 
-/** Where messages go: SMTP for e-mail when configured, an SMS provider, and the outbox. */
+/**
+ * Where messages finally go: SMTP for e-mail when configured, the SMS provider when
+ * configured, the development outbox for the rest. Requests do not call it: they write to
+ * the transactional outbox (`outbox.ts`), whose sender calls it with retries.
+ */
 export interface MessageDelivery {
-  send(message: OutgoingMessage): Promise<void>;
-  /** The outbox's messages to one address or phone, oldest first (the dev outbox route). */
+  /** `reference` names the message across retries (a receiver may drop repeats). Throws when the message did not go. */
+  send(message: OutgoingMessage, reference?: string): Promise<void>;
+  /** The development outbox's messages to one address or phone, oldest first (the dev outbox route). */
   outboxFor(to: string): Promise<StoredMessage[]>;
-  /** The outbox's file, or null when it is kept in memory. */
+  /** The development outbox's file, or null when it is kept in memory. */
   readonly outboxFile: string | null;
 }
 
 /**
- * The outbox: messages appended as JSON lines under DATA_DIR/outbox (or kept in memory
- * without a data directory). It receives every SMS (no SMS provider ships here) and every
- * e-mail unless SMTP_URL is set.
+ * The development outbox: messages appended as JSON lines under DATA_DIR/outbox (or kept in
+ * memory without a data directory). It receives every SMS unless an SMS provider is set and
+ * every e-mail unless SMTP_URL is set.
  */
-function createOutbox(dataDir: string | null, nowMs: () => number) {
+function createDevOutbox(dataDir: string | null, nowMs: () => number) {
   const memory: StoredMessage[] = [];
   const file = dataDir ? path.join(dataDir, 'outbox', 'messages.jsonl') : null;
   return {
@@ -58,13 +64,30 @@ function createOutbox(dataDir: string | null, nowMs: () => number) {
   };
 }
 
-export function createMessageDelivery(options: { smtpUrl: string | null; mailFrom: string; dataDir: string | null; nowMs?: () => number }): MessageDelivery {
-  const outbox = createOutbox(options.dataDir, options.nowMs ?? Date.now);
-  const transport = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : null;
+export function createMessageDelivery(options: {
+  smtpUrl: string | null;
+  mailFrom: string;
+  dataDir: string | null;
+  sms?: SmsProvider | null;
+  /** How long one SMTP step (connect, greeting, a command) may take before the try fails. */
+  timeoutMs?: number;
+  nowMs?: () => number;
+}): MessageDelivery {
+  const outbox = createDevOutbox(options.dataDir, options.nowMs ?? Date.now);
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  // Bounded waits: a try that hangs past the sender's claim could be claimed again elsewhere.
+  const transport = options.smtpUrl
+    ? nodemailer.createTransport({ url: options.smtpUrl, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs })
+    : null;
+  const sms = options.sms ?? null;
   return {
-    async send(message) {
+    async send(message, reference = '') {
       if (message.channel === 'email' && transport) {
         await transport.sendMail({ from: options.mailFrom, to: message.to, subject: message.subject, text: message.text });
+        return;
+      }
+      if (message.channel === 'sms' && sms) {
+        await sms.send({ to: message.to, text: message.text, reference });
         return;
       }
       await outbox.append(message);
@@ -75,9 +98,12 @@ export function createMessageDelivery(options: { smtpUrl: string | null; mailFro
 }
 
 /** The one start line that says where messages go, so a newcomer finds the sign-up code. */
-export function deliveryDescription(delivery: Pick<MessageDelivery, 'outboxFile'>, smtpConfigured: boolean): string {
+export function deliveryDescription(delivery: Pick<MessageDelivery, 'outboxFile'>, configured: { smtp: boolean; sms: boolean }): string {
   const outbox = delivery.outboxFile ? `the outbox file ${delivery.outboxFile}` : 'the outbox in memory';
-  return smtpConfigured ? `messages: e-mail by SMTP, SMS to ${outbox}` : `messages: e-mail and SMS to ${outbox} (no SMTP_URL)`;
+  const email = configured.smtp ? 'e-mail by SMTP' : `e-mail to ${outbox} (no SMTP_URL)`;
+  const sms = configured.sms ? 'SMS by the webhook' : `SMS to ${outbox}`;
+  if (!configured.smtp && !configured.sms) return `messages: e-mail and SMS to ${outbox} (no SMTP_URL)`;
+  return `messages: ${email}, ${sms}`;
 }
 
 /**
@@ -88,8 +114,8 @@ export function deliveryDescription(delivery: Pick<MessageDelivery, 'outboxFile'
 export function withCodesLogged(delivery: MessageDelivery, log: (fields: { to: string; purpose: string; code: string }, message: string) => void): MessageDelivery {
   return {
     ...delivery,
-    async send(message) {
-      await delivery.send(message);
+    async send(message, reference) {
+      await delivery.send(message, reference);
       if (!message.code) return;
       const purpose = message.purpose ?? 'code';
       log({ to: message.to, purpose, code: message.code }, `development outbox: ${purpose} code for ${message.to}: ${message.code}`);

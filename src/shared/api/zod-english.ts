@@ -1,0 +1,11 @@
+import * as z from 'zod/mini';
+
+/**
+ * zod's English issue messages. zod/mini loads no locale (every message reads "Invalid
+ * input"); in the browser only a refused brand config shows messages, so they are fetched
+ * then, kept out of the first load. The server sets them at start (contract-problems.ts).
+ */
+export async function loadZodEnglish(): Promise<void> {
+  const { default: english } = await import('zod/v4/locales/en.js');
+  z.config(english());
+}

@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Rollup } from 'vite';
+import { describe, expect, it } from 'vitest';
+import { bytesOf, firstLoadFiles, routeExtraFiles, staticClosure, total, appEntryKey, type Bytes, type Manifest } from '../../../bench/bundle/route-bytes';
+import { chunkRawBudget, firstLoadGzipBudget, largeChunkExceptions } from './budgets';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+describe('the production build stays within its byte budgets', () => {
+  it('keeps the first load on / small, the other screens out of it, and every chunk under the limit', { timeout: 120_000 }, async () => {
+    // The production build in memory, with the manifest `vite build --manifest` writes. Vite
+    // takes NODE_ENV as it finds it, and vitest's `test` would build development React.
+    const testEnvironment = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    const result = await build({ root, logLevel: 'silent', build: { write: false, sourcemap: false, manifest: true } }).finally(() => {
+      process.env.NODE_ENV = testEnvironment;
+    });
+    const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[];
+    const files = new Map<string, Uint8Array | string>();
+    for (const output of outputs) for (const item of output.output) files.set(item.fileName, item.type === 'chunk' ? item.code : item.source);
+    const manifestSource = files.get('.vite/manifest.json');
+    expect(manifestSource, 'the build manifest').toBeDefined();
+    const manifest = JSON.parse(String(typeof manifestSource === 'string' ? manifestSource : Buffer.from(manifestSource ?? ''))) as Manifest;
+    const sizeOf = (file: string): Bytes => {
+      const content = files.get(file);
+      if (content === undefined) throw new Error(`the build has no ${file}`);
+      return bytesOf(content);
+    };
+
+    const firstLoad = total(firstLoadFiles(manifest), sizeOf);
+    expect(firstLoad.gzip, `first load ${kb(firstLoad.gzip)} gzip`).toBeLessThanOrEqual(firstLoadGzipBudget);
+
+    // The screens the issue names stay out of the first load: money, account and sign-in screens.
+    const entry = staticClosure(manifest, appEntryKey);
+    for (const screen of ['src/app/pages/user/deposit-page.tsx', 'src/app/pages/withdraw/withdraw-page.tsx', 'src/app/pages/user/account-page.tsx', 'src/app/pages/auth/register-page.tsx']) {
+      expect(manifest[screen]?.isDynamicEntry, `${screen} is loaded on demand`).toBe(true);
+      expect(routeExtraFiles(manifest, screen).size, `${screen} brings its own chunk`).toBeGreaterThan(0);
+    }
+    // The phone-number rules only where phone fields are.
+    const phoneRules = [...entry].filter((file) => /(^|\/)phone-[^/]*\.js$/.test(file));
+    expect(phoneRules).toEqual([]);
+
+    const oversized = [...files]
+      .filter(([file]) => file.endsWith('.js') && !largeChunkExceptions.some((pattern) => pattern.test(file)))
+      .map(([file, content]) => ({ file, raw: bytesOf(content).raw }))
+      .filter((chunk) => chunk.raw > chunkRawBudget)
+      .map((chunk) => `${path.basename(chunk.file)} ${kb(chunk.raw)}`);
+    expect(oversized).toEqual([]);
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { firstLoadFiles, lazyScreenModules, routeExtraFiles, staticClosure, total, type Manifest } from '../../../bench/bundle/route-bytes';
+
+// A small build: the entry shares a library chunk with one lazy screen; another screen brings its own.
+const manifest: Manifest = {
+  'index.html': { file: 'assets/app.js', isEntry: true, imports: ['_react.js'], dynamicImports: ['src/app/pages/a.tsx', 'src/app/pages/b.tsx'], assets: ['assets/shared-worker-1.js', 'assets/dedicated-worker-1.js'] },
+  '_react.js': { file: 'assets/react.js' },
+  '_phone.js': { file: 'assets/phone.js' },
+  'src/app/pages/a.tsx': { file: 'assets/a.js', isDynamicEntry: true, imports: ['_react.js', 'index.html'] },
+  'src/app/pages/b.tsx': { file: 'assets/b.js', isDynamicEntry: true, imports: ['_react.js', '_phone.js'] },
+  'src/shared/i18n/locales/en.json': { file: 'assets/en.js', isDynamicEntry: true },
+  '_app.css': { file: 'assets/app.css' },
+};
+
+describe('bytes per route from the build manifest', () => {
+  it('counts the entry, its static imports, the shared worker and the English strings as the first load, once each', () => {
+    expect([...firstLoadFiles(manifest)].sort()).toEqual(['assets/app.js', 'assets/en.js', 'assets/react.js', 'assets/shared-worker-1.js']);
+    const sizes: Record<string, number> = { 'assets/app.js': 100, 'assets/en.js': 10, 'assets/react.js': 50, 'assets/shared-worker-1.js': 20 };
+    expect(total(firstLoadFiles(manifest), (file) => ({ raw: sizes[file] ?? 0, gzip: (sizes[file] ?? 0) / 2 }))).toEqual({ raw: 180, gzip: 90 });
+  });
+
+  it('counts for a route only the chunks the first load does not already hold', () => {
+    expect([...routeExtraFiles(manifest, 'src/app/pages/a.tsx')]).toEqual(['assets/a.js']);
+    expect([...routeExtraFiles(manifest, 'src/app/pages/b.tsx')].sort()).toEqual(['assets/b.js', 'assets/phone.js']);
+    expect(staticClosure(manifest, 'src/app/pages/b.tsx').has('assets/app.js')).toBe(false);
+    expect(() => staticClosure(manifest, 'src/missing.tsx')).toThrow(/no src\/missing.tsx/);
+  });
+
+  it('reads which module each lazy route loads from the screen table', () => {
+    const source = ["  login: lazyScreen(() => import('../pages/auth/login-page'), 'LoginPage'),", "  'user-deposit': lazyScreen(() => import('../pages/user/deposit-page'), 'DepositPage'),", '  home: HomePage,'].join('\n');
+    expect([...lazyScreenModules(source)]).toEqual([
+      ['login', 'src/app/pages/auth/login-page.tsx'],
+      ['user-deposit', 'src/app/pages/user/deposit-page.tsx'],
+    ]);
+  });
+});
