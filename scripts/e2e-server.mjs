@@ -76,3 +76,32 @@ const server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));
+
+// A server that stops answering makes every later test wait out its timeout in silence; this
+// says so in the log, with the time, so a run that goes wrong names its cause.
+let unanswered = 0;
+const healthWatch = setInterval(() => {
+  let settled = false;
+  const answered = () => {
+    if (settled) return;
+    settled = true;
+    if (unanswered >= 2) process.stderr.write(`e2e-server: /healthz answers again (${new Date().toISOString()})\n`);
+    unanswered = 0;
+  };
+  const missed = (why) => {
+    if (settled) return;
+    settled = true;
+    unanswered += 1;
+    if (unanswered === 2) process.stderr.write(`e2e-server: /healthz has not answered twice in a row (${why}; ${new Date().toISOString()}): the server is stuck\n`);
+  };
+  const request = http.get({ host: '127.0.0.1', port: Number(process.env.PORT), path: '/healthz', timeout: 10_000 }, (response) => {
+    response.resume();
+    answered();
+  });
+  request.on('timeout', () => {
+    missed('no answer in 10 s');
+    request.destroy();
+  });
+  request.on('error', (error) => missed(error.message));
+}, 15_000);
+healthWatch.unref();

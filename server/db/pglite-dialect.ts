@@ -15,12 +15,15 @@ import {
  * take turns: a connection is lent to one caller at a time, in order.
  */
 export class PgliteDialect implements Dialect {
-  constructor(private readonly client: PGlite) {}
+  constructor(
+    private readonly client: PGlite,
+    private readonly watch: { onLongHold: LongHoldReport; longHoldMs: number } = { onLongHold: reportLongHold, longHoldMs: defaultLongHoldMs },
+  ) {}
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PgliteDriver(this.client);
+    return new PgliteDriver(this.client, this.watch);
   }
   createIntrospector(db: Parameters<Dialect['createIntrospector']>[0]) {
     return new PostgresIntrospector(db);
@@ -30,13 +33,47 @@ export class PgliteDialect implements Dialect {
   }
 }
 
+/** Told when one holder has kept the connection past {@link longHoldMs} while others wait for it. */
+export type LongHoldReport = (heldMs: number, waiting: number, acquiredAt: string) => void;
+
+/**
+ * Nothing in this app holds the one connection for seconds; a hold this long is a deadlock
+ * (work inside a transaction waiting for a statement outside it), which would otherwise
+ * hang every request in silence.
+ */
+const defaultLongHoldMs = 20_000;
+
+function reportLongHold(heldMs: number, waiting: number, acquiredAt: string) {
+  process.stderr.write(
+    `embedded database: one holder has kept the connection for ${Math.round(heldMs / 1000)} s while ${waiting} wait; taken at:\n${acquiredAt}\n`,
+  );
+}
+
 class PgliteDriver implements Driver {
   private readonly connection: PgliteConnection;
   private queue: Promise<void> = Promise.resolve();
   private release: (() => void) | null = null;
+  /** The current holder: since when, and where it took the connection (an Error's stack, read only when reported). */
+  private held: { sinceMs: number; at: Error; reported: boolean } | null = null;
+  private waiting = 0;
+  private readonly watchdog: NodeJS.Timeout;
 
-  constructor(private readonly client: PGlite) {
+  constructor(
+    private readonly client: PGlite,
+    private readonly watch: { onLongHold: LongHoldReport; longHoldMs: number },
+  ) {
     this.connection = new PgliteConnection(client);
+    this.watchdog = setInterval(() => this.checkHold(), Math.max(10, watch.longHoldMs / 4));
+    this.watchdog.unref();
+  }
+
+  private checkHold() {
+    const held = this.held;
+    if (!held || held.reported || this.waiting === 0) return;
+    const heldMs = Date.now() - held.sinceMs;
+    if (heldMs < this.watch.longHoldMs) return;
+    held.reported = true;
+    this.watch.onLongHold(heldMs, this.waiting, held.at.stack ?? '(no stack)');
   }
 
   async init() {
@@ -47,14 +84,21 @@ class PgliteDriver implements Driver {
     const previous = this.queue;
     let release!: () => void;
     this.queue = new Promise<void>((resolve) => (release = resolve));
-    await previous;
+    this.waiting += 1;
+    try {
+      await previous;
+    } finally {
+      this.waiting -= 1;
+    }
     this.release = release;
+    this.held = { sinceMs: Date.now(), at: new Error('the embedded database connection was taken here'), reported: false };
     return this.connection;
   }
 
   async releaseConnection() {
     const release = this.release;
     this.release = null;
+    this.held = null;
     release?.();
   }
 
@@ -68,6 +112,7 @@ class PgliteDriver implements Driver {
     await connection.executeQuery(CompiledQuery.raw('rollback'));
   }
   async destroy() {
+    clearInterval(this.watchdog);
     if (!this.client.closed) await this.client.close();
   }
 }
