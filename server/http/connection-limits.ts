@@ -74,6 +74,9 @@ export function createSharedConnectionLimits(options: {
       return {
         async acquire(key) {
           if (closed) return null;
+          // A place this process is still giving back counts until its row is gone: a socket
+          // closed and opened again at once (a reload) would otherwise find its own old place.
+          if (releasing.size > 0) await Promise.all([...releasing]);
           const hashed = options.keyOf(`connections:${scope}:${key}`);
           const id = crypto.randomUUID();
           const now = new Date(nowMs());
