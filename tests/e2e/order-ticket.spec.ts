@@ -64,8 +64,13 @@ test('the order ticket: live prices on Buy and Sell, stop loss 0 refused in the 
   // 90% of the fill, cut to cents, in exact units (no float near a price).
   const cent = 10n ** BigInt(moneyScale - 2);
   const newStop = formatMoney(((openPrice * 9n) / 10n / cent) * cent, 2);
-  await edit.getByLabel('Stop loss price').fill(newStop);
+  const stopField = edit.getByLabel('Stop loss price');
+  await stopField.fill(newStop);
   await expect(edit.getByTestId('edit-stop-loss-result')).toHaveText(/^-[\d,]+\.\d{2}$/);
+  // The drawer beneath follows the market; that must not take the field from the trader typing in it.
+  const drawerBefore = await drawer.textContent();
+  await expect.poll(() => drawer.textContent()).not.toBe(drawerBefore);
+  await expect(stopField).toBeFocused();
   await page.screenshot({ path: `test-results/screens/order-ticket-edit-${page.viewportSize()?.width}.png` });
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Order updated')).toBeVisible();

@@ -38,18 +38,22 @@ export function Dialog(props: {
     };
   }, []);
 
+  // Focus moves in once, when it opens, and back when it closes. Not on a new `onClose`: an
+  // opener re-rendering with each tick passes a new one every time, and moving focus then
+  // would take it from the field being typed in (whose blur check could then undo the typing).
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     panel.current?.focus();
+    return () => previous?.focus?.();
+  }, []);
+
+  useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') onClose();
       keepTabInside(event, panel.current);
     };
     document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      previous?.focus?.();
-    };
+    return () => document.removeEventListener('keydown', onKey);
   }, [onClose]);
 
   return createPortal(
