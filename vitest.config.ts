@@ -17,6 +17,9 @@ export default defineConfig({
           hookTimeout: 60_000,
           // On CI an API test that fails is run once more; npm test names every test that needed it (tests/support/retried-tests-reporter.ts).
           retry: process.env.CI ? 1 : 0,
+          // A statement on the database handle from inside an open transaction hangs the embedded
+          // database; in tests it is refused where it is asked for (server/db/pglite-dialect.ts).
+          env: { PGLITE_REFUSE_NESTED: '1' },
         },
       },
     ],

@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index';
-import { PgliteDialect } from './pglite-dialect';
+import { PgliteDialect, watchTransactions } from './pglite-dialect';
 import type { Database } from './schema';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -39,7 +39,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     } else {
       client = new PGlite();
     }
-    db = new Kysely<Database>({ dialect: new PgliteDialect(client), ...(target.onQuery ? { log: target.onQuery } : {}) });
+    db = watchTransactions(new Kysely<Database>({ dialect: new PgliteDialect(client), ...(target.onQuery ? { log: target.onQuery } : {}) }));
   } else {
     const pool = new pg.Pool({
       connectionString: target.url,

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
@@ -7,6 +8,7 @@ import {
   type DatabaseConnection,
   type Dialect,
   type Driver,
+  type Kysely,
   type QueryResult,
 } from 'kysely';
 
@@ -33,6 +35,39 @@ export class PgliteDialect implements Dialect {
   }
 }
 
+/**
+ * The transaction a piece of work runs inside (see {@link watchTransactions}): a statement
+ * asked for on the database handle from inside an open transaction waits for that same
+ * transaction to end, which never comes if the transaction awaits it.
+ */
+interface TransactionScope {
+  /** The transaction's own connection has been taken (the first acquire in the scope). */
+  acquired: boolean;
+  open: boolean;
+  /** The transaction this one was started from inside, if any (itself a nested use while that is open). */
+  parent: TransactionScope | undefined;
+}
+const transactionScope = new AsyncLocalStorage<TransactionScope>();
+
+/**
+ * Runs every transaction of `db` in a scope the driver can see, so that a statement on `db`
+ * from inside one (the deadlock of a one-connection database) is reported where it is asked
+ * for, or refused with `nestedUse: 'refuse'` (tests).
+ */
+export function watchTransactions<DB>(db: Kysely<DB>): Kysely<DB> {
+  const transaction = db.transaction.bind(db);
+  db.transaction = () => {
+    const builder = transaction();
+    const execute = builder.execute.bind(builder);
+    builder.execute = (callback) => {
+      const scope: TransactionScope = { acquired: false, open: true, parent: transactionScope.getStore() };
+      return transactionScope.run(scope, () => execute(callback)).finally(() => (scope.open = false));
+    };
+    return builder;
+  };
+  return db;
+}
+
 /** Told when one holder has kept the connection past {@link longHoldMs} while others wait for it. */
 export type LongHoldReport = (heldMs: number, waiting: number, acquiredAt: string) => void;
 
@@ -56,6 +91,8 @@ class PgliteDriver implements Driver {
   /** The current holder: since when, and where it took the connection (an Error's stack, read only when reported). */
   private held: { sinceMs: number; at: Error; reported: boolean } | null = null;
   private waiting = 0;
+  /** Where the latest statement asked for from inside a transaction came from (told with a long hold). */
+  private nestedAt: Error | null = null;
   private readonly watchdog: NodeJS.Timeout;
 
   constructor(
@@ -67,13 +104,21 @@ class PgliteDriver implements Driver {
     this.watchdog.unref();
   }
 
+  /** A statement on the database handle from inside an open transaction: it waits for that transaction to end. */
+  private nestedUse() {
+    const at = new Error('a statement outside the transaction was asked for from inside it');
+    if (process.env.PGLITE_REFUSE_NESTED === '1') throw at;
+    this.nestedAt = at;
+  }
+
   private checkHold() {
     const held = this.held;
     if (!held || held.reported || this.waiting === 0) return;
     const heldMs = Date.now() - held.sinceMs;
     if (heldMs < this.watch.longHoldMs) return;
     held.reported = true;
-    this.watch.onLongHold(heldMs, this.waiting, held.at.stack ?? '(no stack)');
+    const nested = this.nestedAt ? `\nand a statement was asked for from inside a transaction at:\n${this.nestedAt.stack ?? ''}` : '';
+    this.watch.onLongHold(heldMs, this.waiting, `${held.at.stack ?? '(no stack)'}${nested}`);
   }
 
   async init() {
@@ -81,6 +126,11 @@ class PgliteDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
+    const scope = transactionScope.getStore();
+    if (scope?.open) {
+      if (!scope.acquired && !scope.parent?.open) scope.acquired = true;
+      else this.nestedUse();
+    }
     const previous = this.queue;
     let release!: () => void;
     this.queue = new Promise<void>((resolve) => (release = resolve));
@@ -99,6 +149,7 @@ class PgliteDriver implements Driver {
     const release = this.release;
     this.release = null;
     this.held = null;
+    this.nestedAt = null;
     release?.();
   }
 

@@ -47,14 +47,19 @@ export function Dialog(props: {
     return () => previous?.focus?.();
   }, []);
 
+  // The newest onClose, read when a key comes: the listener stays the same for the dialog's life.
+  const latestOnClose = useRef(onClose);
+  useEffect(() => {
+    latestOnClose.current = onClose;
+  }, [onClose]);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
+      if (event.key === 'Escape') latestOnClose.current();
       keepTabInside(event, panel.current);
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  }, []);
 
   return createPortal(
     <div ref={backdrop} className="dialog-backdrop" onClick={onClose}>

@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, sql } from 'kysely';
-import { describe, expect, it } from 'vitest';
-import { PgliteDialect } from '../../../../server/db/pglite-dialect';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PgliteDialect, watchTransactions } from '../../../../server/db/pglite-dialect';
 
 describe('the embedded database connection', () => {
   it('says where a holder took the connection when it keeps it while others wait (a transaction waiting on a statement outside it)', async () => {
@@ -36,5 +36,40 @@ describe('the embedded database connection', () => {
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(reports).toEqual([]);
     await db.destroy();
+  });
+
+  describe('a statement outside a transaction asked for from inside it (refused where PGLITE_REFUSE_NESTED=1, as in the tests)', () => {
+    afterEach(() => vi.unstubAllEnvs());
+
+    it('is refused with where it was asked, instead of waiting for ever; statements on the transaction and after it run', async () => {
+      vi.stubEnv('PGLITE_REFUSE_NESTED', '1');
+      const client = new PGlite();
+      const db = watchTransactions(new Kysely<Record<string, never>>({ dialect: new PgliteDialect(client) }));
+      await expect(
+        db.transaction().execute(async (trx) => {
+          await sql`select 1`.execute(trx);
+          await sql`select 2`.execute(db);
+        }),
+      ).rejects.toThrow('a statement outside the transaction was asked for from inside it');
+      await expect(db.transaction().execute(async () => db.transaction().execute(async () => 1))).rejects.toThrow('outside the transaction');
+      // What runs on the transaction, and on the handle once the transaction has ended, is untouched.
+      expect(await db.transaction().execute(async (trx) => (await sql<{ n: number }>`select 3 as n`.execute(trx)).rows[0]?.n)).toBe(3);
+      expect((await sql<{ n: number }>`select 4 as n`.execute(db)).rows[0]?.n).toBe(4);
+      await db.destroy();
+    });
+
+    it('without the setting, is named in the long-hold report beside the holder', async () => {
+      const client = new PGlite();
+      const reports: string[] = [];
+      const db = watchTransactions(
+        new Kysely<Record<string, never>>({ dialect: new PgliteDialect(client, { longHoldMs: 100, onLongHold: (_heldMs, _waiting, acquiredAt) => reports.push(acquiredAt) }) }),
+      );
+      void db.transaction().execute(async () => {
+        await sql`select 2`.execute(db);
+      });
+      await expect.poll(() => reports.length, { timeout: 2_000 }).toBe(1);
+      expect(reports[0]).toContain('a statement outside the transaction was asked for from inside it');
+      await client.close();
+    });
   });
 });
