@@ -1,26 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { afterCommit, afterRollback, inTransaction } from '../../server/db/after-commit';
-import { openDatabase, type DatabaseHandle } from '../../server/db/database';
-import { testBackends } from './harness';
+import { testBackends, useTestDatabase } from './harness';
 
 describe.each(testBackends())('after-commit effects on $name', (backend) => {
-  let database: DatabaseHandle;
-  let cleanup: () => Promise<void>;
-  const settingOf = async (key: string) => (await database.db.selectFrom('site_setting').select('value').where('key', '=', key).executeTakeFirst())?.value ?? null;
+  const database = useTestDatabase(backend);
+  const settingOf = async (key: string) => (await database().db.selectFrom('site_setting').select('value').where('key', '=', key).executeTakeFirst())?.value ?? null;
 
-  beforeAll(async () => {
-    const target = await backend.target();
-    cleanup = target.cleanup;
-    database = await openDatabase(target);
-  });
-  afterAll(async () => {
-    await database?.close();
-    await cleanup?.();
-  });
 
   it('runs what a transaction asked for once it has committed, and never when it rolls back', async () => {
     const heard: string[] = [];
-    await inTransaction(database.db, async (trx) => {
+    await inTransaction(database().db, async (trx) => {
       await trx.insertInto('site_setting').values({ key: 'after-commit-a', value: '1' }).execute();
       afterCommit(trx, () => heard.push('committed'));
       // Not yet: the row is not committed.
@@ -30,7 +19,7 @@ describe.each(testBackends())('after-commit effects on $name', (backend) => {
     expect(await settingOf('after-commit-a')).toBe('1');
 
     await expect(
-      inTransaction(database.db, async (trx) => {
+      inTransaction(database().db, async (trx) => {
         await trx.insertInto('site_setting').values({ key: 'after-commit-b', value: '1' }).execute();
         afterCommit(trx, () => heard.push('rolled back'));
         throw new Error('refused');
@@ -43,7 +32,7 @@ describe.each(testBackends())('after-commit effects on $name', (backend) => {
   it('runs every effect even when one fails, then reports the failure; outside a transaction at once', async () => {
     const heard: string[] = [];
     await expect(
-      inTransaction(database.db, async (trx) => {
+      inTransaction(database().db, async (trx) => {
         afterCommit(trx, () => {
           throw new Error('first failed');
         });
@@ -51,18 +40,18 @@ describe.each(testBackends())('after-commit effects on $name', (backend) => {
       }),
     ).rejects.toThrow('first failed');
     expect(heard).toEqual(['second']);
-    afterCommit(database.db, () => heard.push('no transaction'));
+    afterCommit(database().db, () => heard.push('no transaction'));
     expect(heard).toEqual(['second', 'no transaction']);
   });
 
   it('undoes what a rolled-back transaction did outside the database before its caller hears why, and never after a commit', async () => {
     const undone: string[] = [];
-    await inTransaction(database.db, async (trx) => {
+    await inTransaction(database().db, async (trx) => {
       afterRollback(trx, () => void undone.push('committed one'));
     });
     expect(undone).toEqual([]);
     await expect(
-      inTransaction(database.db, async (trx) => {
+      inTransaction(database().db, async (trx) => {
         afterRollback(trx, async () => {
           await new Promise((resolve) => setTimeout(resolve, 5));
           undone.push('file removed');
@@ -76,12 +65,12 @@ describe.each(testBackends())('after-commit effects on $name', (backend) => {
     ).rejects.toThrow('refused');
     // Awaited before the refusal reached the caller; a failing undo does not stop the next, nor replace the reason.
     expect(undone).toEqual(['file removed', 'second undo']);
-    afterRollback(database.db, () => void undone.push('no transaction'));
+    afterRollback(database().db, () => void undone.push('no transaction'));
     expect(undone).toEqual(['file removed', 'second undo']);
   });
 
   it('refuses a transaction it cannot see commit', async () => {
-    await expect(database.db.transaction().execute(async (trx) => afterCommit(trx, () => undefined))).rejects.toThrow(/inTransaction/);
-    await expect(database.db.transaction().execute(async (trx) => afterRollback(trx, () => undefined))).rejects.toThrow(/inTransaction/);
+    await expect(database().db.transaction().execute(async (trx) => afterCommit(trx, () => undefined))).rejects.toThrow(/inTransaction/);
+    await expect(database().db.transaction().execute(async (trx) => afterRollback(trx, () => undefined))).rejects.toThrow(/inTransaction/);
   });
 });

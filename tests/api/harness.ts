@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import pg from 'pg';
 import { buildServer, type ServerDependencies } from '../../server/app';
 import { createTokenService, type TokenService } from '../../server/auth/tokens';
@@ -45,6 +46,28 @@ export function testBackends(): TestBackend[] {
     });
   }
   return backends;
+}
+
+/**
+ * A bare database of `backend` for the describe block it is called in (migrated, no server),
+ * opened before its tests and closed and dropped after them: answers a getter for it.
+ */
+export function useTestDatabase(backend: TestBackend): () => DatabaseHandle {
+  let database: DatabaseHandle | null = null;
+  let cleanup: (() => Promise<void>) | null = null;
+  beforeAll(async () => {
+    const target = await backend.target();
+    cleanup = target.cleanup;
+    database = await openDatabase(target);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await cleanup?.();
+  });
+  return () => {
+    if (!database) throw new Error('the test database is opened in beforeAll');
+    return database;
+  };
 }
 
 export interface TestServer {

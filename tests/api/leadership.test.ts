@@ -1,30 +1,20 @@
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { leaseLeadership, type Leadership } from '../../server/cluster/leadership';
-import { openDatabase, type DatabaseHandle } from '../../server/db/database';
-import { testBackends } from './harness';
+import type { DatabaseHandle } from '../../server/db/database';
+import { testBackends, useTestDatabase } from './harness';
 
 const WAIT = { timeout: 5_000, interval: 20 };
 
 describe.each(testBackends())('leadership through the lease row ($name)', (backend) => {
-  let database!: DatabaseHandle;
-  let cleanup: (() => Promise<void>) | null = null;
+  const database = useTestDatabase(backend);
   const leaderships: Leadership[] = [];
 
-  beforeAll(async () => {
-    const target = await backend.target();
-    cleanup = target.cleanup;
-    database = await openDatabase(target);
-  });
   afterEach(async () => {
     for (const leadership of leaderships.splice(0)) await leadership.stop();
-    await database.db.deleteFrom('leader_lease').execute();
+    await database().db.deleteFrom('leader_lease').execute();
   });
-  afterAll(async () => {
-    await database.close();
-    await cleanup?.();
-  });
-  const open = async () => database;
+  const open = async () => database();
 
   function candidate(db: DatabaseHandle, holder: string, changes: boolean[] = []) {
     const leadership = leaseLeadership({ db: db.db, role: 'jobs', holder, leaseMs: 600 });

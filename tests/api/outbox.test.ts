@@ -3,11 +3,10 @@ import net from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataCipher } from '../../server/auth/data-key';
-import { openDatabase, type DatabaseHandle } from '../../server/db/database';
 import { createMessageDelivery, type MessageDelivery } from '../../server/messaging/delivery';
 import { createOutbox } from '../../server/messaging/outbox';
 import { createWebhookSmsProvider, webhookSignature, webhookSignatureHeader } from '../../server/messaging/sms-webhook';
-import { startTestServer, testBackends, type TestServer } from './harness';
+import { startTestServer, testBackends, useTestDatabase, type TestServer } from './harness';
 import { call, password } from './identity-support';
 
 /** A port free at this moment, for a server the test starts only later (the SMTP server is "down" first). */
@@ -171,17 +170,7 @@ describe.each(testBackends())('mail and SMS through the outbox on $name', (backe
 });
 
 describe.each(testBackends())('the outbox sender on $name', (backend) => {
-  let database: DatabaseHandle;
-  let cleanup: () => Promise<void>;
-  beforeAll(async () => {
-    const target = await backend.target();
-    cleanup = target.cleanup;
-    database = await openDatabase(target);
-  });
-  afterAll(async () => {
-    await database?.close();
-    await cleanup?.();
-  });
+  const database = useTestDatabase(backend);
 
   it('two senders on one database deliver each message exactly once', async () => {
     const cipher = createDataCipher(Buffer.alloc(32, 7));
@@ -197,16 +186,16 @@ describe.each(testBackends())('the outbox sender on $name', (backend) => {
     const policy = { retryBaseMs: 60_000, retryMaxMs: 60_000, claimMs: 60_000, sweepMs: 60_000, batch: 3, keepSentMs: 86_400_000 };
     const problems: unknown[] = [];
     const log = { deliveryFailed: (failure: unknown) => void problems.push(failure), passFailed: (error: unknown) => void problems.push(error) };
-    const senders = [0, 1].map(() => createOutbox({ db: database.db, cipher, delivery, policy, log }));
+    const senders = [0, 1].map(() => createOutbox({ db: database().db, cipher, delivery, policy, log }));
     for (let index = 0; index < 30; index += 1) {
-      await senders[index % 2]!.enqueue(database.db, { channel: 'email', to: `many${index}@example.com`, subject: 's', text: 't' });
+      await senders[index % 2]!.enqueue(database().db, { channel: 'email', to: `many${index}@example.com`, subject: 's', text: 't' });
     }
     await Promise.all(senders.map((sender) => sender.settled()));
     // Both senders were woken by their own inserts and raced over the same rows.
     expect(problems).toEqual([]);
     expect(references).toHaveLength(30);
     expect(new Set(references).size).toBe(30);
-    const rows = await database.db.selectFrom('outbox_message').select(['status', 'attempts', 'sealed']).execute();
+    const rows = await database().db.selectFrom('outbox_message').select(['status', 'attempts', 'sealed']).execute();
     expect(rows.every((row) => row.status === 'sent' && row.attempts === 1 && row.sealed === null)).toBe(true);
     for (const sender of senders) await sender.stop();
   });
@@ -222,12 +211,12 @@ describe.each(testBackends())('the outbox sender on $name', (backend) => {
     };
     const log = { deliveryFailed: () => undefined, passFailed: (error: unknown) => { throw error; } };
     const policy = { retryBaseMs: 3_600_000, retryMaxMs: 3_600_000, claimMs: 60_000, sweepMs: 60_000, batch: 10, keepSentMs: 86_400_000 };
-    const sender = createOutbox({ db: database.db, cipher: createDataCipher(Buffer.alloc(32, 9)), delivery: failing, policy, log, nowMs: () => clock });
-    await database.db.deleteFrom('outbox_message').execute();
-    await sender.enqueue(database.db, { channel: 'email', to: 'up@example.com', subject: 's', text: 't' });
-    await sender.enqueue(database.db, { channel: 'email', to: 'down@example.com', subject: 's', text: 't' });
+    const sender = createOutbox({ db: database().db, cipher: createDataCipher(Buffer.alloc(32, 9)), delivery: failing, policy, log, nowMs: () => clock });
+    await database().db.deleteFrom('outbox_message').execute();
+    await sender.enqueue(database().db, { channel: 'email', to: 'up@example.com', subject: 's', text: 't' });
+    await sender.enqueue(database().db, { channel: 'email', to: 'down@example.com', subject: 's', text: 't' });
     await sender.settled();
-    const statuses = async () => (await database.db.selectFrom('outbox_message').select('status').orderBy('id').execute()).map((row) => row.status);
+    const statuses = async () => (await database().db.selectFrom('outbox_message').select('status').orderBy('id').execute()).map((row) => row.status);
     expect(await statuses()).toEqual(['sent', 'failed']);
     clock += 86_400_000 - 1_000;
     await sender.prune();
