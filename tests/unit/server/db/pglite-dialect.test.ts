@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PgliteDialect, watchTransactions } from '../../../../server/db/pglite-dialect';
 
 describe('the embedded database connection', () => {
+  afterEach(() => vi.unstubAllEnvs());
   it('says where a holder took the connection when it keeps it while others wait (a transaction waiting on a statement outside it)', async () => {
+    vi.stubEnv('PGLITE_REFUSE_NESTED', '');
     const client = new PGlite();
     const reports: { waiting: number; acquiredAt: string }[] = [];
     const db = new Kysely<Record<string, never>>({
@@ -39,7 +41,6 @@ describe('the embedded database connection', () => {
   });
 
   describe('a statement outside a transaction asked for from inside it (refused where PGLITE_REFUSE_NESTED=1, as in the tests)', () => {
-    afterEach(() => vi.unstubAllEnvs());
 
     it('is refused with where it was asked, instead of waiting for ever; statements on the transaction and after it run', async () => {
       vi.stubEnv('PGLITE_REFUSE_NESTED', '1');
@@ -59,6 +60,8 @@ describe('the embedded database connection', () => {
     });
 
     it('without the setting, is named in the long-hold report beside the holder', async () => {
+      // A test worker may have run the API project, whose environment sets it.
+      vi.stubEnv('PGLITE_REFUSE_NESTED', '');
       const client = new PGlite();
       const reports: string[] = [];
       const db = watchTransactions(
