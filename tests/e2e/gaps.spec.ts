@@ -53,14 +53,24 @@ test('a product without options says it is not tradable in option mode instead o
 
 test('home\'s refresh button loads the banners and the products again, not only the switches @mobile', async ({ page }) => {
   const asked: string[] = [];
+  const answered: string[] = [];
+  const nameOf = (url: string) => {
+    const path = new URL(url).pathname;
+    return /\/(appBanner\/list|forex\/product\/list|getAllConfigStatusWeb)$/.test(path) ? path.split('/').at(-1)! : null;
+  };
   page.on('request', (request) => {
-    const path = new URL(request.url()).pathname;
-    if (/\/(appBanner\/list|forex\/product\/list|getAllConfigStatusWeb)$/.test(path)) asked.push(path.split('/').at(-1)!);
+    const name = nameOf(request.url());
+    if (name) asked.push(name);
+  });
+  page.on('requestfinished', (request) => {
+    const name = nameOf(request.url());
+    if (name) answered.push(name);
   });
   await page.goto('/');
   await waitForApp(page);
-  // Home's own first loads (the banners and the products, once each) may still be on their way once it shows: counted apart.
-  await expect.poll(() => asked.filter((name) => name === 'list').length).toBe(2);
+  // Home's own first loads (the banners and the products, once each) may still be on their way
+  // once it shows, and a refresh joins a load in flight: they are waited for and counted apart.
+  await expect.poll(() => answered.filter((name) => name === 'list').length).toBe(2);
   asked.length = 0;
   await page.getByRole('button', { name: 'Refresh' }).first().click();
   await expect.poll(() => [...new Set(asked)].sort()).toEqual(['getAllConfigStatusWeb', 'list'].sort());
