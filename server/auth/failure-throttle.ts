@@ -22,12 +22,17 @@ export function createFailureThrottle(db: Kysely<Database>, policy: FailureDelay
       const now = new Date(nowMs());
       const forgetBefore = new Date(now.getTime() - failureMemoryMs);
       const count = sql<number>`case when t.last_failure_at <= ${forgetBefore} then 1 else t.failures + 1 end`;
+      const delaySeconds = sql<number>`(${schedule}::int[])[least(${count}, ${schedule.length})]`;
+      // A free failure (no delay) blocks nothing: it keeps the earlier bound rather than set
+      // "now", since a parallel try whose clock read came a moment earlier (another process,
+      // the same one a millisecond before) would otherwise be refused for a wait of 0.
+      const firstDelayMs = (schedule[0] ?? 0) * 1000;
       const claimed = await sql<{ failures: number }>`
         insert into auth_throttle as t (key, failures, blocked_until, last_failure_at)
-        values (${key}, 1, ${new Date(now.getTime() + (schedule[0] ?? 0) * 1000)}, ${now})
+        values (${key}, 1, ${firstDelayMs > 0 ? new Date(now.getTime() + firstDelayMs) : new Date(0)}, ${now})
         on conflict (key) do update set
           failures = ${count},
-          blocked_until = ${now}::timestamptz + make_interval(secs => (${schedule}::int[])[least(${count}, ${schedule.length})]),
+          blocked_until = case when ${delaySeconds} > 0 then ${now}::timestamptz + make_interval(secs => ${delaySeconds}) else t.blocked_until end,
           last_failure_at = ${now}
         where t.blocked_until <= ${now}
         returning failures`.execute(db);

@@ -85,6 +85,25 @@ describe.each(testBackends())('rate limits shared by two server instances on $na
     expect(answers.slice(30).every((code) => code === 1033)).toBe(true);
   });
 
+  it('lets exactly the window through when the attempts come at once, split across both instances (count and check in one statement)', async () => {
+    const email = `parallel${Date.now().toString(36)}@example.com`;
+    await registerByEmail(instance(0), email);
+    const signIns = await Promise.all(
+      Array.from({ length: attemptsPerWindow * 4 }, (_, index) => call(instance(index % 2), '/v1/wa-na/login', { username: email, password: 'wrong password', type: 'E' })),
+    );
+    expect(signIns.filter((answer) => answer.code === 1003)).toHaveLength(attemptsPerWindow);
+    expect(signIns.filter((answer) => answer.code === 1033)).toHaveLength(attemptsPerWindow * 3);
+    // The same address behind both instances asking for captcha images in one burst: 30 a minute, no more.
+    const captchas = await Promise.all(
+      Array.from({ length: 60 }, (_, index) =>
+        apps[index % 2]!.inject({ method: 'POST', url: '/v1/wa-na/getImageCode', headers: { 'content-type': 'application/json' }, payload: '{}', remoteAddress: '192.0.2.78' }),
+      ),
+    );
+    const codes = captchas.map((response) => (response.json() as { code: number }).code);
+    expect(codes.filter((code) => code === 0)).toHaveLength(30);
+    expect(codes.filter((code) => code === 1033)).toHaveLength(30);
+  });
+
   /** A market socket to instance `index` that sends CONNECT at once, before the server has counted it. */
   function marketSocket(index: number) {
     const socket = new WebSocket(`ws://127.0.0.1:${ports[index]}/market/stomp`, ['v12.stomp']);
