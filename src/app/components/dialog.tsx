@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { keepTabInside } from './focus-trap';
@@ -28,8 +28,11 @@ export function Dialog(props: {
   const { onClose } = props;
 
   // Modal: everything else in its container is inert while it shows, so Tab stays inside and
-  // nothing behind it can be clicked or read out (as a native modal <dialog> does).
-  useEffect(() => {
+  // nothing behind it can be clicked or read out (as a native modal <dialog> does). Layout
+  // effects, here and for focus: they run before the dialog is painted, so nothing can be typed
+  // or clicked in it before focus has moved in (Preact runs plain effects a frame later, and a
+  // late move would blur a field already being typed in, whose check then undid the typing).
+  useLayoutEffect(() => {
     const own = backdrop.current;
     const others = Array.from(own?.parentElement?.children ?? []).filter((element): element is HTMLElement => element !== own && element instanceof HTMLElement && !element.inert);
     for (const element of others) element.inert = true;
@@ -41,7 +44,7 @@ export function Dialog(props: {
   // Focus moves in once, when it opens, and back when it closes. Not on a new `onClose`: an
   // opener re-rendering with each tick passes a new one every time, and moving focus then
   // would take it from the field being typed in (whose blur check could then undo the typing).
-  useEffect(() => {
+  useLayoutEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     panel.current?.focus();
     return () => previous?.focus?.();
@@ -49,10 +52,11 @@ export function Dialog(props: {
 
   // The newest onClose, read when a key comes: the listener stays the same for the dialog's life.
   const latestOnClose = useRef(onClose);
-  useEffect(() => {
+  useLayoutEffect(() => {
     latestOnClose.current = onClose;
   }, [onClose]);
-  useEffect(() => {
+  // Listening from before paint: Escape pressed as soon as the dialog shows closes it.
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') latestOnClose.current();
       keepTabInside(event, panel.current);

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { switchesSignal } from '../app-context';
@@ -51,13 +51,14 @@ export function AccountDialog(props: { route: RouteName; onClose: () => void; ch
   const current = menuEntryOf(props.route);
   const pageIsMenuEntry = entries.some((entry) => entry.name === props.route);
 
-  useEffect(() => {
+  // Before paint, as the shared Dialog does: focus is inside before anything can be typed there.
+  useLayoutEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     panel.current?.focus();
     return () => previous?.focus?.();
   }, []);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     // A confirmation on top takes Escape and Tab for itself.
     const onKey = (event: KeyboardEvent) => {
       if (otherModalOpen(panel.current)) return;

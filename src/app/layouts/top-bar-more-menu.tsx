@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useId, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { enabledLanguages, languages } from '../../shared/i18n/languages';
 import { useApp } from '../app-context';
@@ -43,7 +43,8 @@ export function TopBarMoreMenu(props: { folded: ReadonlySet<FoldableTopBarItem>;
   const menu = useRef<HTMLDivElement>(null);
   const workspaceToggles = useWorkspaceToggles();
 
-  useEffect(() => {
+  // Before paint: the first item has focus as the menu appears (a key pressed at once goes to it).
+  useLayoutEffect(() => {
     if (!open) return;
     menu.current?.querySelector<HTMLElement>(menuItemSelector)?.focus();
     const closeOutside = (event: MouseEvent) => {

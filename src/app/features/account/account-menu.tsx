@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { sessionSignal } from '../../engine/signals';
@@ -21,7 +21,8 @@ export function AccountMenu(props: { compact?: boolean }) {
   const panelId = useId();
   const root = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
+  // Listening from before paint, so an Escape or a click right after it opens is not missed.
+  useLayoutEffect(() => {
     if (!open) return;
     const close = (event: MouseEvent | KeyboardEvent) => {
       if (event instanceof KeyboardEvent ? event.key === 'Escape' : !root.current?.contains(event.target as Node)) setOpen(false);

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { PageFrame } from '../../components/page-frame';
@@ -13,7 +13,8 @@ export function SearchPage() {
   const isDesktop = useIsDesktop();
   const openProduct = useOpenProduct();
   const query = new URLSearchParams(useSearch()).get('q') ?? '';
-  useEffect(() => {
+  // From before paint, so an Escape as soon as search shows is not missed.
+  useLayoutEffect(() => {
     if (!isDesktop) return;
     const closeOnEscape = (event: KeyboardEvent) => {
       if (event.key === 'Escape' && !event.defaultPrevented) navigate('/');
