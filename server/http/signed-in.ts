@@ -14,10 +14,14 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The verified access token of a signed-in call; non-null in every route of a signed-in scope ({@link SignedInRequest}). */
     session: AccessTokenPayload | null;
+    /** A route that checks its session alongside its reads: settles once the session is known to live, rejects with SESSION_ENDED. */
+    sessionLives: Promise<void> | null;
   }
   interface FastifyContextConfig {
     /** A signed-in path that checks its own credentials (the positions socket: its token is in the query). */
     signsInItself?: boolean;
+    /** Declared through `routeCheckingSessionAlongside`: the hook verifies the token and starts the liveness check without waiting. */
+    sessionCheckedAlongside?: boolean;
   }
 }
 
@@ -35,10 +39,24 @@ export type SignedInRequest = FastifyRequest & { session: AccessTokenPayload };
 
 export type SignedInHandler<TBody extends z.ZodMiniType, TData extends z.ZodMiniType> = (body: z.output<TBody>, request: SignedInRequest) => Promise<z.input<TData>>;
 
+/** A handler given its session's liveness check still running: it awaits `sessionLives` before it writes anything. */
+export type SessionAlongsideHandler<TBody extends z.ZodMiniType, TData extends z.ZodMiniType> = (
+  body: z.output<TBody>,
+  request: SignedInRequest,
+  sessionLives: Promise<void>,
+) => Promise<z.input<TData>>;
+
 /** Where signed-in routes are declared: only here, so none can miss the check. */
 export interface SignedInScope {
   /** A contract's route whose handler is given the verified session. */
   route<TBody extends z.ZodMiniType, TData extends z.ZodMiniType>(contract: ApiContract<TBody, TData>, handler: SignedInHandler<TBody, TData>): void;
+  /**
+   * A hot route (placing and closing orders) whose first reads go out while the session's
+   * liveness is still being checked: one database wait fewer per call. The handler must
+   * await `sessionLives` before it writes; its answer, success or refusal, waits for the
+   * check too, and an ended session answers SESSION_ENDED as on every other route.
+   */
+  routeCheckingSessionAlongside<TBody extends z.ZodMiniType, TData extends z.ZodMiniType>(contract: ApiContract<TBody, TData>, handler: SessionAlongsideHandler<TBody, TData>): void;
   /** A multipart contract (`metaData` checked against its body, the named file parts read whole before the handler runs). */
   multipartRoute<TMeta extends z.ZodMiniType, TData extends z.ZodMiniType>(
     contract: ApiContract<TMeta, TData>,
@@ -95,6 +113,7 @@ function hasSession(request: FastifyRequest): request is SignedInRequest {
 export function registerSignedIn(app: FastifyInstance, sessions: SessionCheck): SignedInRoutes {
   const scopes = new WeakSet<FastifyInstance>();
   app.decorateRequest('session', null);
+  app.decorateRequest('sessionLives', null);
 
   async function check(request: FastifyRequest, reply: FastifyReply) {
     const header = request.headers.authorization ?? '';
@@ -106,6 +125,16 @@ export function registerSignedIn(app: FastifyInstance, sessions: SessionCheck): 
       return answerError(request, reply, refusal);
     }
     // A valid signature is not enough: the session may have been ended server-side.
+    if (request.routeOptions.config.sessionCheckedAlongside === true) {
+      const lives = sessions.alive(payload).then((alive) => {
+        if (!alive) throw new AppError(ErrorCode.SESSION_ENDED);
+      });
+      // Observed by the route in every path; this keeps a failure before that from being reported as unhandled.
+      lives.catch(() => undefined);
+      request.sessionLives = lives;
+      request.session = payload;
+      return;
+    }
     if (!(await sessions.alive(payload))) {
       return answerError(request, reply, new AppError(checkingToken ? ErrorCode.LIST_FAILURE : ErrorCode.SESSION_ENDED));
     }
@@ -133,6 +162,27 @@ export function registerSignedIn(app: FastifyInstance, sessions: SessionCheck): 
             if (!hasSession(request)) throw new Error(`${contract.path} reached without a session`);
             return handler(body, request);
           });
+        },
+        routeCheckingSessionAlongside(contract, handler) {
+          defineRoute(
+            instance,
+            contract,
+            async (body, request) => {
+              const lives = request.sessionLives;
+              if (!hasSession(request) || lives === null) throw new Error(`${contract.path} reached without a session check`);
+              let data: Awaited<ReturnType<typeof handler>>;
+              try {
+                data = await handler(body, request, lives);
+              } catch (error) {
+                // An ended session answers as such, not with whatever the handler refused first.
+                await lives;
+                throw error;
+              }
+              await lives;
+              return data;
+            },
+            { config: { sessionCheckedAlongside: true } },
+          );
         },
         multipartRoute(contract, fileFields, handler) {
           defineMultipartRoute(instance, contract, fileFields, handler, (request) => {

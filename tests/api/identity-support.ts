@@ -78,5 +78,5 @@ export async function ledgerFundedTrader(server: Pick<TestServer, 'app' | 'deliv
       ],
     });
   }
-  return { ...session, uid: info.uid };
+  return { ...session, uid: info.uid, email };
 }

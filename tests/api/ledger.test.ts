@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney, money } from '../../src/shared/money/money';
 import { UserAccountKind } from '../../server/modules/ledger/ledger-kinds';
 import { createLedger, type Ledger } from '../../server/modules/ledger/ledger';
+import { createTradingRepository } from '../../server/modules/trading/trading-repository';
 import { seededRandom } from '../../server/modules/market/sources/random';
 import { startTestServer, testBackends, type TestServer } from './harness';
 import { call, loginByEmail, registerByEmail, setSwitch } from './identity-support';
@@ -78,6 +79,72 @@ describe.each(testBackends())('accounts and ledger on $name', (backend) => {
     const second = await ledger.post(journal);
     expect(second).toEqual({ journalId: first.journalId, replayed: true });
     expect((await call(server, '/v1/waa/user/balance', {}, user.token)).data).toEqual({ balanceAmount: '250.00', lockMargin: '0.00' });
+  });
+
+  it("writes an order with its margin journal in one statement: too little cash keeps neither, a journal key recorded before keeps no second order", async () => {
+    const user = await newUser(server);
+    const db = server.database.db;
+    const orders = createTradingRepository(db);
+    await ledger.post({
+      idempotencyKey: `deposit:${user.uid}:alongside`,
+      book: 'real',
+      kind: 'deposit',
+      uid: user.uid,
+      postings: [
+        { account: { owner: null, book: 'real', kind: 'deposits' }, amount: -money('100') },
+        { account: { owner: user.uid, book: 'real', kind: cashKind }, amount: money('100') },
+      ],
+    });
+    const at = new Date();
+    const newOrder = (orderNo: string, margin: string) => ({
+      order_no: orderNo,
+      uid: user.uid,
+      book: 'real' as const,
+      client_order_id: `alongside-${orderNo}`,
+      symbol: 'EURUSD',
+      direction: 0,
+      price_type: 2,
+      status: 1,
+      volume: '0.1',
+      leverage: 100,
+      contract_size: '100000',
+      limit_price: null,
+      open_price: '1.1',
+      stop_loss: null,
+      take_profit: null,
+      margin,
+      fee: '0',
+      open_tick_ms: String(at.getTime()),
+      created_at: at,
+      opened_at: at,
+    });
+    const place = (orderNo: string, margin: string) =>
+      db.transaction().execute(async (trx) => {
+        await ledger.lockCash(trx, user.uid, 'real');
+        return ledger.lockMarginPlacing(trx, { uid: user.uid, book: 'real', orderNo, margin: money(margin), fee: 0n }, orders.insertStatement(trx, newOrder(orderNo, margin)));
+      });
+    const count = async (orderNo: string) => (await db.selectFrom('trade_order').select('id').where('order_no', '=', orderNo).execute()).length;
+
+    const placed = await place('9100000000000001', '60');
+    // The order's row as its insert returns it (types included), without the statement's own column.
+    expect(placed).toMatchObject({ order_no: '9100000000000001', uid: user.uid, opened_at: at });
+    expect(money(String(placed.margin))).toBe(money('60'));
+    expect(typeof placed.id).toBe('number');
+    expect(placed).not.toHaveProperty('journal_posted');
+    expect((await call(server, '/v1/waa/user/balance', {}, user.token)).data).toEqual({ balanceAmount: '40.00', lockMargin: '60.00' });
+    // 60 more than the 40 left: the database refuses the journal, and the order goes with it.
+    await expect(place('9100000000000002', '60')).rejects.toMatchObject({ code: '23514' });
+    expect(await count('9100000000000002')).toBe(0);
+    // The first order's number again under another client id: its journal is recorded, so no second order is kept.
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await ledger.lockCash(trx, user.uid, 'real');
+        return ledger.lockMarginPlacing(trx, { uid: user.uid, book: 'real', orderNo: '9100000000000001', margin: money('10'), fee: 0n }, orders.insertStatement(trx, { ...newOrder('9100000000000003', '10') }));
+      }),
+    ).rejects.toThrow(/recorded before/);
+    expect(await count('9100000000000003')).toBe(0);
+    expect((await call(server, '/v1/waa/user/balance', {}, user.token)).data).toEqual({ balanceAmount: '40.00', lockMargin: '60.00' });
+    expect(await ledger.check()).toEqual([]);
   });
 
   it('refuses a movement that would take a user balance below zero (203) and writes nothing', async () => {

@@ -80,6 +80,32 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
     expect(((await balance(user.token)) as { lockMargin: string }).lockMargin).toBe('108.512');
   });
 
+  it('an ended session places and closes nothing: the order paths check the session alongside their first reads, and answer 23519', async () => {
+    const user = await trader();
+    quote(108500, 108512);
+    const opened = await call(server, '/exchange/addOrder', order(), user.token);
+    expect(opened.code).toBe(0);
+    const before = await balance(user.token);
+    // Another sign-in of the same account stays; this one ends.
+    const other = await loginByEmail(server, user.email);
+    expect((await call(server, '/v1/waa/user/logout', {}, user.token)).code).toBe(0);
+    const placed = await call(server, '/exchange/addOrder', order(), user.token);
+    expect(placed.code).toBe(23519);
+    // A refusal the order rules would give (volume 0) still answers the ended session, not the rule.
+    expect((await call(server, '/exchange/addOrder', order({ orderQuantity: '0' }), user.token)).code).toBe(23519);
+    // A replayed clientOrderId answers nothing of the earlier order either.
+    expect((await call(server, '/exchange/addOrder', order({ clientOrderId: 'ignored' }), user.token)).code).toBe(23519);
+    clock += 181_000;
+    quote(108600, 108612);
+    expect((await call(server, '/exchange/closeOrder', { orderId: opened.data }, user.token)).code).toBe(23519);
+    expect(await balance(other.token)).toEqual(before);
+    const open = (await call(server, '/v1/waa/order/history', { positionStatus: 2 }, other.token)).data as { list: { uid: string }[] };
+    expect(open.list.map((row) => row.uid)).toEqual([opened.data]);
+    // The living session closes it.
+    expect((await call(server, '/exchange/closeOrder', { orderId: opened.data }, other.token)).code).toBe(0);
+    expect(await audit()).toEqual([]);
+  });
+
   it('refuses with the codes of the rules and changes nothing', async () => {
     const user = await trader('50');
     expect((await call(server, '/exchange/addOrder', order({ tradePair: 'NOPE' }), user.token)).code).toBe(303);

@@ -1,9 +1,12 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Compilable, type Kysely, type OperationNodeSource, type RawBuilder, type Transaction } from 'kysely';
 import { formatMoney } from '../../../src/shared/money/money';
 import type { Database } from '../../db/schema';
 import { currencyOf, type AccountRef, type AnyJournal } from './ledger-journals';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
+
+/** A write built with the caller's query builder (an insert … returning), run inside a journal's statement. */
+export type AlongsideWrite<Row> = Compilable<Row> & OperationNodeSource;
 
 /** A journal must sum to zero in each currency and stay in its book; anything else is a bug, not bad input. */
 function assertJournal(input: AnyJournal) {
@@ -67,19 +70,18 @@ export function createPostingEngine(db: Kysely<Database>, nowMs: () => number) {
   }
 
   /**
-   * One journal in the caller's transaction, in one statement once its accounts are known:
-   * the journal (its key recorded once), its entries and the balances they move. A replayed
-   * key posts nothing and answers the journal recorded before. A user account that would go
-   * below zero fails the statement (the database's check), and the caller's transaction with it.
+   * A journal's statement up to its final select: the journal (its key recorded once), its
+   * entries and the balances they move, as common table expressions (`journal` answers the
+   * new journal's id, none when the key was recorded before).
    */
-  async function postWith(executor: Transaction<Database>, input: AnyJournal): Promise<{ journalId: number; replayed: boolean }> {
+  async function journalExpressions(executor: Transaction<Database>, input: AnyJournal): Promise<RawBuilder<unknown>> {
     assertJournal(input);
     const resolved = await Promise.all(input.postings.map(async (posting) => ({ id: await accountId(executor, posting.account), house: posting.account.owner === null, posting })));
     // The caller holds the user's accounts (lockOwnerAccounts); the rows are written users
     // first, then the house's, each in id order: the one order of every money transaction.
     resolved.sort((a, b) => Number(a.house) - Number(b.house) || a.id - b.id);
     const moves = resolved.filter(({ posting }) => posting.amount !== 0n);
-    const { rows } = await sql<{ id: number; replayed: boolean }>`
+    return sql`
       with journal as (
         insert into ledger_journal (idempotency_key, book, kind, uid, reference, created_at)
         values (${input.idempotencyKey}, ${input.book}, ${input.kind}, ${input.uid}, ${input.reference ?? null}, ${new Date(nowMs())}::timestamptz)
@@ -94,7 +96,18 @@ export function createPostingEngine(db: Kysely<Database>, nowMs: () => number) {
         update ledger_account as a set balance = a.balance + d.amount
         from journal, (select account_id, sum(amount) as amount from moves group by account_id) as d
         where a.id = d.account_id
-      )
+      )`;
+  }
+
+  /**
+   * One journal in the caller's transaction, in one statement once its accounts are known:
+   * the journal (its key recorded once), its entries and the balances they move. A replayed
+   * key posts nothing and answers the journal recorded before. A user account that would go
+   * below zero fails the statement (the database's check), and the caller's transaction with it.
+   */
+  async function postWith(executor: Transaction<Database>, input: AnyJournal): Promise<{ journalId: number; replayed: boolean }> {
+    const { rows } = await sql<{ id: number; replayed: boolean }>`
+      ${await journalExpressions(executor, input)}
       select id, false as replayed from journal
       union all
       select id, true as replayed from ledger_journal where idempotency_key = ${input.idempotencyKey}`.execute(executor);
@@ -103,6 +116,22 @@ export function createPostingEngine(db: Kysely<Database>, nowMs: () => number) {
     // The same key committed by another transaction after this statement's snapshot: recorded once, by it.
     const existing = await executor.selectFrom('ledger_journal').select('id').where('idempotency_key', '=', input.idempotencyKey).executeTakeFirstOrThrow();
     return { journalId: existing.id, replayed: true };
+  }
+
+  /**
+   * A journal and one write of the caller's (an order's insert, built but not run) in one
+   * statement: the journal posts as `postWith` posts it, and the write's returned rows are
+   * answered. Data-modifying expressions of one statement all run, and fail together: an
+   * account that would go below zero or a duplicate row fails both. The key must be new (an
+   * order's own number): one recorded before is a bug and fails the caller's transaction,
+   * so no row is kept without its money.
+   */
+  async function postAlongside<Row>(executor: Transaction<Database>, input: AnyJournal, write: AlongsideWrite<Row>): Promise<Row[]> {
+    const { rows } = await sql<Row & { journal_posted: number }>`
+      ${await journalExpressions(executor, input)}, alongside as (${write})
+      select alongside.*, (select count(*) from journal)::integer as journal_posted from alongside`.execute(executor);
+    if (rows.some((row) => row.journal_posted !== 1)) throw new Error(`journal ${input.idempotencyKey} was recorded before: its write is not kept`);
+    return rows.map(({ journal_posted: _posted, ...row }) => row as Row);
   }
 
   /**
@@ -164,5 +193,5 @@ export function createPostingEngine(db: Kysely<Database>, nowMs: () => number) {
     return journalIds.size;
   }
 
-  return { accountId, postWith, postManyWith };
+  return { accountId, postWith, postAlongside, postManyWith };
 }

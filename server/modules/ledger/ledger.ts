@@ -30,7 +30,7 @@ import {
   type WalletTransfer,
 } from './ledger-journals';
 import { baseCurrency, JournalKeyPrefix, JournalKind, UserAccountKind } from './ledger-kinds';
-import { createPostingEngine, type Executor } from './ledger-posting';
+import { createPostingEngine, type AlongsideWrite, type Executor } from './ledger-posting';
 
 export type { AccountRef, JournalInput, Posting, WalletTransfer } from './ledger-journals';
 
@@ -47,9 +47,11 @@ export interface TradingBalances {
 
 /**
  * The double-entry ledger and its verbs: other modules move money only by these
- * (`lockMargin`, `chargeFee`, `settlePosition`, `escrowOption`, …), each posting one
- * journal of the ledger's vocabulary (ledger-kinds.ts, ledger-journals.ts), and read
- * balances only by its reads. Nothing else reads or locks the ledger's tables.
+ * (`lockMarginPlacing`, `chargeFee`, `settlePositionClosing`, `escrowOption`, …), each
+ * posting one journal of the ledger's vocabulary (ledger-kinds.ts, ledger-journals.ts), and
+ * read balances only by its reads. Nothing else reads or locks the ledger's tables. A verb
+ * named `…Placing` or `…Closing` also runs the caller's own write (an order's insert or
+ * update, built but not run) in the journal's statement: one round trip for both.
  */
 export function createLedger(db: Kysely<Database>, nowMs: () => number = Date.now) {
   const engine = createPostingEngine(db, nowMs);
@@ -235,17 +237,28 @@ export function createLedger(db: Kysely<Database>, nowMs: () => number = Date.no
     },
 
     // Verbs, each inside the caller's transaction (which has locked the user's accounts) unless it says otherwise.
-    /** An order placed: margin from cash to margin, a market order's fee to the house. */
-    async lockMargin(trx: Transaction<Database>, order: OrderRef & { margin: Units; fee: Units }) {
-      await engine.postWith(trx, marginLockedJournal(order));
+    /**
+     * An order placed: margin from cash to margin, a market order's fee to the house, in the
+     * same statement as `placeOrder`, the order's own insert (built by the caller, not run),
+     * whose row is answered. Too little cash fails both (the database's check violation).
+     */
+    async lockMarginPlacing<Row>(trx: Transaction<Database>, order: OrderRef & { margin: Units; fee: Units }, placeOrder: AlongsideWrite<Row>): Promise<Row> {
+      const [row] = await engine.postAlongside(trx, marginLockedJournal(order), placeOrder);
+      if (row === undefined) throw new Error(`order ${order.orderNo} was not written with its margin`);
+      return row;
     },
     /** A pending order filled: its fee. A user without the cash refuses it (the database's check violation). */
     async chargeFee(trx: Transaction<Database>, order: OrderRef & { fee: Units }) {
       await engine.postWith(trx, feeChargedJournal(order));
     },
-    /** A position closed: its margin and result to cash, the house's trading result the other side. */
-    async settlePosition(trx: Transaction<Database>, order: OrderRef & { margin: Units; profitLoss: Units }) {
-      await engine.postWith(trx, orderEndedJournal(order));
+    /**
+     * A position closed: its margin and result to cash, the house's trading result the other
+     * side, in the same statement as `closeOrder`, the order's own update (built by the
+     * caller, not run), which must change exactly the one row or nothing is kept.
+     */
+    async settlePositionClosing(trx: Transaction<Database>, order: OrderRef & { margin: Units; profitLoss: Units }, closeOrder: AlongsideWrite<unknown>) {
+      const rows = await engine.postAlongside(trx, orderEndedJournal(order), closeOrder);
+      if (rows.length !== 1) throw new Error(`order ${order.orderNo} was not open when its settlement was posted`);
     },
     /**
      * A pending order's price moved: its margin from `from` to `to` (the extra locked from

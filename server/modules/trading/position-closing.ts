@@ -85,11 +85,14 @@ export function createPositionClosing(deps: {
         if (!belowStopOut(accountEquity(cash, holdings), lockedMargin(holdings), deps.stopOutLevelPercent)) return { result: 'not-open' as const };
       }
       const closedAt = new Date(deps.nowMs());
-      const closeRow = (order: OrderRow, at: MarketValue, why: string) =>
-        orders.closeIn(trx, order.id, { closePrice: formatMoney(at.price, 0), closeTickMs: String(at.tickMs), profitLoss: formatMoney(at.pnl, 0), reason: why, closedAt });
+      const closeStatement = (order: OrderRow, at: MarketValue, why: string) =>
+        orders.closeStatement(trx, order.id, { closePrice: formatMoney(at.price, 0), closeTickMs: String(at.tickMs), profitLoss: formatMoney(at.pnl, 0), reason: why, closedAt });
+      const closeRow = async (order: OrderRow, at: MarketValue, why: string) => {
+        await closeStatement(order, at, why).execute();
+      };
       if (closeShortfall(cash, money(String(self.margin)), pnl) === 0n) {
-        await closeRow(self, { price, pnl, tickMs }, reason);
-        await ledger.settlePosition(trx, { uid, book, orderNo: self.order_no, margin: money(String(self.margin)), profitLoss: pnl });
+        // The row and its money in one statement.
+        await ledger.settlePositionClosing(trx, { uid, book, orderNo: self.order_no, margin: money(String(self.margin)), profitLoss: pnl }, closeStatement(self, { price, pnl, tickMs }, reason));
         return { result: 'closed' as const, ended: [self], after: null };
       }
       // The account cannot carry this loss on its cash: everything it holds covers it.

@@ -3,13 +3,12 @@ import type { OrderTimeColumn } from '../../../src/shared/api/trading';
 import { OrderStatus } from '../../../src/shared/trading/order-rules';
 import type { HistorySelection } from '../../../src/shared/trading/history-filters';
 import type { Book, Database, TradeOrderTable } from '../../db/schema';
-import { nextOrderNumberSql } from './order-number';
 
 export type OrderRow = Selectable<TradeOrderTable>;
 type Executor = Kysely<Database> | Transaction<Database>;
 
 /** An order as placed; its number is drawn inside the insert. */
-export type NewOrder = Omit<Insertable<TradeOrderTable>, 'order_no'>;
+export type NewOrder = Insertable<TradeOrderTable>;
 
 /** The open orders of one account grouped by status, symbol and direction, summed in the database (free margin). */
 export interface OpenOrderGroup {
@@ -49,12 +48,8 @@ export function createTradingRepository(db: Kysely<Database>) {
       return Number(row.count);
     },
 
-    insertIn: (trx: Transaction<Database>, order: NewOrder) =>
-      trx
-        .insertInto('trade_order')
-        .values({ ...order, order_no: nextOrderNumberSql() })
-        .returningAll()
-        .executeTakeFirstOrThrow(),
+    /** An order's insert, built for the caller to run inside the statement that locks its margin (ledger.lockMarginPlacing). */
+    insertStatement: (trx: Transaction<Database>, order: NewOrder) => trx.insertInto('trade_order').values(order).returningAll(),
 
     /** The open orders (pending and positions) of an account, locked, inside a transaction that holds its accounts. */
     lockOpenIn: (trx: Transaction<Database>, uid: number, book: Book) => ofAccount(trx, uid, book).selectAll().where('status', 'in', openStatuses).orderBy('id').forUpdate().execute(),
@@ -84,15 +79,14 @@ export function createTradingRepository(db: Kysely<Database>) {
     updateLevelsIn: (trx: Transaction<Database>, id: number, status: number, levels: { stop_loss: string | null; take_profit: string | null; limit_price: string | null; margin: string }) =>
       trx.updateTable('trade_order').set(levels).where('id', '=', id).where('status', '=', status).returningAll().executeTakeFirst(),
 
-    /** Position → deal, only while it is a position. */
-    async closeIn(trx: Transaction<Database>, id: number, values: CloseValues) {
-      await trx
+    /** Position → deal, only while it is a position: built for the caller to run (alone, or inside the statement that settles it: ledger.settlePositionClosing). */
+    closeStatement: (trx: Transaction<Database>, id: number, values: CloseValues) =>
+      trx
         .updateTable('trade_order')
         .set({ status: OrderStatus.deal, close_price: values.closePrice, close_tick_ms: values.closeTickMs, profit_loss: values.profitLoss, close_reason: values.reason, closed_at: values.closedAt })
         .where('id', '=', id)
         .where('status', '=', OrderStatus.position)
-        .execute();
-    },
+        .returning('id'),
 
     /** Pending → canceled, only while it is pending; answers whether it was. */
     /** Pending → canceled, only while it is pending; answers the margin it held then (a moved price changes it), or null. */

@@ -15,8 +15,9 @@ export async function registerTradingRoutes(signedIn: SignedInRoutes, trading: T
       ['real', addOrder, closeOrder, cancelOrder, orderHistory, orderList, updateOrder],
       ['demo', addOrderMock, closeOrderMock, cancelOrderMock, orderHistoryMock, orderListMock, updateOrderMock],
     ] as const) {
-      scope.route(add, async (body, { session }) => trading.addOrder(sessionOnBook(session, book), book, body));
-      scope.route(close, async (body, { session }) => trading.closeOrder(sessionOnBook(session, book), book, body.orderId).then(() => null));
+      // The two hot paths read while the session is checked (one wait fewer); each awaits the check before it writes.
+      scope.routeCheckingSessionAlongside(add, async (body, { session }, sessionLives) => trading.addOrder(sessionOnBook(session, book), book, body, sessionLives));
+      scope.routeCheckingSessionAlongside(close, async (body, { session }, sessionLives) => trading.closeOrder(sessionOnBook(session, book), book, body.orderId, sessionLives).then(() => null));
       scope.route(cancel, async (body, { session }) => trading.cancelOrder(sessionOnBook(session, book), book, body.orderId).then(() => null));
       scope.route(update, async (body, { session }) => trading.updateOrder(sessionOnBook(session, book), book, body).then(() => null));
       scope.route(history, async (body, { session }) => trading.history(sessionOnBook(session, book), book, body));

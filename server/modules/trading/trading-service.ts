@@ -31,6 +31,7 @@ import type { FreeMarginRead } from './free-margin';
 import { createOvernightFees } from './overnight';
 import { createPositionClosing, type OptionCover } from './position-closing';
 import { closePriceOn } from './position-value';
+import { nextOrderNumber } from './order-number';
 import { orderView, quotePrice } from './order-view';
 import { createStopOut } from './stop-out';
 import { createTriggerArming, type OrderTrigger } from './trigger-arming';
@@ -235,13 +236,20 @@ export function createTradingService(deps: {
       }
     },
 
-    async addOrder(uid: number, book: Book, body: AddOrderBody): Promise<string> {
+    /**
+     * Places a market or pending order. `sessionLives` is the caller's session check, still
+     * running (signed-in.ts): it is awaited with the first reads, before anything is written.
+     */
+    async addOrder(uid: number, book: Book, body: AddOrderBody, sessionLives: Promise<void> = Promise.resolve()): Promise<string> {
       // The reads before the rules go out together (one round trip's wait on PostgreSQL); they are judged in this order.
-      const [placedBefore, prohibited, underReview] = await Promise.all([
+      const [placedBefore, prohibited, underReview, , orderNo] = await Promise.all([
         orders.findByClientOrderId(uid, book, body.clientOrderId),
         deps.tradeProhibited(uid),
         // Money under review may leave: the real account waits for the decision (the demo account trades play money).
         book === 'real' ? deps.withdrawalUnderReview(uid) : false,
+        sessionLives,
+        // The number now, so that the order's insert and its journal (keyed by it) are one statement.
+        nextOrderNumber(db),
       ]);
       if (placedBefore) return sameOrder(placedBefore, body);
       const product = productOf(body.tradePair);
@@ -293,7 +301,8 @@ export function createTradingService(deps: {
           }
           // Free margin, not only cash: an account whose open losses eat its equity opens nothing new.
           if ((await deps.freeMarginIn(trx, uid, book, cash)) < margin + fee) throw new AppError(ErrorCode.INSUFFICIENT_BALANCE);
-          const inserted = await orders.insertIn(trx, {
+          const placing = orders.insertStatement(trx, {
+            order_no: orderNo,
             uid,
             book,
             client_order_id: body.clientOrderId,
@@ -314,8 +323,7 @@ export function createTradingService(deps: {
             created_at: at,
             opened_at: atMarket ? at : null,
           });
-          await ledger.lockMargin(trx, { ...orderRef(inserted), margin, fee });
-          return inserted;
+          return ledger.lockMarginPlacing(trx, { uid, book, orderNo, margin, fee }, placing);
         })
         .catch((error: unknown) => {
           // A concurrent retry with the same clientOrderId won (the order number comes from a sequence and never collides).
@@ -333,8 +341,9 @@ export function createTradingService(deps: {
       return row.order_no;
     },
 
-    async closeOrder(uid: number, book: Book, orderNo: string) {
-      const row = await ownOrder(uid, book, orderNo);
+    /** Closes an open position by hand at the server's latest price; `sessionLives` as for addOrder. */
+    async closeOrder(uid: number, book: Book, orderNo: string, sessionLives: Promise<void> = Promise.resolve()) {
+      const [row] = await Promise.all([ownOrder(uid, book, orderNo), sessionLives]);
       if (row.status !== OrderStatus.position) throw new AppError(ErrorCode.ORDER_STATUS_NOT_CLOSABLE);
       if (row.opened_at && nowMs() < closableAfterMs(row.opened_at.getTime(), deps.minHoldSeconds)) throw new AppError(ErrorCode.MINIMUM_HOLDING_TIME);
       const product = productOf(row.symbol);
