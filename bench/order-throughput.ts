@@ -8,8 +8,13 @@
  * each placing a market order and closing it in a loop; the ledger check must be clean after.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import inspector from 'node:inspector';
+import os from 'node:os';
+import path from 'node:path';
 import { sql, type LogEvent } from 'kysely';
 import { buildServer } from '../server/app';
+import { processTreeCpuSeconds } from './browser/process-cpu';
 import { onBenchPostgres } from './postgres-schema';
 import { createTokenService } from '../server/auth/tokens';
 import { openDatabase, type DatabaseTarget } from '../server/db/database';
@@ -27,6 +32,23 @@ const pairsPerClient = (clients: number) => Math.max(5, Math.ceil(600 / clients)
 /** BENCH_ORDER_CLIENTS=1,16 measures other client counts; "" skips the concurrent part. */
 const concurrency = (process.env.BENCH_ORDER_CLIENTS ?? '1,16,64').split(',').filter(Boolean).map(Number);
 
+/** The V8 profiler of this process, started now; `stopInto` writes what it recorded (open it in Chrome's DevTools). */
+async function startCpuProfile() {
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string) => new Promise<unknown>((resolve, reject) => session.post(method, (error, result) => (error ? reject(error) : resolve(result))));
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return {
+    async stopInto(dir: string, name: string) {
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      session.disconnect();
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, name), JSON.stringify(profile));
+    },
+  };
+}
+
 function percentile(sorted: number[], fraction: number) {
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
 }
@@ -39,12 +61,17 @@ function statementKind(event: LogEvent) {
 }
 
 async function measure(target: DatabaseTarget & { label: string }, concurrent: boolean) {
-  const counter = { count: 0, recording: null as string[] | null };
+  const counter = { count: 0, recording: null as string[] | null, timing: null as Map<string, { ms: number; n: number }> | null };
   const database = await openDatabase({
     ...target,
     onQuery: (event) => {
       counter.count += 1;
       counter.recording?.push(statementKind(event));
+      if (counter.timing) {
+        const kind = statementKind(event);
+        const seen = counter.timing.get(kind) ?? { ms: 0, n: 0 };
+        counter.timing.set(kind, { ms: seen.ms + event.queryDurationMillis, n: seen.n + 1 });
+      }
     },
   });
   const feed: { emit: ((ticks: RawTick[]) => void) | null } = { emit: null };
@@ -117,8 +144,11 @@ async function measure(target: DatabaseTarget & { label: string }, concurrent: b
     const closeStatements = counter.recording;
     counter.recording = null;
 
+    // BENCH_ORDER_PROFILE=<dir>: a CPU profile of the sequential orders alone (the trace of issue 18's order path).
+    const profile = process.env.BENCH_ORDER_PROFILE ? await startCpuProfile() : null;
     const orderLatencies: number[] = [];
     const countBefore = counter.count;
+    counter.timing = new Map();
     const orderStart = process.hrtime.bigint();
     for (let index = 0; index < orders; index += 1) {
       const started = process.hrtime.bigint();
@@ -127,6 +157,10 @@ async function measure(target: DatabaseTarget & { label: string }, concurrent: b
     }
     const orderSeconds = Number(process.hrtime.bigint() - orderStart) / 1e9;
     const roundTrips = (counter.count - countBefore) / orders;
+    // Each statement's time as the driver saw it (sent → answered), per order: where the order's time goes.
+    const statementTimes = [...counter.timing].map(([kind, { ms, n }]) => `${kind} ${(ms / orders).toFixed(2)} ms${n === orders ? '' : ` (${(n / orders).toFixed(1)}×)`}`);
+    counter.timing = null;
+    if (profile) await profile.stopInto(process.env.BENCH_ORDER_PROFILE ?? '', `orders-${target.kind}.cpuprofile`);
 
     await sql`create table if not exists bench_insert (id serial primary key, note text not null)`.execute(database.db);
     const insertLatencies: number[] = [];
@@ -155,6 +189,7 @@ async function measure(target: DatabaseTarget & { label: string }, concurrent: b
     const statements = [
       [`${target.label}: addOrder`, String(placeStatements.length), placeStatements.join(' → ')],
       [`${target.label}: closeOrder`, String(closeStatements.length), closeStatements.join(' → ')],
+      [`${target.label}: addOrder, time per statement (${orders} orders, driver's view)`, '', statementTimes.join(' · ')],
     ];
 
     const concurrentRows: string[][] = [];
@@ -166,6 +201,8 @@ async function measure(target: DatabaseTarget & { label: string }, concurrent: b
       for (const clients of concurrency) {
         const pairs = pairsPerClient(clients);
         const latencies: number[] = [];
+        const nodeCpuBefore = process.cpuUsage();
+        const postgresCpuBefore = processTreeCpuSeconds('postgres');
         const started = process.hrtime.bigint();
         await Promise.all(
           clientTokens.slice(0, clients).map(async (clientToken, client) => {
@@ -179,7 +216,13 @@ async function measure(target: DatabaseTarget & { label: string }, concurrent: b
           }),
         );
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        const rate = (clients * pairs * 2) / seconds;
+        const requests = clients * pairs * 2;
+        const rate = requests / seconds;
+        // CPU per request: this process (server and load generator, in-process inject) and PostgreSQL's processes when local (0 otherwise).
+        const nodeCpu = process.cpuUsage(nodeCpuBefore);
+        const nodeMs = (nodeCpu.user + nodeCpu.system) / 1000 / requests;
+        const postgresMs = ((processTreeCpuSeconds('postgres') - postgresCpuBefore) * 1000) / requests;
+        const cores = os.availableParallelism();
         if (clients === 1) baseRate = rate;
         latencies.sort((a, b) => a - b);
         concurrentRows.push([
@@ -188,10 +231,13 @@ async function measure(target: DatabaseTarget & { label: string }, concurrent: b
           `${percentile(latencies, 0.5).toFixed(2)} ms`,
           `${percentile(latencies, 0.99).toFixed(2)} ms`,
           clients === 1 ? '1.00× (baseline)' : `${(baseRate > 0 ? rate / baseRate : 0).toFixed(2)}×`,
+          `${nodeMs.toFixed(2)} ms + ${postgresMs > 0 ? `${postgresMs.toFixed(2)} ms` : 'n/a (not local)'}`,
+          // All the machine's cores busy with this work alone: the most requests per second it could do.
+          postgresMs > 0 ? `${((cores * 1000) / (nodeMs + postgresMs)).toFixed(0)} /s on ${cores} cores` : '',
         ]);
       }
       const problems = await ledger.check();
-      concurrentRows.push([`${target.label}: ledger check after the run`, problems.length === 0 ? 'clean' : `${problems.length} problems: ${problems.slice(0, 3).join('; ')}`, '', '', '']);
+      concurrentRows.push([`${target.label}: ledger check after the run`, problems.length === 0 ? 'clean' : `${problems.length} problems: ${problems.slice(0, 3).join('; ')}`, '', '', '', '', '']);
     }
     return { sequential, statements, concurrentRows };
   } finally {
@@ -223,7 +269,7 @@ export async function runOrderThroughputBench(): Promise<OrderThroughputResult[]
       ? [
           {
             title: 'Concurrent clients on PostgreSQL, each its own funded user placing and closing market orders (p50 / p99 per request)',
-            header: ['clients', 'throughput', 'p50', 'p99', 'vs 1 client'],
+            header: ['clients', 'throughput', 'p50', 'p99', 'vs 1 client', 'CPU per request: Node + PostgreSQL', 'CPU ceiling'],
             rows: results.flatMap((result) => result.concurrentRows),
           },
         ]
