@@ -29,6 +29,18 @@ describe.each(testBackends())('accounts and ledger on $name', (backend) => {
   afterAll(async () => {
     await server?.close();
   });
+  /** Real cash from the house's deposits account to a user. */
+  const deposit = (uid: number, amount: string, idempotencyKey: string) =>
+    ledger.post({
+      idempotencyKey,
+      book: 'real',
+      kind: 'deposit',
+      uid,
+      postings: [
+        { account: { owner: null, book: 'real', kind: 'deposits' }, amount: -money(amount) },
+        { account: { owner: uid, book: 'real', kind: cashKind }, amount: money(amount) },
+      ],
+    });
 
   it('opens a real account at zero and a demo account with the virtual balance; user/info reports the profile', async () => {
     const user = await newUser(server);
@@ -85,16 +97,7 @@ describe.each(testBackends())('accounts and ledger on $name', (backend) => {
     const user = await newUser(server);
     const db = server.database.db;
     const orders = createTradingRepository(db);
-    await ledger.post({
-      idempotencyKey: `deposit:${user.uid}:alongside`,
-      book: 'real',
-      kind: 'deposit',
-      uid: user.uid,
-      postings: [
-        { account: { owner: null, book: 'real', kind: 'deposits' }, amount: -money('100') },
-        { account: { owner: user.uid, book: 'real', kind: cashKind }, amount: money('100') },
-      ],
-    });
+    await deposit(user.uid, '100', `deposit:${user.uid}:alongside`);
     const at = new Date();
     const newOrder = (orderNo: string, margin: string) => ({
       order_no: orderNo,
@@ -188,16 +191,7 @@ describe.each(testBackends())('accounts and ledger on $name', (backend) => {
 
   it('under 20 concurrent debits of 10 from 100, exactly 10 succeed and the balance ends at zero', async () => {
     const user = await newUser(server);
-    await ledger.post({
-      idempotencyKey: `fund:${user.uid}`,
-      book: 'real',
-      kind: 'deposit',
-      uid: user.uid,
-      postings: [
-        { account: { owner: null, book: 'real', kind: 'deposits' }, amount: -money('100') },
-        { account: { owner: user.uid, book: 'real', kind: cashKind }, amount: money('100') },
-      ],
-    });
+    await deposit(user.uid, '100', `fund:${user.uid}`);
     const results = await Promise.allSettled(
       Array.from({ length: 20 }, (_, index) =>
         ledger.post({
