@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { buildBenchSite } from './build';
+import { summarizeMainThread, traceWhile } from './trace-summary';
 import { defaultFanoutOptions, mainThreadMeter, pageProbe, startServer, waitFor } from './tick-fanout';
 
 const route = process.argv[2] ?? '/search?q=LOAD';
@@ -35,24 +36,10 @@ try {
   const after = await meter.seconds();
   process.stdout.write(`untraced, as the bench counts it: main thread ${((after.task - before.task) * 200).toFixed(1)} ms/s, script ${((after.script - before.script) * 200).toFixed(1)} ms/s\n`);
   const session = await context.newCDPSession(page);
-  const events: { name: string; ph: string; dur?: number; tid: number; pid: number; args?: { name?: string } }[] = [];
-  session.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as typeof events)));
-  const done = new Promise<void>((resolve) => session.once('Tracing.tracingComplete', () => resolve()));
-  await session.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
-  await new Promise((resolve) => setTimeout(resolve, 5_000));
-  await session.send('Tracing.end');
-  await done;
+  const events = await traceWhile(session, () => new Promise((resolve) => setTimeout(resolve, 5_000)));
   fs.mkdirSync('.tmp', { recursive: true });
   fs.writeFileSync('.tmp/app-trace.json', JSON.stringify(events));
-  const main = events.find((event) => event.name === 'thread_name' && event.args?.name === 'CrRendererMain');
-  const totals = new Map<string, { ms: number; n: number }>();
-  for (const event of events) {
-    if (!main || event.tid !== main.tid || event.pid !== main.pid || event.ph !== 'X' || event.dur === undefined) continue;
-    const seen = totals.get(event.name) ?? { ms: 0, n: 0 };
-    totals.set(event.name, { ms: seen.ms + event.dur / 1000, n: seen.n + 1 });
-  }
-  process.stdout.write(`main thread of ${route}, 5 s (events nest: totals overlap)\n`);
-  for (const [name, { ms, n }] of [...totals].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25)) process.stdout.write(`${(ms / 5).toFixed(1).padStart(8)} ms/s ${String(n).padStart(6)}× ${name}\n`);
+  process.stdout.write(`main thread of ${route}, 5 s (events nest: totals overlap)\n${summarizeMainThread(events, 5).join('\n')}\n`);
 } finally {
   await context.close();
   server.kill();
