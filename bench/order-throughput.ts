@@ -201,6 +201,7 @@ async function measure(target: DatabaseTarget & { label: string }, concurrent: b
       for (const clients of concurrency) {
         const pairs = pairsPerClient(clients);
         const latencies: number[] = [];
+        const clientsProfile = process.env.BENCH_ORDER_PROFILE && clients === Math.max(...concurrency) ? await startCpuProfile() : null;
         const nodeCpuBefore = process.cpuUsage();
         const postgresCpuBefore = processTreeCpuSeconds('postgres');
         const started = process.hrtime.bigint();
@@ -216,6 +217,7 @@ async function measure(target: DatabaseTarget & { label: string }, concurrent: b
           }),
         );
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        if (clientsProfile) await clientsProfile.stopInto(process.env.BENCH_ORDER_PROFILE ?? '', `orders-${clients}-clients.cpuprofile`);
         const requests = clients * pairs * 2;
         const rate = requests / seconds;
         // CPU per request: this process (server and load generator, in-process inject) and PostgreSQL's processes when local (0 otherwise).
