@@ -93,7 +93,7 @@ describe.each(testBackends())('accounts and ledger on $name', (backend) => {
     expect((await call(server, '/v1/waa/user/balance', {}, user.token)).data).toEqual({ balanceAmount: '250.00', lockMargin: '0.00' });
   });
 
-  it("writes an order with its margin journal in one statement: too little cash keeps neither, a journal key recorded before keeps no second order", async () => {
+  it('writes an order with its margin journal in one statement: too little cash keeps neither, a journal key recorded before keeps no second order, a close that changes no row settles nothing', async () => {
     const user = await newUser(server);
     const db = server.database.db;
     const orders = createTradingRepository(db);
@@ -146,6 +146,20 @@ describe.each(testBackends())('accounts and ledger on $name', (backend) => {
       }),
     ).rejects.toThrow(/recorded before/);
     expect(await count('9100000000000003')).toBe(0);
+    // A settlement whose close changes no row (no such position) posts no money either.
+    const journals = async () => Number((await db.selectFrom('ledger_journal').select(({ fn }) => fn.countAll<string>().as('count')).where('uid', '=', user.uid).executeTakeFirstOrThrow()).count);
+    const journalsBefore = await journals();
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await ledger.lockCash(trx, user.uid, 'real');
+        await ledger.settlePositionClosing(
+          trx,
+          { uid: user.uid, book: 'real', orderNo: '9100000000000001', margin: money('60'), profitLoss: money('5') },
+          orders.closeStatement(trx, -1, { closePrice: '1.2', closeTickMs: String(at.getTime()), profitLoss: '5', reason: 'manual', closedAt: at }),
+        );
+      }),
+    ).rejects.toThrow(/changed 0 rows/);
+    expect(await journals()).toBe(journalsBefore);
     expect((await call(server, '/v1/waa/user/balance', {}, user.token)).data).toEqual({ balanceAmount: '40.00', lockMargin: '60.00' });
     expect(await ledger.check()).toEqual([]);
   });

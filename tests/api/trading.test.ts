@@ -101,8 +101,39 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
     expect(await balance(other.token)).toEqual(before);
     const open = (await call(server, '/v1/waa/order/history', { positionStatus: 2 }, other.token)).data as { list: { uid: string }[] };
     expect(open.list.map((row) => row.uid)).toEqual([opened.data]);
+    // A token whose signature was changed is no session at all (401), on both paths.
+    const [header, payload, signature = ''] = other.token.split('.');
+    const forged = `${header}.${payload}.${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`;
+    for (const [path, body] of [['/exchange/addOrder', order()], ['/exchange/closeOrder', { orderId: opened.data }]] as const) {
+      const answer = await call(server, path, body, forged);
+      expect(answer.status, path).toBe(401);
+      expect(answer.code, path).toBe(400);
+    }
+    expect(await balance(other.token)).toEqual(before);
     // The living session closes it.
     expect((await call(server, '/exchange/closeOrder', { orderId: opened.data }, other.token)).code).toBe(0);
+    expect(await audit()).toEqual([]);
+  });
+
+  it('twelve parallel orders that together need more than the cash: nine are placed, three refused with 203, and no refused one leaves an order or a journal', async () => {
+    const user = await trader('1000');
+    quote(108500, 108512);
+    // Each locks 108.512 and pays 0.217024; each open buy is 1.20 down at the bid, which free margin counts.
+    const answers = await Promise.all(Array.from({ length: 12 }, () => call(server, '/exchange/addOrder', order(), user.token)));
+    expect(answers.map((answer) => answer.code).sort((a, b) => a - b)).toEqual([...Array<number>(9).fill(0), 203, 203, 203]);
+    expect(await balance(user.token)).toEqual({ balanceAmount: '21.438784', lockMargin: '976.608' });
+    const db = server.database.db;
+    const rows = await db.selectFrom('trade_order').select('order_no').where('uid', '=', user.uid).execute();
+    expect(rows.map((row) => row.order_no).sort()).toEqual(answers.filter((answer) => answer.code === 0).map((answer) => String(answer.data)).sort());
+    const journals = await db.selectFrom('ledger_journal').select('reference').where('uid', '=', user.uid).where('kind', '=', 'order-open').execute();
+    expect(journals.map((journal) => journal.reference).sort()).toEqual(rows.map((row) => row.order_no).sort());
+    // The nine closed at once (other tests' stop-out checks see every account): each settles once, in the same statement as its row.
+    clock += 181_000;
+    quote(108500, 108512);
+    const closes = await Promise.all(rows.map((row) => call(server, '/exchange/closeOrder', { orderId: row.order_no }, user.token)));
+    expect(closes.map((answer) => answer.code)).toEqual(rows.map(() => 0));
+    // 1000 − 9 × 0.217024 in fees − 9 × 1.20 at the bid.
+    expect(await balance(user.token)).toEqual({ balanceAmount: '987.246784', lockMargin: '0.00' });
     expect(await audit()).toEqual([]);
   });
 

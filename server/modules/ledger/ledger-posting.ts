@@ -119,19 +119,23 @@ export function createPostingEngine(db: Kysely<Database>, nowMs: () => number) {
   }
 
   /**
-   * A journal and one write of the caller's (an order's insert, built but not run) in one
-   * statement: the journal posts as `postWith` posts it, and the write's returned rows are
+   * A journal and one write of the caller's (an order's insert or update, built but not run)
+   * in one statement: the journal posts as `postWith` posts it, and the write's one row is
    * answered. Data-modifying expressions of one statement all run, and fail together: an
    * account that would go below zero or a duplicate row fails both. The key must be new (an
-   * order's own number): one recorded before is a bug and fails the caller's transaction,
-   * so no row is kept without its money.
+   * order's own number) and the write must change exactly one row; anything else is a bug
+   * and fails the caller's transaction, so no row is kept without its money nor money
+   * without its row.
    */
-  async function postAlongside<Row>(executor: Transaction<Database>, input: AnyJournal, write: AlongsideWrite<Row>): Promise<Row[]> {
+  async function postAlongside<Row>(executor: Transaction<Database>, input: AnyJournal, write: AlongsideWrite<Row>): Promise<Row> {
     const { rows } = await sql<Row & { journal_posted: number }>`
       ${await journalExpressions(executor, input)}, alongside as (${write})
       select alongside.*, (select count(*) from journal)::integer as journal_posted from alongside`.execute(executor);
-    if (rows.some((row) => row.journal_posted !== 1)) throw new Error(`journal ${input.idempotencyKey} was recorded before: its write is not kept`);
-    return rows.map(({ journal_posted: _posted, ...row }) => row as Row);
+    const [row, ...more] = rows;
+    if (row === undefined || more.length > 0) throw new Error(`journal ${input.idempotencyKey}: its write changed ${rows.length} rows, not 1; nothing is kept`);
+    const { journal_posted: posted, ...written } = row;
+    if (posted !== 1) throw new Error(`journal ${input.idempotencyKey} was recorded before: its write is not kept`);
+    return written as Row;
   }
 
   /**

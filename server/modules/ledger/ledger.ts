@@ -242,11 +242,8 @@ export function createLedger(db: Kysely<Database>, nowMs: () => number = Date.no
      * same statement as `placeOrder`, the order's own insert (built by the caller, not run),
      * whose row is answered. Too little cash fails both (the database's check violation).
      */
-    async lockMarginPlacing<Row>(trx: Transaction<Database>, order: OrderRef & { margin: Units; fee: Units }, placeOrder: AlongsideWrite<Row>): Promise<Row> {
-      const [row] = await engine.postAlongside(trx, marginLockedJournal(order), placeOrder);
-      if (row === undefined) throw new Error(`order ${order.orderNo} was not written with its margin`);
-      return row;
-    },
+    lockMarginPlacing: <Row>(trx: Transaction<Database>, order: OrderRef & { margin: Units; fee: Units }, placeOrder: AlongsideWrite<Row>): Promise<Row> =>
+      engine.postAlongside(trx, marginLockedJournal(order), placeOrder),
     /** A pending order filled: its fee. A user without the cash refuses it (the database's check violation). */
     async chargeFee(trx: Transaction<Database>, order: OrderRef & { fee: Units }) {
       await engine.postWith(trx, feeChargedJournal(order));
@@ -257,8 +254,7 @@ export function createLedger(db: Kysely<Database>, nowMs: () => number = Date.no
      * caller, not run), which must change exactly the one row or nothing is kept.
      */
     async settlePositionClosing(trx: Transaction<Database>, order: OrderRef & { margin: Units; profitLoss: Units }, closeOrder: AlongsideWrite<unknown>) {
-      const rows = await engine.postAlongside(trx, orderEndedJournal(order), closeOrder);
-      if (rows.length !== 1) throw new Error(`order ${order.orderNo} was not open when its settlement was posted`);
+      await engine.postAlongside(trx, orderEndedJournal(order), closeOrder);
     },
     /**
      * A pending order's price moved: its margin from `from` to `to` (the extra locked from

@@ -87,9 +87,7 @@ export function createPositionClosing(deps: {
       const closedAt = new Date(deps.nowMs());
       const closeStatement = (order: OrderRow, at: MarketValue, why: string) =>
         orders.closeStatement(trx, order.id, { closePrice: formatMoney(at.price, 0), closeTickMs: String(at.tickMs), profitLoss: formatMoney(at.pnl, 0), reason: why, closedAt });
-      const closeRow = async (order: OrderRow, at: MarketValue, why: string) => {
-        await closeStatement(order, at, why).execute();
-      };
+      const closeRow = (order: OrderRow, at: MarketValue, why: string) => closeStatement(order, at, why).execute();
       if (closeShortfall(cash, money(String(self.margin)), pnl) === 0n) {
         // The row and its money in one statement.
         await ledger.settlePositionClosing(trx, { uid, book, orderNo: self.order_no, margin: money(String(self.margin)), profitLoss: pnl }, closeStatement(self, { price, pnl, tickMs }, reason));

@@ -7,7 +7,7 @@ import type { Book, Database, TradeOrderTable } from '../../db/schema';
 export type OrderRow = Selectable<TradeOrderTable>;
 type Executor = Kysely<Database> | Transaction<Database>;
 
-/** An order as placed; its number is drawn inside the insert. */
+/** An order as placed, with its number (drawn before: nextOrderNumber). */
 export type NewOrder = Insertable<TradeOrderTable>;
 
 /** The open orders of one account grouped by status, symbol and direction, summed in the database (free margin). */
