@@ -143,7 +143,7 @@ export async function runFanoutCapacityBench(): Promise<Section[]> {
   };
   const [deflatedIdle, plainIdle, sharedIdle, beamIdle] = [await idle(deflated.pid ?? null), await idle(plain.pid ?? null), await idle(shared.pid ?? null), await idle(beam)];
   const rows: string[][] = [];
-  const capacity: { path: string; clients: number; cores: number; p99: number }[] = [];
+  const capacity: { path: string; clients: number; cores: number; spreadP99: number; whole: boolean }[] = [];
   const baselines = new Map<number, number>();
   try {
     const paths = [
@@ -161,7 +161,7 @@ export async function runFanoutCapacityBench(): Promise<Section[]> {
         const costPerThousand = result.delivered > 0 ? (deliveringCpu / result.delivered) * 1000 : 0;
         if (each.rabbit) baselines.set(clients, costPerThousand);
         const cores = deliveringCpu / result.seconds;
-        capacity.push({ path: each.name, clients, cores, p99: result.tickP99 });
+        capacity.push({ path: each.name, clients, cores, spreadP99: result.spreadP99, whole: result.lost === 0 && result.closed === 0 && result.failed === 0 });
         process.stderr.write(`fanout-capacity: ${each.name}, ${clients} clients: ${JSON.stringify(result)}\n`);
         rows.push([
           each.name,
@@ -190,7 +190,7 @@ export async function runFanoutCapacityBench(): Promise<Section[]> {
     row.push(baseline && Number.isFinite(cost) ? `${(cost / baseline).toFixed(2)}×` : '–');
   }
   const capacityRows = [...new Set(capacity.map((each) => each.path))].map((name) => {
-    const fitting = capacity.filter((each) => each.path === name && each.p99 < 100).sort((a, b) => b.clients - a.clients)[0];
+    const fitting = capacity.filter((each) => each.path === name && each.whole && each.spreadP99 < 100).sort((a, b) => b.clients - a.clients)[0];
     return [name, fitting ? String(fitting.clients) : 'none measured', fitting ? fitting.cores.toFixed(2) : '–', fitting && fitting.cores > 0 ? (fitting.clients / fitting.cores).toFixed(0) : '–'];
   });
   return [
@@ -210,7 +210,10 @@ export async function runFanoutCapacityBench(): Promise<Section[]> {
       ],
     },
     {
-      title: 'Sockets per core with p99 (newest tick → receive) under 100 ms: the largest N measured that kept it',
+      // The newest tick → receive p99 holds the server's 100 ms batching window whatever the path (it is
+      // about 100 ms with one client); the delivery's own publish → receive is the batch's first receipt
+      // (loopback, under a millisecond when the machine keeps up) plus the spread to the last client.
+      title: 'Sockets per core that every batch reached with p99 publish → receive (first → last client) under 100 ms: the largest N measured that lost nothing',
       header: ['path', 'clients', 'cores used', 'sockets per core'],
       rows: capacityRows,
     },
