@@ -149,7 +149,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const brandModes = brandFile?.ok ? brandFile.config : brandTradeModeDefaults;
   const tradeModeOffered = async (mode: TradeMode) => isTradeModeOffered(await site.switches(), brandModes, mode);
   const options = await registerOptions(app, { settings, database, ledger, market, freeMarginIn, tradeProhibited, withdrawalUnderReview, tradeModeOffered, positionsFeed, signedIn, nowMs, cluster });
-  const { trading, startRiskChecks } = await registerTrading(app, { settings, database, ledger, market, reads: tradingReads, options, tradeProhibited, withdrawalUnderReview, depositedUsd, tradeModeOffered, signedIn, nowMs, cluster });
+  const { trading, startRiskChecks } = await registerTrading(app, { settings, database, ledger, market, reads: tradingReads, options, withdrawalUnderReview, depositedUsd, tradeModeOffered, signedIn, nowMs, cluster });
   await registerAccount({ settings, database, ledger, identity, trading, options, events, signedIn, verifiedStatus });
   // Profile (nickname, avatar through uploads) and invite info.
   await registerProfile({ database, signedIn, uploads });

@@ -14,8 +14,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The verified access token of a signed-in call; non-null in every route of a signed-in scope ({@link SignedInRequest}). */
     session: AccessTokenPayload | null;
-    /** A route that checks its session alongside its reads: settles once the session is known to live, rejects with SESSION_ENDED. */
-    sessionLives: Promise<void> | null;
+    /** A route that checks its session alongside its reads: settles with what the check read once the session is known to live, rejects with SESSION_ENDED. */
+    sessionLives: Promise<LiveSession> | null;
   }
   interface FastifyContextConfig {
     /** A signed-in path that checks its own credentials (the positions socket: its token is in the query). */
@@ -28,10 +28,18 @@ declare module 'fastify' {
 /** The session an access token names. */
 export type SessionOfToken = Pick<AccessTokenPayload, 'uid' | 'fid' | 'virtualStatus'>;
 
-/** What the check asks: is the token well signed, and does its session still live (not ended server-side)? */
+/**
+ * What the liveness check read of a living session's user in its one statement, so a route
+ * that needs it reads it no second time (placing an order: whether the user may trade).
+ */
+export interface LiveSession {
+  tradeProhibited: boolean;
+}
+
+/** What the check asks: is the token well signed, and does its session still live (not ended server-side)? null: ended. */
 export interface SessionCheck {
   verify(token: string): Promise<AccessTokenPayload | null>;
-  alive(session: SessionOfToken): Promise<boolean>;
+  alive(session: SessionOfToken): Promise<LiveSession | null>;
 }
 
 /** A request that passed the signed-in check. */
@@ -43,7 +51,7 @@ export type SignedInHandler<TBody extends z.ZodMiniType, TData extends z.ZodMini
 export type SessionAlongsideHandler<TBody extends z.ZodMiniType, TData extends z.ZodMiniType> = (
   body: z.output<TBody>,
   request: SignedInRequest,
-  sessionLives: Promise<void>,
+  sessionLives: Promise<LiveSession>,
 ) => Promise<z.input<TData>>;
 
 /** Where signed-in routes are declared: only here, so none can miss the check. */
@@ -126,8 +134,9 @@ export function registerSignedIn(app: FastifyInstance, sessions: SessionCheck): 
     }
     // A valid signature is not enough: the session may have been ended server-side.
     if (request.routeOptions.config.sessionCheckedAlongside === true) {
-      const lives = sessions.alive(payload).then((alive) => {
-        if (!alive) throw new AppError(ErrorCode.SESSION_ENDED);
+      const lives = sessions.alive(payload).then((live) => {
+        if (!live) throw new AppError(ErrorCode.SESSION_ENDED);
+        return live;
       });
       // Observed by the route in every path; this keeps a failure before that from being reported as unhandled.
       lives.catch(() => undefined);

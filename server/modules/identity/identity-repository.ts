@@ -157,7 +157,7 @@ export function createIdentityRepository(db: Kysely<Database>) {
       return db
         .selectFrom('session_family')
         .leftJoin('app_user', 'app_user.uid', 'session_family.uid')
-        .select(['session_family.uid', 'session_family.revoked_at', 'app_user.uid as user_uid', 'app_user.blocked'])
+        .select(['session_family.uid', 'session_family.revoked_at', 'app_user.uid as user_uid', 'app_user.blocked', 'app_user.trade_prohibited'])
         .where('session_family.id', '=', familyId)
         .executeTakeFirst();
     },

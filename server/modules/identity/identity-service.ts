@@ -33,7 +33,7 @@ export function createIdentityService(deps: IdentityDependencies) {
     login: signIn.login,
     forgot: signIn.forgot,
     refresh: sessions.refresh,
-    sessionAlive: sessions.sessionAlive,
+    liveSession: sessions.liveSession,
     logout: sessions.logout,
     switchAccount: sessions.switchAccount,
     twoFactorStatus: twoFactor.twoFactorStatus,

@@ -104,7 +104,7 @@ export async function registerIdentity(
   });
   const sessions: SessionCheck = {
     verify: (token) => tokens.verifyAccessToken(token),
-    alive: (session) => identity.sessionAlive(session),
+    alive: (session) => identity.liveSession(session),
   };
   const signedIn = registerSignedIn(app, sessions);
   await registerIdentityRoutes(app, signedIn, identity);

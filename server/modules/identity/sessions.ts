@@ -3,6 +3,7 @@ import type { TokenPair } from '../../../src/shared/api/auth';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { bookOf, VirtualStatus } from '../../../src/shared/session/token';
 import { AppError } from '../../http/app-error';
+import type { LiveSession } from '../../http/signed-in';
 import type { IdentityContext, IdentityDependencies } from './identity-context';
 
 /** A session as an access token names it. */
@@ -69,14 +70,17 @@ export function createSessions(deps: IdentityDependencies, context: IdentityCont
       return { token, refreshToken: next };
     },
 
-    /** Whether a verified access token's session is still alive (not ended server-side). */
-    async sessionAlive(auth: SessionOfToken): Promise<boolean> {
-      if (!auth.fid) return false;
+    /**
+     * A verified access token's session if it is still alive (not ended server-side), with
+     * what the same read learnt of its user; null when it has ended.
+     */
+    async liveSession(auth: SessionOfToken): Promise<LiveSession | null> {
+      if (!auth.fid) return null;
       const state = await repository.sessionState(auth.fid);
-      if (!state || state.revoked_at || state.uid !== auth.uid) return false;
-      if (state.user_uid === null || state.blocked !== false) return false;
-      if (bookOf(auth) === 'demo' && !(await deps.switches()).VIRTUAL_CURRENCY_TRADE) return false;
-      return true;
+      if (!state || state.revoked_at || state.uid !== auth.uid) return null;
+      if (state.user_uid === null || state.blocked !== false) return null;
+      if (bookOf(auth) === 'demo' && !(await deps.switches()).VIRTUAL_CURRENCY_TRADE) return null;
+      return { tradeProhibited: state.trade_prohibited !== false };
     },
 
     async logout(auth: { fid?: string | undefined }) {

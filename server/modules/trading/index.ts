@@ -48,7 +48,7 @@ export function registerTradingReads(
     minHoldSeconds: settings.minHoldSeconds,
     intervalMs: settings.positionsFeedIntervalMs,
     sessionRecheckMs: settings.positionsSessionRecheckMs,
-    sessionAlive: (session) => sessions.alive(session),
+    sessionAlive: async (session) => (await sessions.alive(session)) !== null,
     log: (message, error) => app.log.warn({ err: error }, message),
   });
   // With several processes, what changes on one reaches the sockets every other one holds.
@@ -76,7 +76,6 @@ export async function registerTrading(
     reads: ReturnType<typeof registerTradingReads>;
     /** Negative-balance protection ends the account's running options. */
     options: OptionCover;
-    tradeProhibited: (uid: number) => Promise<boolean>;
     /** Whether the user has a withdrawal awaiting review: the real account cannot trade then (406). */
     withdrawalUnderReview: (uid: number) => Promise<boolean>;
     depositedUsd: (uid: number) => Promise<Units>;
@@ -97,7 +96,6 @@ export async function registerTrading(
     market,
     freeMarginIn: reads.freeMarginIn,
     options: deps.options,
-    tradeProhibited: deps.tradeProhibited,
     withdrawalUnderReview: deps.withdrawalUnderReview,
     depositedUsd: deps.depositedUsd,
     marketModeOffered: () => deps.tradeModeOffered('market'),

@@ -10,7 +10,12 @@ import type { Database } from '../../db/schema';
  */
 export async function nextOrderNumber(executor: Kysely<Database> | Transaction<Database>, digits: 16 | 19 = 16): Promise<string> {
   const { rows } = await sql<{ n: string }>`select nextval('order_number')::text as n`.execute(executor);
-  const next = BigInt(rows[0]?.n ?? '0');
+  return orderNumberOf(rows[0]?.n, digits);
+}
+
+/** `nextval('order_number')` (as text) as an order number of so many digits. */
+export function orderNumberOf(sequenceValue: string | undefined, digits: 16 | 19 = 16): string {
+  const next = BigInt(sequenceValue ?? '0');
   if (next <= 0n) throw new Error('order_number sequence answered nothing');
   return String(10n ** BigInt(digits - 1) + next);
 }

@@ -3,11 +3,12 @@ import type { OrderTimeColumn } from '../../../src/shared/api/trading';
 import { OrderStatus } from '../../../src/shared/trading/order-rules';
 import type { HistorySelection } from '../../../src/shared/trading/history-filters';
 import type { Book, Database, TradeOrderTable } from '../../db/schema';
+import { orderNumberOf } from './order-number';
 
 export type OrderRow = Selectable<TradeOrderTable>;
 type Executor = Kysely<Database> | Transaction<Database>;
 
-/** An order as placed, with its number (drawn before: nextOrderNumber). */
+/** An order as placed, with its number (drawn before: nextNumberAndEarlier). */
 export type NewOrder = Insertable<TradeOrderTable>;
 
 /** The open orders of one account grouped by status, symbol and direction, summed in the database (free margin). */
@@ -41,6 +42,21 @@ export function createTradingRepository(db: Kysely<Database>) {
     findById: (id: number) => db.selectFrom('trade_order').selectAll().where('id', '=', id).executeTakeFirst(),
     findByOrderNo: (orderNo: string) => db.selectFrom('trade_order').selectAll().where('order_no', '=', orderNo).executeTakeFirst(),
     findByClientOrderId: (uid: number, book: Book, clientOrderId: string) => ofAccount(db, uid, book).selectAll().where('client_order_id', '=', clientOrderId).executeTakeFirst(),
+    /**
+     * A placement's first read, in one statement: a new number from the order sequence and the
+     * order the account placed before under the same client order id, if any (then the number
+     * goes unused: numbers are unique and rising, not gapless).
+     */
+    async nextNumberAndEarlier(uid: number, book: Book, clientOrderId: string): Promise<{ orderNo: string; placedBefore: OrderRow | undefined }> {
+      const row = await db
+        .selectFrom(sql<{ next_value: string }>`(select nextval('order_number')::text as next_value)`.as('sequence'))
+        .leftJoin('trade_order', (join) => join.on('trade_order.uid', '=', uid).on('trade_order.book', '=', book).on('trade_order.client_order_id', '=', clientOrderId))
+        .select('sequence.next_value')
+        .selectAll('trade_order')
+        .executeTakeFirstOrThrow();
+      const { next_value: nextValue, ...earlier } = row;
+      return { orderNo: orderNumberOf(nextValue), placedBefore: earlier.id === null ? undefined : (earlier as OrderRow) };
+    },
 
     /** Pending orders of an account (counted under its lock by the caller). */
     async countPendingIn(trx: Transaction<Database>, uid: number, book: Book): Promise<number> {

@@ -23,6 +23,7 @@ import {
 import { isCheckViolation, isUniqueViolation } from '../../db/database-errors';
 import type { Book, Database } from '../../db/schema';
 import { AppError, clientOrderReusedError } from '../../http/app-error';
+import type { LiveSession } from '../../http/signed-in';
 import type { MarketDataService } from '../market/market-data-service';
 import type { RawTick } from '../market/sources/market-data-source';
 import type { Ledger } from '../ledger/ledger';
@@ -31,7 +32,6 @@ import type { FreeMarginRead } from './free-margin';
 import { createOvernightFees } from './overnight';
 import { createPositionClosing, type OptionCover } from './position-closing';
 import { closePriceOn } from './position-value';
-import { nextOrderNumber } from './order-number';
 import { orderView, quotePrice } from './order-view';
 import { createStopOut } from './stop-out';
 import { createTriggerArming, type OrderTrigger } from './trigger-arming';
@@ -54,8 +54,6 @@ export function createTradingService(deps: {
   freeMarginIn: FreeMarginRead;
   /** The account's running options, which negative-balance protection ends to cover a loss (the options service). */
   options: OptionCover;
-  /** Whether the back office has barred the user from trading (an unknown user is). */
-  tradeProhibited: (uid: number) => Promise<boolean>;
   /** Whether the user has a withdrawal awaiting review: the real account cannot trade then (406). */
   withdrawalUnderReview: (uid: number) => Promise<boolean>;
   /** What the customer has deposited in USD through approved deposits (the forex minimum, 320). */
@@ -238,20 +236,20 @@ export function createTradingService(deps: {
 
     /**
      * Places a market or pending order. `sessionLives` is the caller's session check, still
-     * running (signed-in.ts): it is awaited with the first reads, before anything is written.
+     * running (signed-in.ts): it is awaited with the first reads, before anything is written,
+     * and answers whether the user may trade (its read of the user, not asked twice).
      */
-    async addOrder(uid: number, book: Book, body: AddOrderBody, sessionLives: Promise<void> = Promise.resolve()): Promise<string> {
+    async addOrder(uid: number, book: Book, body: AddOrderBody, sessionLives: Promise<LiveSession>): Promise<string> {
       // The reads before the rules go out together (one round trip's wait on PostgreSQL); they are judged in this order.
-      const [placedBefore, prohibited, underReview, , orderNo] = await Promise.all([
-        orders.findByClientOrderId(uid, book, body.clientOrderId),
-        deps.tradeProhibited(uid),
+      const [{ placedBefore, orderNo }, session, underReview] = await Promise.all([
+        // The number now, so that the order's insert and its journal (keyed by it) are one statement.
+        orders.nextNumberAndEarlier(uid, book, body.clientOrderId),
+        sessionLives,
         // Money under review may leave: the real account waits for the decision (the demo account trades play money).
         book === 'real' ? deps.withdrawalUnderReview(uid) : false,
-        sessionLives,
-        // The number now, so that the order's insert and its journal (keyed by it) are one statement.
-        nextOrderNumber(db),
       ]);
       if (placedBefore) return sameOrder(placedBefore, body);
+      const prohibited = session.tradeProhibited;
       const product = productOf(body.tradePair);
       if (prohibited) throw new AppError(ErrorCode.USER_PROHIBITED_FROM_TRADING);
       if (underReview) throw new AppError(ErrorCode.UNREVIEWED_WITHDRAWAL);
@@ -341,8 +339,8 @@ export function createTradingService(deps: {
       return row.order_no;
     },
 
-    /** Closes an open position by hand at the server's latest price; `sessionLives` as for addOrder. */
-    async closeOrder(uid: number, book: Book, orderNo: string, sessionLives: Promise<void> = Promise.resolve()) {
+    /** Closes an open position by hand at the server's latest price; `sessionLives` as for addOrder (a user barred from trading may still close). */
+    async closeOrder(uid: number, book: Book, orderNo: string, sessionLives: Promise<LiveSession>) {
       const [row] = await Promise.all([ownOrder(uid, book, orderNo), sessionLives]);
       if (row.status !== OrderStatus.position) throw new AppError(ErrorCode.ORDER_STATUS_NOT_CLOSABLE);
       if (row.opened_at && nowMs() < closableAfterMs(row.opened_at.getTime(), deps.minHoldSeconds)) throw new AppError(ErrorCode.MINIMUM_HOLDING_TIME);

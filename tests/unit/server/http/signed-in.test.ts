@@ -11,7 +11,7 @@ const alice: AccessTokenPayload = { uid: 7, virtualStatus: 0, aesKey: 'k', exp: 
 /** Tokens are 'good' (alive session) and 'ended' (well signed, session over); anything else is not a token. */
 const sessions: SessionCheck = {
   verify: async (token) => (token === 'good' || token === 'ended' ? { ...alice, fid: token } : null),
-  alive: async (session) => session.fid === 'good',
+  alive: async (session) => (session.fid === 'good' ? { tradeProhibited: false } : null),
 };
 
 const whoAmI = contract('/v1/waa/test/whoami', z.strictObject({}), z.object({ uid: z.number() }));
