@@ -161,6 +161,27 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
     expect(await balance(prohibited.token)).toEqual({ balanceAmount: '1000.00', lockMargin: '0.00' });
   });
 
+  it("a clientOrderId is the account's own: another user sending the same one gets an order of its own, never the first one's; a user barred from trading after opening still closes (405 only for new orders)", async () => {
+    const first = await trader();
+    const second = await trader();
+    quote(108500, 108512);
+    const mine = await call(server, '/exchange/addOrder', order({ clientOrderId: 'shared-id' }), first.token);
+    const theirs = await call(server, '/exchange/addOrder', order({ clientOrderId: 'shared-id' }), second.token);
+    expect([mine.code, theirs.code]).toEqual([0, 0]);
+    expect(theirs.data).not.toBe(mine.data);
+    expect(await balance(second.token)).toEqual({ balanceAmount: '891.270976', lockMargin: '108.512' });
+    // Barred while a position is open: the flag is read with the session at each order, not carried in the token.
+    await server.database.db.updateTable('app_user').set({ trade_prohibited: true }).where('uid', '=', first.uid).execute();
+    expect((await call(server, '/exchange/addOrder', order(), first.token)).code).toBe(405);
+    expect(await balance(first.token)).toEqual({ balanceAmount: '891.270976', lockMargin: '108.512' });
+    clock += 181_000;
+    quote(108500, 108512);
+    expect((await call(server, '/exchange/closeOrder', { orderId: mine.data }, first.token)).code).toBe(0);
+    // 1000 − 0.217024 fee − 1.20 at the bid.
+    expect(await balance(first.token)).toEqual({ balanceAmount: '998.582976', lockMargin: '0.00' });
+    expect(await audit()).toEqual([]);
+  });
+
   it('refuses a fill on a quote older than the stale threshold (202)', async () => {
     const user = await trader();
     clock += 11_000;
