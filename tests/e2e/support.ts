@@ -133,7 +133,6 @@ export async function placeDemo(page: Page, token: string, order: Record<string,
 }
 
 const e2eDataDir = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
-/** Where the funding reviewer's staff session is kept between tests (a TOTP code is accepted once per 30-second step). */
 
 /** A staff member scripts/e2e-finance-staff.ts made for this run: the one-time password and the authenticator's otpauth URL. */
 export interface StaffCredentials {
@@ -155,24 +154,42 @@ export function staffTotp(member: StaffCredentials): string {
   return totpCode(new URL(member.otpauthUrl).searchParams.get('secret') ?? '', Date.now());
 }
 
+/** When a JWT access token expires, in ms (its `exp` claim); the tests read it to refresh in time. */
+function accessTokenExpiresAtMs(token: string): number {
+  const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp: number };
+  return payload.exp * 1000;
+}
+
 /**
  * A staff member's API token: signed in once per run (the one-time password, the
- * authenticator's code, the forced password change) and kept in the data dir, since a TOTP
- * step is accepted only once.
+ * authenticator's code, the forced password change) and kept in the data dir with its refresh
+ * token, since a TOTP step is accepted only once. A run outlasts an access token (15 min), so a
+ * token within two minutes of its end is rotated through `staff/refresh`, as the console does.
  */
 export async function staffApiToken(page: Page, name: string, newPassword: string): Promise<string> {
   const sessionFile = path.join(e2eDataDir, `${name}-session.json`);
-  if (fs.existsSync(sessionFile)) return (JSON.parse(fs.readFileSync(sessionFile, 'utf8')) as { token: string }).token;
+  if (fs.existsSync(sessionFile)) {
+    const kept = JSON.parse(fs.readFileSync(sessionFile, 'utf8')) as { token: string; refreshToken: string };
+    if (accessTokenExpiresAtMs(kept.token) - Date.now() > 120_000) return kept.token;
+    const refreshed = (await (await page.request.post('/v1/staff/refresh', { data: { refreshToken: kept.refreshToken } })).json()) as {
+      code: number;
+      msg: string;
+      data: { token: string; refreshToken: string };
+    };
+    expect(refreshed.code, `staff refresh: ${refreshed.msg}`).toBe(0);
+    fs.writeFileSync(sessionFile, JSON.stringify(refreshed.data));
+    return refreshed.data.token;
+  }
   const member = e2eStaffMember(name);
   const login = (await (await page.request.post('/v1/staff/login', { data: { email: member.email, password: member.oneTimePassword, code: staffTotp(member) } })).json()) as {
     code: number;
     msg: string;
-    data: { token: string };
+    data: { token: string; refreshToken: string };
   };
   expect(login.code, `staff login: ${login.msg}`).toBe(0);
   const changed = await callApi(page, '/v1/staff/password', login.data.token, { oldPassword: member.oneTimePassword, newPassword });
   expect(changed.code).toBe(0);
-  fs.writeFileSync(sessionFile, JSON.stringify({ token: login.data.token }));
+  fs.writeFileSync(sessionFile, JSON.stringify({ token: login.data.token, refreshToken: login.data.refreshToken }));
   return login.data.token;
 }
 

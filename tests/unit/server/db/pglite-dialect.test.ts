@@ -3,7 +3,8 @@ import { Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PgliteDialect, watchTransactions } from '../../../../server/db/pglite-dialect';
 
-describe('the embedded database connection', () => {
+// Each test starts a PGlite of its own: seconds of WebAssembly start on a loaded 2-core machine, over the unit project's 5 s default.
+describe('the embedded database connection', { timeout: 60_000 }, () => {
   afterEach(() => vi.unstubAllEnvs());
   it('says where a holder took the connection when it keeps it while others wait (a transaction waiting on a statement outside it)', async () => {
     vi.stubEnv('PGLITE_REFUSE_NESTED', '');
