@@ -8,11 +8,15 @@ const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let failedStages = 0;
 const failedStageNames = [];
 const failedStageTails = [];
+/** How long each stage took, printed at the end: CI has a time limit, and this says where the run spends it. */
+const stageSeconds = [];
 
 /** Runs one stage. `keepTail`: a short stage whose last lines are repeated at the end if it fails (a CI summary shows only the end of the log). */
 function run(title, command, args, options = {}, keepTail = false) {
   console.log(`\n=== ${title} ===`);
+  const startedMs = Date.now();
   const result = spawnSync(command, args, { stdio: keepTail ? ['inherit', 'pipe', 'pipe'] : 'inherit', maxBuffer: 64 * 1024 * 1024, ...options });
+  stageSeconds.push(`${title} ${Math.round((Date.now() - startedMs) / 1000)} s`);
   const output = keepTail ? `${result.stdout ?? ''}${result.stderr ?? ''}` : '';
   if (keepTail) process.stdout.write(output);
   if (result.status !== 0) {
@@ -110,6 +114,7 @@ if (failedBrowser?.length) console.log(`\nFailed browser tests:\n${failedBrowser
 
 const passed = (vitest?.passed ?? 0) + (e2e?.passed ?? 0);
 const failed = (vitest?.failed ?? 0) + (e2e?.failed ?? 0);
-console.log(`\nunit/API: ${vitest ? `${vitest.passed} passed, ${vitest.failed} failed` : 'no report'}; browser: ${e2e ? `${e2e.passed} passed, ${e2e.failed} failed` : 'no report'}; failed stages: ${failedStages}${failedStageNames.length ? ` (${failedStageNames.join(', ')})` : ''}`);
+console.log(`\nstage times: ${stageSeconds.join(', ')}`);
+console.log(`unit/API: ${vitest ? `${vitest.passed} passed, ${vitest.failed} failed` : 'no report'}; browser: ${e2e ? `${e2e.passed} passed, ${e2e.failed} failed` : 'no report'}; failed stages: ${failedStages}${failedStageNames.length ? ` (${failedStageNames.join(', ')})` : ''}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failedStages === 0 && failed === 0 && passed > 0 ? 0 : 1);
