@@ -134,7 +134,6 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   // Trading's reads first: options need its feed and free margin, trading's cover needs options, the demo reset both.
   const tradingReads = registerTradingReads(app, { settings, database, ledger, market, sessions, events, cluster, connectionLimits });
   const { positionsFeed, freeMarginIn } = tradingReads;
-  const tradeProhibited = (uid: number) => identity.tradeProhibited(uid);
   // Withdrawals' own reads come before trading: while one awaits review, the real account cannot trade (406).
   const withdrawalsRepository = createWithdrawalsRepository(database.db);
   const withdrawalUnderReview = (uid: number) => withdrawalsRepository.hasPending(uid);
@@ -148,7 +147,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const brandFile = readBrandConfigFile(brandConfigFileOf(settings));
   const brandModes = brandFile?.ok ? brandFile.config : brandTradeModeDefaults;
   const tradeModeOffered = async (mode: TradeMode) => isTradeModeOffered(await site.switches(), brandModes, mode);
-  const options = await registerOptions(app, { settings, database, ledger, market, freeMarginIn, tradeProhibited, withdrawalUnderReview, tradeModeOffered, positionsFeed, signedIn, nowMs, cluster });
+  const options = await registerOptions(app, { settings, database, ledger, market, freeMarginIn, withdrawalUnderReview, tradeModeOffered, positionsFeed, signedIn, nowMs, cluster });
   const { trading, startRiskChecks } = await registerTrading(app, { settings, database, ledger, market, reads: tradingReads, options, withdrawalUnderReview, depositedUsd, tradeModeOffered, signedIn, nowMs, cluster });
   await registerAccount({ settings, database, ledger, identity, trading, options, events, signedIn, verifiedStatus });
   // Profile (nickname, avatar through uploads) and invite info.

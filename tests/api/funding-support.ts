@@ -78,5 +78,5 @@ export async function fundedTrader(server: Server, deposit = '1000', prefix = 't
   const session = await loginByEmail(server as TestServer, email);
   const info = (await call(server as TestServer, '/v1/waa/user/info', {}, session.token)).data as { uid: number };
   if (money(deposit) > 0n) await fundTradingAccount(server, { uid: info.uid, token: session.token }, deposit);
-  return { ...session, uid: info.uid };
+  return { ...session, uid: info.uid, email };
 }

@@ -15,7 +15,7 @@ import { exchangeFeedMessage } from '../../src/shared/api/trading';
 import { formatMoney, money, type Units } from '../../src/shared/money/money';
 import { optionFee, settleOption } from '../../src/shared/options/option-rules';
 import { scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
-import { call, setSwitch } from './identity-support';
+import { call, loginByEmail, setSwitch } from './identity-support';
 import { fundedTrader } from './funding-support';
 const { cash: cashKind, optionEscrow: optionEscrowKind } = UserAccountKind;
 const { optionResult: optionResultKind } = HouseAccountKind;
@@ -202,6 +202,24 @@ describe.each(testBackends())('timed options on $name', (backend) => {
     const raced = await Promise.all([place(user.token, { clientOrderId: 'raced-option' }), place(user.token, { clientOrderId: 'raced-option', orderType: 1 })]);
     expect(raced.map((answer) => answer.code).sort()).toEqual([0, 1016]);
     expect(await cashOf(user.uid)).toBe(money('798'));
+  });
+
+  it('an ended session places no option, as on the order paths: 23519 even for a replayed clientOrderId, and no money moves', async () => {
+    const user = await trader('500');
+    quote('BTCUSDT', 6_700_000);
+    const first = await place(user.token, { clientOrderId: 'before-logout' });
+    expect(first.code).toBe(0);
+    const other = await loginByEmail(server, user.email);
+    expect((await call(server, '/v1/waa/user/logout', {}, user.token)).code).toBe(0);
+    expect((await place(user.token)).code).toBe(23519);
+    // A refusal the rules would give (amount under the minimum) answers the ended session, not the rule.
+    expect((await place(user.token, { amount: '9' })).code).toBe(23519);
+    expect((await place(user.token, { clientOrderId: 'before-logout' })).code).toBe(23519);
+    expect((await place(user.token, { amount: '10' }, '/exchange/addOptionOrderMock')).code).toBe(23519);
+    // 500 − (100 + 1 fee) for the one option placed before; the other sign-in places as before.
+    expect(await cashOf(user.uid)).toBe(money('399'));
+    expect((await place(other.token, { clientOrderId: 'before-logout' })).data).toEqual(first.data);
+    expect(await cashOf(user.uid)).toBe(money('399'));
   });
 
   it('refuses with the codes of the rules (601–607, 203, 405, 1016) and moves no money', async () => {

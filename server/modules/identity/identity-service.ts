@@ -56,12 +56,6 @@ export function createIdentityService(deps: IdentityDependencies) {
       return deps.repository.findUserByUid(uid);
     },
 
-    /** Whether the back office bars the user from trading; an unknown user may not trade. */
-    async tradeProhibited(uid: number): Promise<boolean> {
-      const user = await deps.repository.findUserByUid(uid);
-      return !user || user.trade_prohibited;
-    },
-
     // The back office: identity owns the user, so staff actions on one go through here.
 
     /** Customers whose uid is the query, or whose e-mail (any case) or phone starts with it. */
@@ -77,7 +71,7 @@ export function createIdentityService(deps: IdentityDependencies) {
     /**
      * Prohibits or allows the user's trading with a reason, in the caller's transaction
      * (the user's row locked); answers the flag before and after, undefined for an unknown uid.
-     * Every order path reads the flag at placement (`tradeProhibited`), so the next order is refused.
+     * Every order path reads the flag at placement with its session check (`LiveSession`), so the next order is refused.
      */
     async setTradeProhibited(executor: Executor, uid: number, prohibited: boolean, reason: string) {
       const user = await deps.repository.lockUser(executor, uid);

@@ -21,7 +21,6 @@ export async function registerOptions(
   deps: MoneyModuleBase & {
     /** New options need free margin, as orders do (trading's read). */
     freeMarginIn: FreeMarginRead;
-    tradeProhibited: (uid: number) => Promise<boolean>;
     /** Whether the user has a withdrawal awaiting review: the real account cannot trade then (406). */
     withdrawalUnderReview: (uid: number) => Promise<boolean>;
     /** Whether the brand offers a trade mode now (the site's switches). */
@@ -48,7 +47,6 @@ export async function registerOptions(
     onOrder: (uid, book, order) => positionsFeed.sendTo(uid, book, { type: 'option', data: order }),
     onChange: (uid, book) => positionsFeed.changed(uid, book),
     freeMarginIn: deps.freeMarginIn,
-    tradeProhibited: deps.tradeProhibited,
     withdrawalUnderReview: deps.withdrawalUnderReview,
     optionModeOffered: () => deps.tradeModeOffered('option'),
     jobsLeading: () => cluster.jobs.leading(),

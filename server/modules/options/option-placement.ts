@@ -7,6 +7,7 @@ import { optionFee, optionPlacementViolation, parseTimeRatePayload } from '../..
 import { isCheckViolation, isUniqueViolation } from '../../db/database-errors';
 import type { Book, Database } from '../../db/schema';
 import { AppError, clientOrderReusedError } from '../../http/app-error';
+import type { LiveSession } from '../../http/signed-in';
 import type { MarketDataService } from '../market/market-data-service';
 import type { Ledger } from '../ledger/ledger';
 import type { FreeMarginRead } from '../trading/free-margin';
@@ -49,7 +50,6 @@ export function createOptionPlacement(deps: {
   recorder: TickRecorder;
   stalePriceMs: number;
   freeMarginIn: FreeMarginRead;
-  tradeProhibited: (uid: number) => Promise<boolean>;
   /** Whether the user has a withdrawal awaiting review: the real account cannot trade then (406). */
   withdrawalUnderReview: (uid: number) => Promise<boolean>;
   optionModeOffered: () => Promise<boolean>;
@@ -62,12 +62,22 @@ export function createOptionPlacement(deps: {
 }) {
   const { db, ledger, market, repository, recorder } = deps;
 
-  async function place(uid: number, book: Book, body: AddOptionOrderBody): Promise<AddOptionOrderData> {
-    const existing = await repository.findByClientOrderId(uid, book, body.clientOrderId);
+  /**
+   * `sessionLives` is the caller's session check, still running (signed-in.ts): awaited with the
+   * first reads, before anything is written, it answers whether the user may trade (its read of
+   * the user, not asked twice).
+   */
+  async function place(uid: number, book: Book, body: AddOptionOrderBody, sessionLives: Promise<LiveSession>): Promise<AddOptionOrderData> {
+    // The reads before the rules go out together; they are judged in this order.
+    const [existing, session, underReview] = await Promise.all([
+      repository.findByClientOrderId(uid, book, body.clientOrderId),
+      sessionLives,
+      // Money under review may leave: the real account waits for the decision (the demo account trades play money).
+      book === 'real' ? deps.withdrawalUnderReview(uid) : false,
+    ]);
     if (existing) return samePlacement(existing, body);
-    if (await deps.tradeProhibited(uid)) throw new AppError(ErrorCode.USER_PROHIBITED_FROM_TRADING);
-    // Money under review may leave: the real account waits for the decision (the demo account trades play money).
-    if (book === 'real' && (await deps.withdrawalUnderReview(uid))) throw new AppError(ErrorCode.UNREVIEWED_WITHDRAWAL);
+    if (session.tradeProhibited) throw new AppError(ErrorCode.USER_PROHIBITED_FROM_TRADING);
+    if (underReview) throw new AppError(ErrorCode.UNREVIEWED_WITHDRAWAL);
     // The catalogue has no code for a mode the brand does not offer; 603 (no option configuration) is the closest.
     if (!(await deps.optionModeOffered())) throw new AppError(ErrorCode.NO_OPTION_CONFIGURATION, 'option mode is not offered');
 

@@ -18,11 +18,12 @@ export async function registerOptionsRoutes(app: FastifyInstance, signedIn: Sign
   await signedIn((scope) => {
     scope.route(optionProductList, (body) => options.products(body));
     // Placement paths are per book, as in trading: the real path takes real tokens, the Mock path demo ones.
+    // As in trading, the session check runs alongside the first reads and answers the trading ban.
     for (const [book, add] of [
       ['real', addOptionOrder],
       ['demo', addOptionOrderMock],
     ] as const) {
-      scope.route(add, (body, { session }) => options.place(sessionOnBook(session, book), book, body));
+      scope.routeCheckingSessionAlongside(add, (body, { session }, sessionLives) => options.place(sessionOnBook(session, book), book, body, sessionLives));
     }
     // The order calls have no Mock variants: they answer from the book of the caller's token.
     scope.route(optionOrderByUid, (body, { session }) => options.order(session.uid, bookOf(session), body.uid));

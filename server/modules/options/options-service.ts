@@ -48,8 +48,6 @@ export function createOptionsService(deps: {
   settings: OptionSettings;
   /** The account's free margin (equity − locked margin) inside a transaction that holds its accounts. */
   freeMarginIn: FreeMarginRead;
-  /** Whether the back office has barred the user from trading (an unknown user is). */
-  tradeProhibited: (uid: number) => Promise<boolean>;
   /** Whether the user has a withdrawal awaiting review: the real account cannot trade then (406). */
   withdrawalUnderReview: (uid: number) => Promise<boolean>;
   /** Whether the brand offers option mode now (its switches). */
@@ -111,7 +109,6 @@ export function createOptionsService(deps: {
     recorder,
     stalePriceMs: settings.stalePriceMs,
     freeMarginIn: deps.freeMarginIn,
-    tradeProhibited: deps.tradeProhibited,
     withdrawalUnderReview: deps.withdrawalUnderReview,
     optionModeOffered: deps.optionModeOffered,
     nowMs,
