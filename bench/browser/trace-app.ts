@@ -36,7 +36,11 @@ try {
   const after = await meter.seconds();
   process.stdout.write(`untraced, as the bench counts it: main thread ${((after.task - before.task) * 200).toFixed(1)} ms/s, script ${((after.script - before.script) * 200).toFixed(1)} ms/s\n`);
   const session = await context.newCDPSession(page);
+  const tracedBefore = await meter.seconds();
   const events = await traceWhile(session, () => new Promise((resolve) => setTimeout(resolve, 5_000)));
+  const tracedAfter = await meter.seconds();
+  // Tracing costs the traced page wall time of its own: the same count, while traced.
+  process.stdout.write(`traced, the same count: main thread ${((tracedAfter.task - tracedBefore.task) * 200).toFixed(1)} ms/s, script ${((tracedAfter.script - tracedBefore.script) * 200).toFixed(1)} ms/s\n`);
   fs.mkdirSync('.tmp', { recursive: true });
   fs.writeFileSync('.tmp/app-trace.json', JSON.stringify(events));
   process.stdout.write(`main thread of ${route}, 5 s (events nest: totals overlap)\n${summarizeMainThread(events, 5).join('\n')}\n`);
