@@ -1,17 +1,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { enabledLanguages, isLanguageCode, languages } from '../../shared/i18n/languages';
+import { enabledLanguages, languages } from '../../shared/i18n/languages';
 import { useApp } from '../app-context';
-import { changeLanguage } from '../i18n/i18n';
-import { savePreferences } from '../preferences/preferences';
+import { chooseLanguage } from '../i18n/choose-language';
 import { flagUrls } from './flags';
-
-/** Shows the app in another language and remembers it (unknown codes change nothing). */
-export async function chooseLanguage(code: string): Promise<void> {
-  if (!isLanguageCode(code)) return;
-  await changeLanguage(code);
-  await savePreferences({ language: code });
-}
 
 /** A dropdown of the brand's languages with flags; the choice is remembered. */
 export function LanguagePicker(props: { compact?: boolean }) {

@@ -5,7 +5,7 @@ import { enabledLanguages, languages } from '../../shared/i18n/languages';
 import { useApp } from '../app-context';
 import { flagUrls } from '../components/flags';
 import { Icon } from '../components/icons';
-import { chooseLanguage } from '../components/language-picker';
+import { chooseLanguage } from '../i18n/choose-language';
 import { chooseColourScheme, chooseThemeColour, colourSchemeSignal, themeColourSignal } from '../components/theme-controls';
 import { IndicatorDialog } from '../features/chart/chart-tools';
 import type { FoldableTopBarItem } from './top-bar-folding';

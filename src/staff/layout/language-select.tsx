@@ -16,7 +16,7 @@ export function StaffLanguagePicker() {
       onChange={(event) => {
         const code = event.target.value;
         if (!isLanguageCode(code)) return;
-        void changeLanguage(code).then(() => savePreferences({ language: code }));
+        void savePreferences({ language: code }).then(() => changeLanguage(code));
       }}
     >
       {enabledLanguages(config).map((language) => (
