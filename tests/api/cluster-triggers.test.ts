@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClusterLink } from '../../server/cluster/cluster-link';
 import { clusterMember, type ClusterContext } from '../../server/cluster/cluster-context';
-import { openDatabase, type DatabaseHandle } from '../../server/db/database';
+import type { DatabaseHandle } from '../../server/db/database';
 import type { RawTick } from '../../server/modules/market/sources/market-data-source';
-import { startTestServer, testBackends, type TestBackend, type TestServer } from './harness';
+import { openTestDatabase, startTestServer, testBackends, type TestBackend, type TestServer } from './harness';
 import { call, loginByEmail, registerByEmail } from './identity-support';
 
 /**
@@ -35,7 +35,7 @@ describe.skipIf(!brokerUrl || !postgres)('triggers of an order placed on another
     cleanup = target.cleanup;
     // Both servers on the same schema, as two processes on one database.
     const shared: TestBackend = { name: 'postgres', target: async () => ({ ...target, cleanup: async () => undefined }) };
-    leases = await openDatabase(target);
+    leases = await openTestDatabase(target);
     const secret = crypto.randomBytes(32);
     const member = async () => {
       // The namespace is the shared database: this run's schema keeps other runs on the broker apart.

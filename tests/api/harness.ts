@@ -12,6 +12,32 @@ import { createMessageDelivery, type MessageDelivery } from '../../server/messag
 import type { MarketDataSource, RawTick } from '../../server/modules/market/sources/market-data-source';
 import { readSettings } from '../../server/settings';
 
+/**
+ * An advisory lock of the test database: migrations hold it shared, a test schema's drop
+ * exclusively. The migrator lists every table of the database, other tests' schemas
+ * included, and resolves each name again (`pg_get_serial_sequence`): a schema dropped by
+ * a parallel test between the two failed it with "schema … does not exist" (seen on CI).
+ */
+const schemaDropLockKey = 0x7e57_5c4e;
+
+async function withSchemaDropLock<T>(url: string, mode: 'shared' | 'exclusive', run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(mode === 'shared' ? 'select pg_advisory_lock_shared($1)' : 'select pg_advisory_lock($1)', [schemaDropLockKey]);
+    return await run(client);
+  } finally {
+    // Ending the session releases its advisory lock.
+    await client.end();
+  }
+}
+
+/** Opens (and migrates) a test backend's database; on PostgreSQL, never while a test schema is being dropped. */
+export function openTestDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+  if (target.kind !== 'postgres') return openDatabase(target);
+  return withSchemaDropLock(target.url, 'shared', () => openDatabase(target));
+}
+
 export interface TestBackend {
   name: string;
   target: () => Promise<DatabaseTarget & { cleanup: () => Promise<void> }>;
@@ -35,12 +61,7 @@ export function testBackends(): TestBackend[] {
           kind: 'postgres',
           url,
           schema,
-          cleanup: async () => {
-            const client = new pg.Client({ connectionString: url });
-            await client.connect();
-            await client.query(`drop schema if exists "${schema}" cascade`);
-            await client.end();
-          },
+          cleanup: () => withSchemaDropLock(url, 'exclusive', async (client) => void (await client.query(`drop schema if exists "${schema}" cascade`))),
         };
       },
     });
@@ -58,7 +79,7 @@ export function useTestDatabase(backend: TestBackend): () => DatabaseHandle {
   beforeAll(async () => {
     const target = await backend.target();
     cleanup = target.cleanup;
-    database = await openDatabase(target);
+    database = await openTestDatabase(target);
   });
   afterAll(async () => {
     await database?.close();
@@ -90,7 +111,7 @@ export async function startTestServer(
   const staticDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradeweb-static-'));
   // Stop-out is the test's to run (`trading.checkStopOuts()`): a background pass every second would race its steps.
   const settings = readSettings({ LOG_LEVEL: 'silent', STATIC_DIR: staticDir, RISK_CHECK_MS: '3600000', ...environment });
-  const database = await openDatabase(target);
+  const database = await openTestDatabase(target);
   const tokens = createTokenService({ key: crypto.randomBytes(32), accessTokenTtlSeconds: settings.accessTokenTtlSeconds, ...(extra.nowMs ? { nowMs: extra.nowMs } : {}) });
   const delivery = extra.delivery ?? createMessageDelivery({ smtpUrl: null, mailFrom: 'test@tradeweb.example', dataDir: null, ...(extra.nowMs ? { nowMs: extra.nowMs } : {}) });
   // No live price source unless a test brings one: ticks are then the test's to give.

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildServer } from '../../server/app';
 import { createTokenService, type TokenService } from '../../server/auth/tokens';
-import { openDatabase, type DatabaseHandle } from '../../server/db/database';
+import type { DatabaseHandle } from '../../server/db/database';
 import type { MarketDataSource } from '../../server/modules/market/sources/market-data-source';
 import { seededRandom } from '../../server/modules/market/sources/random';
 import { HouseAccountKind, UserAccountKind } from '../../server/modules/ledger/ledger-kinds';
@@ -14,7 +14,7 @@ import type { OptionOrder, OptionOrderListData, OptionProduct } from '../../src/
 import { exchangeFeedMessage } from '../../src/shared/api/trading';
 import { formatMoney, money, type Units } from '../../src/shared/money/money';
 import { optionFee, settleOption } from '../../src/shared/options/option-rules';
-import { scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
+import { openTestDatabase, scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
 import { call, loginByEmail, setSwitch } from './identity-support';
 import { fundedTrader } from './funding-support';
 const { cash: cashKind, optionEscrow: optionEscrowKind } = UserAccountKind;
@@ -541,7 +541,7 @@ describe.each(testBackends())('option settlement across restarts and concurrent 
   const delivery = createMessageDelivery({ smtpUrl: null, mailFrom: 'test@tradeweb.example', dataDir: null });
 
   async function openShared() {
-    const handle = await openDatabase(target);
+    const handle = await openTestDatabase(target);
     handles.push(handle);
     return handle;
   }

@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { buildServer } from '../../server/app';
 import { createTokenService } from '../../server/auth/tokens';
-import { openDatabase, type DatabaseHandle } from '../../server/db/database';
+import type { DatabaseHandle } from '../../server/db/database';
 import { createMessageDelivery } from '../../server/messaging/delivery';
 import { readSettings } from '../../server/settings';
-import { testBackends, type TestServer } from './harness';
+import { openTestDatabase, testBackends, type TestServer } from './harness';
 import { call, registerByEmail } from './identity-support';
 
 /**
@@ -44,7 +44,7 @@ describe.each(testBackends())('rate limits shared by two server instances on $na
     });
     const key = crypto.randomBytes(32);
     for (let index = 0; index < 2; index += 1) {
-      const database = index === 0 || target.kind === 'pglite' ? (databases[0] ?? (await openDatabase(target))) : await openDatabase(target);
+      const database = index === 0 || target.kind === 'pglite' ? (databases[0] ?? (await openTestDatabase(target))) : await openTestDatabase(target);
       if (!databases.includes(database)) databases.push(database);
       const tokens = createTokenService({ key, accessTokenTtlSeconds: settings.accessTokenTtlSeconds });
       const app = await buildServer({ settings, database, tokens, delivery, logger: false, marketSource: null, marketSeed: 1 });
