@@ -222,6 +222,18 @@ describe.each(testBackends())('timed options on $name', (backend) => {
     expect(await cashOf(user.uid)).toBe(money('399'));
   });
 
+  it('a client order id with a NUL byte is refused with 1001 and places nothing, on the option and the order path', async () => {
+    const user = await trader('500');
+    quote('BTCUSDT', 6_700_000);
+    for (const clientOrderId of ['a\u0000b', '\u0000']) {
+      const answer = await place(user.token, { clientOrderId });
+      expect(answer.code, JSON.stringify(clientOrderId)).toBe(1001);
+      const order = await call(server, '/exchange/addOrder', { tradePair: 'BTCUSDT', price: '0', orderQuantity: '0.01', multiple: 20, orderType: 0, buyPoint: 2, clientOrderId }, user.token);
+      expect(order.code, JSON.stringify(clientOrderId)).toBe(1001);
+    }
+    expect(await cashOf(user.uid)).toBe(money('500'));
+  });
+
   it('refuses with the codes of the rules (601–607, 203, 405, 1016) and moves no money', async () => {
     const user = await trader('50');
     quote('BTCUSDT', 6_700_000);
