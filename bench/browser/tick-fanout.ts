@@ -292,6 +292,13 @@ export async function mainThreadMeter(context: BrowserContext, page: Page) {
   };
 }
 
+type Busy = { task: number; script: number };
+
+/** Busy seconds per tab between two readings of every tab's meter (`pick`: all tasks or their script). */
+function busyPerTab(before: readonly Busy[], after: readonly Busy[], pick: (busy: Busy) => number): number {
+  return before.reduce((sum, each, index) => sum + pick(after[index] ?? each) - pick(each), 0) / before.length;
+}
+
 /**
  * The paint floor's window: the tabs' main threads with the probe unsubscribed, traced (CPU
  * time per task). The probe's bursts land at the moments the app's tabs paint the same batch
@@ -317,11 +324,9 @@ async function quietWindow(
     const seconds = (Date.now() - started) / 1000;
     const after = await Promise.all(meters.map((meter) => meter.seconds()));
     if (process.env.BENCH_TRACE) process.stderr.write(`trace of ${scenario.variant}, ${scenario.tabs} tab(s), probe unsubscribed, first tab:\n${summarizeMainThread(traced, seconds).join('\n')}\n`);
-    const perTabMsPerSecond = (pick: (busy: { task: number; script: number }) => number) =>
-      (before.reduce((sum, each, index) => sum + pick(after[index] ?? each) - pick(each), 0) / pages.length / seconds) * 1000;
     return {
-      wallMsPerSecondPerTab: perTabMsPerSecond((busy) => busy.task),
-      scriptMsPerSecondPerTab: perTabMsPerSecond((busy) => busy.script),
+      wallMsPerSecondPerTab: (busyPerTab(before, after, (busy) => busy.task) * 1000) / seconds,
+      scriptMsPerSecondPerTab: (busyPerTab(before, after, (busy) => busy.script) * 1000) / seconds,
       cpuMsPerSecondPerTab: rendererMainCpuMsPerSecond(traced, seconds) / pages.length,
     };
   } finally {
@@ -418,10 +423,8 @@ async function runScenario(
       const histogram = [...buckets].sort((a, b) => a[0] - b[0]).map(([from, count]) => `${from}:${count}`).join(' ');
       console.error(`latency ${scenario.variant} ${scenario.tabs} tab(s): timed from a glance ${fromGlance}, from a batch ${fromBatch}; ms:count ${histogram}`);
     }
-    const perTab = (pick: (busy: { task: number; script: number }) => number) =>
-      mainBefore.reduce((sum, before, index) => sum + pick(mainAfter[index] ?? before) - pick(before), 0) / pages.length;
-    const mainPerTab = perTab((busy) => busy.task);
-    const scriptPerTab = perTab((busy) => busy.script);
+    const mainPerTab = busyPerTab(mainBefore, mainAfter, (busy) => busy.task);
+    const scriptPerTab = busyPerTab(mainBefore, mainAfter, (busy) => busy.script);
     return {
       variant: scenario.variant,
       tabs: scenario.tabs,
