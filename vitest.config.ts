@@ -9,6 +9,16 @@ export default defineConfig({
     projects: [
       { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' } },
       {
+        // The views rendered on React 19 and react-dom 19 (this config has no Preact alias) in
+        // jsdom, with React Testing Library: what a user sees and does, with the real rules.
+        test: {
+          name: 'component',
+          include: ['tests/component/**/*.test.tsx'],
+          environment: 'jsdom',
+          setupFiles: ['tests/component/support/setup.ts'],
+        },
+      },
+      {
         test: {
           name: 'api',
           include: ['tests/api/**/*.test.ts'],

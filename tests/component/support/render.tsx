@@ -1,0 +1,79 @@
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { createHttpClient, type RequestFailure } from '../../../src/app/api/http-client';
+import { AppContext, type AppServices } from '../../../src/app/app-context';
+import { ConfirmHost } from '../../../src/app/components/confirm';
+import { showToast, ToastHost } from '../../../src/app/components/toasts';
+import type { EngineRemote, KlineWatches } from '../../../src/app/engine/engine-client';
+import { sessionSignal } from '../../../src/app/engine/signals';
+import { createWatchRegistry } from '../../../src/app/engine/watch-registry';
+import { brandConfigSchema } from '../../../src/shared/config/brand-config';
+import { codedFailureText } from '../../../src/shared/errors/catalogue';
+import { createFakeServer, type FakeServer } from './fake-server';
+import { english } from './i18n';
+
+/** A data engine the rendered view must not reach: each of its methods fails the test, naming itself. */
+function absentEngine<T extends object>(name: string): T {
+  return new Proxy({} as T, {
+    get: (_target, method) => {
+      // Not a thenable: awaiting the object itself must not look like a call.
+      if (method === 'then') return undefined;
+      return () => {
+        throw new Error(`${name}.${String(method)} is not provided in component tests`);
+      };
+    },
+  });
+}
+
+/** How the app tells a failed request (boot.tsx): the catalogue's text in an error toast. */
+function describeFailure(failure: RequestFailure): string {
+  if (failure.kind === 'code') return codedFailureText(failure.code, failure.serverMessage, failure.data, (key, params) => english.t(key, params));
+  return english.t(failure.kind === 'timeout' ? 'notice.connection_timeout' : 'notice.server_error');
+}
+
+/**
+ * Renders a view as the app would: the brand's default config, the real request client over
+ * a fake server, the watch registry, English strings, a router in memory at `path`, and the
+ * toast and confirmation hosts beside it. Answers the Testing Library queries, a user-event
+ * user, the server (to answer and inspect calls) and the router's address history.
+ */
+export function renderView(ui: ReactNode, options: { path?: string; server?: FakeServer; config?: Record<string, unknown> } = {}) {
+  const server = options.server ?? createFakeServer();
+  const reported: RequestFailure[] = [];
+  const watched: string[][] = [];
+  const location = memoryLocation({ path: options.path ?? '/', record: true });
+  const http = createHttpClient({
+    roots: { api: 'http://app.test', market: 'http://app.test', exchange: 'http://app.test' },
+    timeoutMs: 0,
+    getToken: () => sessionSignal.peek().token,
+    getLanguage: () => 'en',
+    report: (failure) => {
+      reported.push(failure);
+      showToast('error', describeFailure(failure));
+    },
+    onSessionLost: () => undefined,
+    fetchImpl: server.fetchImpl,
+  });
+  const services: AppServices = {
+    config: brandConfigSchema.parse(options.config ?? {}),
+    http,
+    engine: absentEngine<EngineRemote>('engine'),
+    watches: createWatchRegistry((symbols) => watched.push(symbols)),
+    klines: absentEngine<KlineWatches>('klines'),
+  };
+  const user = userEvent.setup();
+  const result = render(
+    <I18nextProvider i18n={english}>
+      <AppContext.Provider value={services}>
+        <Router hook={location.hook}>{ui}</Router>
+        <ToastHost />
+        <ConfirmHost />
+      </AppContext.Provider>
+    </I18nextProvider>,
+  );
+  return { ...result, user, server, reported, watched, location };
+}
