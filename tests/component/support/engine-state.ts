@@ -7,12 +7,22 @@ import { balanceSignal, positionsSignal, priceSignal, sessionSignal } from '../.
 import { productsSignal } from '../../../src/app/features/catalogue/products';
 import type { Product } from '../../../src/shared/api/market';
 
+/** The session's `aesKey`: encoded fields travel under it (src/shared/money/encoded-field.ts). */
+export const testAesKey = 'k3Y5e55i0nAesKey';
+
+/** An access token shaped as the server signs one (the app reads its payload, never its signature). */
+function accessToken(book: Book): string {
+  const part = (value: object) => btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  const payload = { uid: 7, virtualStatus: book === 'real' ? 0 : 1, aesKey: testAesKey, exp: Math.floor(Date.now() / 1000) + 3600 };
+  return `${part({ alg: 'HS256', typ: 'JWT' })}.${part(payload)}.signature`;
+}
+
 /**
  * What the data engine would have pushed into the tab's signals: a signed-in session, a
  * price row, the balance, the positions feed. The views read these exactly as in the app.
  */
 export function signIn(book: Book = 'real') {
-  sessionSignal.value = { ...signedOutSession, signedIn: true, token: 'test-token', refreshToken: 'test-refresh', uid: 7, book, expiresAtMs: Date.now() + 3_600_000, version: sessionSignal.peek().version + 1 };
+  sessionSignal.value = { ...signedOutSession, signedIn: true, token: accessToken(book), refreshToken: 'test-refresh', uid: 7, book, expiresAtMs: Date.now() + 3_600_000, version: sessionSignal.peek().version + 1 };
 }
 
 /** The symbols a test priced, to clear after it. */

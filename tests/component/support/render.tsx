@@ -65,15 +65,19 @@ export function renderView(ui: ReactNode, options: { path?: string; server?: Fak
     watches: createWatchRegistry((symbols) => watched.push(symbols)),
     klines: absentEngine<KlineWatches>('klines'),
   };
-  const user = userEvent.setup();
-  const result = render(
+  // A file picker's `accept` is a hint the person can override ("All files"): the form's own rules must refuse.
+  const user = userEvent.setup({ applyAccept: false });
+  const withProviders = (view: ReactNode) => (
     <I18nextProvider i18n={english}>
       <AppContext.Provider value={services}>
-        <Router hook={location.hook}>{ui}</Router>
+        <Router hook={location.hook}>{view}</Router>
         <ToastHost />
         <ConfirmHost />
       </AppContext.Provider>
-    </I18nextProvider>,
+    </I18nextProvider>
   );
-  return { ...result, user, server, reported, watched, location };
+  const result = render(withProviders(ui));
+  /** The same view given new props, as a parent re-rendering it would (same providers, same state). */
+  const rerender = (next: ReactNode) => result.rerender(withProviders(next));
+  return { ...result, rerender, user, server, reported, watched, location };
 }

@@ -1,0 +1,87 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { DepositForm, type DepositCoinOption } from '../../../src/app/features/money/deposit/deposit-form';
+import { depositSubmit } from '../../../src/shared/api/deposit';
+import { idempotencyHeader } from '../../../src/shared/api/idempotency';
+import { uploadPartNames } from '../../../src/shared/api/uploads';
+import { signIn } from '../support/engine-state';
+import { createFakeServer } from '../support/fake-server';
+import { t } from '../support/i18n';
+import { renderView } from '../support/render';
+
+const coins: DepositCoinOption[] = [
+  { id: 11, currency: 'USDT', protocol: 'TRC20', address: 'TPlatformTronAddress', said: 'TPlatformTronAddress', logoUrl: '' },
+  { id: 12, currency: 'USDT', protocol: 'ERC20', address: '0xPlatformEthereumAddress', said: '0xPlatformEthereumAddress', logoUrl: '' },
+];
+
+/** A small PNG a customer might pick as proof (the bytes of a 1 × 1 image). */
+const pngBytes = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (char) => char.charCodeAt(0));
+const proofPng = () => new File([pngBytes], 'transfer.png', { type: 'image/png' });
+
+async function openStepTwo(coin: string) {
+  signIn();
+  const server = createFakeServer();
+  server.on(depositSubmit, () => null);
+  const view = renderView(<DepositForm coins={coins} />, { server, path: '/user/deposit' });
+  await view.user.selectOptions(screen.getByRole('combobox', { name: t('deposit.choose_coin') }), coin);
+  await view.user.click(screen.getByRole('button', { name: t('deposit.next') }));
+  const amount = screen.getByRole('textbox', { name: t('deposit.amount') });
+  return { ...view, amount, done: screen.getByRole('button', { name: t('deposit.done') }), proof: screen.getByLabelText(t('deposit.proof'), { selector: 'input' }) };
+}
+
+describe('the deposit form', () => {
+  it('shows the chosen network\'s address to pay into', async () => {
+    signIn();
+    const { user } = renderView(<DepositForm coins={coins} />);
+    expect(screen.getByTestId('deposit-address')).toHaveTextContent('TPlatformTronAddress');
+    await user.selectOptions(screen.getByRole('combobox', { name: t('deposit.choose_coin') }), 'USDT · ERC20');
+    expect(screen.getByTestId('deposit-address')).toHaveTextContent('0xPlatformEthereumAddress');
+  });
+
+  it('asks for the amount, the proof and the agreement before sending anything', async () => {
+    const { user, server, done } = await openStepTwo('USDT · TRC20');
+    await user.click(done);
+    const alerts = screen.getAllByRole('alert').map((alert) => alert.textContent);
+    expect(alerts).toEqual([t('deposit.enter_amount'), t('deposit.upload_proof'), t('deposit.read_agreement')]);
+    expect(server.callsOf(depositSubmit)).toEqual([]);
+  });
+
+  it('takes digits and one dot with at most 5 decimals, and refuses a leading dot or nothing above zero', async () => {
+    const { user, amount, done } = await openStepTwo('USDT · TRC20');
+    await user.type(amount, '12a.3456789');
+    expect(amount).toHaveValue('12.34567');
+
+    await user.clear(amount);
+    await user.type(amount, '.5');
+    await user.click(done);
+    expect(screen.getAllByRole('alert')[0]).toHaveTextContent(t('deposit.enter_amount'));
+
+    await user.clear(amount);
+    await user.type(amount, '0.00');
+    await user.click(done);
+    expect(screen.getAllByRole('alert')[0]).toHaveTextContent(t('deposit.not_positive'));
+  });
+
+  it('refuses a proof that is not a photo or screenshot', async () => {
+    const { user, proof } = await openStepTwo('USDT · TRC20');
+    await user.upload(proof, new File(['GIF89a'], 'transfer.gif', { type: 'image/gif' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(t('upload.illegal_extension'));
+  });
+
+  it('sends the amount, the network, its address and the proof as one deposit, then starts over', async () => {
+    const { user, server, amount, proof, done } = await openStepTwo('USDT · ERC20');
+    await user.type(amount, '1500.5');
+    await user.upload(proof, proofPng());
+    expect(await screen.findByRole('img', { name: t('deposit.proof') })).toBeInTheDocument();
+    await user.click(screen.getByRole('checkbox', { name: t('deposit.agreement_read') }));
+    await user.click(done);
+
+    await waitFor(() => expect(server.callsOf(depositSubmit)).toHaveLength(1));
+    const [call] = server.callsOf(depositSubmit);
+    expect(call?.body).toMatchObject({ coinId: 12, amt: '1500.5', said: '0xPlatformEthereumAddress', locale: 'en' });
+    expect(call?.files[uploadPartNames.depositProof]?.name).toBe('transfer.png');
+    expect(call?.headers[idempotencyHeader]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await screen.findByRole('status')).toHaveTextContent(t('deposit.submitted'));
+    expect(await screen.findByTestId('deposit-step-1')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,124 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { WithdrawForm } from '../../../src/app/features/money/withdraw/withdraw-form';
+import { idempotencyHeader } from '../../../src/shared/api/idempotency';
+import { walletCoinNetworks, type CoinNetworkOption } from '../../../src/shared/api/wallet';
+import { bankCardList, cryptoWalletList, withdrawStatus, withdrawSubmit, withdrawWalletCalculate, type WithdrawalQuoteData } from '../../../src/shared/api/withdraw';
+import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import { decodeField, encodeField } from '../../../src/shared/money/encoded-field';
+import { signIn, testAesKey } from '../support/engine-state';
+import { createFakeServer, Refusal } from '../support/fake-server';
+import { t } from '../support/i18n';
+import { renderView } from '../support/render';
+
+const usdtTron: CoinNetworkOption = {
+  id: 11,
+  currencyId: 3,
+  currency: 'USDT',
+  protocol: 'TRC20',
+  address: 'TPlatformDepositAddress',
+  said: 'TPlatformDepositAddress',
+  logoUrl: '',
+  minWithdrawAmount: '10',
+  maxWithdrawAmount: '5000',
+  feeType: 'FIX_AMOUNT',
+  feeNum: '1',
+};
+const savedAddress = 'TXyzSavedCustomerAddress42';
+
+/** The quote the server gives for an amount: a fixed fee (1 unless said), what arrives, the balance after. */
+function quoteFor(num: string, balance = '1000', fee = 1): WithdrawalQuoteData {
+  const amount = Number(num);
+  return { feeType: 'FIX_AMOUNT', feeNum: String(fee), feeUsd: String(fee), practical: (amount - fee).toFixed(2), isOver: amount > Number(balance), afterBalance: (Number(balance) - amount).toFixed(2) };
+}
+
+function withdrawServer(options: { balance?: string; fee?: number; wallets?: boolean; status?: Refusal } = {}) {
+  const server = createFakeServer();
+  server.on(withdrawStatus, () => options.status ?? { cryptoEnabled: true, bankCardEnabled: false });
+  server.on(walletCoinNetworks, () => ({ dtoList: [usdtTron] }));
+  // The saved address comes encoded under the session's key, as the server sends it.
+  server.on(cryptoWalletList, () => ({
+    list: options.wallets === false ? [] : [{ walletId: 21, currencyId: usdtTron.id, currencyName: 'USDT', protocol: 'TRC20', cryptocurrencyAddress: encodeField(savedAddress, testAesKey), logoUrl: '' }],
+    pages: 1,
+  }));
+  server.on(bankCardList, () => ({ list: [], pages: 0 }));
+  server.on(withdrawWalletCalculate, (body) => quoteFor(body.num, options.balance, options.fee));
+  server.on(withdrawSubmit, () => null);
+  return server;
+}
+
+async function openWithdraw(server = withdrawServer()) {
+  signIn();
+  const view = renderView(<WithdrawForm />, { server, path: '/user/withdraw' });
+  const amount = await screen.findByRole('textbox', { name: t('withdraw.amount') });
+  // The saved address is decoded and chosen once the lists have answered.
+  await screen.findByText(savedAddress);
+  return { ...view, amount, submit: screen.getByRole('button', { name: t('withdraw.submit') }) };
+}
+
+describe('the withdraw form', () => {
+  it('quotes an amount in range and submits it to the saved address, encoded, with an idempotency key', async () => {
+    const { user, server, amount, submit, location } = await openWithdraw();
+    expect(screen.getByTestId('withdraw-range')).toHaveTextContent(t('withdraw.range_hint', { min: '10', max: '5000' }));
+    await user.type(amount, '100');
+    await waitFor(() => expect(screen.getByTestId('withdraw-practical')).toHaveTextContent('99.00'));
+    expect(screen.getByTestId('withdraw-fee')).toHaveTextContent('1 (≈ 1 USD)');
+    expect(screen.getByTestId('withdraw-after')).toHaveTextContent('900.00');
+    expect(submit).toBeEnabled();
+
+    await user.click(submit);
+    await waitFor(() => expect(server.callsOf(withdrawSubmit)).toHaveLength(1));
+    const [call] = server.callsOf(withdrawSubmit);
+    const body = call?.body as { num: string; practicalNum: string; coinId: number; paymentAddress: string };
+    expect(body).toMatchObject({ num: '100', practicalNum: '99.00', coinId: usdtTron.id, currencyId: usdtTron.currencyId });
+    // Not the address in plain text: the encoded field that decodes to it under the session's key.
+    expect(body.paymentAddress).not.toContain(savedAddress);
+    expect(decodeField(body.paymentAddress, testAesKey)).toBe(savedAddress);
+    expect(call?.headers[idempotencyHeader]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await screen.findByRole('status')).toHaveTextContent(t('withdraw.submit_success'));
+    await waitFor(() => expect(location.history.at(-1)).toBe('/user'));
+  });
+
+  it('says the bounds for an amount outside them, asks for no quote and cannot be submitted', async () => {
+    const { user, server, amount, submit } = await openWithdraw();
+    await user.type(amount, '5');
+    expect(screen.getByRole('alert')).toHaveTextContent(t('withdraw.amount_limit', { min: '10', max: '5000' }));
+    await user.clear(amount);
+    await user.type(amount, '6000');
+    expect(screen.getByRole('alert')).toHaveTextContent(t('withdraw.amount_limit', { min: '10', max: '5000' }));
+    expect(submit).toBeDisabled();
+    // "600" on the way to "6000" was in range and quoted; the amounts out of range were not.
+    const quoted = server.bodiesOf(withdrawWalletCalculate).map((body) => (body as { num: string }).num);
+    expect(quoted).not.toContain('5');
+    expect(quoted).not.toContain('6000');
+    expect(screen.getByTestId('withdraw-fee')).toHaveTextContent('--');
+  });
+
+  it('says the balance is short when the quote says so, and cannot be submitted', async () => {
+    const { user, amount, submit } = await openWithdraw(withdrawServer({ balance: '50' }));
+    await user.type(amount, '100');
+    expect(await screen.findByRole('alert')).toHaveTextContent(t('withdraw.insufficient_balance'));
+    expect(submit).toBeDisabled();
+  });
+
+  it('refuses an amount that the fee would eat whole', async () => {
+    const { user, amount, submit } = await openWithdraw(withdrawServer({ fee: 10 }));
+    await user.type(amount, '10');
+    expect(await screen.findByRole('alert')).toHaveTextContent(t('withdraw.practicalNum_rule'));
+    expect(submit).toBeDisabled();
+  });
+
+  it('shows why withdrawal is blocked instead of the form', async () => {
+    signIn();
+    renderView(<WithdrawForm />, { server: withdrawServer({ status: new Refusal(ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION) }) });
+    expect(await screen.findByTestId('withdraw-blocked')).toHaveTextContent(t(`errors.${ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION}`));
+    expect(screen.queryByRole('button', { name: t('withdraw.submit') })).not.toBeInTheDocument();
+  });
+
+  it('asks for an address first when none is saved for the network', async () => {
+    signIn();
+    renderView(<WithdrawForm />, { server: withdrawServer({ wallets: false }) });
+    expect(await screen.findByText(t('withdraw.add_wallet_first'))).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: t('withdraw.add_crypto_wallet') })).toHaveAttribute('href', '/user/wallet/addCrypto');
+  });
+});
