@@ -14,7 +14,7 @@ import { renderView } from '../support/render';
 
 function accountServer() {
   const server = createFakeServer();
-  server.on(userInfo, () => ({ nick: 'Ana', uid: 7, avator: '', email: 'ana@example.com', inviteCode: 'ANA7', registerType: 'E', walletType: 0, verifiedStatus: 2, account: { balanceAmount: '1000.00', lockMargin: '0.00' } }));
+  server.on(userInfo, () => ({ nick: 'Ana', uid: 7, avator: '', email: 'ana@example.com', inviteCode: 'ANA7', registerType: 'E' as const, walletType: 0, verifiedStatus: 2, account: { balanceAmount: '1000.00', lockMargin: '0.00' } }));
   server.on(withdrawStatus, () => ({ cryptoEnabled: true, bankCardEnabled: false }));
   server.on(walletCoinNetworks, () => ({ dtoList: [] }));
   server.on(cryptoWalletList, () => ({ list: [], pages: 0 }));

@@ -62,6 +62,16 @@ describe('the deposit form', () => {
     expect(screen.getAllByRole('alert')[0]).toHaveTextContent(t('deposit.not_positive'));
   });
 
+  it('sends nothing until the agreement is ticked, however complete the rest', async () => {
+    const { user, server, amount, proof, done } = await openStepTwo('USDT · TRC20');
+    await user.type(amount, '1500');
+    await user.upload(proof, proofPng());
+    await screen.findByRole('img', { name: t('deposit.proof') });
+    await user.click(done);
+    expect(screen.getByRole('alert')).toHaveTextContent(t('deposit.read_agreement'));
+    expect(server.callsOf(depositSubmit)).toEqual([]);
+  });
+
   it('refuses a proof that is not a photo or screenshot', async () => {
     const { user, proof } = await openStepTwo('USDT · TRC20');
     await user.upload(proof, new File(['GIF89a'], 'transfer.gif', { type: 'image/gif' }));
