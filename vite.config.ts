@@ -34,23 +34,8 @@ function staffConsoleDeepLinks(): Plugin {
   };
 }
 
-/**
- * The views are written against React's API and run on Preact's compatibility layer: the
- * same components, hooks and portals in about a tenth of react-dom's bytes (the first load's
- * budget, issue 18). Type checks and Node tests still see React's types and packages.
- */
-const reactOnPreact = [
-  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-  { find: /^react-dom\/test-utils$/, replacement: 'preact/test-utils' },
-  { find: /^react-dom$/, replacement: 'preact/compat' },
-  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
-  { find: /^react$/, replacement: 'preact/compat' },
-];
-
 export default defineConfig({
   plugins: [react(), versionFile(), staffConsoleDeepLinks()],
-  resolve: { alias: reactOnPreact },
   define: {
     __APP_VERSION__: JSON.stringify(appVersion),
     __BUILD_ID__: JSON.stringify(buildId),
@@ -72,7 +57,7 @@ export default defineConfig({
         // is not merged into a chunk both load at start. Budgets: tests/unit/build/.
         codeSplitting: {
           groups: [
-            { name: 'react', test: /[\\/]node_modules[\\/](preact|react|react-dom|scheduler)[\\/]/ },
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             { name: 'phone', test: /[\\/]node_modules[\\/]libphonenumber-js[\\/]/ },
             // zod/mini and its core, not the English messages: those come only with a refused
             // brand config (src/shared/api/zod-english.ts), in a chunk of their own.

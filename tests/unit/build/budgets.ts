@@ -1,15 +1,14 @@
 /** The production build's byte budgets (issue 18), checked by bundle-budget.test.ts and reported by the bundle bench. */
 
-/** The issue's target for the JavaScript a phone fetches before the first price on `/` (gzip). */
-export const firstLoadGzipTarget = 120 * 1024;
+/** Issue 30's target for the JavaScript a phone fetches before the first price on `/` (gzip), on React 19. */
+export const firstLoadGzipTarget = 150 * 1024;
 
 /**
  * What CI holds the first load to (gzip: entry and its static imports, SharedWorker, English
- * strings): the issue's target. 300.5 KB at the start of issue 18; 115.2 KB once the views ran
- * on preact/compat (vite.config.ts), the contracts on zod/mini and home without the list
- * virtualizer. A change that grows the first load past the target fails.
+ * strings). 300.5 KB at the start of issue 18; 115.2 KB on preact/compat; 171.8 KB on React 19
+ * (issue 30), react-dom alone 66 KB. A change that grows the first load past it fails.
  */
-export const firstLoadGzipBudget = firstLoadGzipTarget;
+export const firstLoadGzipBudget = 172 * 1024;
 
 /** No chunk larger than this, raw. */
 export const chunkRawBudget = 250 * 1024;
