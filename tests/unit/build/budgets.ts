@@ -4,11 +4,15 @@
 export const firstLoadGzipTarget = 150 * 1024;
 
 /**
- * What CI holds the first load to (gzip: entry and its static imports, SharedWorker, English
- * strings). 300.5 KB at the start of issue 18; 115.2 KB on preact/compat; 171.8 KB on React 19
- * (issue 30), react-dom alone 66 KB. A change that grows the first load past it fails.
+ * What CI holds the first load to (gzip: entry and its static imports, SharedWorker, the first
+ * screen's English strings). 300.5 KB at the start of issue 18; 115.2 KB on preact/compat;
+ * 171.8 KB on React 19 (issue 30); 159.5 KB with the strings in two parts (home's 3.8 KB of
+ * 10.8), the schemas a bundle never reads dropped (the worker 27.6 → 24.8 KB), the flags as
+ * image files and the debug console fetched when opened. Above the target still: react-dom
+ * alone is 66 KB. The budget leaves room for the worker's move to @stomp/stompjs (about
+ * +2.5 KB over its hand-written client); a change that grows the first load past it fails.
  */
-export const firstLoadGzipBudget = 172 * 1024;
+export const firstLoadGzipBudget = 163 * 1024;
 
 /** No chunk larger than this, raw. */
 export const chunkRawBudget = 250 * 1024;
