@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { stringsPart, stringsParts, type StringsPart } from './src/app/i18n/string-parts.ts';
 
 const packageJson = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 const appVersion = packageJson.version.split('.').slice(0, 2).join('.');
@@ -35,33 +36,47 @@ function staffConsoleDeepLinks(): Plugin {
 }
 
 /**
- * The views are written against React's API and run on Preact's compatibility layer: the
- * same components, hooks and portals in about a tenth of react-dom's bytes (the first load's
- * budget, issue 18). Type checks and Node tests still see React's types and packages.
+ * `locales/<language>.json?strings=first-screen` (or `other-screens`): that part of the
+ * language file (src/app/i18n/string-parts.ts) as a module. The files stay whole; the first
+ * load fetches only the first screen's strings.
  */
-const reactOnPreact = [
-  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-  { find: /^react-dom\/test-utils$/, replacement: 'preact/test-utils' },
-  { find: /^react-dom$/, replacement: 'preact/compat' },
-  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
-  { find: /^react$/, replacement: 'preact/compat' },
-];
+function localeParts(): Plugin {
+  return {
+    name: 'locale-parts',
+    enforce: 'pre',
+    load(id) {
+      const [file = '', query = ''] = id.split('?');
+      const part = new URLSearchParams(query).get('strings') as StringsPart | null;
+      if (!file.endsWith('.json') || part === null || !stringsParts.includes(part)) return null;
+      this.addWatchFile(file);
+      const strings = stringsPart(JSON.parse(readFileSync(file, 'utf8')) as Parameters<typeof stringsPart>[0], part);
+      // As Vite writes a large JSON module: JSON.parse of a string parses faster than an object literal.
+      return `export default JSON.parse(${JSON.stringify(JSON.stringify(strings))});`;
+    },
+  };
+}
+
+/**
+ * Schemas (`z.object(…)`, `contract(…)`) build values and change nothing else: taken for free
+ * of side effects, the ones a bundle never reads are dropped (the worker keeps only what it
+ * parses). zod's one call that does change something, `config`, is called by its own name.
+ */
+const unusedSchemasDropped = { manualPureFunctions: ['z', 'contract'] };
 
 export default defineConfig({
-  plugins: [react(), versionFile(), staffConsoleDeepLinks()],
-  resolve: { alias: reactOnPreact },
+  plugins: [react(), localeParts(), versionFile(), staffConsoleDeepLinks()],
   define: {
     __APP_VERSION__: JSON.stringify(appVersion),
     __BUILD_ID__: JSON.stringify(buildId),
   },
-  worker: { format: 'es' },
+  worker: { format: 'es', rollupOptions: { treeshake: unusedSchemasDropped } },
   build: {
     target: 'es2022',
     sourcemap: true,
     // Two entries of one build: the customer app, and the staff console at /staff/ (its own
     // chunks; tests/unit/staff/bundle-boundary.test.ts proves the customer graph holds none of it).
     rollupOptions: {
+      treeshake: unusedSchemasDropped,
       input: {
         app: fileURLToPath(new URL('./index.html', import.meta.url)),
         staff: fileURLToPath(new URL('./staff/index.html', import.meta.url)),
@@ -72,7 +87,7 @@ export default defineConfig({
         // is not merged into a chunk both load at start. Budgets: tests/unit/build/.
         codeSplitting: {
           groups: [
-            { name: 'react', test: /[\\/]node_modules[\\/](preact|react|react-dom|scheduler)[\\/]/ },
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             { name: 'phone', test: /[\\/]node_modules[\\/]libphonenumber-js[\\/]/ },
             // zod/mini and its core, not the English messages: those come only with a refused
             // brand config (src/shared/api/zod-english.ts), in a chunk of their own.

@@ -23,8 +23,19 @@ export interface Bytes {
 }
 
 export const appEntryKey = 'index.html';
-/** The language every first load fetches (the fallback, and the only one for an English reader). */
-export const firstLoadLocaleKey = 'src/shared/i18n/locales/en.json';
+export const staffEntryKey = 'staff/index.html';
+/**
+ * The language every first load fetches (the fallback, and the only one for an English
+ * reader): its first screen's part (src/app/i18n/string-parts.ts), and the other screens'.
+ */
+export const firstLoadLocaleKey = 'src/shared/i18n/locales/en.json?strings=first-screen';
+export const otherScreensLocaleKey = 'src/shared/i18n/locales/en.json?strings=other-screens';
+/** A build from before the strings were split (BUNDLE_DIST of an older commit) has the whole file. */
+const wholeLocaleKey = 'src/shared/i18n/locales/en.json';
+
+function localeKeys(manifest: Manifest, parts: readonly string[]): readonly string[] {
+  return manifest[firstLoadLocaleKey] ? parts : [wholeLocaleKey];
+}
 const sharedWorkerFile = /(^|\/)shared-worker-[^/]*\.js$/;
 
 /** The JavaScript files a module needs before it runs: its chunk and everything it imports statically. */
@@ -52,7 +63,21 @@ export function firstLoadFiles(manifest: Manifest): Set<string> {
   const worker = (manifest[appEntryKey]?.assets ?? []).find((file) => sharedWorkerFile.test(file));
   if (!worker) throw new Error('the app entry names no shared-worker asset');
   files.add(worker);
-  for (const file of staticClosure(manifest, firstLoadLocaleKey)) files.add(file);
+  for (const file of firstLoadStringFiles(manifest)) files.add(file);
+  return files;
+}
+
+/** The first screen's English strings (the whole file in a build from before the split). */
+export function firstLoadStringFiles(manifest: Manifest): Set<string> {
+  const files = new Set<string>();
+  for (const key of localeKeys(manifest, [firstLoadLocaleKey])) for (const file of staticClosure(manifest, key)) files.add(file);
+  return files;
+}
+
+/** What the staff console fetches before its first screen: its entry with its static imports, and every English string. */
+export function staffFirstLoadFiles(manifest: Manifest): Set<string> {
+  const files = staticClosure(manifest, staffEntryKey);
+  for (const key of localeKeys(manifest, [firstLoadLocaleKey, otherScreensLocaleKey])) for (const file of staticClosure(manifest, key)) files.add(file);
   return files;
 }
 

@@ -30,7 +30,7 @@ export function Dialog(props: {
   // Modal: everything else in its container is inert while it shows, so Tab stays inside and
   // nothing behind it can be clicked or read out (as a native modal <dialog> does). Layout
   // effects, here and for focus: they run before the dialog is painted, so nothing can be typed
-  // or clicked in it before focus has moved in (Preact runs plain effects a frame later, and a
+  // or clicked in it before focus has moved in (a plain effect may run a frame later, and a
   // late move would blur a field already being typed in, whose check then undid the typing).
   useLayoutEffect(() => {
     const own = backdrop.current;

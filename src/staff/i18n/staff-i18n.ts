@@ -9,7 +9,8 @@ import staffEnglish from './en.json';
  * shared strings (error codes, buttons) stay translated.
  */
 export async function initStaffI18n(language: LanguageCode) {
-  await initI18n(language);
+  // Every part of the shared strings: the console shows error codes and buttons of any screen.
+  await initI18n(language, { everyScreen: true });
   i18next.addResourceBundle('en', 'translation', staffEnglish, true, false);
 }
 

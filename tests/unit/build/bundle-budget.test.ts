@@ -42,6 +42,13 @@ describe('the production build stays within its byte budgets', () => {
     const phoneRules = [...entry].filter((file) => /(^|\/)phone-[^/]*\.js$/.test(file));
     expect(phoneRules).toEqual([]);
 
+    // The build takes `z.…` calls for free of side effects (vite.config.ts); zod's jitless
+    // setting, called by its own name, must survive it in the page and in the worker.
+    const text = (file: string) => String(files.get(file) ?? '');
+    const sharedWorker = [...firstLoadFiles(manifest)].find((file) => /(^|\/)shared-worker-[^/]*\.js$/.test(file)) ?? '';
+    expect([...entry].some((file) => text(file).includes('jitless')), 'the page sets zod jitless').toBe(true);
+    expect(text(sharedWorker).includes('jitless'), 'the worker sets zod jitless').toBe(true);
+
     const oversized = [...files]
       .filter(([file]) => file.endsWith('.js') && !largeChunkExceptions.some((pattern) => pattern.test(file)))
       .map(([file, content]) => ({ file, raw: bytesOf(content).raw }))

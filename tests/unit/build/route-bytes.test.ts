@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstLoadFiles, lazyScreenModules, routeExtraFiles, staticClosure, total, type Manifest } from '../../../bench/bundle/route-bytes';
+import { firstLoadFiles, lazyScreenModules, routeExtraFiles, staffFirstLoadFiles, staticClosure, total, type Manifest } from '../../../bench/bundle/route-bytes';
 
 // A small build: the entry shares a library chunk with one lazy screen; another screen brings its own.
 const manifest: Manifest = {
@@ -8,15 +8,21 @@ const manifest: Manifest = {
   '_phone.js': { file: 'assets/phone.js' },
   'src/app/pages/a.tsx': { file: 'assets/a.js', isDynamicEntry: true, imports: ['_react.js', 'index.html'] },
   'src/app/pages/b.tsx': { file: 'assets/b.js', isDynamicEntry: true, imports: ['_react.js', '_phone.js'] },
-  'src/shared/i18n/locales/en.json': { file: 'assets/en.js', isDynamicEntry: true },
+  'src/shared/i18n/locales/en.json?strings=first-screen': { file: 'assets/en.js', isDynamicEntry: true },
+  'src/shared/i18n/locales/en.json?strings=other-screens': { file: 'assets/en-other.js', isDynamicEntry: true },
+  'staff/index.html': { file: 'assets/staff.js', isEntry: true, imports: ['_react.js'] },
   '_app.css': { file: 'assets/app.css' },
 };
 
 describe('bytes per route from the build manifest', () => {
-  it('counts the entry, its static imports, the shared worker and the English strings as the first load, once each', () => {
+  it("counts the entry, its static imports, the shared worker and the first screen's English strings as the first load, once each", () => {
     expect([...firstLoadFiles(manifest)].sort()).toEqual(['assets/app.js', 'assets/en.js', 'assets/react.js', 'assets/shared-worker-1.js']);
     const sizes: Record<string, number> = { 'assets/app.js': 100, 'assets/en.js': 10, 'assets/react.js': 50, 'assets/shared-worker-1.js': 20 };
     expect(total(firstLoadFiles(manifest), (file) => ({ raw: sizes[file] ?? 0, gzip: (sizes[file] ?? 0) / 2 }))).toEqual({ raw: 180, gzip: 90 });
+  });
+
+  it("counts the staff console's entry, its static imports and both parts of the English strings as its first load", () => {
+    expect([...staffFirstLoadFiles(manifest)].sort()).toEqual(['assets/en-other.js', 'assets/en.js', 'assets/react.js', 'assets/staff.js']);
   });
 
   it('counts for a route only the chunks the first load does not already hold', () => {
