@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLedger, type Ledger } from '../../server/modules/ledger/ledger';
-import { UserAccountKind } from '../../server/modules/ledger/ledger-kinds';
+import { baseCurrency, HouseAccountKind, UserAccountKind } from '../../server/modules/ledger/ledger-kinds';
 import { reconcileBooks } from '../../server/modules/ledger/reconciliation';
 import { ErrorCode } from '../../src/shared/errors/catalogue';
 import { encodeField } from '../../src/shared/money/encoded-field';
@@ -193,5 +194,75 @@ describe.each(testBackends())('money hardening on $name', (backend) => {
       expect((await deposit(who, { coinId: String(usdtTrc20.id), amt: '1000' })).code).toBe(0);
       expect(await depositsOf(who.uid)).toEqual(['1000.00']);
     });
+  });
+
+});
+
+/**
+ * The very first transfers of an install open the house's exchange accounts of the currency
+ * and of the USD. A transfer in opened the currency's first and a transfer out the USD's
+ * first, so at once each waited for the row the other had opened, and PostgreSQL broke the
+ * deadlock by failing one of them (HTTP 500). PostgreSQL only: PGlite has one connection,
+ * where transactions never interleave. The interleaving is made certain, not hoped for: an
+ * outside transaction holds both rows open until both transfers wait on it, then rolls back,
+ * so each transfer opens the row it was waiting for and goes on to the other's.
+ */
+describe.each(testBackends().filter((backend) => backend.name === 'postgres'))('the first transfers of an install on $name', (backend) => {
+  let server: TestServer;
+  let ledger: Ledger;
+  const script = scriptedSource();
+
+  beforeAll(async () => {
+    server = await startTestServer(backend, { STALE_PRICE_MS: '3600000', CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500' }, { marketSource: script.source });
+    ledger = createLedger(server.database.db);
+    script.push([{ symbol: 'ETHUSDT', timeMs: Date.now(), bid: 300_000, ask: 300_100, volume: 1 }]);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('a transfer in and a transfer out of a currency nobody has moved yet both go through at once', async () => {
+    const who = await newCustomer(server, 'first');
+    const eth = (await server.database.db.selectFrom('currency').select('id').where('code', '=', 'ETH').executeTakeFirstOrThrow()).id;
+    await server.database.db.transaction().execute((trx) => ledger.creditWalletDeposit(trx, { uid: who.uid, currency: 'ETH', amount: money('10'), key: `test-wallet-deposit:${crypto.randomUUID()}` }));
+    await ledger.creditDeposit({ uid: who.uid, amount: money('10000'), idempotencyKey: `test-cash:${crypto.randomUUID()}` });
+    const drafts: Record<string, unknown>[] = [];
+    for (const [type, num] of [[0, '1'], [1, '3000']] as const) {
+      const body = { curr: 'ETH', currId: eth, type, num };
+      const quote = await call(server, '/v1/waa/wallet/transformCalculate', body, who.token);
+      expect(quote.code, quote.msg).toBe(0);
+      drafts.push({ ...body, ...(quote.data as { fee: string; practical: string }) });
+    }
+
+    let holderPid = 0;
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holder = server.database.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.insertInto('ledger_account').values(['ETH', baseCurrency].map((currency) => ({ owner_uid: null, book: 'real' as const, kind: HouseAccountKind.exchange, currency }))).execute();
+        holderPid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid;
+        holding();
+        await released;
+        throw new Error('rolled back on purpose');
+      })
+      .catch(() => undefined);
+    await held;
+    const answers = Promise.all(drafts.map((body) => post(server.app, '/v1/waa/wallet/transform', body, { authorization: `Bearer ${who.token}`, 'idempotency-key': crypto.randomUUID() })));
+    // Both transfers now wait on the holder's rows.
+    for (;;) {
+      const waiting = await sql<{ count: number }>`select count(*)::integer as count from pg_stat_activity where ${holderPid}::integer = any(pg_blocking_pids(pid))`.execute(server.database.db);
+      if (waiting.rows[0]!.count >= 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    release();
+    await holder;
+    expect((await answers).map((answer) => ({ status: answer.statusCode, code: (answer.json() as Envelope).code }))).toEqual([
+      { status: 200, code: 0 },
+      { status: 200, code: 0 },
+    ]);
+    expect([...(await ledger.check()), ...(await reconcileBooks(server.database.db))]).toEqual([]);
   });
 });
