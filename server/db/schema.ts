@@ -444,6 +444,8 @@ export interface IdempotencyKeyTable {
   path: string;
   answer: string | null;
   created_at: Date;
+  /** The first request's fingerprint (0037-idempotency-request-hash); null for older keys. */
+  request_hash: string | null;
 }
 
 /** A customer's saved crypto address, sealed with the data key named by key_id (0017-withdrawals). */

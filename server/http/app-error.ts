@@ -27,7 +27,21 @@ export function rateLimitedError(retryAfterSeconds: number): AppError {
   });
 }
 
+/**
+ * A caller's reference reused for a different request is refused (1016), never answered with
+ * the first request's result: a clientOrderId that placed another order, an Idempotency-Key
+ * first sent with another body or to another call.
+ */
+function referenceReusedError(detail: string, key: string): AppError {
+  return new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, detail, 200, null, { key, params: {} });
+}
+
 /** A clientOrderId already placed a different order: refused (1016), never answered with the first order. */
 export function clientOrderReusedError(): AppError {
-  return new AppError(ErrorCode.INCORRECT_PARAMETER_VALUE, 'clientOrderId reused for another order', 200, null, { key: 'trade.client_order_reused', params: {} });
+  return referenceReusedError('clientOrderId reused for another order', 'trade.client_order_reused');
+}
+
+/** An Idempotency-Key first sent with another body or to another call: refused (1016), nothing runs. */
+export function idempotencyKeyReusedError(): AppError {
+  return referenceReusedError('Idempotency-Key reused for another request', 'notice.request_reused');
 }

@@ -4,6 +4,7 @@ import type { ApiContract } from '../../src/shared/api/contract';
 import { ErrorCode } from '../../src/shared/errors/catalogue';
 import { AppError } from './app-error';
 import { contractProblems } from './contract-problems';
+import { rememberContractBody } from './idempotency';
 import { success } from './envelope';
 
 export type RouteHandler<TBody extends z.ZodMiniType, TData extends z.ZodMiniType> = (
@@ -29,6 +30,7 @@ export function defineRoute<TBody extends z.ZodMiniType, TData extends z.ZodMini
     if (!parsed.success) {
       throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'body does not match the contract', 200, { problems: contractProblems(parsed.error, '(body)') });
     }
+    rememberContractBody(request, parsed.data);
     const data = await handler(parsed.data, request);
     return reply.send(success(contract.data.parse(data)));
   });

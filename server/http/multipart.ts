@@ -6,6 +6,7 @@ import { ErrorCode } from '../../src/shared/errors/catalogue';
 import { maxImageBytes } from '../../src/shared/uploads/image-rules';
 import { AppError } from './app-error';
 import { contractProblems } from './contract-problems';
+import { rememberContractBody } from './idempotency';
 import { success } from './envelope';
 import { containsNul } from './nul-guard';
 
@@ -89,6 +90,7 @@ export function defineMultipartRoute<TMeta extends z.ZodMiniType, TData extends 
 ) {
   instance.post(contract.path, async (request: FastifyRequest, reply: FastifyReply) => {
     const { meta, files } = await readMultipartCall(request, contract.body, fileFields);
+    rememberContractBody(request, { meta, files });
     const data = await handler(meta, files, narrow(request));
     return reply.send(success(contract.data.parse(data)));
   });

@@ -279,9 +279,11 @@ describe.each(testBackends())('loans on $name', (backend) => {
     const key = crypto.randomUUID();
     expect((await repay(who, loan, 5000, key)).code).toBe(0);
     expect((await repay(who, loan, 5000, key)).code).toBe(0);
+    // The key is bound to its first request: another amount under it is refused (1016), not answered with the first.
+    expect((await repay(who, loan, 6000, key)).code).toBe(ErrorCode.INCORRECT_PARAMETER_VALUE);
     expect(await repayments(who, loan)).toHaveLength(1);
     // The key is the call's: the same key on the loan request is refused, not answered with this one.
-    expect((await request(who, {}, key)).code).toBe(ErrorCode.INCORRECT_PARAMETER_CONTENT);
+    expect((await request(who, {}, key)).code).toBe(ErrorCode.INCORRECT_PARAMETER_VALUE);
     const item = await reviewOf('repayment', (await repayments(who, loan))[0]!.id);
     await decided(server, financeA.token, { kind: 'repayment', id: item.id, decision: 'approve' }, 'approved');
     expect(await cashOf(who.uid)).toBe('45000.00');

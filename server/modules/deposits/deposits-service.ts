@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { fallbackLanguage, isLanguageCode, type LanguageCode } from '../../../src/shared/i18n/languages';
 import { depositAmountProblem, depositAmountProblemKeys, depositAmountUnits, minimumDepositUsd, PayState } from '../../../src/shared/money/deposit-rules';
-import { formatMoney, money, multiplyMoney, type Units } from '../../../src/shared/money/money';
+import { fitsMoney, formatMoney, money, multiplyMoney, type Units } from '../../../src/shared/money/money';
 import { codedNoticeActionType, NoticeCode } from '../../../src/shared/notices/notice-codes';
 import type { Database } from '../../db/schema';
 import { AppError } from '../../http/app-error';
@@ -163,6 +163,8 @@ export function createDepositsService(deps: {
       if (!coin?.enabled) throw new AppError(ErrorCode.CURRENCY_NOT_FOUND, `no coin network ${meta.coinId} takes deposits`);
       const amount = depositAmountUnits(meta.amt);
       const amountUsd = multiplyMoney(amount, await deps.money.usdRate(coin.currencyId));
+      // A worth beyond the one decimal rule cannot be stored or shown: refused, not a fault.
+      if (!fitsMoney(amountUsd)) throw refused(ErrorCode.INCORRECT_PARAMETER_VALUE, 'deposit.amount_too_large');
       const minimum = minimumDepositUsd(meta.locale);
       if (amountUsd < money(minimum)) throw refused(ErrorCode.INCORRECT_PARAMETER_VALUE, 'deposit.minimum', { amount: minimum });
       return { uid, coin, amount, amountUsd, proof, said: meta.said, locale: meta.locale };

@@ -16,6 +16,14 @@ function assertJournal(input: AnyJournal) {
   if (input.postings.some((posting) => posting.account.book !== input.book)) throw new Error(`journal ${input.idempotencyKey} mixes books`);
 }
 
+/** The one order accounts are opened in: users' accounts first (by owner), then the house's, each by book, kind and currency. */
+function openingOrder(a: AccountRef<string>, b: AccountRef<string>): number {
+  const rank = (ref: AccountRef<string>) => [ref.owner === null ? 1 : 0, ref.owner ?? 0, ref.book, ref.kind, currencyOf(ref)] as const;
+  const [x, y] = [rank(a), rank(b)];
+  for (let i = 0; i < x.length; i += 1) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+  return 0;
+}
+
 /**
  * The posting engine of the double-entry ledger: journals of entries that sum to zero,
  * written with the account balances they move in one transaction. User accounts never go
@@ -76,7 +84,14 @@ export function createPostingEngine(db: Kysely<Database>, nowMs: () => number) {
    */
   async function journalExpressions(executor: Transaction<Database>, input: AnyJournal): Promise<RawBuilder<unknown>> {
     assertJournal(input);
-    const resolved = await Promise.all(input.postings.map(async (posting) => ({ id: await accountId(executor, posting.account), house: posting.account.owner === null, posting })));
+    // Accounts are opened one at a time in the one opening order (users' first, then the
+    // house's, by book, kind and currency): a new account's insert waits for any other
+    // transaction opening it, so two journals opening the same new accounts in different
+    // orders (a first transfer in and out of a currency) would wait on each other crosswise.
+    const resolved: { id: number; house: boolean; posting: AnyJournal['postings'][number] }[] = [];
+    for (const posting of [...input.postings].sort((a, b) => openingOrder(a.account, b.account))) {
+      resolved.push({ id: await accountId(executor, posting.account), house: posting.account.owner === null, posting });
+    }
     // The caller holds the user's accounts (lockOwnerAccounts); the rows are written users
     // first, then the house's, each in id order: the one order of every money transaction.
     resolved.sort((a, b) => Number(a.house) - Number(b.house) || a.id - b.id);

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { unsignedMoneyPattern } from '../money/money';
 
 /** Which of the brand's roots (`apiRoot`, `marketRoot`, `exchangeRoot`) serves a call. */
 export type ApiRoot = 'api' | 'market' | 'exchange';
@@ -29,8 +30,17 @@ export function contract<TBody extends z.ZodMiniType, TData extends z.ZodMiniTyp
 /** The body of a call that takes none: an empty object, nothing else. */
 export const noBody = z.strictObject({});
 
-/** A positive amount or price as the client sends it: up to 22 integer and 8 fraction digits. */
-export const moneyInput = z.string().check(z.trim(), z.regex(/^\d{1,22}(\.\d{1,8})?$/));
+/** A positive amount or price as the client sends it: up to 22 integer and 8 fraction digits (the one decimal rule, money.ts). */
+export const moneyInput = z.string().check(z.trim(), z.regex(unsignedMoneyPattern));
+
+/**
+ * A row's id where a form part may carry it as text (multipart metaData): a positive integer,
+ * or its canonical decimal string ("7", never "07", "0x7", "7e0", " 7"); `true` and `[7]` are not ids.
+ */
+export const positiveId = z.pipe(
+  z.union([z.int().check(z.positive()), z.string().check(z.regex(/^[1-9]\d{0,15}$/))]),
+  z.pipe(z.transform((value: number | string) => Number(value)), z.int().check(z.positive())),
+);
 
 /** The contract with its path's `:name` segments filled (encoded) from `parameters`. */
 export function withPathParameters<TBody extends z.ZodMiniType, TData extends z.ZodMiniType>(

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { contract, noBody } from './contract';
+import { contract, noBody, positiveId } from './contract';
 
 /**
  * Deposits and the deposit/withdraw records (../shared/API.md `deposit/*`, `fund/records`).
@@ -8,7 +8,7 @@ import { contract, noBody } from './contract';
  */
 export const depositSubmitMeta = z.strictObject({
   /** The coin network paid into (wallet/coinNetworks' id). */
-  coinId: z.coerce.number().check(z.int(), z.positive()),
+  coinId: positiveId,
   /** The amount as typed: the shared deposit rules check it (deposit-rules.ts). */
   amt: z.string().check(z.maxLength(40)),
   /** The coin network's address the customer paid to, as shown to them. */

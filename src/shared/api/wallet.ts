@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { contract, noBody } from './contract';
+import { contract, moneyInput, noBody } from './contract';
 import { decimalString } from './envelope';
 
 /** One currency wallet of the signed-in real account, valued in USD at the live price. */
@@ -62,7 +62,8 @@ export const transformQuote = z.object({
 export type TransformQuote = z.infer<typeof transformQuote>;
 
 /** The transfer draft: the quote the customer confirmed travels with it, and must still hold. */
-export const transformBody = z.extend(transformCalculateBody, { fee: decimalString, practical: decimalString });
+/** `fee` and `practical` keep the one decimal rule (contract.ts moneyInput): a longer one is refused (1001), never parsed into a fault. */
+export const transformBody = z.extend(transformCalculateBody, { fee: moneyInput, practical: moneyInput });
 export type TransformBody = z.infer<typeof transformBody>;
 
 /** Wallet record types: 0 transfer in, 1 transfer out, 2 other movements (deposits, withdrawals). */

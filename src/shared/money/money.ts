@@ -7,9 +7,25 @@ const factor = 10n ** BigInt(moneyScale);
 
 export type Units = bigint;
 
+/**
+ * The one decimal rule: an amount has at most 22 integer digits and 8 decimals. Columns are
+ * numeric(38, 8), so a product of an amount and a rate still fits; whatever a route computes
+ * from an amount (a USD worth) is held to the same bound before it is stored ({@link fitsMoney}).
+ */
+export const moneyIntegerDigits = 22;
+const signedMoneyPattern = new RegExp(`^(-?)(\\d{1,${moneyIntegerDigits}})(?:\\.(\\d{1,${moneyScale}}))?$`);
+/** A non-negative amount as a client types it, under the one rule. */
+export const unsignedMoneyPattern = new RegExp(`^\\d{1,${moneyIntegerDigits}}(\\.\\d{1,${moneyScale}})?$`);
+const maxMoneyUnits = 10n ** BigInt(moneyIntegerDigits + moneyScale) - 1n;
+
+/** Whether computed units still keep the rule (at most 22 integer digits): a worth beyond it is refused, never stored. */
+export function fitsMoney(units: Units): boolean {
+  return units <= maxMoneyUnits && units >= -maxMoneyUnits;
+}
+
 /** Parses a decimal string ("-12.5", "0.00000001"); null when it is not one or has more than 8 decimals. */
 export function parseMoney(value: string): Units | null {
-  const match = /^(-?)(\d{1,22})(?:\.(\d{1,8}))?$/.exec(value.trim());
+  const match = signedMoneyPattern.exec(value.trim());
   if (!match) return null;
   const [, sign = '', whole = '0', fraction = ''] = match;
   const units = BigInt(whole) * factor + BigInt((fraction + '00000000').slice(0, moneyScale));
