@@ -5,7 +5,8 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { runEngineIngestBench } from './engine-ingest';
+import { runWorkerIngestBench } from './worker-ingest';
+import { runWorkerIngestBrowserBench } from './browser/worker-ingest-browser';
 import { runTriggerIndexBench } from './trigger-index';
 import { runOrderThroughputBench } from './order-throughput';
 import { runOptionSettlementBench } from './option-settlement';
@@ -71,7 +72,12 @@ async function apiRequestBench(): Promise<BenchResult> {
 async function main() {
   const parts: { name: string; run: () => Promise<string[]> }[] = [
     { name: 'bundle', run: async () => (await runBundleBench()).map((section) => table(section, section.header)) },
-    { name: 'engine-ingest', run: async () => [table(runEngineIngestBench(), ['path', 'throughput', 'cost vs baseline'])] },
+    {
+      name: 'worker-ingest',
+      // The Chromium half needs Debian's Chromium too (BENCH_BROWSER=0 leaves it out).
+      run: async () =>
+        [...(await runWorkerIngestBench()), ...(process.env.BENCH_BROWSER !== '0' ? await runWorkerIngestBrowserBench() : [])].map((section) => table(section, section.header)),
+    },
     { name: 'api-request', run: async () => [table(await apiRequestBench(), ['request', 'throughput', 'cost vs baseline'])] },
     { name: 'trigger-index', run: async () => [table(runTriggerIndexBench(), ['path', 'throughput', 'vs baseline'])] },
     { name: 'order-throughput', run: async () => (await runOrderThroughputBench()).map((section) => table(section, section.header)) },

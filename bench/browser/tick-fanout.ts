@@ -13,13 +13,13 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import { Client, type IStompSocket } from '@stomp/stompjs';
 import { decodePriceBatch } from '../../src/shared/api/market';
-import { openStompConnection, type StompConnection, type WebSocketLike } from '../../src/worker/transport/stomp-connection';
 import { buildBenchSite } from './build';
 import { processTreeCpuSeconds } from './process-cpu';
 import { rendererMainCpuMsPerSecond, summarizeMainThread, traceWhile } from './trace-summary';
 
-type SocketConstructor = new (url: string, protocols?: string[]) => WebSocketLike;
+type SocketConstructor = new (url: string, protocols?: string[]) => IStompSocket;
 const { WebSocket } = createRequire(import.meta.url)('ws') as { WebSocket: SocketConstructor };
 
 export interface FanoutBenchOptions {
@@ -143,6 +143,13 @@ async function marketConnections(origin: string): Promise<number> {
   return ((await response.json()) as { marketConnections: number }).marketConnections;
 }
 
+/** One of the probe's market connections (@stomp/stompjs). */
+interface ProbeConnection {
+  /** Subscribes on the open connection; answers the unsubscribe. */
+  subscribe(destination: string, onMessage: (body: string) => void): () => void;
+  disconnect(): Promise<void>;
+}
+
 /**
  * A subscriber beside the browser: when each tick was published, as seen on the wire. List
  * rows follow a symbol's glance topic (`/topic/price-1s/…`, at most a tick a second), so a
@@ -158,21 +165,32 @@ function startPublicationProbe(origin: string) {
   let ticks = 0;
   let recording = false;
   const glanced = new Set<string>();
-  const glanceConnections: StompConnection[] = [];
+  const glanceConnections: ProbeConnection[] = [];
   /** Every subscription of the probe, so that it can leave them all for a while and come back. */
-  const followed: { connection: StompConnection; destination: string; onMessage: (body: string) => void; leave: (() => void) | null }[] = [];
+  const followed: { connection: ProbeConnection; destination: string; onMessage: (body: string) => void; leave: (() => void) | null }[] = [];
   let paused = false;
-  const follow = (connection: StompConnection, destination: string, onMessage: (body: string) => void) => {
+  const follow = (connection: ProbeConnection, destination: string, onMessage: (body: string) => void) => {
     const entry = { connection, destination, onMessage, leave: paused ? null : connection.subscribe(destination, onMessage) };
     followed.push(entry);
   };
-  const open = (onOpen: (connection: StompConnection) => void) => {
-    const opened: StompConnection = openStompConnection({
-      url: `${origin.replace('http', 'ws')}/market/stomp`,
-      host: '/',
-      createSocket: (url, protocols) => new WebSocket(url, protocols),
-      onOpen: () => onOpen(opened),
+  const open = (onOpen: (connection: ProbeConnection) => void): ProbeConnection => {
+    const client = new Client({
+      webSocketFactory: () => new WebSocket(`${origin.replace('http', 'ws')}/market/stomp`, ['v12.stomp']),
+      connectHeaders: { host: '/' },
+      reconnectDelay: 0,
+      debug: () => undefined,
     });
+    const opened: ProbeConnection = {
+      subscribe(destination, onMessage) {
+        const subscription = client.subscribe(destination, (message) => onMessage(message.body));
+        return () => {
+          if (client.connected) subscription.unsubscribe();
+        };
+      },
+      disconnect: () => client.deactivate(),
+    };
+    client.onConnect = () => onOpen(opened);
+    client.activate();
     return opened;
   };
   const note = (symbol: string, lastUpdate: number, now: number, glance = false) => {

@@ -4,12 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MarketDataSource, RawTick } from '../../server/modules/market/sources/market-data-source';
 import type { PriceTick } from '../../src/shared/api/market';
 import { createMarketSocket } from '../../src/worker/transport/market-socket';
-import type { WebSocketLike } from '../../src/worker/transport/stomp-connection';
 import { startTestServer, testBackends, type TestServer } from './harness';
 
 type ClientSocketConstructor = new (url: string, protocols?: string[]) => IStompSocket;
 const { WebSocket } = createRequire(import.meta.url)('ws') as { WebSocket: ClientSocketConstructor };
-const WorkerSocket = (createRequire(import.meta.url)('ws') as { WebSocket: new (url: string, protocols?: string[]) => WebSocketLike }).WebSocket;
 const brokerUrl = process.env.TEST_RABBITMQ_WEB_STOMP_URL;
 
 // Only RabbitMQ's presence is optional (a developer's machine); CI sets the URL.
@@ -67,7 +65,7 @@ describe.skipIf(!brokerUrl)('server in scale-out mode publishes prices to Rabbit
       url: brokerUrl!,
       onPrices: (ticks) => batches.push(ticks),
       onState: (state) => states.push(state.status),
-      createSocket: (url, protocols) => new WorkerSocket(url, protocols),
+      createSocket: (url, protocols) => new WebSocket(url, protocols),
       // The app names destinations the broker's way when its market socket points at one.
       brokerNaming: true,
     });

@@ -3,7 +3,7 @@ import net from 'node:net';
 import zlib from 'node:zlib';
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_FRAME_LIMITS, parseMessage, serializeFrame, type StompFrame } from '../../src/shared/stomp/frame';
+import { DEFAULT_FRAME_LIMITS, parseMessage, serializeFrame, type StompFrame } from '../../server/modules/market/stomp/frame';
 import { startStompTestServer, type StompTestServer } from './stomp-test-server';
 
 /**

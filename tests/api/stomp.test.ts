@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_FRAME_LIMITS, parseMessage, serializeFrame, type ParsedItem, type StompFrame } from '../../src/shared/stomp/frame';
+import { DEFAULT_FRAME_LIMITS, parseMessage, serializeFrame, type ParsedItem, type StompFrame } from '../../server/modules/market/stomp/frame';
 import { registerStompEndpoint, type StompEndpointOptions } from '../../server/modules/market/stomp/stomp-endpoint';
 import { createTopicBus } from '../../server/modules/market/topic-bus';
 import { startStompTestServer, type StompTestServer } from './stomp-test-server';

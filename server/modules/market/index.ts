@@ -6,7 +6,8 @@ import type { Settings } from '../../settings';
 import { createBrokerPublisher } from './broker-publisher';
 import { instruments as seededInstruments, loadTestInstruments } from './catalogue';
 import { teeTopicBus } from './fanout-bus';
-import { createMarketDataService, type MarketDataService } from './market-data-service';
+import { encodeTickLines, tickLinesTopic } from '../../../src/shared/market/tick-lines';
+import { createMarketDataService, isTickLinesSource, tickLinesSource, type MarketDataService } from './market-data-service';
 import { createMarketRepository } from './market-repository';
 import { registerMarketRoutes } from './market-routes';
 import type { MarketDataSource, RawTick } from './sources/market-data-source';
@@ -66,7 +67,11 @@ export async function registerMarket(
   const topicBus = createTopicBus();
   const publisher = settings.marketBrokerUrl ? createBrokerPublisher({ url: settings.marketBrokerUrl, log: app.log }) : null;
   // With several processes only the market leader publishes to the broker; the others serve their own sockets.
-  const broker = publisher && { ...publisher, publish: (destination: string, body: string) => leading() && publisher.publish(destination, body) };
+  // The tick lines are for this process's batch subscriptions only: the broker carries the documented topics.
+  const broker = publisher && {
+    ...publisher,
+    publish: (destination: string, body: string) => leading() && !isTickLinesSource(destination) && publisher.publish(destination, body),
+  };
   if (broker) {
     // Not awaited: the server runs while the broker is down; the publisher keeps retrying.
     broker.start().catch((error: unknown) => app.log.warn({ err: error }, 'market broker not reachable yet; retrying'));
@@ -81,7 +86,7 @@ export async function registerMarket(
   const market = createMarketDataService({
     instruments,
     repository: createMarketRepository(deps.database.db),
-    publisher: teeTopicBus(topicBus, broker),
+    publisher: teeTopicBus(topicBus, broker, { brokerAlwaysWantsTopic: (destination) => !isTickLinesSource(destination) }),
     ...(deps.nowMs ? { nowMs: deps.nowMs } : {}),
     ...(seed !== null ? { seed } : {}),
   });
@@ -96,11 +101,23 @@ export async function registerMarket(
     connectionsPerAddress: deps.connectionLimits.limit('market-address', settings.marketConnectionsPerAddress),
     compression: settings.socketCompression,
     allowedDestination: (destination) => {
+      if (destination === tickLinesTopic) return true;
       const parsed = parseMarketDestination(destination);
       return parsed !== null && (parsed.topic === 'prices' || market.knownSymbol(parsed.symbol));
     },
     // The last known price of every product (closed markets included) at once, not only at its next tick.
+    batchDestination: tickLinesTopic,
+    batchSourceOf: (destination) => {
+      const topic = parseMarketDestination(destination)?.topic;
+      return topic === 'prices' || topic === 'price' || topic === 'price-1s' ? tickLinesSource(destination) : null;
+    },
     snapshotOf: (destination) => {
+      if (isTickLinesSource(destination)) {
+        const parsed = parseMarketDestination(destination.slice(tickLinesSource('').length));
+        if (parsed?.topic === 'prices') return encodeTickLines(market.allTicks());
+        const tick = parsed && parsed.topic !== 'kline' ? market.latestTick(parsed.symbol) : null;
+        return tick ? encodeTickLines([tick]) : null;
+      }
       const parsed = parseMarketDestination(destination);
       if (parsed?.topic === 'prices') return JSON.stringify(market.allTicks());
       if (parsed?.topic === 'price' || parsed?.topic === 'price-1s') {

@@ -2,6 +2,7 @@ import { glancePriceIntervalMs, priceTopic, type PriceTick, type Product } from 
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { barStartMs, foldTick, formatFixed, klinePeriods, toWireBar, type Bar, type KlinePeriod, type WireBar } from '../../../src/shared/market/kline';
 import { marketStatusAt, type MarketStatus } from '../../../src/shared/market/market-hours';
+import { encodeTickLines } from '../../../src/shared/market/tick-lines';
 import { productTermsViolation, type ProductTerms } from '../../../src/shared/market/product-fields';
 import { afterCommit, type Executor } from '../../db/after-commit';
 import { AppError } from '../../http/app-error';
@@ -17,6 +18,14 @@ export interface TopicPublisher {
   publish(destination: string, body: string): void;
   subscriberCount(destination: string): number;
 }
+
+/**
+ * The bus destination carrying a price topic's ticks as tick lines (the compact form a
+ * batch subscription gathers; `src/shared/market/tick-lines.ts`). Never a STOMP
+ * destination, and never sent to the broker.
+ */
+export const tickLinesSource = (topic: string) => `lines:${topic}`;
+export const isTickLinesSource = (destination: string) => destination.startsWith('lines:');
 
 export const backfillBarCount = 300;
 const dayMs = 86_400_000;
@@ -210,10 +219,15 @@ export function createMarketDataService(options: {
 
     /**
      * Publishes what changed since the last flush: one batch on /topic/prices, then the
-     * per-symbol topics someone watches, and the glance topics (at most one a second per symbol).
+     * per-symbol topics someone watches, and the glance topics (at most one a second per symbol),
+     * each also as tick lines where a batch subscription follows it.
      */
     flush() {
       const ticks: PriceTick[] = [];
+      const publishLines = (topic: string, batch: readonly PriceTick[]) => {
+        const source = tickLinesSource(topic);
+        if (publisher.subscriberCount(source) > 0) publisher.publish(source, encodeTickLines(batch));
+      };
       for (const symbol of changed) {
         const state = states.get(symbol);
         const tick = state && wireTick(state);
@@ -222,6 +236,7 @@ export function createMarketDataService(options: {
         glance.changed(symbol);
         const everyTick = priceTopic(symbol);
         if (publisher.subscriberCount(everyTick) > 0) publisher.publish(everyTick, JSON.stringify(tick));
+        publishLines(everyTick, [tick]);
         for (const period of klinePeriods) {
           const topic = `/topic/kline/${symbol}/${period}`;
           const bar = state.bars.get(period);
@@ -229,13 +244,17 @@ export function createMarketDataService(options: {
         }
       }
       changed.clear();
-      if (ticks.length > 0) publisher.publish('/topic/prices', JSON.stringify(ticks));
+      if (ticks.length > 0) {
+        publisher.publish('/topic/prices', JSON.stringify(ticks));
+        publishLines('/topic/prices', ticks);
+      }
       // Also when nothing changed in this window: a change held back earlier is due at its window's end.
       for (const symbol of glance.due(nowMs())) {
         const topic = priceTopic(symbol, true);
         const state = states.get(symbol);
         const tick = state && wireTick(state);
         if (tick && publisher.subscriberCount(topic) > 0) publisher.publish(topic, JSON.stringify(tick));
+        if (tick) publishLines(topic, [tick]);
       }
     },
 

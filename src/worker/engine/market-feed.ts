@@ -124,7 +124,8 @@ export function createMarketFeed(options: {
 
   const connection = options.connect({
     onPrices(ticks, glance) {
-      staleness.noteData(ticks.map((tick) => tick.symbol));
+      // Once the feed is known to move, the symbols are not needed (nor their array, at every batch).
+      staleness.noteData(staleness.moving ? undefined : ticks.map((tick) => tick.symbol));
       fanout.noteChanged(store.ingest(ticks));
       if (klineWatchers.size > 0) for (const tick of ticks) for (const key of klines.ingest(tick)) changedBars.add(key);
       if (subscriptions.selection.all && store.size > knownSymbolCount) {

@@ -61,5 +61,9 @@ export function createStalenessMonitor(options: { clock: Clock; staleAfterMs?: n
     get stale() {
       return stale;
     },
+    /** Some followed symbol has moved: which symbols bring data no longer matters until `expect` starts again. */
+    get moving() {
+      return moving;
+    },
   };
 }

@@ -1,19 +1,29 @@
+import { Client, Versions, type IMessage, type IStompSocket, type StompSubscription } from '@stomp/stompjs';
 import { decodePriceBatch, isPriceTick, priceTopic, wireBarSchema, type PriceTick } from '../../shared/api/market';
 import { brokerDestination } from '../../shared/api/market-broker';
-import { noPrices, type PriceSelection } from '../engine/price-subscriptions';
 import type { KlinePeriod, WireBar } from '../../shared/market/kline';
+import { batchHeader, decodeTickLines, tickLinesTopic } from '../../shared/market/tick-lines';
+import { noPrices, type PriceSelection } from '../engine/price-subscriptions';
 import {
   connectionLost,
   connectionOpened,
   initialConnectionState,
   type ConnectionState,
 } from '../engine/reconnect-policy';
-import { openStompConnection, type CreateSocket, type StompConnection } from './stomp-connection';
 
-/** Server heart-beats every 10 s both ways; a silent server is noticed by the staleness check too. */
-const heartbeatMs = 10_000;
+/** Heart-beats every 10 s both ways (the server's own interval); a silent server is noticed by the staleness check too. */
+const defaultHeartbeatMs = 10_000;
+/** From opening the socket to CONNECTED. */
+const connectTimeoutMs = 10_000;
+/** How long stopping waits for the server's RECEIPT of DISCONNECT before dropping the socket. */
+const disconnectTimeoutMs = 1_000;
 const pricesTopic = '/topic/prices';
+/** The batch subscription's id, the same on every connection: the server then encodes a publication's batch once for all its followers. */
+const batchId = 'ticks';
+const stompVersions = new Versions([Versions.V1_2]);
 
+/** Opens the WebSocket: the platform's by default (Node tests pass `ws` or a fake). */
+export type CreateSocket = (url: string, protocols: string[]) => IStompSocket;
 
 export interface MarketSocketOptions {
   url: string;
@@ -23,8 +33,9 @@ export interface MarketSocketOptions {
   /** The server's forming bar of a followed (symbol, period). */
   onBar?: (symbol: string, period: KlinePeriod, bar: WireBar) => void;
   log?: (message: string) => void;
-  /** Opens the WebSocket; the platform's by default (Node tests pass `ws` or a fake). */
   createSocket?: CreateSocket;
+  /** What we offer for heart-beats, in ms, both ways (tests shorten it). Default 10 s. */
+  heartbeatMs?: number;
   /**
    * CONNECT's host header. Default '/': the server's endpoint ignores it, and RabbitMQ's
    * Web-STOMP (scale-out mode) takes it as the virtual host, '/' being its default.
@@ -32,37 +43,84 @@ export interface MarketSocketOptions {
   host?: string;
   /**
    * RabbitMQ's Web-STOMP (scale-out mode) takes one slash after `/topic`: the per-symbol
-   * and kline topics are then the dotted names of `market-broker.ts`.
+   * and kline topics are then the dotted names of `market-broker.ts`, with the documented
+   * JSON bodies (a broker knows no batch subscription).
    */
   brokerNaming?: boolean;
 }
 
+const defaultCreateSocket: CreateSocket = (url, protocols) => new WebSocket(url, protocols);
+const ignoreMessage = () => undefined;
+
 /**
- * The one market connection of this browser: STOMP over WebSocket (our own client and
- * codec: the prices topic is the worker's hot path), subscribed to the prices the engine
- * follows (per-symbol topics, or the all-prices topic), reconnecting by the engine's policy (500 ms × attempt, then give up and let the tabs
- * offer a reload).
+ * The one market connection of this browser: @stomp/stompjs's Client over WebSocket,
+ * subscribed to the prices the engine follows (per-symbol topics, or the all-prices topic)
+ * and reconnecting by the engine's policy (500 ms × attempt, then give up and let the tabs
+ * offer a reload): the Client's own reconnection is off, and each attempt is an activate().
+ *
+ * At the server's endpoint the price topics are followed as members of one batch
+ * subscription (`tick-lines.ts`): their ticks arrive as one compact MESSAGE per publication,
+ * so that the client's parser, which reads every octet, reads few.
  */
 export function createMarketSocket(options: MarketSocketOptions) {
   let state: ConnectionState = initialConnectionState;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
-  let connection: StompConnection | null = null;
-  /** Bumped whenever a connection is dropped on purpose, so its late reports are ignored. */
-  let generation = 0;
-  let stopped = false;
+  const batched = !options.brokerNaming;
+  const createSocket = options.createSocket ?? defaultCreateSocket;
+
+  const client = new Client({
+    webSocketFactory: () => createSocket(options.url, stompVersions.protocolVersions()),
+    stompVersions,
+    connectHeaders: { host: options.host ?? '/' },
+    heartbeatIncoming: options.heartbeatMs ?? defaultHeartbeatMs,
+    heartbeatOutgoing: options.heartbeatMs ?? defaultHeartbeatMs,
+    connectionTimeout: connectTimeoutMs,
+    // The engine's policy is the one rule for reconnecting (onWebSocketClose below).
+    reconnectDelay: 0,
+    // A dead connection (no heart-beats, no CONNECTED) is dropped at once, not after a closing handshake that cannot come.
+    discardWebsocketOnCommFailure: true,
+    debug: () => undefined,
+  });
 
   function setState(next: ConnectionState) {
     state = next;
     options.onState(next);
   }
 
-  function onPricesBody(body: string) {
-    const ticks = decodePriceBatch(body);
+  const named = (destination: string) => (options.brokerNaming ? brokerDestination(destination) : destination);
+
+  /**
+   * The price topics followed, each with its subscription on the current connection (null
+   * until it opens). A symbol moving between every tick and a glance subscribes to its other
+   * topic before leaving the first, and the server sends the newest price on subscribing.
+   */
+  let selection: PriceSelection = noPrices;
+  let everyTick: ReadonlySet<string> = new Set();
+  const priceTopics = new Map<string, StompSubscription | null>();
+
+  function onTickLines(message: IMessage) {
+    const ticks = decodeTickLines(message.body);
+    if (!ticks) {
+      options.log?.('market: a tick-lines message did not match the form');
+      return;
+    }
+    if (selection.all) {
+      if (ticks.length > 0) options.onPrices(ticks);
+      return;
+    }
+    // One batch carries every-tick and glanced-at symbols; the engine expedites the glances.
+    const everyTickTicks: PriceTick[] = [];
+    const glances: PriceTick[] = [];
+    for (const tick of ticks) (everyTick.has(tick.symbol) ? everyTickTicks : glances).push(tick);
+    if (everyTickTicks.length > 0) options.onPrices(everyTickTicks);
+    if (glances.length > 0) options.onPrices(glances, true);
+  }
+
+  function onPricesMessage(message: IMessage) {
+    const ticks = decodePriceBatch(message.body);
     if (ticks) options.onPrices(ticks);
     else options.log?.('market: a prices message did not match the contract');
   }
-
-  const named = (destination: string) => (options.brokerNaming ? brokerDestination(destination) : destination);
 
   /** A `/topic/price/{symbol}` or `/topic/price-1s/{symbol}` (`glance`) body: one tick. */
   function onPriceBody(body: string, glance: boolean) {
@@ -75,21 +133,17 @@ export function createMarketSocket(options: MarketSocketOptions) {
     if (isPriceTick(parsed)) options.onPrices([parsed], glance);
     else options.log?.('market: a price message did not match the contract');
   }
-  const onEveryTickBody = (body: string) => onPriceBody(body, false);
-  const onGlanceBody = (body: string) => onPriceBody(body, true);
-  const bodyHandler = (topic: string) => (topic === pricesTopic ? onPricesBody : topic.startsWith(priceTopic('', true)) ? onGlanceBody : onEveryTickBody);
+  const onEveryTickMessage = (message: IMessage) => onPriceBody(message.body, false);
+  const onGlanceMessage = (message: IMessage) => onPriceBody(message.body, true);
 
-  /**
-   * The price topics followed, each with its subscription on the current connection (null
-   * until it opens). A symbol moving between every tick and a glance subscribes to its other
-   * topic before leaving the first, and the server sends the newest price on subscribing.
-   */
-  let selection: PriceSelection = noPrices;
-  const priceTopics = new Map<string, (() => void) | null>();
+  function subscribePriceTopic(topic: string): StompSubscription {
+    if (batched) return client.subscribe(topic, ignoreMessage, { [batchHeader]: batchId });
+    const onMessage = topic === pricesTopic ? onPricesMessage : topic.startsWith(priceTopic('', true)) ? onGlanceMessage : onEveryTickMessage;
+    return client.subscribe(named(topic), onMessage);
+  }
 
   function wantedPriceTopics(): Set<string> {
     if (selection.all) return new Set([pricesTopic]);
-    const everyTick = new Set(selection.everyTick);
     return new Set(selection.symbols.map((symbol) => priceTopic(symbol, !everyTick.has(symbol))));
   }
 
@@ -98,113 +152,109 @@ export function createMarketSocket(options: MarketSocketOptions) {
     const wanted = wantedPriceTopics();
     const leaving = [...priceTopics].filter(([topic]) => !wanted.has(topic));
     for (const topic of wanted) if (!priceTopics.has(topic)) priceTopics.set(topic, null);
-    if (connection && state.status === 'open') {
-      for (const [topic, unsubscribe] of priceTopics) {
-        if (unsubscribe || !wanted.has(topic)) continue;
-        priceTopics.set(topic, connection.subscribe(named(topic), bodyHandler(topic)));
+    if (client.connected) {
+      for (const [topic, subscription] of priceTopics) {
+        if (subscription || !wanted.has(topic)) continue;
+        priceTopics.set(topic, subscribePriceTopic(topic));
       }
     }
-    for (const [topic, unsubscribe] of leaving) {
-      unsubscribe?.();
+    for (const [topic, subscription] of leaving) {
+      if (subscription && client.connected) subscription.unsubscribe();
       priceTopics.delete(topic);
     }
   }
 
   /** The kline topics followed, each with its subscription on the current connection (null until it opens). */
-  const klineTopics = new Map<string, { symbol: string; period: KlinePeriod; unsubscribe: (() => void) | null }>();
+  const klineTopics = new Map<string, { symbol: string; period: KlinePeriod; subscription: StompSubscription | null }>();
   const klineTopic = (symbol: string, period: KlinePeriod) => `/topic/kline/${symbol}/${period}`;
 
   function subscribeKline(topic: string) {
     const entry = klineTopics.get(topic);
-    if (!entry || !connection || state.status !== 'open') return;
-    entry.unsubscribe = connection.subscribe(named(topic), (body) => {
-      const bar = decodeWireBar(body);
+    if (!entry || !client.connected) return;
+    entry.subscription = client.subscribe(named(topic), (message) => {
+      const bar = decodeWireBar(message.body);
       if (bar) options.onBar?.(entry.symbol, entry.period, bar);
       else options.log?.('market: a kline message did not match the contract');
     });
   }
 
-  function connect() {
-    generation += 1;
-    const own = generation;
-    connection = openStompConnection({
-      url: options.url,
-      host: options.host ?? '/',
-      heartbeatMs,
-      ...(options.createSocket ? { createSocket: options.createSocket } : {}),
-      onOpen() {
-        if (own !== generation) return;
-        setState(connectionOpened());
-        // Subscriptions die with their connection: every (re)connection subscribes anew.
-        for (const topic of priceTopics.keys()) priceTopics.set(topic, null);
-        syncPriceTopics();
-        for (const entry of klineTopics.values()) entry.unsubscribe = null;
-        for (const topic of klineTopics.keys()) subscribeKline(topic);
-      },
-      onError(error) {
-        if (own === generation) options.log?.(`market: STOMP error ${error.message}`);
-      },
-      onClose(info) {
-        if (own !== generation) return;
-        connection = null;
-        if (stopped) return;
-        if (info.reason !== 'socket-closed' || info.wasConnected) {
-          options.log?.(`market: connection closed (${info.reason}${info.detail ? `: ${info.detail}` : ''})`);
-        }
-        const lost = connectionLost(state);
-        setState(lost.state);
-        if (lost.retryInMs === null) return;
-        retryTimer = setTimeout(() => {
-          retryTimer = null;
-          if (stopped) return;
-          setState({ ...state, status: 'connecting' });
-          connect();
-        }, lost.retryInMs);
-      },
-    });
+  /** Subscriptions die with their connection: every (re)connection subscribes anew. */
+  function forgetSubscriptions() {
+    for (const topic of priceTopics.keys()) priceTopics.set(topic, null);
+    for (const entry of klineTopics.values()) entry.subscription = null;
   }
 
-  /** Stops retrying and lets the current connection go without hearing from it again. */
-  function dropConnection(): Promise<void> {
+  client.onConnect = () => {
+    setState(connectionOpened());
+    forgetSubscriptions();
+    if (batched) client.subscribe(tickLinesTopic, onTickLines, { id: batchId });
+    syncPriceTopics();
+    for (const topic of klineTopics.keys()) subscribeKline(topic);
+  };
+  client.onStompError = (frame) => options.log?.(`market: STOMP error ${frame.headers.message ?? frame.body}`);
+  client.onWebSocketClose = (event?: { code?: number; reason?: string }) => {
+    // Stopping or restarting on purpose deactivated the Client first: not a lost connection.
+    if (!client.active) return;
+    const wasOpen = state.status === 'open';
+    forgetSubscriptions();
+    // No socket is left, so this ends the attempt at once; the policy decides on the next.
+    void client.deactivate();
+    if (wasOpen) options.log?.(`market: connection closed (${event?.code ?? ''}${event?.reason ? `: ${event.reason}` : ''})`);
+    const lost = connectionLost(state);
+    setState(lost.state);
+    if (lost.retryInMs === null) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      setState({ ...state, status: 'connecting' });
+      client.activate();
+    }, lost.retryInMs);
+  };
+
+  /** Stops retrying and lets the current connection go: DISCONNECT with a receipt, or dropped after a second without one. */
+  async function dropConnection(): Promise<void> {
     if (retryTimer) clearTimeout(retryTimer);
     retryTimer = null;
-    generation += 1;
-    const current = connection;
-    connection = null;
-    return current ? current.disconnect() : Promise.resolve();
+    forgetSubscriptions();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(() => resolve(client.deactivate({ force: true })), disconnectTimeoutMs);
+    });
+    await Promise.race([client.deactivate(), late]);
+    clearTimeout(timer);
   }
 
   function start() {
-    stopped = false;
-    void dropConnection();
+    if (retryTimer) clearTimeout(retryTimer);
+    retryTimer = null;
     setState({ ...initialConnectionState });
-    connect();
+    // A Client still closing its last socket activates once that is done.
+    if (client.active) void client.deactivate({ force: true });
+    client.activate();
   }
 
   return {
     start,
     /** After giving up, a user's "retry" starts the count again. */
     restart: start,
-    async stop() {
-      stopped = true;
-      await dropConnection();
-    },
+    stop: dropConnection,
     get state() {
       return state;
     },
     followPrices(next: PriceSelection) {
       selection = next;
+      everyTick = new Set(next.all ? [] : next.everyTick);
       syncPriceTopics();
     },
     watchKline(symbol: string, period: KlinePeriod) {
       const topic = klineTopic(symbol, period);
       if (klineTopics.has(topic)) return;
-      klineTopics.set(topic, { symbol, period, unsubscribe: null });
+      klineTopics.set(topic, { symbol, period, subscription: null });
       subscribeKline(topic);
     },
     unwatchKline(symbol: string, period: KlinePeriod) {
       const topic = klineTopic(symbol, period);
-      klineTopics.get(topic)?.unsubscribe?.();
+      const subscription = klineTopics.get(topic)?.subscription;
+      if (subscription && client.connected) subscription.unsubscribe();
       klineTopics.delete(topic);
     },
   };

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { SocketCompression } from '../../../settings';
 import type { TopicBus } from '../topic-bus';
 import { createConnectionLimit, tooManyConnectionsCode, type ConnectionLimit } from '../../../http/connection-limits';
-import { HEARTBEAT, parseMessage, serializeFrame, type StompFrame, type StompHeaders } from '../../../../src/shared/stomp/frame';
+import { HEARTBEAT, parseMessage, serializeFrame, type StompFrame, type StompHeaders } from './frame';
 import {
   heartBeatHeader,
   keepHeartBeat,
@@ -11,7 +11,8 @@ import {
   negotiateHeartBeat,
   type HeartBeatClock,
   type HeartBeatKeeper,
-} from '../../../../src/shared/stomp/heart-beat';
+} from './heart-beat';
+import { joinTickLines, splitTickLines, tickLinesMessageChars } from '../../../../src/shared/market/tick-lines';
 import { SubscriptionTable } from './stomp-subscriptions';
 import { compressedTextFrame, deflateMessage, sharedDeflateOf, type DeflateSettings, type NegotiatedDeflate } from './shared-deflate';
 import {
@@ -64,6 +65,18 @@ export interface StompEndpointOptions {
    * prices of products that do not tick now, such as closed markets, would otherwise never come.
    */
   snapshotOf?: (destination: string) => string | null;
+  /**
+   * The destination of batch subscriptions (the compact form the worker asks for): a
+   * subscription to it gathers, in one MESSAGE per publication (cut into a few kilobytes
+   * each when it is big), the tick lines of this connection's subscriptions whose `batch`
+   * header names it. Absent: no batches.
+   */
+  batchDestination?: string;
+  /**
+   * The bus destination carrying a destination's tick lines (its publications and its
+   * snapshot, `snapshotOf` of it); null when the destination cannot be batched.
+   */
+  batchSourceOf?: (destination: string) => string | null;
   /** The server sends and wants heart-beats this often; 0 disables both. Default 10 s. */
   heartbeatMs?: number;
   maxSubscriptionsPerConnection?: number;
@@ -111,6 +124,8 @@ interface EndpointSettings {
   frames: MessageFrames;
   allowedDestination: (destination: string) => boolean;
   snapshotOf: (destination: string) => string | null;
+  batchDestination: string | null;
+  batchSourceOf: (destination: string) => string | null;
   heartbeatMs: number;
   maxSubscriptions: number;
   connectTimeoutMs: number;
@@ -131,6 +146,8 @@ export async function registerStompEndpoint(app: FastifyInstance, options: Stomp
     frames: new MessageFrames(),
     allowedDestination: options.allowedDestination,
     snapshotOf: options.snapshotOf ?? (() => null),
+    batchDestination: options.batchDestination ?? null,
+    batchSourceOf: options.batchSourceOf ?? (() => null),
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     maxSubscriptions: options.maxSubscriptionsPerConnection ?? DEFAULT_MAX_SUBSCRIPTIONS_PER_CONNECTION,
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
@@ -249,7 +266,7 @@ class MessageFrames {
   private nextMessageId = 1;
   private current: { destination: string; subscription: string; body: string; frame: MessageFrame; servedTo: WeakSet<object> } | null = null;
 
-  frameFor(connection: object, subscription: string, destination: string, body: string): MessageFrame {
+  frameFor(connection: object, subscription: string, destination: string, body: string, contentType: string): MessageFrame {
     const current = this.current;
     if (current && current.body === body && current.subscription === subscription && current.destination === destination && !current.servedTo.has(connection)) {
       current.servedTo.add(connection);
@@ -258,7 +275,7 @@ class MessageFrames {
     const messageId = String(this.nextMessageId);
     this.nextMessageId += 1;
     const frame = new MessageFrame(
-      Buffer.from(serializeFrame({ command: 'MESSAGE', headers: { destination, subscription, 'message-id': messageId, 'content-type': 'application/json' }, body }), 'utf8'),
+      Buffer.from(serializeFrame({ command: 'MESSAGE', headers: { destination, subscription, 'message-id': messageId, 'content-type': contentType }, body }), 'utf8'),
     );
     if (this.current === null) queueMicrotask(() => (this.current = null));
     this.current = { destination, subscription, body, frame, servedTo: new WeakSet([connection]) };
@@ -312,6 +329,11 @@ class StompConnection {
   private beatKeeper: HeartBeatKeeper | null = null;
   /** Messages skipped since the socket went over the buffer limit; 0 while it keeps up. */
   private dropped = 0;
+  /** The ids of this connection's batch subscriptions. */
+  private readonly batchIds = new Set<string>();
+  /** Tick lines gathered for each batch during the current publication, sent when it ends. */
+  private readonly gathered = new Map<string, string[]>();
+  private batchesDue = false;
 
   constructor(
     private readonly socket: StompSocket,
@@ -329,6 +351,7 @@ class StompConnection {
   dispose(): void {
     this.phase = 'closed';
     this.subscriptions.clear();
+    this.gathered.clear();
     if (this.connectTimer) clearTimeout(this.connectTimer);
     this.connectTimer = null;
     this.beatKeeper?.stop();
@@ -494,11 +517,58 @@ class StompConnection {
     }
     const refusal = this.subscriptions.refusal(id, destination);
     if (refusal) return this.fail(refusal.message, refusal.detail, frame);
+    if (destination === this.settings.batchDestination) return this.onBatchSubscribe(frame, id, destination);
+    const batch = frame.headers.batch;
+    if (batch !== undefined) return this.onBatchedSubscribe(frame, id, destination, batch);
     const unsubscribe = this.settings.bus.subscribe(destination, (body) => this.deliver(id, destination, body));
     this.subscriptions.add(id, destination, unsubscribe);
     this.sendReceipt(frame.headers);
     const snapshot = this.settings.snapshotOf(destination);
     if (snapshot !== null) this.deliver(id, destination, snapshot);
+  }
+
+  /** A batch: nothing of its own, the MESSAGE of what its members gathered in each publication. */
+  private onBatchSubscribe(frame: StompFrame, id: string, destination: string): void {
+    this.subscriptions.add(id, destination, () => {
+      this.batchIds.delete(id);
+      this.gathered.delete(id);
+    });
+    this.batchIds.add(id);
+    this.sendReceipt(frame.headers);
+  }
+
+  /** A member of a batch: its tick lines (the snapshot first) go into the batch's next MESSAGE. */
+  private onBatchedSubscribe(frame: StompFrame, id: string, destination: string, batch: string): void {
+    if (!this.batchIds.has(batch)) return this.fail('unknown batch', `no batch subscription ${batch} on this connection`, frame);
+    const source = this.settings.batchSourceOf(destination);
+    if (source === null) return this.fail('not batchable', `${destination} cannot be batched`, frame);
+    const unsubscribe = this.settings.bus.subscribe(source, (lines) => this.gather(batch, lines));
+    this.subscriptions.add(id, destination, unsubscribe);
+    this.sendReceipt(frame.headers);
+    const snapshot = this.settings.snapshotOf(source);
+    if (snapshot !== null) this.gather(batch, snapshot);
+  }
+
+  /**
+   * Holds a member's tick lines until the publication ends: a publication is one synchronous
+   * pass of the bus, so everything it brings this batch is in hand by the next microtask.
+   */
+  private gather(batch: string, lines: string): void {
+    if (this.phase !== 'connected' || lines === '' || !this.batchIds.has(batch)) return;
+    const bodies = this.gathered.get(batch);
+    if (bodies) bodies.push(lines);
+    else this.gathered.set(batch, [lines]);
+    if (this.batchesDue) return;
+    this.batchesDue = true;
+    queueMicrotask(() => {
+      this.batchesDue = false;
+      const destination = this.settings.batchDestination;
+      for (const [id, bodies] of this.gathered) {
+        if (destination === null) continue;
+        for (const piece of splitTickLines(joinTickLines(bodies), tickLinesMessageChars)) this.deliver(id, destination, piece, 'text/plain');
+      }
+      this.gathered.clear();
+    });
   }
 
   private onUnsubscribe(frame: StompFrame): void {
@@ -513,7 +583,7 @@ class StompConnection {
     if (receipt !== undefined) this.transmit(serializeFrame({ command: 'RECEIPT', headers: { 'receipt-id': receipt } }));
   }
 
-  private deliver(subscription: string, destination: string, body: string): void {
+  private deliver(subscription: string, destination: string, body: string, contentType = 'application/json'): void {
     if (this.phase !== 'connected') return;
     // Skip rather than queue for a slow consumer: market data is superseded quickly,
     // and an unbounded queue per socket would let one slow client exhaust memory.
@@ -524,6 +594,6 @@ class StompConnection {
       this.dropped += 1;
       return;
     }
-    this.transmitMessage(this.settings.frames.frameFor(this, subscription, destination, body));
+    this.transmitMessage(this.settings.frames.frameFor(this, subscription, destination, body, contentType));
   }
 }

@@ -2,7 +2,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { SocketCompression } from '../../../settings';
 import type { IncomingMessage } from 'node:http';
-import { MAX_FRAME_BYTES } from '../../../../src/shared/stomp/frame';
+import { MAX_FRAME_BYTES } from './frame';
 
 /** The WebSocket upgrade of the STOMP endpoint: which subprotocol a path answers, and the inbound size limit. */
 

@@ -1,38 +1,41 @@
+import type { IStompSocket } from '@stomp/stompjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PriceTick } from '../../../../src/shared/api/market';
-import { parseMessage, serializeFrame, type OutgoingFrame, type StompFrame } from '../../../../src/shared/stomp/frame';
+import { encodeTickLines } from '../../../../src/shared/market/tick-lines';
 import type { ConnectionState } from '../../../../src/worker/engine/reconnect-policy';
 import { createMarketSocket, type MarketSocketOptions } from '../../../../src/worker/transport/market-socket';
-import type { WebSocketLike } from '../../../../src/worker/transport/stomp-connection';
+import { parseMessage, serializeFrame, type OutgoingFrame, type StompFrame } from '../../../../server/modules/market/stomp/frame';
 import { priceTick } from '../../support/price-tick';
 
 const CONNECTING = 0;
 const OPEN = 1;
 const CLOSED = 3;
 
-/** A WebSocket the test plays the server of. */
-class FakeSocket implements WebSocketLike {
+/** A WebSocket the test plays the server of; @stomp/stompjs's Client drives it. */
+class FakeSocket implements IStompSocket {
   readyState = CONNECTING;
   binaryType = 'blob';
   readonly sent: string[] = [];
-  closedWith: number | null = null;
-  onopen: WebSocketLike['onopen'] = null;
-  onmessage: WebSocketLike['onmessage'] = null;
-  onclose: WebSocketLike['onclose'] = null;
-  onerror: WebSocketLike['onerror'] = null;
+  closed = false;
+  onopen: IStompSocket['onopen'] = null;
+  onmessage: IStompSocket['onmessage'] = null;
+  onclose: IStompSocket['onclose'] = null;
+  onerror: IStompSocket['onerror'] = null;
 
   constructor(
     readonly url: string,
     readonly protocols: string[],
   ) {}
 
-  send(data: string) {
+  send(data: string | ArrayBufferLike | Blob | ArrayBufferView) {
     if (this.readyState !== OPEN) throw new Error('send on a socket that is not open');
-    this.sent.push(data);
+    this.sent.push(String(data));
   }
-  close(code?: number) {
-    this.closedWith = code ?? 1005;
-    this.readyState = CLOSED;
+  /** As a browser's: the close event follows. */
+  close() {
+    if (this.closed) return;
+    this.closed = true;
+    setTimeout(() => this.drop(1000), 0);
   }
 
   // The server's side.
@@ -50,6 +53,7 @@ class FakeSocket implements WebSocketLike {
   }
   /** The connection drops (or never came up). */
   drop(code = 1006) {
+    if (this.readyState === CLOSED) return;
     this.readyState = CLOSED;
     this.onclose?.({ code, reason: '' });
   }
@@ -60,10 +64,21 @@ class FakeSocket implements WebSocketLike {
       return parsed.items.flatMap((item) => (item.kind === 'frame' ? [item.frame] : []));
     });
   }
+  subscriptions(destination: string): StompFrame[] {
+    return this.frames().filter((frame) => frame.command === 'SUBSCRIBE' && frame.headers.destination === destination);
+  }
   subscriptionIds(destination: string): string[] {
+    return this.subscriptions(destination).map((frame) => frame.headers.id ?? '');
+  }
+  /** The client's SUBSCRIBE and UNSUBSCRIBE frames as `SUBSCRIBE destination` / `UNSUBSCRIBE id`. */
+  subscribeCommands(): string[] {
     return this.frames()
-      .filter((frame) => frame.command === 'SUBSCRIBE' && frame.headers.destination === destination)
-      .map((frame) => frame.headers.id ?? '');
+      .filter((frame) => frame.command === 'SUBSCRIBE' || frame.command === 'UNSUBSCRIBE')
+      .map((frame) => `${frame.command} ${frame.command === 'SUBSCRIBE' ? frame.headers.destination : frame.headers.id}`);
+  }
+  /** A batch MESSAGE of these ticks, as the market endpoint sends it. */
+  receiveTickLines(ticks: readonly PriceTick[], body = encodeTickLines(ticks)) {
+    this.receive({ command: 'MESSAGE', headers: { destination: '/topic/ticks', subscription: 'ticks', 'message-id': '1' }, body });
   }
 }
 
@@ -72,7 +87,7 @@ const tick = (symbol: string, price: string) => priceTick(symbol, price, 1_790_0
 function setup(overrides: Partial<MarketSocketOptions> = {}) {
   const sockets: FakeSocket[] = [];
   const states: ConnectionState[] = [];
-  const prices: PriceTick[][] = [];
+  const prices: { ticks: PriceTick[]; glance: boolean }[] = [];
   const logs: string[] = [];
   const market = createMarketSocket({
     url: 'wss://markets.example/market/stomp',
@@ -81,7 +96,7 @@ function setup(overrides: Partial<MarketSocketOptions> = {}) {
       sockets.push(socket);
       return socket;
     },
-    onPrices: (ticks) => prices.push(ticks),
+    onPrices: (ticks, glance) => prices.push({ ticks, glance: glance === true }),
     onState: (state) => states.push(state),
     log: (message) => logs.push(message),
     ...overrides,
@@ -94,6 +109,9 @@ function setup(overrides: Partial<MarketSocketOptions> = {}) {
   return { market, sockets, states, prices, logs, latest };
 }
 
+/** Lets the Client's asynchronous steps (it opens a socket a microtask after activate) and due timers run. */
+const settle = (ms = 0) => vi.advanceTimersByTimeAsync(ms);
+
 beforeEach(() => {
   vi.useFakeTimers();
 });
@@ -101,42 +119,75 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('market socket', () => {
-  it('connects with STOMP 1.2, subscribes to /topic/prices when following all prices, and decodes batches', () => {
+describe('market socket (@stomp/stompjs)', () => {
+  it('connects with STOMP 1.2, follows all prices as a member of the batch subscription, and decodes its tick lines', async () => {
     const { market, sockets, states, prices, logs, latest } = setup();
     market.followPrices({ all: true });
     market.start();
+    await settle();
     expect(sockets).toHaveLength(1);
     expect(latest()).toMatchObject({ url: 'wss://markets.example/market/stomp', protocols: ['v12.stomp'] });
     expect(market.state).toEqual({ status: 'connecting', failedAttempts: 0, gaveUp: false });
 
     latest().open();
-    expect(latest().frames()).toEqual([
-      { command: 'CONNECT', headers: { 'accept-version': '1.2', host: '/', 'heart-beat': '10000,10000' }, body: '' },
-    ]);
+    const [connect] = latest().frames();
+    expect(connect).toMatchObject({ command: 'CONNECT', headers: { 'accept-version': '1.2', host: '/', 'heart-beat': '10000,10000' } });
     latest().receive({ command: 'CONNECTED', headers: { version: '1.2', 'heart-beat': '0,0' } });
     expect(market.state).toEqual({ status: 'open', failedAttempts: 0, gaveUp: false });
-    const [id] = latest().subscriptionIds('/topic/prices');
-    expect(id).toBeTruthy();
+    expect(latest().subscriptionIds('/topic/ticks')).toEqual(['ticks']);
+    expect(latest().subscriptions('/topic/prices').map((frame) => frame.headers.batch)).toEqual(['ticks']);
 
     const batch = [tick('BTCUSDT', '64000.50'), tick('ETHUSDT', '3100.25')];
-    // Two MESSAGE frames and a heart-beat in one WebSocket message.
-    const message = (body: string) => serializeFrame({ command: 'MESSAGE', headers: { destination: '/topic/prices', subscription: id!, 'message-id': '1' }, body });
-    latest().receive(`${message(JSON.stringify(batch))}\n${message(JSON.stringify([batch[0]]))}`);
-    expect(prices).toEqual([batch, [batch[0]]]);
+    latest().receiveTickLines(batch);
+    expect(prices).toEqual([{ ticks: batch, glance: false }]);
 
-    latest().receive(message('[{"symbol":"BTCUSDT","price":64000.5}]'));
-    expect(prices).toHaveLength(2);
-    expect(logs).toEqual(['market: a prices message did not match the contract']);
+    latest().receiveTickLines([], '{"symbol":"BTCUSDT"}');
+    expect(prices).toHaveLength(1);
+    expect(logs).toEqual(['market: a tick-lines message did not match the form']);
     expect(states.map((state) => state.status)).toEqual(['connecting', 'open']);
   });
 
-  it('follows the kline topic of a watched pair, on this connection and the next, and stops on unwatch', () => {
+  it('follows per-symbol topics in the batch: subscribes to added symbols, unsubscribes from removed ones, and tells glances apart', async () => {
+    const { market, prices, latest } = setup();
+    market.followPrices({ all: false, symbols: ['BTCUSDT', 'EURUSD'], everyTick: ['BTCUSDT'] });
+    market.start();
+    await settle();
+    latest().accept();
+    const socket = latest();
+    expect(socket.subscriptionIds('/topic/prices')).toEqual([]);
+    const [btc] = socket.subscriptions('/topic/price/BTCUSDT');
+    const [eur] = socket.subscriptions('/topic/price-1s/EURUSD');
+    expect([btc?.headers.batch, eur?.headers.batch]).toEqual(['ticks', 'ticks']);
+
+    // One MESSAGE carries both: the every-tick symbol as such, the glance expedited.
+    socket.receiveTickLines([tick('BTCUSDT', '64000.50'), tick('EURUSD', '1.08512')]);
+    expect(prices).toEqual([
+      { ticks: [tick('BTCUSDT', '64000.50')], glance: false },
+      { ticks: [tick('EURUSD', '1.08512')], glance: true },
+    ]);
+
+    market.followPrices({ all: false, symbols: ['BTCUSDT', 'ETHUSDT'], everyTick: ['BTCUSDT', 'ETHUSDT'] });
+    expect(socket.subscribeCommands().slice(-2)).toEqual(['SUBSCRIBE /topic/price/ETHUSDT', `UNSUBSCRIBE ${eur?.headers.id}`]);
+    // BTCUSDT stays on its first subscription.
+    expect(socket.subscriptionIds('/topic/price/BTCUSDT')).toHaveLength(1);
+
+    // A glance moving to every tick subscribes to its other topic before leaving the first.
+    market.followPrices({ all: false, symbols: ['BTCUSDT', 'ETHUSDT'], everyTick: ['ETHUSDT'] });
+    const [btcEvery] = socket.subscriptionIds('/topic/price/BTCUSDT');
+    expect(socket.subscribeCommands().slice(-2)).toEqual(['SUBSCRIBE /topic/price-1s/BTCUSDT', `UNSUBSCRIBE ${btcEvery}`]);
+
+    market.followPrices({ all: true });
+    expect(socket.subscriptionIds('/topic/prices')).toHaveLength(1);
+    expect(socket.frames().filter((frame) => frame.command === 'UNSUBSCRIBE')).toHaveLength(4);
+  });
+
+  it('follows the kline topic of a watched pair, on this connection and the next, and stops on unwatch', async () => {
     const bars: string[] = [];
     const { market, latest, sockets, logs } = setup({ onBar: (symbol, period, bar) => bars.push(`${symbol}|${period}|${bar.volume}`) });
     market.start();
     // Watched before the socket opens: subscribed once it does.
     market.watchKline('BTCUSDT', '1min');
+    await settle();
     latest().accept();
     const [id] = latest().subscriptionIds('/topic/kline/BTCUSDT/1min');
     expect(id).toBeTruthy();
@@ -149,7 +200,7 @@ describe('market socket', () => {
 
     // A reconnection subscribes again.
     latest().drop();
-    vi.advanceTimersByTime(500);
+    await settle(500);
     expect(sockets).toHaveLength(2);
     latest().accept();
     expect(latest().subscriptionIds('/topic/kline/BTCUSDT/1min')).toHaveLength(1);
@@ -157,199 +208,161 @@ describe('market socket', () => {
     expect(latest().frames().filter((frame) => frame.command === 'UNSUBSCRIBE')).toHaveLength(1);
   });
 
-  it('retries after 500 ms × the attempt, and gives up after 10 failed attempts', () => {
+  it('retries after 500 ms × the attempt, and gives up after 10 failed attempts', async () => {
     const { market, sockets, latest } = setup();
     market.start();
-    const delays: number[] = [];
+    await settle();
     for (let attempt = 1; attempt <= 10; attempt += 1) {
       latest().drop();
       expect(market.state).toEqual({ status: 'closed', failedAttempts: attempt, gaveUp: false });
       const count = sockets.length;
-      vi.advanceTimersByTime(500 * attempt - 1);
+      await settle(500 * attempt - 1);
       expect(sockets).toHaveLength(count);
-      vi.advanceTimersByTime(1);
+      await settle(1);
       expect(sockets).toHaveLength(count + 1);
       expect(market.state.status).toBe('connecting');
-      delays.push(500 * attempt);
     }
-    expect(delays).toEqual([500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 4500, 5000]);
     latest().drop();
     expect(market.state).toEqual({ status: 'closed', failedAttempts: 11, gaveUp: true });
-    vi.advanceTimersByTime(60_000);
+    await settle(60_000);
     expect(sockets).toHaveLength(11);
 
     // The user's "retry" starts again from a clean count.
     market.restart();
+    await settle();
     expect(sockets).toHaveLength(12);
     expect(market.state).toEqual({ status: 'connecting', failedAttempts: 0, gaveUp: false });
     latest().accept();
     expect(market.state).toEqual({ status: 'open', failedAttempts: 0, gaveUp: false });
   });
 
-  it('subscribes again on every reconnection, and a success resets the count', () => {
+  it('subscribes again to every followed topic on every reconnection, prices move again, and a success resets the count', async () => {
     const { market, sockets, prices, latest } = setup();
-    market.followPrices({ all: true });
+    market.followPrices({ all: false, symbols: ['BTCUSDT', 'EURUSD'], everyTick: ['BTCUSDT'] });
     market.start();
+    await settle();
     latest().accept();
     const first = latest();
-    expect(first.subscriptionIds('/topic/prices')).toHaveLength(1);
+    expect(first.subscribeCommands()).toEqual(['SUBSCRIBE /topic/ticks', 'SUBSCRIBE /topic/price/BTCUSDT', 'SUBSCRIBE /topic/price-1s/EURUSD']);
 
     first.drop(1001);
     expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, gaveUp: false });
-    vi.advanceTimersByTime(500);
+    await settle(500);
     latest().drop(); // the first retry fails too
     expect(market.state.failedAttempts).toBe(2);
-    vi.advanceTimersByTime(1000);
+    await settle(1000);
     expect(sockets).toHaveLength(3);
     latest().accept();
     expect(market.state).toEqual({ status: 'open', failedAttempts: 0, gaveUp: false });
-    const [id] = latest().subscriptionIds('/topic/prices');
-    expect(id).toBeTruthy();
-    latest().receive({ command: 'MESSAGE', headers: { destination: '/topic/prices', subscription: id!, 'message-id': '9' }, body: JSON.stringify([tick('EURUSD', '1.08512')]) });
-    expect(prices).toEqual([[tick('EURUSD', '1.08512')]]);
+    expect(latest().subscribeCommands()).toEqual(['SUBSCRIBE /topic/ticks', 'SUBSCRIBE /topic/price/BTCUSDT', 'SUBSCRIBE /topic/price-1s/EURUSD']);
+    latest().receiveTickLines([tick('BTCUSDT', '64001.00')]);
+    expect(prices).toEqual([{ ticks: [tick('BTCUSDT', '64001.00')], glance: false }]);
 
     // Dropped after being open: the count starts from 1 again (500 ms).
     latest().drop();
     expect(market.state.failedAttempts).toBe(1);
-    vi.advanceTimersByTime(500);
+    await settle(500);
     expect(sockets).toHaveLength(4);
   });
 
-  it('counts a server that never answers CONNECT as a lost connection, and retries', () => {
+  it('counts a server that never answers CONNECT as a lost connection, and retries', async () => {
     const { market, sockets, latest } = setup();
     market.start();
+    await settle();
     latest().open(); // no CONNECTED
-    vi.advanceTimersByTime(9_999);
+    await settle(9_999);
     expect(market.state.status).toBe('connecting');
-    vi.advanceTimersByTime(1);
-    expect(latest().closedWith).not.toBeNull();
+    await settle(1);
+    expect(latest().closed).toBe(true);
     expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, gaveUp: false });
 
-    vi.advanceTimersByTime(500);
+    await settle(500);
     expect(sockets).toHaveLength(2);
   });
 
-  it('counts a server that goes silent as a lost connection', () => {
+  it('beats every 10 s while quiet, and counts a server that goes silent as a lost connection', async () => {
     const { market, latest } = setup();
     market.start();
+    await settle();
     latest().accept('10000,10000');
     expect(market.state.status).toBe('open');
-    // We beat every 10 s while quiet; the server beats for a while, then stops.
-    vi.advanceTimersByTime(10_000);
+    await settle(10_000);
     expect(latest().sent.filter((text) => text === '\n')).toHaveLength(1);
+    // The server beats for a while, then stops: silence is fatal after twice its interval.
     latest().receive('\n');
-    vi.advanceTimersByTime(19_999);
+    await settle(19_000);
     expect(market.state.status).toBe('open');
-    vi.advanceTimersByTime(1);
-    expect(latest().closedWith).not.toBeNull();
+    await settle(11_000);
+    expect(latest().closed).toBe(true);
     expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, gaveUp: false });
   });
 
-  it('reports an ERROR frame and reconnects', () => {
+  it('reports an ERROR frame, and reconnects when the server closes after it', async () => {
     const { market, sockets, logs, latest } = setup();
     market.start();
+    await settle();
     latest().accept();
     latest().receive({ command: 'ERROR', headers: { message: 'unknown destination' }, body: 'no such destination' });
     expect(logs).toContain('market: STOMP error unknown destination');
-    expect(latest().closedWith).not.toBeNull();
+    latest().drop(1002);
     expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, gaveUp: false });
-    vi.advanceTimersByTime(500);
+    await settle(500);
     expect(sockets).toHaveLength(2);
   });
 
   it('stops retrying on stop()', async () => {
     const { market, sockets, latest } = setup();
     market.start();
+    await settle();
     latest().drop();
     await market.stop();
-    vi.advanceTimersByTime(60_000);
+    await settle(60_000);
     expect(sockets).toHaveLength(1);
   });
 
-  it('disconnects an open connection on stop(), with a receipt, and takes its late close for no lost connection', async () => {
+  it('disconnects an open connection on stop(), with a receipt, and takes its close for no lost connection', async () => {
     const { market, sockets, states, latest } = setup();
     market.start();
+    await settle();
     latest().accept();
     const reported = states.length;
     const stopping = market.stop();
     const disconnect = latest().frames().find((frame) => frame.command === 'DISCONNECT');
     expect(disconnect?.headers.receipt).toBeTruthy();
     latest().receive({ command: 'RECEIPT', headers: { 'receipt-id': disconnect!.headers.receipt! } });
+    await settle();
     await stopping;
-    expect(latest().closedWith).toBe(1000);
-    latest().drop(1000); // the close event comes later: not a lost connection
-    vi.advanceTimersByTime(60_000);
+    expect(latest().closed).toBe(true);
+    await settle(60_000);
     expect(sockets).toHaveLength(1);
     expect(states).toHaveLength(reported);
   });
 
   it('does not wait for ever for the RECEIPT when stopping', async () => {
-    const { market, latest } = setup();
+    const { market, sockets, latest } = setup();
     market.start();
+    await settle();
     latest().accept();
     const stopping = market.stop();
-    vi.advanceTimersByTime(1_000);
+    await settle(1_000);
     await stopping;
-    expect(latest().closedWith).toBe(1000);
+    expect(latest().closed).toBe(true);
+    await settle(60_000);
+    expect(sockets).toHaveLength(1);
   });
 
-  it('follows per-symbol topics: subscribes to added symbols, unsubscribes from removed ones, and decodes single ticks', () => {
-    const { market, prices, latest } = setup();
-    market.followPrices({ all: false, symbols: ['BTCUSDT', 'EURUSD'], everyTick: ['BTCUSDT', 'EURUSD'] });
-    market.start();
-    latest().accept();
-    const socket = latest();
-    expect(socket.subscriptionIds('/topic/prices')).toEqual([]);
-    const [btc] = socket.subscriptionIds('/topic/price/BTCUSDT');
-    const [eur] = socket.subscriptionIds('/topic/price/EURUSD');
-    expect(btc && eur).toBeTruthy();
-
-    const btcTick = tick('BTCUSDT', '64000.50');
-    socket.receive({ command: 'MESSAGE', headers: { destination: '/topic/price/BTCUSDT', subscription: btc!, 'message-id': '1' }, body: JSON.stringify(btcTick) });
-    expect(prices).toEqual([[btcTick]]);
-
-    market.followPrices({ all: false, symbols: ['BTCUSDT', 'ETHUSDT'], everyTick: ['BTCUSDT', 'ETHUSDT'] });
-    const unsubscribed = socket.frames().filter((frame) => frame.command === 'UNSUBSCRIBE').map((frame) => frame.headers.id);
-    expect(unsubscribed).toEqual([eur]);
-    expect(socket.subscriptionIds('/topic/price/ETHUSDT')).toHaveLength(1);
-    // BTCUSDT stays on its first subscription.
-    expect(socket.subscriptionIds('/topic/price/BTCUSDT')).toHaveLength(1);
-
-    market.followPrices({ all: true });
-    expect(socket.subscriptionIds('/topic/prices')).toHaveLength(1);
-    expect(socket.frames().filter((frame) => frame.command === 'UNSUBSCRIBE')).toHaveLength(3);
-  });
-
-  it('glances at a symbol through its once-a-second topic, and moves it to every tick by subscribing before leaving', () => {
-    const { market, prices, latest } = setup();
-    market.followPrices({ all: false, symbols: ['BTCUSDT', 'EURUSD'], everyTick: ['EURUSD'] });
-    market.start();
-    latest().accept();
-    const socket = latest();
-    const [glance] = socket.subscriptionIds('/topic/price-1s/BTCUSDT');
-    expect(glance).toBeTruthy();
-    expect(socket.subscriptionIds('/topic/price/BTCUSDT')).toEqual([]);
-    expect(socket.subscriptionIds('/topic/price/EURUSD')).toHaveLength(1);
-    const btcTick = tick('BTCUSDT', '64000.50');
-    socket.receive({ command: 'MESSAGE', headers: { destination: '/topic/price-1s/BTCUSDT', subscription: glance!, 'message-id': '1' }, body: JSON.stringify(btcTick) });
-    expect(prices).toEqual([[btcTick]]);
-
-    market.followPrices({ all: false, symbols: ['BTCUSDT', 'EURUSD'], everyTick: ['BTCUSDT', 'EURUSD'] });
-    const commands = socket.frames().map((frame) => `${frame.command} ${frame.headers.destination ?? frame.headers.id}`);
-    expect(commands.slice(-2)).toEqual(['SUBSCRIBE /topic/price/BTCUSDT', `UNSUBSCRIBE ${glance}`]);
-  });
-
-  it('uses RabbitMQ\'s dotted destinations in broker naming', () => {
-    const { market, latest } = setup({ brokerNaming: true });
+  it("uses RabbitMQ's dotted destinations and the documented JSON bodies in broker naming", async () => {
+    const { market, prices, latest } = setup({ brokerNaming: true });
     market.followPrices({ all: false, symbols: ['BTCUSDT', 'EURUSD'], everyTick: ['BTCUSDT'] });
     market.watchKline('BTCUSDT', '1min');
     market.start();
+    await settle();
     latest().accept();
-    const destinations = latest()
-      .frames()
-      .filter((frame) => frame.command === 'SUBSCRIBE')
-      .map((frame) => frame.headers.destination)
-      .sort();
-    expect(destinations).toEqual(['/topic/kline.BTCUSDT.1min', '/topic/price-1s.EURUSD', '/topic/price.BTCUSDT']);
+    const subscribes = latest().frames().filter((frame) => frame.command === 'SUBSCRIBE');
+    expect(subscribes.map((frame) => frame.headers.destination).sort()).toEqual(['/topic/kline.BTCUSDT.1min', '/topic/price-1s.EURUSD', '/topic/price.BTCUSDT']);
+    expect(subscribes.some((frame) => frame.headers.batch !== undefined)).toBe(false);
+    const [glance] = latest().subscriptionIds('/topic/price-1s.EURUSD');
+    latest().receive({ command: 'MESSAGE', headers: { destination: '/topic/price-1s.EURUSD', subscription: glance!, 'message-id': '1' }, body: JSON.stringify(tick('EURUSD', '1.08512')) });
+    expect(prices).toEqual([{ ticks: [tick('EURUSD', '1.08512')], glance: true }]);
   });
 });

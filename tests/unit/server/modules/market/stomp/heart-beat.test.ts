@@ -7,7 +7,7 @@ import {
   negotiateHeartBeat,
   parseHeartBeat,
   type HeartBeatClock,
-} from '../../../../src/shared/stomp/heart-beat';
+} from '../../../../../../server/modules/market/stomp/heart-beat';
 
 /** A clock and timers this test alone advances. */
 function manualClock(): HeartBeatClock & { advance(ms: number): void } {

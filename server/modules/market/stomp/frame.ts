@@ -1,6 +1,6 @@
 /**
- * STOMP 1.2 frame codec: pure functions, no I/O, no platform APIs (the server, the
- * worker and the tests share it, so it needs nothing beyond ES2023).
+ * STOMP 1.2 frame codec of the market endpoint: pure functions, no I/O (the browser's
+ * client is @stomp/stompjs; the server has no well-kept STOMP server library to use).
  *
  * A frame is `COMMAND EOL *(header EOL) EOL body NUL *(EOL)` where EOL is LF or CR LF.
  * Bare EOLs between frames are heart-beats. Header names and values are escaped

@@ -1,6 +1,6 @@
 /**
- * STOMP 1.2 heart-beating (§Heart-beating), the one rule the server's endpoint and the
- * worker's client both follow: the `heart-beat` header `cx,cy` (cx: the smallest interval
+ * STOMP 1.2 heart-beating (§Heart-beating), as the market endpoint keeps it
+ * (the worker's client, @stomp/stompjs, keeps its own side): the `heart-beat` header `cx,cy` (cx: the smallest interval
  * at which its sender can beat, cy: the interval at which it wants beats; 0 for never),
  * the two intervals it negotiates, and the timers that keep them.
  */

@@ -14,7 +14,7 @@ import {
   type FrameErrorCode,
   type ParsedItem,
   type StompFrame,
-} from '../../../../src/shared/stomp/frame';
+} from '../../../../../../server/modules/market/stomp/frame';
 
 function frames(items: ParsedItem[]): StompFrame[] {
   return items.flatMap((item) => (item.kind === 'frame' ? [item.frame] : []));

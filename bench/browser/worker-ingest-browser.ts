@@ -1,0 +1,292 @@
+/**
+ * The worker-ingest bench in Chromium: the engine's market feed over the worker's market
+ * socket (@stomp/stompjs, tick lines; bench/browser/ingest-worker.ts) in a dedicated
+ * worker of a blank page, fed by a feed that speaks the market endpoint's side of the
+ * batch subscription: every 100 ms a publication window of one tick per symbol, encoded
+ * and cut into MESSAGEs as the endpoint does. The worker thread's CPU time is read from
+ * /proc over a measuring window after a warm-up: unlike wall time it leaves out the time
+ * the thread waited for a core on a busy machine. `Emulation.setCPUThrottlingRate` on the
+ * page throttles its workers too (a fixed loop in a worker took 5× as long at rate 4), but
+ * by pausing the thread, which its CPU time does not count: the share of a throttled core
+ * is that CPU time times the rate (a core 4× slower does a quarter of the work a second).
+ *
+ * Backlog: after the window, every tick sent must have arrived within a second; the lag
+ * (arrival − the tick's stamp, taken when the feed built its window) is reported too.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser } from '@playwright/test';
+import { build } from 'esbuild';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { PriceTick } from '../../src/shared/api/market';
+import { encodeTickLines, splitTickLines, tickLinesMessageChars, tickLinesTopic } from '../../src/shared/market/tick-lines';
+import { serializeFrame } from '../../server/modules/market/stomp/frame';
+
+const windowMs = 100;
+const warmupMs = 3_000;
+const measureMs = 10_000;
+
+interface Scenario {
+  ticksPerSecond: number;
+  throttle: number;
+}
+
+interface WorkerStats {
+  ticks: number;
+  rows: number;
+  lagP50Ms: number | null;
+  lagP99Ms: number | null;
+  lagMaxMs: number | null;
+}
+
+/** The processes of the browser whose command line holds `marker`, and their descendants. */
+function browserProcesses(marker: string): string[] {
+  const parents = new Map<string, string>();
+  const roots: string[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      parents.set(pid, stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? '');
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)) roots.push(pid);
+    } catch {
+      // gone between listing and reading
+    }
+  }
+  const included = new Set(roots);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, parent] of parents) {
+      if (!included.has(pid) && included.has(parent)) {
+        included.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return [...included];
+}
+
+/** CPU seconds of the threads named `DedicatedWorker` in these processes (the bench's browser runs one worker). */
+function dedicatedWorkerCpuSeconds(processes: readonly string[]): number {
+  let seconds = 0;
+  for (const pid of processes) {
+    let tasks: string[];
+    try {
+      tasks = fs.readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tasks) {
+      try {
+        if (fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() !== 'DedicatedWorker') continue;
+        const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        seconds += (Number(fields[11]) + Number(fields[12])) / 100;
+      } catch {
+        // gone between listing and reading
+      }
+    }
+  }
+  return seconds;
+}
+
+/** The feed: the endpoint's answers to CONNECT and SUBSCRIBE, and a publication window every 100 ms to the batch subscription. */
+function startFeed(server: http.Server, ticksPerSecond: number) {
+  const symbols = Array.from({ length: Math.round((ticksPerSecond * windowMs) / 1000) }, (_, index) => `LOAD${String(index + 1).padStart(5, '0')}USDT`);
+  const sockets = new Set<{ socket: WebSocket; batch: string | null }>();
+  const wss = new WebSocketServer({ server, path: '/market/stomp', handleProtocols: () => 'v12.stomp' });
+  /** Ticks sent to the batch subscriptions so far. */
+  let sent = 0;
+  let window = 0;
+  wss.on('connection', (socket: WebSocket) => {
+    const peer = { socket, batch: null as string | null };
+    sockets.add(peer);
+    socket.on('message', (data: Buffer) => {
+      const text = data.toString();
+      if (text.startsWith('CONNECT')) socket.send(serializeFrame({ command: 'CONNECTED', headers: { version: '1.2', 'heart-beat': '10000,10000' } }));
+      if (text.startsWith('SUBSCRIBE') && text.includes(`\ndestination:${tickLinesTopic}\n`)) peer.batch = /\nid:([^\n]*)/.exec(text)?.[1] ?? null;
+    });
+    socket.on('close', () => sockets.delete(peer));
+  });
+  const timer = setInterval(() => {
+    window += 1;
+    const now = Date.now();
+    const ticks: PriceTick[] = symbols.map((symbol, index) => {
+      const price = (100 + ((window * 7 + index * 13) % 1000) / 100).toFixed(2);
+      return {
+        symbol, name: `Load ${index + 1}`, price, bidPrice: price, askPrice: (Number(price) + 0.02).toFixed(2), volume: String(1000 + window),
+        lastUpdate: now, type: 'Cryptos', priceChangePercent: '0.42', low: '99.00', high: '111.00',
+      };
+    });
+    const pieces = splitTickLines(encodeTickLines(ticks), tickLinesMessageChars);
+    for (const peer of sockets) {
+      if (peer.batch === null) continue;
+      for (const [index, body] of pieces.entries()) {
+        peer.socket.send(serializeFrame({ command: 'MESSAGE', headers: { destination: tickLinesTopic, subscription: peer.batch, 'message-id': `${window}-${index}`, 'content-type': 'text/plain' }, body }));
+      }
+      sent += ticks.length;
+    }
+  }, windowMs);
+  return {
+    symbols,
+    sent: () => sent,
+    /** Stops publishing (the sockets stay open until the server closes). */
+    stop() {
+      clearInterval(timer);
+    },
+    close() {
+      clearInterval(timer);
+      for (const peer of sockets) peer.socket.terminate();
+      wss.close();
+    },
+  };
+}
+
+/** Prints the worker's hottest functions over 5 s (BENCH_INGEST_PROFILE=1; a development aid). */
+async function profileWorker(browser: Browser) {
+  const session = await browser.newBrowserCDPSession();
+  const { targetInfos } = await session.send('Target.getTargets');
+  const worker = targetInfos.find((target) => target.type === 'worker');
+  if (!worker) return;
+  const { sessionId } = await session.send('Target.attachToTarget', { targetId: worker.targetId, flatten: false });
+  let id = 0;
+  const pending = new Map<number, (result: unknown) => void>();
+  session.on('Target.receivedMessageFromTarget', (event) => {
+    const message = JSON.parse(event.message) as { id?: number; result?: unknown };
+    if (message.id !== undefined) pending.get(message.id)?.(message.result);
+  });
+  const send = (method: string, params: object = {}) =>
+    new Promise<unknown>((resolve) => {
+      id += 1;
+      pending.set(id, resolve);
+      void session.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) });
+    });
+  await send('Profiler.enable');
+  await send('Profiler.start');
+  await new Promise((resolve) => setTimeout(resolve, 5_000));
+  const { profile } = (await send('Profiler.stop')) as { profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] } };
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map<string, number>();
+  profile.samples.forEach((sample, index) => {
+    const frame = byId.get(sample)?.callFrame;
+    const key = `${frame?.functionName || '(anonymous)'}:${frame?.lineNumber}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[index] ?? 0));
+  });
+  const total = [...self.values()].reduce((sum, each) => sum + each, 0);
+  process.stderr.write(`${[...self].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([key, us]) => `${((us / total) * 100).toFixed(1)}% ${(us / 5_000).toFixed(1)} ms/s ${key}`).join('\n')}\n`);
+}
+
+async function runScenario(workerScript: string, scenario: Scenario) {
+  const page = '<!doctype html><meta charset="utf-8"><title>worker ingest</title><script>window.__worker = new Worker("/ingest-worker.js");</script>';
+  const server = http.createServer((request, response) => {
+    if (request.url === '/ingest-worker.js') {
+      response.setHeader('content-type', 'text/javascript');
+      response.end(workerScript);
+      return;
+    }
+    response.setHeader('content-type', 'text/html');
+    response.end(page);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const feed = startFeed(server, scenario.ticksPerSecond);
+  // Other browsers on this machine run dedicated workers too: only this one's are counted.
+  const marker = `--worker-ingest-bench=${process.pid}-${scenario.ticksPerSecond}-${scenario.throttle}`;
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [marker] });
+  try {
+    const tab = await browser.newPage();
+    if (scenario.throttle > 1) await (await tab.context().newCDPSession(tab)).send('Emulation.setCPUThrottlingRate', { rate: scenario.throttle });
+    await tab.goto(`http://127.0.0.1:${port}/`);
+    const stats = (reset: boolean) =>
+      tab.evaluate(
+        (reset) =>
+          new Promise<WorkerStats>((resolve) => {
+            const worker = (window as unknown as { __worker: Worker }).__worker;
+            worker.onmessage = (event: MessageEvent<WorkerStats>) => resolve(event.data);
+            worker.postMessage({ type: 'stats', reset });
+          }),
+        reset,
+      );
+    await tab.evaluate(
+      (start) => (window as unknown as { __worker: Worker }).__worker.postMessage({ type: 'start', ...start }),
+      { url: `ws://127.0.0.1:${port}/market/stomp`, watched: feed.symbols.slice(0, 20) },
+    );
+    await new Promise((resolve) => setTimeout(resolve, warmupMs));
+    // The counts start together: the worker's at the reset, the feed's between two windows.
+    await new Promise((resolve) => setTimeout(resolve, windowMs / 2));
+    const sentBefore = feed.sent();
+    await stats(true);
+    const processes = browserProcesses(marker);
+    const cpuBefore = dedicatedWorkerCpuSeconds(processes);
+    const started = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, measureMs));
+    const cpuAfter = dedicatedWorkerCpuSeconds(processes);
+    const seconds = (Date.now() - started) / 1000;
+    if (process.env.BENCH_INGEST_PROFILE) await profileWorker(browser);
+    const inWindow = await stats(false);
+    // No backlog: the feed stops, and a second later everything it sent has arrived.
+    feed.stop();
+    const sent = feed.sent() - sentBefore;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const settled = await stats(false);
+    return {
+      ...scenario,
+      sentPerSecond: sent / seconds,
+      receivedPerSecond: inWindow.ticks / seconds,
+      backlog: Math.max(0, sent - settled.ticks),
+      cpuShare: (cpuAfter - cpuBefore) / seconds,
+      measured: inWindow,
+    };
+  } finally {
+    await browser.close();
+    feed.close();
+    server.close();
+  }
+}
+
+export async function runWorkerIngestBrowserBench() {
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worker-ingest-'));
+  await build({ entryPoints: [path.resolve('bench/browser/ingest-worker.ts')], bundle: true, format: 'iife', platform: 'browser', target: 'es2022', minify: true, outfile: path.join(outDir, 'ingest-worker.js'), logLevel: 'warning' });
+  const workerScript = fs.readFileSync(path.join(outDir, 'ingest-worker.js'), 'utf8');
+  fs.rmSync(outDir, { recursive: true, force: true });
+  const results = [];
+  const scenarios: Scenario[] = process.env.BENCH_INGEST_SCENARIOS
+    ? // e.g. `5000x1,5000x4`: ticks a second × CPU throttle
+      process.env.BENCH_INGEST_SCENARIOS.split(',').map((each) => {
+        const [ticksPerSecond, throttle] = each.split('x').map(Number);
+        return { ticksPerSecond: ticksPerSecond ?? 20_000, throttle: throttle ?? 1 };
+      })
+    : [
+        { ticksPerSecond: 20_000, throttle: 4 },
+        // What the app's worker gets from a server quoting 20,000 ticks/s over 500 symbols: one tick per symbol per 100 ms flush.
+        { ticksPerSecond: 5_000, throttle: 4 },
+        { ticksPerSecond: 20_000, throttle: 1 },
+        { ticksPerSecond: 100_000, throttle: 1 },
+      ];
+  for (const scenario of scenarios) {
+    results.push(await runScenario(workerScript, scenario));
+  }
+  const ms = (value: number | null) => (value === null ? '–' : `${Math.round(value)} ms`);
+  return [
+    {
+      title: `Worker ingest in Chromium: the engine's market feed over @stomp/stompjs and tick lines in a dedicated worker, ${measureMs / 1000} s after ${warmupMs / 1000} s`,
+      header: [
+        'feed (one tick per symbol per 100 ms)', 'CPU throttle', 'ticks/s sent', 'ticks/s received', 'not arrived 1 s after', "worker thread's CPU, share of one core",
+        'share of the throttled core (CPU × rate)', 'CPU per 1,000 ticks', 'lag p50 / p99 / max',
+      ],
+      rows: results.map((result) => [
+        `${result.ticksPerSecond.toLocaleString('en-US')} ticks/s`,
+        `${result.throttle}×`,
+        Math.round(result.sentPerSecond).toLocaleString('en-US'),
+        Math.round(result.receivedPerSecond).toLocaleString('en-US'),
+        result.backlog.toLocaleString('en-US'),
+        `${(result.cpuShare * 100).toFixed(1)}%`,
+        `${(result.cpuShare * result.throttle * 100).toFixed(1)}%`,
+        `${((result.cpuShare * 1000 * 1000) / Math.max(1, result.receivedPerSecond)).toFixed(2)} ms`,
+        `${ms(result.measured.lagP50Ms)} / ${ms(result.measured.lagP99Ms)} / ${ms(result.measured.lagMaxMs)}`,
+      ]),
+    },
+  ];
+}
