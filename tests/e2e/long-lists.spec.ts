@@ -23,8 +23,8 @@ let server: ChildProcess | null = null;
 let dataDir = '';
 
 test.beforeAll(async () => {
-  // Beside the suite's own server on a shared machine, a cold start can take a while.
-  test.setTimeout(150_000);
+  // Beside the suite's own server on a shared machine, a cold start can take a few minutes.
+  test.setTimeout(240_000);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradeweb-long-lists-'));
   server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
     env: {
@@ -46,7 +46,7 @@ test.beforeAll(async () => {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   await expect
-    .poll(async () => (await fetch(`${base}/healthz`).catch(() => null))?.status ?? 0, { timeout: 120_000 })
+    .poll(async () => (await fetch(`${base}/healthz`).catch(() => null))?.status ?? 0, { timeout: 210_000 })
     .toBe(200);
 });
 

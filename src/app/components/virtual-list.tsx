@@ -1,5 +1,5 @@
 import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef, type CSSProperties, type FocusEvent, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type FocusEvent, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 
 /**
  * The app's one virtualizer setup, shared by every list and grid that can grow (quotes,
@@ -102,6 +102,8 @@ export function useVirtualRows<Item>(options: VirtualRowsOptions<Item>): {
   const scrollRef = useRef<HTMLDivElement>(null);
   const focusedIndex = useRef<number | null>(null);
   const pendingFocus = useRef<number | null>(null);
+  // Bumped when the keyboard asks for a row that is not rendered: the next render includes it.
+  const [, setFocusRequests] = useState(0);
   const scrollMargin = options.scrollMarginPx ?? 0;
   const fixedPx = 'fixedPx' in sizing ? sizing.fixedPx : null;
   const flow = options.placement === 'flow';
@@ -164,13 +166,15 @@ export function useVirtualRows<Item>(options: VirtualRowsOptions<Item>): {
       pendingFocus.current = null;
       target.focus({ preventScroll: true });
     } else {
-      virtualizer.measure();
+      setFocusRequests((count) => count + 1);
     }
   }
 
-  const scroller = scrollRef.current;
-  const rowPx = fixedPx ?? ('estimatePx' in sizing ? sizing.estimatePx : 1);
-  const pageRows = Math.max(1, Math.floor(((scroller?.clientHeight ?? rowPx) - scrollMargin) / rowPx) - 1);
+  /** Rows a screenful holds, less one, for Page Up and Page Down. */
+  function pageRows(): number {
+    const rowPx = 'fixedPx' in sizing ? sizing.fixedPx : sizing.estimatePx;
+    return Math.max(1, Math.floor(((scrollRef.current?.clientHeight ?? rowPx) - scrollMargin) / rowPx) - 1);
+  }
 
   const rows: VirtualRow<Item>[] = [];
   for (const virtualItem of virtualItems) {
@@ -203,7 +207,7 @@ export function useVirtualRows<Item>(options: VirtualRowsOptions<Item>): {
           // Only the row's own control moves between rows; keys inside another control (a row's close button) are that control's.
           const target = focusTargetOf(event.currentTarget);
           if (event.target !== target) return;
-          const move = keyMove(event.key, pageRows);
+          const move = keyMove(event.key, pageRows());
           if (move === null || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
           event.preventDefault();
           moveFocus(index, move);
