@@ -2,12 +2,10 @@ import {
   columnFilteringFeature,
   createColumnHelper,
   createFilteredRowModel,
-  createPaginatedRowModel,
   createSortedRowModel,
   filterFn_includesString,
   functionalUpdate,
   globalFilteringFeature,
-  rowPaginationFeature,
   rowSortingFeature,
   sortFn_alphanumeric,
   sortFn_basic,
@@ -15,27 +13,27 @@ import {
   tableFeatures,
   useTable,
   type ColumnDef,
-  type PaginationState,
   type RowData,
   type SortingState,
 } from '@tanstack/react-table';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useVirtualRows } from '../../app/components/virtual-list';
 
 /**
- * The console's grids: sorting, filtering and paging by `@tanstack/react-table` (headless),
+ * The console's grids: sorting and filtering by `@tanstack/react-table` (headless),
  * drawn with the app's surfaces. Lists the server pages (customers, queues, the audit trail,
  * a ledger) sort and filter the page shown and page through the server's pages; lists the
- * server gives whole (products, switches, staff) are paged here.
+ * server gives whole (products, currencies, a customer's open orders) are sorted and filtered
+ * here and shown whole in one scroll area, virtualized (`virtual-list.tsx`): only the rows in
+ * view exist, while the table keeps its columns and tells screen readers its full row count.
  */
 export const gridFeatures = tableFeatures({
   rowSortingFeature,
   columnFilteringFeature,
   globalFilteringFeature,
-  rowPaginationFeature,
   sortedRowModel: createSortedRowModel(),
   filteredRowModel: createFilteredRowModel(),
-  paginatedRowModel: createPaginatedRowModel(),
   sortFns: { alphanumeric: sortFn_alphanumeric, text: sortFn_text, basic: sortFn_basic },
   filterFns: { includesString: filterFn_includesString },
 });
@@ -49,6 +47,23 @@ export function gridColumns<T extends RowData>() {
 }
 
 /** Server paging: the page shown (1-based), how many there are, and how to ask for another. */
+/** A row's height before it is measured (cells wrap, so rows are measured). */
+const rowEstimatePx = 41;
+
+/** The header row's height, kept up to date: the sticky header covers that much of the scroll area. */
+function useHeadHeightPx() {
+  const head = useRef<HTMLTableSectionElement>(null);
+  const [heightPx, setHeightPx] = useState(0);
+  useEffect(() => {
+    const target = head.current;
+    if (!target) return;
+    const observer = new ResizeObserver(() => setHeightPx(target.offsetHeight));
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, []);
+  return { head, heightPx };
+}
+
 export interface ServerPages {
   page: number;
   pages: number;
@@ -60,11 +75,10 @@ export function StaffGrid<T extends RowData>(props: {
   label: string;
   columns: GridColumn<T>[];
   data: T[];
-  /** Absent: every row is here and the grid pages them itself. */
+  /** Absent: every row is here, and the grid shows them all in its virtualized scroll area. */
   serverPages?: ServerPages;
   /** A filter box over the rows shown (text columns). */
   filterable?: boolean;
-  pageSize?: number;
   empty?: string;
   rowKey?: (row: T) => string;
   /** Something after the filter box (a status select, a button). */
@@ -73,7 +87,6 @@ export function StaffGrid<T extends RowData>(props: {
   const { t } = useTranslation();
   const [sorting, setSorting] = useState<SortingState>([]);
   const [globalFilter, setGlobalFilter] = useState('');
-  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: props.pageSize ?? 20 });
   const server = props.serverPages;
   const table = useTable({
     features: gridFeatures,
@@ -81,23 +94,27 @@ export function StaffGrid<T extends RowData>(props: {
     data: props.data,
     getRowId: props.rowKey ? (row: T) => props.rowKey?.(row) ?? '' : undefined,
     globalFilterFn: 'includesString',
-    state: { sorting, globalFilter, pagination },
+    state: { sorting, globalFilter },
     onSortingChange: (updater) => setSorting((previous) => functionalUpdate(updater, previous)),
     onGlobalFilterChange: (updater) => setGlobalFilter((previous: string) => String(functionalUpdate(updater, previous) ?? '')),
-    onPaginationChange: (updater) => setPagination((previous) => functionalUpdate(updater, previous)),
-    // Server pages arrive one at a time: the grid shows the page it is given.
-    manualPagination: server !== undefined,
-    pageCount: server ? Math.max(server.pages, 1) : undefined,
-    autoResetPageIndex: server === undefined,
   });
 
-  const pageNumber = server ? server.page : pagination.pageIndex + 1;
-  const pageTotal = server ? Math.max(server.pages, 1) : Math.max(table.getPageCount(), 1);
-  const goTo = (page: number) => {
-    if (server) server.onPage(page);
-    else table.setPageIndex(page - 1);
-  };
+  // Every sorted and filtered row: of the whole list, or of the server's page (it pages by itself).
   const rows = table.getRowModel().rows;
+  const { head, heightPx: headHeightPx } = useHeadHeightPx();
+  // A server page is short: it is drawn whole, and only whole lists go through the virtualizer.
+  const { scrollRef, rows: windowRows, spaceBeforePx, spaceAfterPx } = useVirtualRows({
+    items: server ? [] : rows,
+    itemKey: (row) => row.id,
+    sizing: { estimatePx: rowEstimatePx },
+    semantics: { kind: 'table', firstRowIndex: 2 },
+    placement: 'flow',
+    overscan: 10,
+    scrollMarginPx: headHeightPx,
+  });
+  const shown = server ? rows.map((row, index) => ({ item: row, index, key: row.id, props: { 'aria-rowindex': index + 2 } })) : windowRows;
+  const pageTotal = server ? Math.max(server.pages, 1) : 1;
+  const columnCount = props.columns.length;
 
   return (
     <div className="staff-grid">
@@ -116,11 +133,11 @@ export function StaffGrid<T extends RowData>(props: {
           {props.toolbar}
         </div>
       ) : null}
-      <div className="staff-table-scroll">
-        <table className="staff-table" aria-label={props.label}>
-          <thead>
+      <div className={server ? 'staff-table-scroll' : 'staff-table-scroll whole'} ref={scrollRef}>
+        <table className="staff-table" aria-label={props.label} aria-rowcount={rows.length + 1}>
+          <thead ref={head}>
             {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
+              <tr key={group.id} aria-rowindex={1}>
                 {group.headers.map((header) => {
                   const sorted = header.column.getIsSorted();
                   const canSort = header.column.getCanSort();
@@ -145,31 +162,43 @@ export function StaffGrid<T extends RowData>(props: {
           <tbody>
             {rows.length === 0 ? (
               <tr>
-                <td className="staff-empty" colSpan={props.columns.length}>
+                <td className="staff-empty" colSpan={columnCount}>
                   {props.empty ?? t('staff.grid.empty')}
                 </td>
               </tr>
             ) : (
-              rows.map((row) => (
-                <tr key={row.id}>
-                  {row.getAllCells().map((cell) => (
-                    <td key={cell.id}>
-                      <table.FlexRender cell={cell} />
-                    </td>
-                  ))}
-                </tr>
-              ))
+              <>
+                {spaceBeforePx > 0 ? (
+                  <tr aria-hidden="true" className="staff-spacer">
+                    <td colSpan={columnCount} style={{ height: spaceBeforePx }} />
+                  </tr>
+                ) : null}
+                {shown.map(({ item: row, key, props: place }) => (
+                  <tr key={key} {...place}>
+                    {row.getAllCells().map((cell) => (
+                      <td key={cell.id}>
+                        <table.FlexRender cell={cell} />
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+                {spaceAfterPx > 0 ? (
+                  <tr aria-hidden="true" className="staff-spacer">
+                    <td colSpan={columnCount} style={{ height: spaceAfterPx }} />
+                  </tr>
+                ) : null}
+              </>
             )}
           </tbody>
         </table>
       </div>
-      {pageTotal > 1 ? (
+      {server && pageTotal > 1 ? (
         <nav className="staff-pager" aria-label={t('staff.grid.pages')}>
-          <button type="button" className="button secondary" disabled={pageNumber <= 1} onClick={() => goTo(pageNumber - 1)}>
+          <button type="button" className="button secondary" disabled={server.page <= 1} onClick={() => server.onPage(server.page - 1)}>
             {t('staff.grid.previous')}
           </button>
-          <span>{t('staff.grid.page_of', { page: pageNumber, pages: pageTotal })}</span>
-          <button type="button" className="button secondary" disabled={pageNumber >= pageTotal} onClick={() => goTo(pageNumber + 1)}>
+          <span>{t('staff.grid.page_of', { page: server.page, pages: pageTotal })}</span>
+          <button type="button" className="button secondary" disabled={server.page >= pageTotal} onClick={() => server.onPage(server.page + 1)}>
             {t('staff.grid.next')}
           </button>
         </nav>

@@ -110,7 +110,7 @@ function ProductsTab() {
   ];
   return (
     <>
-      <StaffGrid label={t('staff.config.tabs.products')} filterable columns={columns} data={products.data?.list ?? []} rowKey={(row) => row.productCode} pageSize={25} />
+      <StaffGrid label={t('staff.config.tabs.products')} filterable columns={columns} data={products.data?.list ?? []} rowKey={(row) => row.productCode} />
       {editing ? <ProductDialog product={editing} onClose={() => setEditing(null)} onSaved={products.reload} /> : null}
     </>
   );

@@ -1,11 +1,12 @@
 import { effect } from '@preact/signals-react';
-import { memo, useLayoutEffect, useRef, type CSSProperties } from 'react';
+import { memo, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Product } from '../../../shared/api/market';
 import type { BrandConfig } from '../../../shared/config/brand-config';
 import { formatPriceTime } from '../../../shared/format/date-time';
 import type { PriceRow } from '../../../shared/protocol/engine';
 import { useApp } from '../../app-context';
+import type { VirtualRowProps } from '../../components/virtual-list';
 import { priceSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
 import { changeTone, signedPercent } from './price-tone';
@@ -16,7 +17,8 @@ export const quoteRowHeight = 60;
 interface QuoteRowProps {
   product: Product;
   onOpen: (symbol: string) => void;
-  style?: CSSProperties;
+  /** In the long list: the row's place, size and keyboard from the virtualizer. */
+  row?: VirtualRowProps;
 }
 
 interface LiveCells {
@@ -47,7 +49,7 @@ function paintQuote(cells: LiveCells, row: PriceRow | null, timeZone: BrandConfi
  * hottest path of the app, and at 10 batches a second a React render per row per batch
  * costs more than everything else on the main thread together).
  */
-export const QuoteRow = memo(function QuoteRow({ product, onOpen, style }: QuoteRowProps) {
+export const QuoteRow = memo(function QuoteRow({ product, onOpen, row }: QuoteRowProps) {
   const { t } = useTranslation();
   const { config } = useApp();
   const symbol = product.productCode;
@@ -60,7 +62,7 @@ export const QuoteRow = memo(function QuoteRow({ product, onOpen, style }: Quote
     [symbol, config.timeZone, loading],
   );
   return (
-    <li className="quote-row" style={style} data-symbol={symbol} ref={(node) => void (cells.current.row = node)}>
+    <li {...row} className="quote-row" data-symbol={symbol} ref={(node) => void (cells.current.row = node)}>
       <button type="button" className="quote-row-button" onClick={() => onOpen(symbol)} aria-label={`${product.productName} ${symbol}`}>
         {config.showProductLogo ? <img className="quote-logo" src={product.logoUrl} alt="" loading="lazy" width={28} height={28} /> : null}
         <span className="quote-name">

@@ -5,10 +5,11 @@ import { noticeList, noticeRead, type NoticeRow } from '../../../shared/api/noti
 import { useApp } from '../../app-context';
 import { DetailList } from '../../components/detail-list';
 import { Dialog } from '../../components/dialog';
+import { VirtualList } from '../../components/virtual-list';
 import { noticesSignal } from '../../engine/signals';
 import { formatPriceTime } from '../../../shared/format/date-time';
 import { useBrandFormat } from '../../format/use-brand-format';
-import { useEndSentinel, usePagedList } from '../trading/history/use-paged-list';
+import { usePagedList } from '../trading/history/use-paged-list';
 import { refreshUnreadCount } from './notice-alerts';
 import { useNoticeText } from './notice-text';
 
@@ -16,6 +17,8 @@ import { useNoticeText } from './notice-text';
 export const noticePageSize = 10;
 /** The specification: after more than 5 failures in a row, infinite scroll stops. */
 const failureCap = 5;
+/** A notice's row before it is measured: a title line and two lines of content (longer ones wrap, and are measured). */
+const noticeRowEstimatePx = 86;
 
 /** The opened notice: its translated text, its amount (codes 629005 and 629006 show paymentPrice) and reason. */
 function NoticeDetail(props: { notice: NoticeRow }) {
@@ -64,7 +67,6 @@ export function NoticeList() {
     failureCap,
     retryDelayMs: (failures) => Math.min(8_000, 500 * 2 ** failures),
   });
-  const sentinel = useEndSentinel<HTMLLIElement>(list, state.items.length);
 
   function open(notice: NoticeRow) {
     setOpened(notice);
@@ -80,12 +82,22 @@ export function NoticeList() {
 
   return (
     <>
-      <ul className="notice-list" data-testid="notice-list">
-        {state.items.map((notice) => {
+      <VirtualList
+        label={t('page.notification')}
+        items={state.items}
+        itemKey={(notice) => String(notice.id)}
+        sizing={{ estimatePx: noticeRowEstimatePx }}
+        scrollerClassName="notice-scroller"
+        listClassName="notice-list"
+        testId="notice-list"
+        onEndReached={list.loadMore}
+        endCheckKey={state.status}
+        renderRow={(row) => {
+          const notice = row.item;
           const { title, content } = wording(notice);
           const unread = notice.readStatus === 0;
           return (
-            <li key={notice.id}>
+            <li key={row.key} {...row.props}>
               <button type="button" className={`notice-row${unread ? ' unread' : ''}`} onClick={() => open(notice)} data-testid="notice-row">
                 <span className="notice-row-head">
                   {unread ? <span className="notice-dot" role="img" aria-label={t('notices.unread')} /> : null}
@@ -96,21 +108,23 @@ export function NoticeList() {
               </button>
             </li>
           );
-        })}
-        <li ref={sentinel} className="notice-list-status">
-          {state.status === 'loading' && state.items.length === 0 ? t('common.loading') : null}
-          {state.status === 'retrying' ? t('common.loading') : null}
-          {state.status === 'stopped' ? (
-            <>
-              {t('notices.load_failed')}{' '}
-              <button type="button" className="link-button" onClick={() => list.retry()}>
-                {t('common.retry')}
-              </button>
-            </>
-          ) : null}
-          {state.status === 'end' ? (state.items.length === 0 ? t('notices.empty') : t('notices.end')) : null}
-        </li>
-      </ul>
+        }}
+        footer={
+          <p className="notice-list-status">
+            {state.status === 'loading' && state.items.length === 0 ? t('common.loading') : null}
+            {state.status === 'retrying' ? t('common.loading') : null}
+            {state.status === 'stopped' ? (
+              <>
+                {t('notices.load_failed')}{' '}
+                <button type="button" className="link-button" onClick={() => list.retry()}>
+                  {t('common.retry')}
+                </button>
+              </>
+            ) : null}
+            {state.status === 'end' ? (state.items.length === 0 ? t('notices.empty') : t('notices.end')) : null}
+          </p>
+        }
+      />
       {opened ? (
         <Dialog title={wording(opened).title} onClose={() => setOpened(null)}>
           <NoticeDetail notice={opened} />

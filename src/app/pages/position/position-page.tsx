@@ -28,13 +28,13 @@ export function PositionPage() {
   const [optionTab, setOptionTab] = useState<OptionStatusTab>(OptionStatus.running);
   if (isDesktop) {
     return (
-      <PageFrame back={false} title={t('page.position')}>
+      <PageFrame back={false} title={t('page.position')} fill>
         <PositionsBoard />
       </PageFrame>
     );
   }
   return (
-    <PageFrame back={false} title={t('page.position')} actions={<ResetDemoButton />}>
+    <PageFrame back={false} title={t('page.position')} actions={<ResetDemoButton />} fill>
       {/* Under the header: beside the title and the demo reset it would squeeze the title away. */}
       <TradeModeSwitch className="trade-mode-switch" />
       {mode !== 'option' ? (

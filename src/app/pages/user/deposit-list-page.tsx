@@ -6,7 +6,7 @@ import { FundRecords } from '../../features/money/records/fund-records';
 export function DepositListPage() {
   const { t } = useTranslation();
   return (
-    <PageFrame title={t('page.deposit_list')}>
+    <PageFrame title={t('page.deposit_list')} fill>
       <FundRecords />
     </PageFrame>
   );

@@ -28,7 +28,7 @@ export function MyWalletPage() {
   const trading = useAccountBalance();
 
   return (
-    <PageFrame title={t('page.my_wallet')}>
+    <PageFrame title={t('page.my_wallet')} fill={tab === 'wallet_record'}>
       <div className="type-tabs" role="tablist" aria-label={t('page.my_wallet')}>
         {(['my_wallet', 'wallet_record'] as const).map((name) => (
           <button key={name} type="button" role="tab" aria-selected={tab === name} className="type-tab" onClick={() => setTab(name)}>

@@ -6,7 +6,7 @@ import { NoticeList } from '../../features/notices/notice-list';
 export function NotificationPage() {
   const { t } = useTranslation();
   return (
-    <PageFrame title={t('page.notification')}>
+    <PageFrame title={t('page.notification')} fill>
       <NoticeList />
     </PageFrame>
   );

@@ -11,7 +11,7 @@ export function TransactionListPage() {
   const [location, navigate] = useLocation();
   const query = transactionQueryOf(search);
   return (
-    <PageFrame title={t('page.transaction_list')}>
+    <PageFrame title={t('page.transaction_list')} fill>
       {/* A new id in the address is a new lookup. */}
       <TransactionList key={search} query={query} onQueryDone={() => navigate(location, { replace: true })} />
     </PageFrame>

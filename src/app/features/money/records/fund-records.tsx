@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fundRecords, type FundRecord } from '../../../../shared/api/deposit';
 import { fundRecordsPageSize, PayState } from '../../../../shared/money/deposit-rules';
 import { useApp } from '../../../app-context';
 import { DetailList } from '../../../components/detail-list';
 import { Dialog } from '../../../components/dialog';
+import { VirtualList } from '../../../components/virtual-list';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { useIsDesktop } from '../../../layouts/use-viewport';
 
@@ -14,6 +15,8 @@ type StatusFilter = 'all' | 0 | 1 | 2;
 const typeOptions: readonly TypeFilter[] = ['all', 0, 1];
 const statusOptions: readonly StatusFilter[] = ['all', PayState.waiting, PayState.success, PayState.fail];
 const stateTone: Record<FundRecord['payState'], string> = { 0: 'state-waiting', 1: 'up', 2: 'down' };
+/** A record's row before it is measured (a failed one adds its reason, which may wrap). */
+const recordRowEstimatePx = 66;
 
 /** A record's state as the customer reads it: a withdrawal they canceled says so rather than "Fail". */
 export function fundRecordStateKey(record: FundRecord): string {
@@ -71,7 +74,6 @@ export function FundRecords() {
   const [done, setDone] = useState(false);
   const [loading, setLoading] = useState(false);
   const [selected, setSelected] = useState<FundRecord | null>(null);
-  const end = useRef<HTMLDivElement>(null);
   const generation = useRef(0);
 
   /** A filter change starts over from page 1; answers still on their way for the old filters are dropped. */
@@ -107,16 +109,6 @@ export function FundRecords() {
       .finally(() => mine === generation.current && setLoading(false));
   }, [http, loading, done, nextPage, type, status]);
 
-  useEffect(() => {
-    const sentinel = end.current;
-    if (!sentinel) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) loadMore();
-    });
-    observer.observe(sentinel);
-    return () => observer.disconnect();
-  }, [loadMore]);
-
   const list = (
     <div className="fund-records-list">
       <div className="fund-records-filters" role="group">
@@ -139,9 +131,17 @@ export function FundRecords() {
           ))}
         </select>
       </div>
-      <ul className="fund-records" data-testid="fund-records">
-        {records.map((record) => (
-          <li key={record.id}>
+      <VirtualList
+        label={t('page.deposit_list')}
+        items={records}
+        itemKey={(record) => String(record.id)}
+        sizing={{ estimatePx: recordRowEstimatePx }}
+        scrollerClassName="fund-records-scroller"
+        listClassName="fund-records"
+        testId="fund-records"
+        onEndReached={loadMore}
+        renderRow={({ item: record, key, props }) => (
+          <li key={key} {...props}>
             <button type="button" className={`fund-record${selected?.id === record.id ? ' selected' : ''}`} onClick={() => setSelected(record)} data-testid="fund-record">
               <span className="fund-record-what">
                 <strong data-testid="fund-record-type">{t(record.actionType === 0 ? 'deposit.records_type_deposit' : 'deposit.records_type_withdraw')}</strong>
@@ -162,11 +162,9 @@ export function FundRecords() {
               ) : null}
             </button>
           </li>
-        ))}
-      </ul>
-      <div ref={end} className="list-end">
-        {loading ? t('common.loading') : done ? t(records.length === 0 ? 'deposit.no_records' : 'deposit.end') : ''}
-      </div>
+        )}
+        footer={<p className="list-end">{loading ? t('common.loading') : done ? t(records.length === 0 ? 'deposit.no_records' : 'deposit.end') : ''}</p>}
+      />
     </div>
   );
 

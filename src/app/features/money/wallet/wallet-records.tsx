@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { walletRecords, type WalletRecord } from '../../../../shared/api/wallet';
 import { useApp } from '../../../app-context';
+import { VirtualList } from '../../../components/virtual-list';
 import { useBrandFormat } from '../../../format/use-brand-format';
-import { useEndSentinel, usePagedList } from '../../trading/history/use-paged-list';
+import { usePagedList } from '../../trading/history/use-paged-list';
 
 /** The spec's page size of record lists. */
 export const recordsPageSize = 10;
@@ -12,6 +13,12 @@ const failureCap = 5;
 
 type RecordFilter = 'all' | 0 | 1 | 2;
 const filters: readonly RecordFilter[] = ['all', 0, 1, 2];
+/** A record's row: type and amount, the time under them. */
+const recordRowHeight = 62;
+
+function recordKey(record: WalletRecord): string {
+  return `${record.uid}:${record.currency}:${record.orderQuantity}`;
+}
 
 /** The wallet record tab: a type filter (all, transfer in, transfer out, order) over an infinitely scrolling list. */
 export function WalletRecords() {
@@ -25,11 +32,10 @@ export function WalletRecords() {
       const answer = await http.call(walletRecords, { page, limit: recordsPageSize, ...(filter === 'all' ? {} : { type: filter }) }, { silent: true, signal });
       return { items: answer.list, pages: answer.pages };
     },
-    keyOf: (record) => `${record.uid}:${record.currency}:${record.orderQuantity}`,
+    keyOf: recordKey,
     failureCap,
     retryDelayMs: (failures) => Math.min(8_000, 500 * 2 ** failures),
   });
-  const sentinel = useEndSentinel<HTMLLIElement>(list, state.items.length);
 
   return (
     <div className="wallet-records">
@@ -43,9 +49,18 @@ export function WalletRecords() {
           ))}
         </select>
       </label>
-      <ul className="wallet-record-list" data-testid="wallet-records">
-        {state.items.map((record) => (
-          <li key={`${record.uid}:${record.currency}:${record.orderQuantity}`} className="wallet-record">
+      <VirtualList
+        label={t('wallet.wallet_record')}
+        items={state.items}
+        itemKey={recordKey}
+        sizing={{ estimatePx: recordRowHeight }}
+        scrollerClassName="wallet-record-scroller"
+        listClassName="wallet-record-list"
+        testId="wallet-records"
+        onEndReached={list.loadMore}
+        endCheckKey={state.status}
+        renderRow={({ item: record, key, props }) => (
+          <li key={key} {...props} className="wallet-record">
             <span className="wallet-record-type">{t(`wallet.record_type_${record.orderType}`)}</span>
             <span className={`numeric ${record.orderQuantity.startsWith('-') ? 'down' : 'up'}`}>
               {record.orderQuantity.startsWith('-') ? '' : '+'}
@@ -53,18 +68,20 @@ export function WalletRecords() {
             </span>
             <time className="wallet-record-time numeric">{format.time(record.orderTime)}</time>
           </li>
-        ))}
-        <li ref={sentinel} className="wallet-record-status">
-          {state.status === 'loading' ? t('common.loading') : null}
-          {state.status === 'retrying' ? t('wallet.records_retrying') : null}
-          {state.status === 'stopped' ? (
-            <button type="button" className="link-button" onClick={() => list.retry()}>
-              {t('common.retry')}
-            </button>
-          ) : null}
-          {state.status === 'end' ? (state.items.length === 0 ? t('wallet.no_records') : t('wallet.records_end')) : null}
-        </li>
-      </ul>
+        )}
+        footer={
+          <p className="wallet-record-status">
+            {state.status === 'loading' ? t('common.loading') : null}
+            {state.status === 'retrying' ? t('wallet.records_retrying') : null}
+            {state.status === 'stopped' ? (
+              <button type="button" className="link-button" onClick={() => list.retry()}>
+                {t('common.retry')}
+              </button>
+            ) : null}
+            {state.status === 'end' ? (state.items.length === 0 ? t('wallet.no_records') : t('wallet.records_end')) : null}
+          </p>
+        }
+      />
     </div>
   );
 }

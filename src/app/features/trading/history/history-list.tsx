@@ -1,6 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
+import { VirtualList } from '../../../components/virtual-list';
 import { historyKey, useHistorySource, type HistoryItem, type HistoryKind } from './history-kind';
 import { HistoryRow, PagedListFooter, ProfitLossSummary, useHistoryDrawer } from './history-parts';
 import type { PageOf } from './use-paged-list';
@@ -18,50 +17,33 @@ export function HistoryList<Item extends HistoryItem, Page extends PageOf<Item>>
   useSignals();
   const source = useHistorySource(props.kind);
   const { state, list } = source.paged;
-  const scrollRef = useRef<HTMLDivElement>(null);
   const { items, status } = state;
   const own = useHistoryDrawer(props.kind, items);
   // A page that shows details itself (a side panel, a detail asked for in the address) takes the taps.
   const openItem = props.onOpen ?? own.openItem;
   const drawer = props.onOpen ? null : own.drawer;
-  // The app does not use the React Compiler, so the unmemoizable API is fine here.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
-    count: items.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => historyRowHeight,
-    overscan: overscanRows,
-    getItemKey: (index) => {
-      const item = items[index];
-      return item === undefined ? index : historyKey(item);
-    },
-  });
-  const rows = virtualizer.getVirtualItems();
-  const lastIndex = rows.at(-1)?.index ?? -1;
-  // Also after each load (status): a short page may leave the end in view, so the next one follows.
-  useEffect(() => {
-    if (items.length > 0 && lastIndex >= items.length - 1) list.loadMore();
-  }, [lastIndex, items.length, status, list]);
 
   return (
     <>
       {source.hasTotals ? <ProfitLossSummary today={source.today} total={source.total} /> : null}
-      <div className="history-scroller" ref={scrollRef}>
-        {items.length > 0 ? (
-          <ul className="history-rows" aria-label={source.label} style={{ height: virtualizer.getTotalSize() }}>
-            {rows.map((row) => {
-              const item = items[row.index];
-              if (item === undefined) return null;
-              return (
-                <li key={row.key} className="history-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: historyRowHeight, transform: `translateY(${row.start}px)` }}>
-                  <HistoryRow kind={props.kind} item={item} onOpen={openItem} />
-                </li>
-              );
-            })}
-          </ul>
-        ) : null}
-        <PagedListFooter status={status} count={items.length} emptyText={source.emptyText} endText={source.endText} onRetry={list.retry} />
-      </div>
+      <VirtualList
+        label={source.label}
+        items={items}
+        itemKey={historyKey}
+        sizing={{ fixedPx: historyRowHeight }}
+        overscan={overscanRows}
+        scrollerClassName="history-scroller"
+        listClassName="history-rows"
+        // Also after each load (status): a short page may leave the end in view, so the next one follows.
+        onEndReached={list.loadMore}
+        endCheckKey={status}
+        renderRow={(row) => (
+          <li key={row.key} {...row.props} className="history-row">
+            <HistoryRow kind={props.kind} item={row.item} onOpen={openItem} />
+          </li>
+        )}
+        footer={<PagedListFooter status={status} count={items.length} emptyText={source.emptyText} endText={source.endText} onRetry={list.retry} />}
+      />
       {drawer}
     </>
   );

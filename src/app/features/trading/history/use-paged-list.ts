@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useSyncExternalStore } from 'react';
 
 /** One page as a paged source answers it: its items and how many pages there are in all. */
 export interface PageOf<Item> {
@@ -148,21 +148,3 @@ export function usePagedList<Item, Page extends PageOf<Item>>(
   return { state, list };
 }
 
-/**
- * A sentinel for the end of a plain (not virtualized) paged list: put the ref on an element
- * after the last item; when it scrolls into view the next page loads. Observed again as items
- * arrive, so a short page that leaves the end in view asks for the one after.
- */
-export function useEndSentinel<Element extends HTMLElement>(list: { loadMore: () => void }, itemCount: number): RefObject<Element | null> {
-  const sentinel = useRef<Element>(null);
-  useEffect(() => {
-    const element = sentinel.current;
-    if (!element) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) list.loadMore();
-    });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [list, itemCount]);
-  return sentinel;
-}

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { RunningOption } from '../../../../shared/protocol/engine';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { VirtualGrid, type GridColumn } from '../../../components/virtual-grid';
+import { VirtualList, type VirtualRowProps } from '../../../components/virtual-list';
 import { optionsSignal } from '../../../engine/signals';
 import { completionTriesFromList } from './option-completion';
 import { CountdownBar, LivePrice, OptionOrderFlow, type OptionFlowOrder } from './option-order-flow';
@@ -33,14 +34,17 @@ function RunningState(props: { loaded: boolean; empty: boolean }) {
   return props.empty ? <p className="list-state">{t('option.empty_running')}</p> : null;
 }
 
-function OptionRow(props: { running: RunningOption; onOpen: () => void }) {
+/** A running option's row, its countdown bar under the name and prices; measured, as a long name wraps. */
+const optionRowEstimatePx = 84;
+
+function OptionRow(props: { running: RunningOption; onOpen: (order: OptionFlowOrder) => void; row: VirtualRowProps }) {
   const { t } = useTranslation();
   const format = useBrandFormat();
   const { order, progress, remainingMs } = props.running;
   const up = order.orderType === OptionDirection.up;
   return (
-    <li className="order-row option-row" data-testid={`option-row-${order.uid}`}>
-      <button type="button" className="order-row-button option-row-button" onClick={props.onOpen} aria-label={`${order.productName} ${order.uid}`}>
+    <li {...props.row} className="order-row option-row" data-testid={`option-row-${order.uid}`}>
+      <button type="button" className="order-row-button option-row-button" onClick={() => props.onOpen(order)} aria-label={`${order.productName} ${order.uid}`}>
         <span className="order-name">
           <strong>{order.productName}</strong>
           <span className={`order-direction ${up ? 'up' : 'down'}`}>{t(up ? 'option.buy_up' : 'option.buy_down')}</span>
@@ -58,7 +62,7 @@ function OptionRow(props: { running: RunningOption; onOpen: () => void }) {
   );
 }
 
-/** Phones: one row per running option (an account holds a screenful at most). */
+/** Phones: the running options as a virtualized list. */
 export function OptionPositionList() {
   const { t } = useTranslation();
   const { loaded, running } = useRunningOptions();
@@ -68,11 +72,15 @@ export function OptionPositionList() {
     <>
       <RunningState loaded={loaded} empty={running.length === 0} />
       {running.length > 0 ? (
-        <ul className="order-rows" aria-label={t('option.running')}>
-          {running.map((each) => (
-            <OptionRow key={each.order.uid} running={each} onOpen={() => setOpen(each.order)} />
-          ))}
-        </ul>
+        <VirtualList
+          label={t('option.running')}
+          items={running}
+          itemKey={(each) => each.order.uid}
+          sizing={{ estimatePx: optionRowEstimatePx }}
+          scrollerClassName="order-scroller"
+          listClassName="order-rows"
+          renderRow={(row) => <OptionRow key={row.key} running={row.item} onOpen={setOpen} row={row.props} />}
+        />
       ) : null}
       {open ? <OptionOrderFlow key={open.uid} start={open} maxTries={completionTriesFromList} onClose={() => setOpen(null)} /> : null}
     </>

@@ -1,0 +1,222 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { callApi, demoSession, isDesktop, waitForApp } from './support';
+
+/**
+ * Long lists at both sizes: 500 live quotation rows and 300 history rows, scrolled from top
+ * to bottom and walked with the keyboard, with only a window of rows in the page. The 500
+ * products come from a second server started here with the load-test catalogue
+ * (MARKET_LOAD_SYMBOLS, the bench's 500 symbols), so the suite's own server, and what
+ * `npm start` shows, keep the seeded catalogue.
+ */
+const port = Number(process.env.E2E_PORT ?? 8181) + 5;
+const base = `http://localhost:${port}`;
+const loadSymbols = 500;
+const historyOrders = 300;
+
+test.use({ baseURL: base });
+
+let server: ChildProcess | null = null;
+let dataDir = '';
+
+test.beforeAll(async () => {
+  // Beside the suite's own server on a shared machine, a cold start can take a few minutes.
+  test.setTimeout(240_000);
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradeweb-long-lists-'));
+  server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      STATIC_DIR: path.resolve(process.env.STATIC_DIR ?? 'dist'),
+      LOG_LEVEL: 'warn',
+      DEV_OUTBOX: '1',
+      CODES_SENT_PER_10_MIN: '1000',
+      CODE_CHECKS_PER_10_MIN: '1000',
+      SWITCHES: 'VIRTUAL_CURRENCY_TRADE=1,Contract=1,OptionMock=1',
+      MIN_HOLD_SECONDS: '0',
+      MARKET_LOAD_SYMBOLS: String(loadSymbols),
+      // Every load symbol ticks a few times a second: rows change while the list scrolls.
+      MARKET_LOAD_TICKS_PER_SECOND: '2000',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  await expect
+    .poll(async () => (await fetch(`${base}/healthz`).catch(() => null))?.status ?? 0, { timeout: 210_000 })
+    .toBe(200);
+});
+
+test.afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server?.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The rendered rows' places in the whole list (1-based), in DOM order. */
+async function placesOf(rows: Locator, attribute: 'aria-posinset' | 'aria-rowindex'): Promise<number[]> {
+  return rows.evaluateAll((elements, name) => elements.map((element) => Number(element.getAttribute(name))), attribute);
+}
+
+/** Scrolls a scroller by one screenful; whether it had reached its end before. */
+async function scrollOneScreen(scroller: Locator): Promise<boolean> {
+  return scroller.evaluate((element) => {
+    const atEnd = element.scrollTop + element.clientHeight >= element.scrollHeight - 1;
+    element.scrollTop += element.clientHeight;
+    return atEnd;
+  });
+}
+
+/** The element is shown whole inside its scroller (to the pixel: a scroller's height may be fractional). */
+async function expectShownWhole(element: Locator, scroller: Locator) {
+  await expect
+    .poll(async () => {
+      const [box, frame] = await Promise.all([element.boundingBox(), scroller.boundingBox()]);
+      if (!box || !frame) return false;
+      return box.y >= frame.y - 1 && box.y + box.height <= frame.y + frame.height + 1;
+    })
+    .toBe(true);
+}
+
+/** Waits until a row's live bid moves away from what it shows now. */
+async function expectLiveBid(page: Page, row: Locator) {
+  const symbol = await row.getAttribute('data-symbol');
+  const bid = page.getByTestId(`quote-bid-${symbol}`);
+  await expect(bid).toHaveText(/^\d+\.\d{2}$/);
+  const before = await bid.textContent();
+  await expect(bid).not.toHaveText(before ?? '', { timeout: 15_000 });
+}
+
+test('500 live quotation rows scroll from top to bottom with only a window of rows in the page; the keyboard reaches the last and the first', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/quotation');
+  await waitForApp(page);
+  await page.getByRole('tablist', { name: 'Product types' }).getByRole('tab', { name: 'Cryptos' }).click();
+  const list = page.getByRole('list', { name: 'Cryptos' });
+  const rows = list.getByRole('listitem');
+  await expect(rows.first()).toContainText('Bitcoin');
+  // Screen readers hear the whole list's size on every row, not the rendered few.
+  const total = Number(await rows.first().getAttribute('aria-setsize'));
+  expect(total).toBeGreaterThanOrEqual(loadSymbols);
+  await expect(rows.first()).toHaveAttribute('aria-posinset', '1');
+
+  const scroller = page.locator('.quote-scroller');
+  const seen = new Set<number>();
+  let screens = 0;
+  for (;;) {
+    const places = await placesOf(rows, 'aria-posinset');
+    // A window: a screenful and the overscan, consecutive, whatever the list's length.
+    expect(places.length).toBeLessThan(40);
+    expect(places).toEqual(places.map((_, index) => places[0]! + index));
+    for (const place of places) seen.add(place);
+    // Halfway down, the rows in view still take live quotes.
+    if (screens === 20) await expectLiveBid(page, rows.filter({ hasText: /Load \d{3}/ }).nth(4));
+    if (await scrollOneScreen(scroller)) break;
+    screens += 1;
+    // The rows of the new screen are drawn before the next look.
+    const shownUpTo = Math.max(...places);
+    await expect.poll(async () => Math.max(...(await placesOf(rows, 'aria-posinset')))).toBeGreaterThan(Math.min(shownUpTo, total - 1));
+  }
+  // Every row was on screen once on the way down, the last one is in view and reads in full.
+  expect(seen.size).toBe(total);
+  const last = rows.last();
+  await expect(last).toHaveAttribute('aria-posinset', String(total));
+  await expectShownWhole(last, scroller);
+  await expect(last).toContainText(`Load ${String(loadSymbols).padStart(3, '0')}`);
+  await expectLiveBid(page, last);
+  await page.screenshot({ path: `test-results/screens/long-quotation-end-${page.viewportSize()?.width}.png` });
+
+  // The keyboard: Home goes to the first row, End to the last, the arrows one by one, each scrolled into view.
+  await last.getByRole('button').focus();
+  await page.keyboard.press('Home');
+  const first = list.locator('li[aria-posinset="1"]').getByRole('button');
+  await expect(first).toBeFocused();
+  await expectShownWhole(first, scroller);
+  await page.keyboard.press('ArrowDown');
+  await expect(list.locator('li[aria-posinset="2"]').getByRole('button')).toBeFocused();
+  await page.keyboard.press('End');
+  const end = list.locator(`li[aria-posinset="${total}"]`).getByRole('button');
+  await expect(end).toBeFocused();
+  await expectShownWhole(end, scroller);
+  expect((await placesOf(rows, 'aria-posinset')).length).toBeLessThan(40);
+});
+
+/** A history row: the list item on phones, the grid row on desktop. */
+function historyRows(page: Page): { rows: Locator; place: 'aria-posinset' | 'aria-rowindex'; offset: number } {
+  return isDesktop(page)
+    ? { rows: page.getByRole('table', { name: 'Closed orders' }).locator('[role="row"][aria-rowindex]:not([aria-rowindex="1"])'), place: 'aria-rowindex', offset: 1 }
+    : { rows: page.getByRole('list', { name: 'Closed orders' }).getByRole('listitem'), place: 'aria-posinset', offset: 0 };
+}
+
+test('300 history rows load page by page as the list scrolls to its end, with only a window of rows in the page; the last row reads in full and the keyboard walks back', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto('/');
+  await waitForApp(page);
+  const demo = await demoSession(page);
+  // 300 market orders placed and closed through the API, ten at a time.
+  const orders: string[] = [];
+  for (let batch = 0; batch < historyOrders / 10; batch += 1) {
+    const placed = await Promise.all(
+      Array.from({ length: 10 }, async (_, index) => {
+        const answer = await callApi(page, '/exchange/addOrderMock', demo.token, {
+          tradePair: 'BTCUSDT', price: '0', orderQuantity: '0.01', multiple: 20, orderType: index % 2, buyPoint: 2, clientOrderId: `e2e-long-${Date.now()}-${batch}-${index}`,
+        });
+        expect(answer.code).toBe(0);
+        const orderNo = answer.data as string;
+        expect((await callApi(page, '/exchange/closeOrderMock', demo.token, { orderId: orderNo })).code).toBe(0);
+        return orderNo;
+      }),
+    );
+    orders.push(...placed);
+  }
+
+  await page.goto('/history');
+  const { rows, place, offset } = historyRows(page);
+  await expect(rows.first()).toContainText('Bitcoin');
+  const scroller = page.locator('.history-scroller, .history-board .virtual-grid-scroller').first();
+  // Down to the end: each time the end shows, the next page of 10 loads, until none is left.
+  await expect(async () => {
+    await scroller.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+    expect((await placesOf(rows, place)).length).toBeLessThan(60);
+    await expect(page.getByText('No more orders.')).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 90_000 });
+  await scroller.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+  const places = await placesOf(rows, place);
+  expect(places.length).toBeLessThan(60);
+  expect(Math.max(...places) - offset).toBe(historyOrders);
+  // The last row is the first order closed (newest first), in view in full, its product and result readable.
+  const last = rows.last();
+  await expect(last).toHaveAttribute(place, String(historyOrders + offset));
+  await expectShownWhole(last, scroller);
+  const oldest = await lastOrderNumber(last);
+  expect(orders.slice(0, 10)).toContain(oldest);
+  await expect(last).toContainText('Bitcoin');
+  await expect(page.getByTestId(`history-pnl-${oldest}`)).toHaveText(/^-?[\d,]+\.\d{2}$/);
+  await page.screenshot({ path: `test-results/screens/long-history-end-${page.viewportSize()?.width}.png` });
+
+  // The keyboard walks from the last row to the first and back, each one scrolled into view.
+  const focusable = (row: Locator) => (isDesktop(page) ? row : row.getByRole('button'));
+  await focusable(last).focus();
+  await page.keyboard.press('Home');
+  const first = focusable(page.locator(`[${place}="${1 + offset}"]`));
+  await expect(first).toBeFocused();
+  await expectShownWhole(first, scroller);
+  await page.keyboard.press('End');
+  const end = focusable(page.locator(`[${place}="${historyOrders + offset}"]`));
+  await expect(end).toBeFocused();
+  await expectShownWhole(end, scroller);
+  await page.keyboard.press('ArrowUp');
+  await expect(focusable(page.locator(`[${place}="${historyOrders - 1 + offset}"]`))).toBeFocused();
+});
+
+/** The order number a history row names (its label is the product and the number). */
+async function lastOrderNumber(row: Locator): Promise<string> {
+  const label = (await row.getAttribute('aria-label')) ?? (await row.getByRole('button').getAttribute('aria-label')) ?? '';
+  return /(\d{16})$/.exec(label)?.[1] ?? '';
+}
