@@ -23,6 +23,9 @@ import * as loans from './0021-loans';
 import * as noticeParams from './0022-notice-params';
 import * as leaderLease from './0024-leader-lease';
 import * as outboxAndLimits from './0025-outbox-and-limits';
+import * as staffEnrolment from './0030-staff-enrolment';
+import * as reviewApprovalVoid from './0031-review-approval-void';
+import * as configProposals from './0032-config-proposals';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +53,7 @@ export const migrations: Record<string, Migration> = {
   '0022-notice-params': noticeParams,
   '0024-leader-lease': leaderLease,
   '0025-outbox-and-limits': outboxAndLimits,
+  '0030-staff-enrolment': staffEnrolment,
+  '0031-review-approval-void': reviewApprovalVoid,
+  '0032-config-proposals': configProposals,
 };
