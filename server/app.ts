@@ -23,6 +23,7 @@ import { registerOptions } from './modules/options';
 import { registerReviews } from './modules/reviews';
 import { registerSite } from './modules/site';
 import { registerStaff } from './modules/staff';
+import { registerConfigProposals } from './modules/config-proposals';
 import { registerStaffConfig } from './modules/staff-config';
 import { registerStaffCustomers } from './modules/staff-customers';
 import { registerTrading, registerTradingReads } from './modules/trading';
@@ -95,7 +96,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     customerLink: () => site.customerLink(),
   });
   // Identity registers the signed-in check, which the modules after it declare their calls through.
-  const { identity, sessions, signedIn, delivery } = await registerIdentity(app, {
+  const { identity, sessions, signedIn, delivery, outbox } = await registerIdentity(app, {
     settings,
     database,
     tokens,
@@ -106,11 +107,11 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     nowMs,
   });
   // The staff core registers the staff scope; the staff modules registered after it receive its `staffRoutes` and `audit`.
-  const { staffRoutes, audit } = await registerStaff(app, { settings, database, tokens, dataDir: dependencies.dataDir ?? null, nowMs });
+  const { staffRoutes, audit, duties } = await registerStaff(app, { settings, database, tokens, dataDir: dependencies.dataDir ?? null, messages: outbox, nowMs });
   // The review queues: the modules that own a review kind (money, account) receive `reviews` to register its effect and submit items.
-  const reviews = registerReviews(app, { settings, database, staffRoutes, audit });
+  const reviews = registerReviews(app, { settings, database, staffRoutes, audit, duties });
   // Uploaded images: stored by the modules that take them (deposits; avatars and identity documents), read back by owner and reviewer.
-  const uploads = await registerUploads({ database, dataDir: dependencies.dataDir ?? null, signedIn, staffRoutes, reviews });
+  const uploads = await registerUploads({ database, dataDir: dependencies.dataDir ?? null, signedIn, staffRoutes, reviews, audit });
   app.decorate('uploads', uploads);
   const ledger = createLedger(database.db, nowMs);
   // Open sockets per address and per user, counted in the database: the limits hold across every process.
@@ -188,7 +189,9 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   });
   // The back office's customers, configuration and notices, through the owning modules' services.
   registerStaffCustomers({ database, staffRoutes, audit, identity, ledger, trading, options, deposits, verifiedStatus });
-  registerStaffConfig({ database, staffRoutes, audit, site, market, options, wallet });
+  // Dual control: the set-calls that move money wait for a second admin.
+  const proposals = registerConfigProposals({ database, staffRoutes, audit, duties, nowMs });
+  registerStaffConfig({ database, staffRoutes, audit, site, market, options, wallet, proposals });
   registerNoticesStaffRoutes({ database, staffRoutes, audit, notices, identity });
   registerDevRoutes(app, { settings, delivery, feedControl });
   app.get('/healthz', async () => ({

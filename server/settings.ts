@@ -177,6 +177,15 @@ const environmentSchema = z.object({
    * another staff member (four-eyes); every loan does whatever its amount.
    */
   FOUR_EYES_USD: z.string().regex(/^\d{1,22}(\.\d{1,8})?$/, 'expected a decimal amount in USD, e.g. 1000').default('1000'),
+  /** A staff invitation (staff/create) can be used this many hours after it is sent. */
+  STAFF_INVITATION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(72),
+  /**
+   * Segregation of duties: two staff members of whom one created or changed the roles of the
+   * other within this many days cannot be the two approvers of one item or proposal.
+   */
+  STAFF_DUTIES_PERIOD_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
+  /** Where invitation links point: the console's address as staff reach it (default: this server's /staff on localhost). */
+  STAFF_CONSOLE_URL: z.string().url().optional(),
   /** Deposits for everyone (the deposit-disabled setting): off, deposit/status answers disabled and deposit/submit is refused. */
   DEPOSITS_ENABLED: flag.default(true),
   /** Development control of the price feed (POST /dev/market/pause and /resume). Never on by default. */
@@ -322,6 +331,9 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     marketLoadSymbols: values.MARKET_LOAD_SYMBOLS,
     marketLoadTicksPerSecond: values.MARKET_LOAD_TICKS_PER_SECOND,
     fourEyesUsd: values.FOUR_EYES_USD,
+    staffInvitationTtlMs: values.STAFF_INVITATION_TTL_HOURS * 3_600_000,
+    staffDutiesPeriodMs: values.STAFF_DUTIES_PERIOD_DAYS * 86_400_000,
+    staffConsoleUrl: (values.STAFF_CONSOLE_URL ?? `http://localhost:${values.PORT}/staff`).replace(/\/+$/, ''),
     depositsEnabled: values.DEPOSITS_ENABLED,
     /** True for `all`: one process, no leases, no relaying across processes. */
     singleProcess: roles.all,

@@ -26,6 +26,8 @@ export interface Database {
   staff_session_family: StaffSessionFamilyTable;
   staff_refresh_token: StaffRefreshTokenTable;
   staff_audit: StaffAuditTable;
+  staff_invitation: StaffInvitationTable;
+  config_proposal: ConfigProposalTable;
   notice: NoticeTable;
   review_item: ReviewItemTable;
   review_decision: ReviewDecisionTable;
@@ -302,16 +304,48 @@ export interface KlineTable {
 export interface StaffMemberTable {
   id: Generated<number>;
   email: string;
-  password_hash: string;
+  /** Null until an invited member enrols (0030). */
+  password_hash: string | null;
   /** Written as a text[] literal; read back as a string array. */
   roles: ColumnType<string[], string[], string[]>;
-  /** Encrypted with the data key. */
-  totp_secret: string;
+  /** Encrypted with the data key; null until an invited member enrols. */
+  totp_secret: string | null;
   totp_last_step: NullableBigintColumn;
   must_change_password: Generated<boolean>;
   disabled_at: Date | null;
   created_at: Date;
   last_sign_in_at: Date | null;
+  /** When the member confirmed their second factor; null: invited, cannot sign in yet (0030). */
+  enrolled_at: Date | null;
+}
+
+/** A staff member's single-use invitation (0030): only the token's digest is kept. */
+export interface StaffInvitationTable {
+  id: Generated<number>;
+  staff_id: number;
+  token_hash: string;
+  expires_at: Date;
+  password_set_at: Date | null;
+  confirmed_at: Date | null;
+  created_at: Date;
+}
+
+/** A dual-control change awaiting a second admin (0032). */
+export interface ConfigProposalTable {
+  id: Generated<number>;
+  kind: string;
+  target: string | null;
+  /** JSON, written as text. */
+  payload: ColumnType<unknown, string, never>;
+  before: ColumnType<unknown, string | null, never>;
+  after: ColumnType<unknown, string | null, never>;
+  status: ColumnType<'proposed' | 'approved' | 'rejected' | 'voided', undefined, 'approved' | 'rejected' | 'voided'>;
+  proposed_by: number;
+  proposed_at: Date;
+  decided_by: number | null;
+  decided_at: Date | null;
+  reason: string | null;
+  request_id: string | null;
 }
 
 export interface StaffSessionFamilyTable {
@@ -369,6 +403,8 @@ export interface ReviewDecisionTable {
   request_id: string;
   resulting_status: ReviewStatus;
   created_at: ColumnType<Date, Date | undefined, never>;
+  /** Set when the approval was voided (its approver disabled before the second approval, 0031). */
+  voided_at: ColumnType<Date | null, never, Date>;
 }
 
 export interface ReviewFileTable {

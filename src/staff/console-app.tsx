@@ -3,6 +3,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Redirect, Route, Router, Switch } from 'wouter';
+import { navigate } from 'wouter/use-browser-location';
 import { LoadingScreen } from '../app/boot/blocking-overlay';
 import { ConfirmHost } from '../app/components/confirm';
 import { ToastHost } from '../app/components/toasts';
@@ -16,6 +17,7 @@ import { ChangePasswordPage } from './pages/change-password';
 import { ConfigPage } from './pages/config';
 import { CustomerPage } from './pages/customer';
 import { CustomersPage } from './pages/customers';
+import { EnrolPage } from './pages/enrol';
 import { HomePage } from './pages/home';
 import { NoticesPage } from './pages/notices';
 import { QueuePage } from './pages/queue';
@@ -85,7 +87,11 @@ export function ConsoleApp(props: { client: StaffClient; config: BrandConfig }) 
   }
   return (
     <Router base={consoleBase}>
-      {content}
+      <Switch>
+        {/* An invitation link, signed out: the new member enrols, then signs in. */}
+        <Route path="/enrol">{() => <EnrolPage client={client} onDone={() => navigate(`${consoleBase}/`, { replace: true })} />}</Route>
+        <Route>{content}</Route>
+      </Switch>
       <ToastHost />
       <ConfirmHost />
     </Router>

@@ -277,7 +277,7 @@ describe.each(testBackends())('staff races and escalations on $name', (backend) 
       expect((await staffCall(server, '/v1/staff/staff/setRoles', { staffId: actorMember.staffId, roles: ['support'] }, adminA.token)).code).toBe(0);
       const auditBefore = await auditCount();
       const email = newEmail();
-      await expect(server.app.staff.management.create({ email, roles: ['admin'] }, actor)).rejects.toMatchObject({ code: ErrorCode.STAFF_ROLE_REQUIRED });
+      await expect(server.app.staff.management.invite(actor, { email, roles: ['admin'] })).rejects.toMatchObject({ code: ErrorCode.STAFF_ROLE_REQUIRED });
       await expect(server.app.staff.management.setRoles(actor, { staffId: target.staffId, roles: ['admin'] })).rejects.toMatchObject({ code: ErrorCode.STAFF_ROLE_REQUIRED });
       expect((await staffCall(server, '/v1/staff/staff/disable', { staffId: actorMember.staffId }, adminA.token)).code).toBe(0);
       await expect(server.app.staff.management.disable(actor, { staffId: target.staffId })).rejects.toMatchObject({ code: ErrorCode.SESSION_ENDED });

@@ -24,6 +24,9 @@ import * as noticeParams from './0022-notice-params';
 import * as leaderLease from './0024-leader-lease';
 import * as outboxAndLimits from './0025-outbox-and-limits';
 import * as idempotencyRequestHash from './0037-idempotency-request-hash';
+import * as staffEnrolment from './0030-staff-enrolment';
+import * as reviewApprovalVoid from './0031-review-approval-void';
+import * as configProposals from './0032-config-proposals';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +55,7 @@ export const migrations: Record<string, Migration> = {
   '0024-leader-lease': leaderLease,
   '0025-outbox-and-limits': outboxAndLimits,
   '0037-idempotency-request-hash': idempotencyRequestHash,
+  '0030-staff-enrolment': staffEnrolment,
+  '0031-review-approval-void': reviewApprovalVoid,
+  '0032-config-proposals': configProposals,
 };

@@ -44,6 +44,25 @@ export function createIdentityRepository(db: Kysely<Database>) {
       const result = await executor.updateTable('app_user').set({ email }).where('uid', '=', uid).where('email', 'is', null).executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
+    /**
+     * Stores a new, not yet active secret in one conditional statement: false when the second
+     * factor is on (an enable that committed meanwhile is never overwritten).
+     */
+    async startTotpSetup(uid: number, sealedSecret: string): Promise<boolean> {
+      const result = await db.updateTable('app_user').set({ totp_secret: sealedSecret }).where('uid', '=', uid).where('totp_enabled', '=', false).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    /** Turns the second factor on for the secret the code was checked against: false when a set-up replaced it (or it is on) meanwhile. */
+    async enableTotp(uid: number, sealedSecret: string): Promise<boolean> {
+      const result = await db
+        .updateTable('app_user')
+        .set({ totp_enabled: true })
+        .where('uid', '=', uid)
+        .where('totp_secret', '=', sealedSecret)
+        .where('totp_enabled', '=', false)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
     async setTotp(uid: number, sealedSecret: string | null, enabled: boolean) {
       await db.updateTable('app_user').set({ totp_secret: sealedSecret, totp_enabled: enabled }).where('uid', '=', uid).execute();
     },

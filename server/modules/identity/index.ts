@@ -9,7 +9,7 @@ import { registerSignedIn, type SessionCheck, type SignedInRoutes } from '../../
 import type { Settings } from '../../settings';
 import type { SiteService } from '../site/site-service';
 import { createMessageDelivery, deliveryDescription, withCodesLogged, type MessageDelivery } from '../../messaging/delivery';
-import { createOutbox } from '../../messaging/outbox';
+import { createOutbox, type Outbox } from '../../messaging/outbox';
 import { createWebhookSmsProvider } from '../../messaging/sms-webhook';
 import { createIdentityRepository } from './identity-repository';
 import { registerIdentityRoutes } from './identity-routes';
@@ -27,6 +27,8 @@ export interface IdentityModule {
   sessions: SessionCheck;
   signedIn: SignedInRoutes;
   delivery: MessageDelivery;
+  /** The transactional outbox: other modules write their messages (staff invitations) in their own transactions. */
+  outbox: Pick<Outbox, 'enqueue'>;
 }
 
 /**
@@ -117,5 +119,5 @@ export async function registerIdentity(
   // Messages left by an earlier run (or another process) go out now, then on the sweep.
   outbox.start();
   // The account module reads profiles through the repository until it asks the service.
-  return { identity, sessions, signedIn, delivery };
+  return { identity, sessions, signedIn, delivery, outbox };
 }

@@ -20,7 +20,8 @@ export function createTwoFactor(deps: IdentityDependencies, context: IdentityCon
       if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND);
       if (user.totp_enabled) throw new AppError(ErrorCode.STATUS_UNCHANGED);
       const secret = generateTotpSecret();
-      await repository.setTotp(uid, cipher.encrypt(secret), false);
+      // Conditional on the factor being off at the write, not at the read above: an enable running meanwhile wins.
+      if (!(await repository.startTotpSetup(uid, cipher.encrypt(secret)))) throw new AppError(ErrorCode.STATUS_UNCHANGED);
       return { otpauthUrl: otpauthUrl(settings.siteName, user.email ?? `+${user.phone ?? uid}`, secret), secret };
     },
 
@@ -32,7 +33,8 @@ export function createTwoFactor(deps: IdentityDependencies, context: IdentityCon
       if (user.totp_enabled) throw new AppError(ErrorCode.STATUS_UNCHANGED);
       const secret = cipher.decrypt(user.totp_secret);
       if (!secret || !(await spendTotp(uid, secret, code))) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
-      await repository.setTotp(uid, user.totp_secret, true);
+      // Only the secret the code was checked against is turned on: a set-up that replaced it meanwhile must be scanned and confirmed again.
+      if (!(await repository.enableTotp(uid, user.totp_secret))) throw new AppError(ErrorCode.QR_KEY_MISSING);
       await limits.codeFailures.reset(throttleKey);
     },
 

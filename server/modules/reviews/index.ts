@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { DatabaseHandle } from '../../db/database';
 import type { Settings } from '../../settings';
-import type { StaffAudit, StaffRoutes } from '../staff';
+import type { StaffAudit, StaffDuties, StaffRoutes } from '../staff';
 import { createReviewsRepository } from './reviews-repository';
 import { registerReviewsRoutes } from './reviews-routes';
 import { createReviewsService, type ReviewsService } from './reviews-service';
@@ -22,15 +22,16 @@ declare module 'fastify' {
  */
 export function registerReviews(
   app: FastifyInstance,
-  deps: { settings: Settings; database: DatabaseHandle; staffRoutes: StaffRoutes; audit: StaffAudit },
+  deps: { settings: Settings; database: DatabaseHandle; staffRoutes: StaffRoutes; audit: StaffAudit; duties: StaffDuties },
 ): ReviewsService {
   const reviews = createReviewsService({
     db: deps.database.db,
     repository: createReviewsRepository(deps.database.db),
     audit: deps.audit,
+    duties: deps.duties,
     fourEyesUsd: deps.settings.fourEyesUsd,
   });
-  registerReviewsRoutes(deps.staffRoutes, reviews);
+  registerReviewsRoutes(deps.staffRoutes, reviews, deps.audit, deps.database.db);
   app.decorate('reviews', reviews);
   return reviews;
 }

@@ -85,17 +85,40 @@ export function createReviewsRepository(db: Kysely<Database>) {
       return executor.selectFrom('review_decision').select(['review_id', 'staff_id', 'decision', 'resulting_status']).where('request_id', '=', requestId).executeTakeFirst();
     },
 
-    /** Who gave the approval that left the item awaiting a second one. */
-    async firstApproverId(executor: Executor, reviewId: number): Promise<number | null> {
+    /** The approval that left the item awaiting a second one (a voided one no longer counts). */
+    async firstApproval(executor: Executor, reviewId: number): Promise<{ decisionId: number; staffId: number } | null> {
       const row = await executor
         .selectFrom('review_decision')
-        .select('staff_id')
+        .select(['id', 'staff_id'])
         .where('review_id', '=', reviewId)
         .where('decision', '=', 'approve')
         .where('resulting_status', '=', 'awaiting_second')
+        .where('voided_at', 'is', null)
         .orderBy('id', 'desc')
         .executeTakeFirst();
-      return row ? row.staff_id : null;
+      return row ? { decisionId: row.id, staffId: row.staff_id } : null;
+    },
+
+    /** Items awaiting a second approval whose first (standing) approval is a member's: what disabling them voids. */
+    async awaitingSecondAfter(executor: Executor, staffId: number): Promise<{ reviewId: number; kind: ReviewKind }[]> {
+      const rows = await executor
+        .selectFrom('review_decision as d')
+        .innerJoin('review_item as i', 'i.id', 'd.review_id')
+        .select(['i.id', 'i.kind'])
+        .distinct()
+        .where('d.staff_id', '=', staffId)
+        .where('d.resulting_status', '=', 'awaiting_second')
+        .where('d.voided_at', 'is', null)
+        .where('i.status', '=', 'awaiting_second')
+        .orderBy('i.id')
+        .execute();
+      return rows.map((row) => ({ reviewId: row.id, kind: row.kind }));
+    },
+
+    /** A first approval no longer counts: the item is pending again, the decision row stays, marked. */
+    async voidApproval(trx: Transaction<Database>, reviewId: number, decisionId: number) {
+      await trx.updateTable('review_decision').set({ voided_at: sql<Date>`now()` }).where('id', '=', decisionId).execute();
+      await trx.updateTable('review_item').set({ status: 'pending', decided_at: null }).where('id', '=', reviewId).execute();
     },
 
     async insertDecision(
@@ -164,7 +187,7 @@ export function createReviewsRepository(db: Kysely<Database>) {
       return db
         .selectFrom('review_decision as d')
         .innerJoin('staff_member as m', 'm.id', 'd.staff_id')
-        .select(['m.email', 'd.decision', 'd.reason', 'd.created_at'])
+        .select(['m.email', 'd.decision', 'd.reason', 'd.created_at', 'd.voided_at'])
         .where('d.review_id', '=', reviewId)
         .orderBy('d.id')
         .execute();

@@ -9,7 +9,7 @@ import type { Database } from '../../db/schema';
 import { inTransaction } from '../../db/after-commit';
 import { isUniqueViolation } from '../../db/database-errors';
 import { AppError } from '../../http/app-error';
-import type { StaffActor, StaffAudit } from '../staff';
+import type { StaffActor, StaffAudit, StaffDuties } from '../staff';
 import type { ReviewItemRow, ReviewsRepository } from './reviews-repository';
 
 /** An item as a kind's effect receives it: what the owning module submitted. */
@@ -104,10 +104,12 @@ export function createReviewsService(deps: {
   db: Kysely<Database>;
   repository: ReviewsRepository;
   audit: StaffAudit;
+  /** Segregation of duties: whether two members may be an item's two approvers, and who is disabled. */
+  duties: Pick<StaffDuties, 'requireIndependent' | 'isDisabled' | 'onMemberDisabled'>;
   /** FOUR_EYES_USD: a withdrawal worth this much or more needs two approvers. */
   fourEyesUsd: string;
 }) {
-  const { db, repository, audit } = deps;
+  const { db, repository, audit, duties } = deps;
   const handlers = new Map<ReviewKind, ReviewKindHandler>();
 
   function handlerOf(kind: ReviewKind): ReviewKindHandler {
@@ -134,6 +136,32 @@ export function createReviewsService(deps: {
     return earlier.resulting_status;
   }
 
+  /**
+   * A first approval that no longer counts (its approver was disabled before the second):
+   * the item is pending again and needs two fresh approvals; audited as `by`'s act.
+   */
+  async function voidFirstApproval(trx: Transaction<Database>, by: StaffActor, item: ReviewItemRow, first: { decisionId: number; staffId: number }) {
+    await repository.voidApproval(trx, item.id, first.decisionId);
+    await audit.record(trx, by, {
+      action: 'reviews.voidApproval',
+      targetType: 'review',
+      targetId: String(item.id),
+      uid: item.uid,
+      before: { kind: item.kind, status: 'awaiting_second', firstApproverId: first.staffId },
+      after: { kind: item.kind, status: 'pending', reason: 'first approver disabled' },
+    });
+  }
+
+  // Disabling a member voids their standing first approvals, in the disabling transaction (items locked first, as a decision does).
+  duties.onMemberDisabled(async (trx, staffId, by) => {
+    for (const candidate of await repository.awaitingSecondAfter(trx, staffId)) {
+      const item = await repository.lockItem(trx, candidate.kind, candidate.reviewId);
+      if (item?.status !== 'awaiting_second') continue;
+      const first = await repository.firstApproval(trx, item.id);
+      if (first?.staffId === staffId) await voidFirstApproval(trx, by, item, first);
+    }
+  });
+
   async function decideOnce(actor: StaffActor, request: { kind: ReviewKind; id: number; decision: ReviewDecision; reason: string | null; requestId: string }) {
     // inTransaction: an effect's notice tells the customer's open tabs only once the decision has committed.
     return inTransaction(db, async (trx) => {
@@ -143,15 +171,21 @@ export function createReviewsService(deps: {
       const replayed = await replayedStatus(trx, request, item.id, actor.staffId);
       if (replayed) return replayed;
       const handler = handlerOf(item.kind);
+      let status = item.status;
+      let first = status === 'awaiting_second' ? await repository.firstApproval(trx, item.id) : null;
+      // A first approver disabled while their disabling's listener could not see this approval yet: void it now.
+      if (first && (await duties.isDisabled(trx, first.staffId))) {
+        await voidFirstApproval(trx, actor, item, first);
+        status = 'pending';
+        first = null;
+      }
       const transition = nextReviewStatus(
-        {
-          status: item.status,
-          needsTwoApprovals: item.needs_two_approvals,
-          firstApproverId: item.status === 'awaiting_second' ? await repository.firstApproverId(trx, item.id) : null,
-        },
+        { status, needsTwoApprovals: item.needs_two_approvals, firstApproverId: first?.staffId ?? null },
         { decision: request.decision, staffId: actor.staffId, reason: request.reason },
       );
       if (!transition.ok) throw new AppError(transition.code);
+      // Segregation of duties: the second approver and the first must be independent of each other.
+      if (first && request.decision === 'approve') await duties.requireIndependent(trx, first.staffId, actor.staffId, ErrorCode.REVIEW_SAME_APPROVER);
       await repository.setStatus(trx, item.id, transition.status, transition.outcome !== null);
       await repository.insertDecision(trx, {
         reviewId: item.id,
@@ -166,7 +200,7 @@ export function createReviewsService(deps: {
         targetType: 'review',
         targetId: String(item.id),
         uid: item.uid,
-        before: { kind: item.kind, status: item.status },
+        before: { kind: item.kind, status },
         after: { kind: item.kind, status: transition.status, decision: request.decision, reason: request.reason },
       });
       if (transition.outcome) await handler.effect(trx, submitted(item), transition.outcome, { actor, reason: request.reason });
@@ -286,6 +320,7 @@ export function createReviewsService(deps: {
           decision: decision.decision,
           reason: decision.reason,
           time: toMs(decision.created_at),
+          voidedTime: decision.voided_at === null ? null : toMs(decision.voided_at),
         })),
       };
     },

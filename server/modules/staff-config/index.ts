@@ -14,6 +14,7 @@ import {
   configSwitches,
 } from '../../../src/shared/api/staff';
 import { inTransaction } from '../../db/after-commit';
+import type { ProposalsService } from '../config-proposals';
 import type { DatabaseHandle } from '../../db/database';
 import type { MarketDataService } from '../market/market-data-service';
 import type { OptionsService } from '../options/options-service';
@@ -26,6 +27,10 @@ import type { WalletService } from '../wallet';
  * products, banners, the customer-service link, and the wallets' currencies with their networks. Each owner module validates and writes
  * its own table; the change and its one audit row (before and after) share one
  * transaction. Nothing here sets a price, a fill or an outcome: products' terms only.
+ * What moves money — a currency's valuation and fee, a product's fees, spread, overnight
+ * rate and leverage, an option product's fee and payout rates — is dual-controlled: the
+ * set-call proposes it, and it is applied only when a second admin approves
+ * (config-proposals). Switches, banners and links stay single-admin.
  */
 export function registerStaffConfig(deps: {
   database: DatabaseHandle;
@@ -35,8 +40,9 @@ export function registerStaffConfig(deps: {
   market: Pick<MarketDataService, 'products' | 'setProductTerms'>;
   options: Pick<OptionsService, 'allProducts' | 'setProduct'>;
   wallet: Pick<WalletService, 'staffCurrencies' | 'setCurrency' | 'setCoinNetwork'>;
+  proposals: Pick<ProposalsService, 'registerKind' | 'propose'>;
 }) {
-  const { staffRoutes, audit, site, market, options, wallet } = deps;
+  const { staffRoutes, audit, site, market, options, wallet, proposals } = deps;
   const db = deps.database.db;
 
   staffRoutes.route(configSwitches, async () => site.configStatus());
@@ -49,22 +55,24 @@ export function registerStaffConfig(deps: {
   });
 
   staffRoutes.route(configProducts, async () => ({ list: market.products() }));
-  staffRoutes.route(configSetProduct, async ({ productCode, fields }, request) => {
-    await inTransaction(db, async (trx) => {
-      const change = await market.setProductTerms(trx, productCode, fields);
-      await audit.record(trx, request.staff, { action: 'config.setProduct', targetType: 'product', targetId: productCode, ...change });
-    });
-    return null;
+  proposals.registerKind('product', {
+    body: configSetProduct.body,
+    action: 'config.setProduct',
+    targetType: 'product',
+    target: (payload) => payload.productCode,
+    apply: (trx, { productCode, fields }) => market.setProductTerms(trx, productCode, fields),
   });
+  staffRoutes.route(configSetProduct, (body, request) => proposals.propose(request.staff, 'product', body));
 
   staffRoutes.route(configOptionProducts, async () => ({ list: await options.allProducts() }));
-  staffRoutes.route(configSetOptionProduct, async (body, request) => {
-    await inTransaction(db, async (trx) => {
-      const change = await options.setProduct(trx, body);
-      await audit.record(trx, request.staff, { action: 'config.setOptionProduct', targetType: 'optionProduct', targetId: String(body.id), ...change });
-    });
-    return null;
+  proposals.registerKind('optionProduct', {
+    body: configSetOptionProduct.body,
+    action: 'config.setOptionProduct',
+    targetType: 'optionProduct',
+    target: (payload) => String(payload.id),
+    apply: (trx, payload) => options.setProduct(trx, payload),
   });
+  staffRoutes.route(configSetOptionProduct, (body, request) => proposals.propose(request.staff, 'optionProduct', body));
 
   staffRoutes.route(configBanners, async () => ({ rows: await site.allBanners() }));
   staffRoutes.route(configSetBanners, async ({ rows }, request) => {
@@ -86,13 +94,18 @@ export function registerStaffConfig(deps: {
 
   // Currencies and their networks: terms only; no balance and no price moves.
   staffRoutes.route(configCurrencies, async () => ({ list: await wallet.staffCurrencies() }));
-  staffRoutes.route(configSetCurrency, async (body, request) =>
-    inTransaction(db, async (trx) => {
-      const { id, before, after } = await wallet.setCurrency(trx, body);
-      await audit.record(trx, request.staff, { action: 'config.setCurrency', targetType: 'currency', targetId: String(id), before, after });
-      return { id };
-    }),
-  );
+  proposals.registerKind('currency', {
+    body: configSetCurrency.body,
+    action: 'config.setCurrency',
+    targetType: 'currency',
+    // A new currency has no id yet: its code names it.
+    target: (payload) => (payload.id === undefined ? payload.code : String(payload.id)),
+    apply: async (trx, payload) => {
+      const { before, after } = await wallet.setCurrency(trx, payload);
+      return { before, after };
+    },
+  });
+  staffRoutes.route(configSetCurrency, (body, request) => proposals.propose(request.staff, 'currency', body));
   staffRoutes.route(configSetCoinNetwork, async (body, request) =>
     inTransaction(db, async (trx) => {
       const { id, before, after } = await wallet.setCoinNetwork(trx, body);

@@ -19,7 +19,7 @@ import type { IdentityService } from '../identity/identity-service';
 import type { DepositsService } from '../deposits';
 import type { Ledger } from '../ledger/ledger';
 import type { OptionsService } from '../options/options-service';
-import type { StaffAudit, StaffRoutes } from '../staff';
+import type { StaffAudit, StaffRequest, StaffRoutes } from '../staff';
 import type { TradingService } from '../trading/trading-service';
 import type { Selectable } from 'kysely';
 
@@ -65,13 +65,19 @@ export function registerStaffCustomers(deps: {
     return user;
   }
 
-  staffRoutes.route(customersSearch, async (body) => {
+  /** A read of customers' personal or money data, audited before it is answered (one row per read, in the request). */
+  const auditRead = (request: StaffRequest, entry: { action: string; uid: number | null; after: unknown }) =>
+    audit.record(db, request.staff, { action: entry.action, targetType: 'customer', targetId: entry.uid === null ? null : String(entry.uid), uid: entry.uid, before: null, after: entry.after });
+
+  staffRoutes.route(customersSearch, async (body, request) => {
     const { rows, total } = await identity.searchCustomers(body.query, body.page, body.limit);
     const statuses = await Promise.all(rows.map((user) => deps.verifiedStatus(user.uid)));
+    // One match names its customer (the trail filters on it); a page of several lists who was shown.
+    await auditRead(request, { action: 'customers.search', uid: rows.length === 1 ? (rows[0]?.uid ?? null) : null, after: { query: body.query, page: body.page, shown: rows.map((user) => user.uid) } });
     return { list: rows.map((user, index) => customerRowOf(user, statuses[index] ?? 0)), pages: Math.ceil(total / body.limit) };
   });
 
-  staffRoutes.route(customersGet, async ({ uid }): Promise<CustomerDetail> => {
+  staffRoutes.route(customersGet, async ({ uid }, request): Promise<CustomerDetail> => {
     const user = await existingCustomer(uid);
     const [real, demo, wallets, realOrders, demoOrders, realOptions, demoOptions, depositBlockReason, verifiedStatus] = await Promise.all([
       ledger.tradingBalances(uid, 'real'),
@@ -84,6 +90,7 @@ export function registerStaffCustomers(deps: {
       deposits.blockReason(uid),
       deps.verifiedStatus(uid),
     ]);
+    await auditRead(request, { action: 'customers.get', uid, after: null });
     return {
       profile: {
         ...customerRowOf(user, verifiedStatus),
@@ -104,9 +111,10 @@ export function registerStaffCustomers(deps: {
     };
   });
 
-  staffRoutes.route(customersLedger, async ({ uid, page, limit }) => {
+  staffRoutes.route(customersLedger, async ({ uid, page, limit }, request) => {
     await existingCustomer(uid);
     const { lines, total } = await ledger.linesOfOwner(uid, page, limit);
+    await auditRead(request, { action: 'customers.ledger', uid, after: { page } });
     return {
       list: lines.map((line) => ({
         journalId: line.journalId,

@@ -11,11 +11,13 @@ import { createStaffAudit, type StaffAudit } from './audit';
 import { createStaffRepository } from './staff-repository';
 import { registerStaffCoreRoutes } from './staff-routes';
 import { registerStaffScope, type StaffRoutes } from './staff-scope';
+import type { StaffMessages } from './staff-context';
 import { createStaffService, type StaffService } from './staff-service';
 
 export type { StaffActor, StaffAudit, AuditEntry } from './audit';
 export type { StaffRequest, StaffRoutes } from './staff-scope';
 export type { StaffService } from './staff-service';
+export type { StaffDuties } from './staff-duties';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,6 +39,8 @@ export async function createStaffCore(deps: {
   db: Kysely<Database>;
   tokens: TokenService;
   dataDir: string | null;
+  /** The outbox invitations go through; absent for the command line, which sends none. */
+  messages?: StaffMessages | undefined;
   nowMs?: (() => number) | undefined;
 }): Promise<StaffService> {
   const { settings, db, nowMs } = deps;
@@ -51,8 +55,11 @@ export async function createStaffCore(deps: {
       signInPerAddress: createRateLimiter({ db, name: 'staff-sign-in', limit: settings.loginAttemptsPer15Min, windowMs: settings.loginWindowMs, keyOf: cipher.digest, nowMs }),
       signInPerAccount: throttle(settings.loginFailuresBeforeDelay),
       passwordChecks: throttle(settings.loginFailuresBeforeDelay),
+      enrolPerAddress: createRateLimiter({ db, name: 'staff-enrol', limit: settings.loginAttemptsPer15Min, windowMs: settings.loginWindowMs, keyOf: cipher.digest, nowMs }),
+      enrolCodes: throttle(settings.codeFailuresBeforeDelay),
     },
     settings,
+    messages: deps.messages,
     nowMs,
   });
 }
@@ -60,6 +67,7 @@ export async function createStaffCore(deps: {
 export interface StaffModule {
   staffRoutes: StaffRoutes;
   audit: StaffAudit;
+  duties: StaffService['duties'];
 }
 
 /**
@@ -74,6 +82,8 @@ export async function registerStaff(
     tokens: TokenService;
     /** Where the data key lives (the same key identity uses); in memory when null (tests). */
     dataDir: string | null;
+    /** The outbox invitations are written to (identity's). */
+    messages: StaffMessages;
     nowMs?: (() => number) | undefined;
   },
 ): Promise<StaffModule> {
@@ -82,5 +92,5 @@ export async function registerStaff(
   registerStaffCoreRoutes(scope, staff);
   app.decorate('staff', staff);
   app.decorate('staffRoutes', scope.staffRoutes);
-  return { staffRoutes: scope.staffRoutes, audit: staff.audit };
+  return { staffRoutes: scope.staffRoutes, audit: staff.audit, duties: staff.duties };
 }

@@ -3,6 +3,8 @@ import type { FailureThrottle } from '../../auth/failure-throttle';
 import type { RateLimiter } from '../../auth/rate-limiter';
 import type { TokenService } from '../../auth/tokens';
 import { claimTry, enforceLimit } from '../../auth/limit-checks';
+import type { Executor } from '../../db/after-commit';
+import type { OutgoingMessage } from '../../messaging/delivery';
 import type { Settings } from '../../settings';
 import type { StaffAuditTrail } from './audit';
 import type { StaffRepository } from './staff-repository';
@@ -15,9 +17,18 @@ export interface StaffLimits {
   signInPerAccount: FailureThrottle;
   /** Per staff member: wrong old passwords on a password change (a stolen session must not guess its way on). */
   passwordChecks: FailureThrottle;
+  /** Per client address: invitation steps (staff/enrol and staff/enrol/confirm). */
+  enrolPerAddress: RateLimiter;
+  /** Per invitation: wrong first codes, with a growing delay. */
+  enrolCodes: FailureThrottle;
 }
 
-export type StaffSettings = Pick<Settings, 'refreshTokenTtlSeconds' | 'siteName'>;
+export type StaffSettings = Pick<Settings, 'refreshTokenTtlSeconds' | 'siteName' | 'staffInvitationTtlMs' | 'staffDutiesPeriodMs' | 'staffConsoleUrl'>;
+
+/** The transactional outbox, for invitations (written in the creating transaction). */
+export interface StaffMessages {
+  enqueue(executor: Executor, message: OutgoingMessage): Promise<void>;
+}
 
 export interface StaffDependencies {
   repository: StaffRepository;
@@ -26,6 +37,8 @@ export interface StaffDependencies {
   cipher: DataCipher;
   limits: StaffLimits;
   settings: StaffSettings;
+  /** Absent for the command line, which creates members with credentials and sends no invitation. */
+  messages?: StaffMessages | undefined;
   nowMs?: (() => number) | undefined;
 }
 

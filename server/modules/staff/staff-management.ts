@@ -6,16 +6,19 @@ import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { staffRoles, type StaffRole } from '../../../src/shared/staff/roles';
 import { hashPassword } from '../../auth/passwords';
 import { generateTotpSecret, otpauthUrl } from '../../auth/totp';
+import { inTransaction } from '../../db/after-commit';
 import { isUniqueViolation } from '../../db/database-errors';
 import { AppError } from '../../http/app-error';
 import type { Database } from '../../db/schema';
 import type { StaffActor } from './audit';
 import type { StaffContext, StaffDependencies } from './staff-context';
+import type { StaffDuties } from './staff-duties';
+import type { StaffEnrolment } from './staff-enrolment';
 import { pageCount, storedRoles, timeMs } from './staff-repository';
 import type { StaffSessions } from './staff-sessions';
 
-/** Who creates a staff member: an admin in the console, or the command line on the server's machine. */
-export type StaffCreator = StaffActor | { staffId: null; address: 'cli' };
+/** Who creates a staff member with credentials: the command line on the server's machine, never an admin in the console. */
+export type CommandLineCreator = { staffId: null; address: 'cli' };
 
 /** The audit's view of a staff member: never a password or a secret. */
 function auditView(member: { email: string; roles: readonly string[]; disabled: boolean }) {
@@ -31,10 +34,11 @@ export function parseRoles(roles: readonly string[]): StaffRole[] {
 }
 
 /**
- * Staff accounts: listing, creating (a one-time password and a second-factor secret handed
- * out once), roles and disabling. Every change writes one audit row in its own transaction.
+ * Staff accounts: listing, inviting (an admin: the member sets their own credentials),
+ * creating with credentials (the command line's first admin), roles and disabling. Every
+ * change writes one audit row in its own transaction.
  */
-export function createStaffManagement(deps: StaffDependencies, context: StaffContext, sessions: StaffSessions) {
+export function createStaffManagement(deps: StaffDependencies, context: StaffContext, sessions: StaffSessions, enrolment: StaffEnrolment, duties: StaffDuties) {
   const { repository, audit, cipher, settings } = deps;
 
   /**
@@ -67,6 +71,7 @@ export function createStaffManagement(deps: StaffDependencies, context: StaffCon
           roles: storedRoles(row.roles),
           disabled: row.disabled_at !== null,
           mustChangePassword: row.must_change_password,
+          enrolled: row.enrolled_at !== null,
           createdTime: timeMs(row.created_at),
           lastSignInTime: row.last_sign_in_at ? timeMs(row.last_sign_in_at) : null,
         })),
@@ -76,10 +81,10 @@ export function createStaffManagement(deps: StaffDependencies, context: StaffCon
 
     /**
      * A new staff member with a one-time password (to change at first sign-in) and a
-     * second-factor secret, both handed out only in this answer. The same function serves
-     * `staff/create` and `npm run staff -- create`.
+     * second-factor secret, both handed out only in this answer: `npm run staff -- create`
+     * on the server's machine, for the first admin. In the console an admin invites instead.
      */
-    async create(input: { email: string; roles: readonly string[] }, by: StaffCreator): Promise<{ staffId: number; email: string; oneTimePassword: string; otpauthUrl: string }> {
+    async create(input: { email: string; roles: readonly string[] }, by: CommandLineCreator): Promise<{ staffId: number; email: string; oneTimePassword: string; otpauthUrl: string }> {
       const email = input.email.trim().toLowerCase();
       if (!isValidEmail(email)) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'email: not an e-mail address');
       const roles = parseRoles(input.roles);
@@ -88,7 +93,6 @@ export function createStaffManagement(deps: StaffDependencies, context: StaffCon
       const passwordHash = await hashPassword(oneTimePassword);
       try {
         const staffId = await repository.db.transaction().execute(async (trx) => {
-          if (by.staffId !== null) stillAnAdmin((await repository.lockByIds(trx, [by.staffId]))[0]);
           const id = await repository.insert(trx, { email, passwordHash, roles, sealedTotpSecret: cipher.encrypt(secret), at: context.now() });
           await audit.append(trx, { staffId: by.staffId, address: by.address }, {
             action: 'staff.create',
@@ -100,6 +104,38 @@ export function createStaffManagement(deps: StaffDependencies, context: StaffCon
           return id;
         });
         return { staffId, email, oneTimePassword, otpauthUrl: otpauthUrl(`${settings.siteName} Staff`, email, secret) };
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new AppError(ErrorCode.ACCOUNT_EXISTS, 'a staff member has this e-mail');
+        throw error;
+      }
+    },
+
+    /**
+     * `staff/create`: a new member with no credentials and an invitation sent to their
+     * address (the outbox, in this transaction). The admin learns where it went, nothing
+     * that signs in: the member chooses their password and receives their authenticator
+     * secret themselves (staff-enrolment.ts).
+     */
+    async invite(actor: StaffActor, input: { email: string; roles: readonly string[] }): Promise<{ staffId: number; invitationSentTo: string }> {
+      const email = input.email.trim().toLowerCase();
+      if (!isValidEmail(email)) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'email: not an e-mail address');
+      const roles = parseRoles(input.roles);
+      try {
+        // inTransaction: the outbox's sender is woken once the member and their invitation have committed.
+        const staffId = await inTransaction(repository.db, async (trx) => {
+          stillAnAdmin((await repository.lockByIds(trx, [actor.staffId]))[0]);
+          const id = await repository.insertInvited(trx, { email, roles, at: context.now() });
+          const { expiresAt } = await enrolment.sendInvitation(trx, { staffId: id, email });
+          await audit.record(trx, actor, {
+            action: 'staff.create',
+            targetType: 'staff',
+            targetId: String(id),
+            before: null,
+            after: { ...auditView({ email, roles, disabled: false }), invitationExpiresTime: expiresAt.getTime() },
+          });
+          return id;
+        });
+        return { staffId, invitationSentTo: email };
       } catch (error) {
         if (isUniqueViolation(error)) throw new AppError(ErrorCode.ACCOUNT_EXISTS, 'a staff member has this e-mail');
         throw error;
@@ -126,10 +162,14 @@ export function createStaffManagement(deps: StaffDependencies, context: StaffCon
       });
     },
 
-    /** Disables a staff member: every session ends at once (their next call answers 23519). */
+    /**
+     * Disables a staff member: every session ends at once (their next call answers 23519),
+     * and their pending first approvals and open proposals are voided (the listeners, first).
+     */
     async disable(actor: StaffActor, input: { staffId: number }) {
       if (input.staffId === actor.staffId) throw new AppError(ErrorCode.STAFF_SELF_PROTECTED);
       await repository.db.transaction().execute(async (trx) => {
+        await duties.memberDisabled(trx, input.staffId, actor);
         const member = await lockActorAndTarget(trx, actor, input.staffId);
         if (member.disabled_at !== null) throw new AppError(ErrorCode.STATUS_UNCHANGED, 'already disabled');
         await repository.disable(trx, member.id, context.now());

@@ -17,7 +17,7 @@ export function createStaffPassword(deps: StaffDependencies, context: StaffConte
     async changePassword(session: StaffSession, input: { oldPassword: string; newPassword: string }, address: string) {
       const throttleKey = await context.claim(limits.passwordChecks, `staff-password:${session.staffId}`);
       const member = await repository.findById(session.staffId);
-      if (!member || !(await verifyPassword(member.password_hash, input.oldPassword))) throw new AppError(ErrorCode.INCORRECT_ACCOUNT_OR_PASSWORD);
+      if (!member?.password_hash || !(await verifyPassword(member.password_hash, input.oldPassword))) throw new AppError(ErrorCode.INCORRECT_ACCOUNT_OR_PASSWORD);
       await limits.passwordChecks.reset(throttleKey);
       if (!isValidNewPassword(input.newPassword)) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'newPassword');
       if (input.newPassword === input.oldPassword) throw new AppError(ErrorCode.PASSWORD_UNCHANGED);

@@ -34,6 +34,7 @@ export function createStaffRepository(db: Kysely<Database>) {
     lockByIds(trx: Transaction<Database>, ids: readonly number[]) {
       return trx.selectFrom('staff_member').selectAll().where('id', 'in', [...new Set(ids)]).orderBy('id').forUpdate().execute();
     },
+    /** A member with credentials from the start (the command line's): enrolled, with a one-time password to change. */
     async insert(trx: StaffDb, member: { email: string; passwordHash: string; roles: StaffRole[]; sealedTotpSecret: string; at: Date }): Promise<number> {
       const row = await trx
         .insertInto('staff_member')
@@ -44,10 +45,60 @@ export function createStaffRepository(db: Kysely<Database>) {
           totp_secret: member.sealedTotpSecret,
           must_change_password: true,
           created_at: member.at,
+          enrolled_at: member.at,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;
+    },
+    /** An invited member: no password, no second factor, not enrolled (cannot sign in) until they confirm a code. */
+    async insertInvited(trx: StaffDb, member: { email: string; roles: StaffRole[]; at: Date }): Promise<number> {
+      const row = await trx
+        .insertInto('staff_member')
+        .values({ email: member.email, password_hash: null, roles: member.roles, totp_secret: null, must_change_password: false, created_at: member.at, enrolled_at: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+    async insertInvitation(trx: StaffDb, invitation: { staffId: number; tokenHash: string; expiresAt: Date; at: Date }) {
+      await trx.insertInto('staff_invitation').values({ staff_id: invitation.staffId, token_hash: invitation.tokenHash, expires_at: invitation.expiresAt, created_at: invitation.at }).execute();
+    },
+    /** An invitation by its token's digest, with its member's state, locked for the enrolment step. */
+    lockInvitation(trx: Transaction<Database>, tokenHash: string) {
+      return trx
+        .selectFrom('staff_invitation as i')
+        .innerJoin('staff_member as m', 'm.id', 'i.staff_id')
+        .select(['i.id', 'i.staff_id', 'i.expires_at', 'i.password_set_at', 'i.confirmed_at', 'm.email', 'm.totp_secret', 'm.disabled_at', 'm.enrolled_at'])
+        .where('i.token_hash', '=', tokenHash)
+        .forUpdate()
+        .executeTakeFirst();
+    },
+    /** The member's chosen password and their new second-factor secret; the invitation now awaits a first code. */
+    async setEnrolmentCredentials(trx: StaffDb, invitation: { id: number; staffId: number }, credentials: { passwordHash: string; sealedTotpSecret: string }, at: Date) {
+      await trx.updateTable('staff_member').set({ password_hash: credentials.passwordHash, totp_secret: credentials.sealedTotpSecret, totp_last_step: null }).where('id', '=', invitation.staffId).execute();
+      await trx.updateTable('staff_invitation').set({ password_set_at: at }).where('id', '=', invitation.id).execute();
+    },
+    /** Spends the invitation: the member is enrolled and may sign in. */
+    async confirmEnrolment(trx: StaffDb, invitation: { id: number; staffId: number }, at: Date) {
+      await trx.updateTable('staff_member').set({ enrolled_at: at }).where('id', '=', invitation.staffId).execute();
+      await trx.updateTable('staff_invitation').set({ confirmed_at: at }).where('id', '=', invitation.id).execute();
+    },
+    /**
+     * Who created or changed the roles of whom between two members since `since`, as the audit
+     * trail (this module's) recorded it: what segregation of duties is judged on.
+     */
+    async relationsBetween(trx: StaffDb, a: number, b: number, since: Date) {
+      const rows = await trx
+        .selectFrom('staff_audit')
+        .select(['staff_id', 'target_id', 'at'])
+        .where('action', 'in', ['staff.create', 'staff.setRoles'])
+        .where('target_type', '=', 'staff')
+        .where('at', '>=', since)
+        .where((eb) =>
+          eb.or([eb.and([eb('staff_id', '=', a), eb('target_id', '=', String(b))]), eb.and([eb('staff_id', '=', b), eb('target_id', '=', String(a))])]),
+        )
+        .execute();
+      return rows.map((row) => ({ actorId: row.staff_id, targetId: Number(row.target_id), atMs: timeMs(row.at) }));
     },
     async page(offset: number, limit: number) {
       const [rows, total] = await Promise.all([
@@ -69,8 +120,8 @@ export function createStaffRepository(db: Kysely<Database>) {
       await db.updateTable('staff_member').set({ last_sign_in_at: at }).where('id', '=', id).execute();
     },
     /** Spends a second-factor step: false when it (or a later one) was spent already (a replayed code). */
-    async useTotpStep(id: number, step: number): Promise<boolean> {
-      const result = await db
+    async useTotpStep(id: number, step: number, trx: StaffDb = db): Promise<boolean> {
+      const result = await trx
         .updateTable('staff_member')
         .set({ totp_last_step: step })
         .where('id', '=', id)

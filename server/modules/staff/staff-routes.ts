@@ -1,4 +1,17 @@
-import { auditList, staffCreate, staffDisable, staffList, staffLogin, staffLogout, staffMe, staffPassword, staffRefresh, staffSetRoles } from '../../../src/shared/api/staff';
+import {
+  auditList,
+  staffCreate,
+  staffDisable,
+  staffEnrol,
+  staffEnrolConfirm,
+  staffList,
+  staffLogin,
+  staffLogout,
+  staffMe,
+  staffPassword,
+  staffRefresh,
+  staffSetRoles,
+} from '../../../src/shared/api/staff';
 import type { registerStaffScope } from './staff-scope';
 import type { StaffService } from './staff-service';
 
@@ -6,6 +19,11 @@ import type { StaffService } from './staff-service';
 export function registerStaffCoreRoutes({ staffRoutes, signedOutRoute }: ReturnType<typeof registerStaffScope>, staff: StaffService) {
   signedOutRoute(staffLogin, (body, request) => staff.login(body, request.ip));
   signedOutRoute(staffRefresh, (body) => staff.sessions.refresh(body.refreshToken));
+  signedOutRoute(staffEnrol, (body, request) => staff.enrolment.enrol(body, request.ip));
+  signedOutRoute(staffEnrolConfirm, async (body, request) => {
+    await staff.enrolment.confirm(body, request.ip);
+    return null;
+  });
 
   staffRoutes.route(staffLogout, async (_body, request) => {
     await staff.sessions.logout(request.staffSession.familyId);
@@ -21,10 +39,7 @@ export function registerStaffCoreRoutes({ staffRoutes, signedOutRoute }: ReturnT
   });
 
   staffRoutes.route(staffList, (body) => staff.management.list(body.page, body.limit));
-  staffRoutes.route(staffCreate, async (body, request) => {
-    const { oneTimePassword, otpauthUrl } = await staff.management.create(body, request.staff);
-    return { oneTimePassword, otpauthUrl };
-  });
+  staffRoutes.route(staffCreate, (body, request) => staff.management.invite(request.staff, body));
   staffRoutes.route(staffSetRoles, async (body, request) => {
     await staff.management.setRoles(request.staff, body);
     return null;

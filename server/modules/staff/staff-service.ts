@@ -1,4 +1,6 @@
 import { createStaffContext, type StaffDependencies } from './staff-context';
+import { createStaffDuties } from './staff-duties';
+import { createStaffEnrolment } from './staff-enrolment';
 import { createStaffManagement } from './staff-management';
 import { createStaffPassword } from './staff-password';
 import { createStaffSessions } from './staff-sessions';
@@ -8,11 +10,16 @@ import { createStaffSignIn } from './staff-sign-in';
 export function createStaffService(deps: StaffDependencies) {
   const context = createStaffContext(deps);
   const sessions = createStaffSessions(deps, context);
+  const enrolment = createStaffEnrolment(deps, context);
+  const duties = createStaffDuties(deps, context);
   return {
     sessions,
     ...createStaffSignIn(deps, context, sessions),
     ...createStaffPassword(deps, context, sessions),
-    management: createStaffManagement(deps, context, sessions),
+    enrolment,
+    /** Segregation of duties: the review queues and dual control ask it, and learn of disabled members through it. */
+    duties,
+    management: createStaffManagement(deps, context, sessions, enrolment, duties),
     audit: deps.audit,
   };
 }

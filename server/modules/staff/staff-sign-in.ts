@@ -25,10 +25,11 @@ export function createStaffSignIn(deps: StaffDependencies, context: StaffContext
       // Per account whatever the address: counted before the password is checked, so even the right one waits while the delay runs.
       const accountKey = await claim(limits.signInPerAccount, `staff-login:${input.email}`);
       const member = await repository.findByEmail(input.email);
-      const passwordOk = member ? await verifyPassword(member.password_hash, input.password) : await verifyAgainstNothing(input.password);
-      const secret = member ? cipher.decrypt(member.totp_secret) : null;
+      // An invited member who has not confirmed their authenticator yet is no account to sign in to: the same work, the same 1003.
+      const passwordOk = member?.password_hash ? await verifyPassword(member.password_hash, input.password) : await verifyAgainstNothing(input.password);
+      const secret = member?.totp_secret ? cipher.decrypt(member.totp_secret) : null;
       const step = matchTotpStep(secret ?? secretOfNobody, input.code, nowMs());
-      const usable = member !== undefined && member.disabled_at === null && passwordOk && secret !== null && step !== null;
+      const usable = member !== undefined && member.disabled_at === null && member.enrolled_at !== null && passwordOk && secret !== null && step !== null;
       // The step is spent only on an otherwise good sign-in, in one statement: a code works once.
       if (!usable || !(await repository.useTotpStep(member.id, step))) throw new AppError(ErrorCode.INCORRECT_ACCOUNT_OR_PASSWORD);
       await limits.signInPerAddress.reset(address);

@@ -7,7 +7,7 @@ import { AppError } from '../../http/app-error';
 import { sendPrivateFile } from '../../http/multipart';
 import type { SignedInRoutes } from '../../http/signed-in';
 import type { ReviewsService } from '../reviews';
-import type { StaffRoutes } from '../staff';
+import type { StaffAudit, StaffRoutes } from '../staff';
 import { diskFileStore, memoryFileStore } from './file-store';
 import { createUploadsService, type UploadsService } from './uploads-service';
 
@@ -41,6 +41,8 @@ export async function registerUploads(deps: {
   signedIn: SignedInRoutes;
   staffRoutes: StaffRoutes;
   reviews: ReviewsService;
+  /** A staff member's read of a customer's file is audited before the bytes go. */
+  audit: StaffAudit;
 }): Promise<UploadsService> {
   const store = deps.dataDir === null ? memoryFileStore() : diskFileStore(path.join(deps.dataDir, 'uploads'));
   const uploads = createUploadsService({ db: deps.database.db, store });
@@ -56,6 +58,7 @@ export async function registerUploads(deps: {
     const id = idOf(request);
     const file = (await deps.reviews.mayViewFile(request.staff, id)) ? await uploads.anyFile(id) : null;
     if (!file) throw noSuchFile();
+    await deps.audit.record(deps.database.db, request.staff, { action: 'files.read', targetType: 'file', targetId: id, uid: file.uid, before: null, after: null });
     return sendPrivateFile(reply, file);
   });
   return uploads;

@@ -79,9 +79,11 @@ export function createUploadsService(deps: { db: Kysely<Database>; store: FileSt
     },
 
     /** Any file by id, for the staff route once it has checked the member may see it. */
-    async anyFile(id: string): Promise<StoredImage | null> {
-      const row = await db.selectFrom('stored_file').select(['content_type']).where('id', '=', id).executeTakeFirst();
-      return row ? readBytes(id, row.content_type) : null;
+    /** Any user's file with its owner (staff reading it are audited against that customer). */
+    async anyFile(id: string): Promise<(StoredImage & { uid: number }) | null> {
+      const row = await db.selectFrom('stored_file').select(['content_type', 'uid']).where('id', '=', id).executeTakeFirst();
+      const image = row ? await readBytes(id, row.content_type) : null;
+      return row && image ? { ...image, uid: row.uid } : null;
     },
   };
 

@@ -12,7 +12,7 @@ import type { MarketDataService } from '../market/market-data-service';
 import { quotePrice } from '../trading/order-view';
 import type { CoinNetwork, Currency, WalletRepository } from './wallet-repository';
 import type { ConfigSetCoinNetworkBody, ConfigSetCurrencyBody, StaffCoinNetwork, StaffCurrency } from '../../../src/shared/api/staff';
-import { coinNetworkTermsViolation, currencyTermsViolation, withdrawFeeTypes, type WithdrawFeeTypeName } from '../../../src/shared/money/currency-config';
+import { coinNetworkTermsViolation, currencyTermsViolation, isValuationSourceOf, withdrawFeeTypes, type WithdrawFeeTypeName } from '../../../src/shared/money/currency-config';
 
 /** USD per unit of a currency, as the market quotes it now: the bid the house buys at, the ask it sells at. */
 export interface UsdRate {
@@ -160,6 +160,7 @@ export function createWalletService(deps: {
       if (terms.valuedByProduct !== null && !market.products().some((product) => product.productCode === terms.valuedByProduct)) {
         throw refuse(`valuedByProduct ${terms.valuedByProduct} is not a market product`);
       }
+      if (!isValuationSourceOf(terms.code, terms.valuedByProduct)) throw new AppError(ErrorCode.VALUATION_SOURCE_MISMATCH, `${terms.valuedByProduct} is not a price of ${terms.code}`);
       const row = {
         name: terms.name,
         decimals: terms.decimals,

@@ -51,16 +51,23 @@ export const staffMember = z.object({
   roles: z.array(role),
   disabled: z.boolean(),
   mustChangePassword: z.boolean(),
+  /** False while an invited member has not yet set their password and confirmed their authenticator. */
+  enrolled: z.boolean(),
   createdTime: timeMs,
   lastSignInTime: z.nullable(timeMs),
 });
 export type StaffMember = z.infer<typeof staffMember>;
 
-/** What creating a staff member hands out once: the one-time password and the second factor's enrolment URL. */
-export const staffCredentials = z.object({ oneTimePassword: z.string(), otpauthUrl: z.string() });
-
 export const staffList = contract('/v1/staff/staff/list', z.strictObject({ page, limit }), paged(staffMember));
-export const staffCreate = contract('/v1/staff/staff/create', z.strictObject({ email, roles }), staffCredentials);
+/** Invites a member: the invitation goes to their address; no password and no secret reach the admin. */
+export const staffCreate = contract('/v1/staff/staff/create', z.strictObject({ email, roles }), z.object({ staffId, invitationSentTo: z.string() }));
+
+// ── Enrolment by invitation (anonymous: the link's token is the credential) ─
+
+/** The token of an invitation link (32 random bytes, base64url). */
+const invitationToken = z.string().check(z.trim(), z.minLength(16), z.maxLength(128));
+export const staffEnrol = contract('/v1/staff/enrol', z.strictObject({ token: invitationToken, password }), z.object({ otpauthUrl: z.string() }));
+export const staffEnrolConfirm = contract('/v1/staff/enrol/confirm', z.strictObject({ token: invitationToken, code: totpCode }), z.null());
 export const staffSetRoles = contract('/v1/staff/staff/setRoles', z.strictObject({ staffId, roles }), z.null());
 export const staffDisable = contract('/v1/staff/staff/disable', z.strictObject({ staffId }), z.null());
 
@@ -171,6 +178,8 @@ export const reviewDecisionRow = z.object({
   decision: z.enum(reviewDecisions),
   reason: z.nullable(z.string()),
   time: timeMs,
+  /** When a first approval was voided (its approver disabled before the second one); null while it stands. */
+  voidedTime: z._default(z.nullable(timeMs), null),
 });
 
 export const reviewsGet = contract(
@@ -237,7 +246,9 @@ export const productFields = z.strictObject({
 export type ProductFields = z.infer<typeof productFields>;
 
 export const configProducts = contract('/v1/staff/config/products', noBody, z.object({ list: z.array(productSchema) }));
-export const configSetProduct = contract('/v1/staff/config/setProduct', z.strictObject({ productCode: z.string().check(z.trim(), z.minLength(1), z.maxLength(32)), fields: productFields }), z.null());
+/** What a dual-controlled change answers: it waits for a second admin (config/proposals/decide). */
+export const proposedChange = z.object({ proposalId: z.int().check(z.positive()), status: z.literal('proposed') });
+export const configSetProduct = contract('/v1/staff/config/setProduct', z.strictObject({ productCode: z.string().check(z.trim(), z.minLength(1), z.maxLength(32)), fields: productFields }), proposedChange);
 export const configOptionProducts = contract('/v1/staff/config/optionProducts', noBody, z.object({ list: z.array(optionProduct) }));
 export const configSetOptionProduct = contract(
   '/v1/staff/config/setOptionProduct',
@@ -247,7 +258,7 @@ export const configSetOptionProduct = contract(
     feeRate: decimalString,
     timeRatePayload: z.record(z.string().check(z.maxLength(8)), z.string().check(z.maxLength(200))),
   }),
-  z.null(),
+  proposedChange,
 );
 
 export const staffBannerRow = z.strictObject({ bannerUrl: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)), sort: z.int().check(z.minimum(0), z.maximum(9999)), active: z.boolean() });
@@ -299,7 +310,7 @@ export const configSetCurrency = contract(
     enabled: z.boolean(),
     sort: z.int(),
   }),
-  z.object({ id: configId }),
+  proposedChange,
 );
 export type ConfigSetCurrencyBody = z.input<typeof configSetCurrency.body>;
 /** Adds a network to a currency (no id) or changes one (its id; it stays on its currency). */
@@ -319,6 +330,42 @@ export const configSetCoinNetwork = contract(
   z.object({ id: configId }),
 );
 export type ConfigSetCoinNetworkBody = z.input<typeof configSetCoinNetwork.body>;
+
+// Dual control (admin): changes that move money wait for a second admin.
+export const proposalStatuses = ['proposed', 'approved', 'rejected', 'voided'] as const;
+export type ProposalStatus = (typeof proposalStatuses)[number];
+export const configProposal = z.object({
+  id: z.int(),
+  /** The registered kind: currency, product, optionProduct (and any the server adds). */
+  kind: z.string(),
+  /** The setting it changes (a currency id or code, a product code); null for a new one. */
+  target: z.nullable(z.string()),
+  status: z.enum(proposalStatuses),
+  proposedBy: z.object({ staffId: z.int(), email: z.string() }),
+  proposedTime: timeMs,
+  /** The setting when proposed and what it becomes on approval. */
+  before: z.unknown(),
+  after: z.unknown(),
+  decidedBy: z.nullable(z.object({ staffId: z.int(), email: z.string() })),
+  decidedTime: z.nullable(timeMs),
+  reason: z.nullable(z.string()),
+});
+export type ConfigProposal = z.infer<typeof configProposal>;
+export const configProposalsList = contract(
+  '/v1/staff/config/proposals/list',
+  z.strictObject({ status: z.optional(z.enum(proposalStatuses)), page, limit }),
+  paged(configProposal),
+);
+export const configProposalsDecide = contract(
+  '/v1/staff/config/proposals/decide',
+  z.strictObject({
+    proposalId: z.int().check(z.positive()),
+    decision: z.enum(reviewDecisions),
+    reason: z.optional(z.string().check(z.trim(), z.maxLength(500))),
+    requestId: z.string().check(z.trim(), z.minLength(8), z.maxLength(64)),
+  }),
+  z.object({ status: z.enum(proposalStatuses) }),
+);
 
 // ── Notices (support) ───────────────────────────────────────────────────────
 

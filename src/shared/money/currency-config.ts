@@ -59,6 +59,18 @@ export function currencyTermsViolation(terms: CurrencyTerms): ConfigViolation<Cu
   return null;
 }
 
+/** The quotes a valuation product may have: the currency priced in dollars (or in a dollar stablecoin). */
+const usdQuotes = ['USD', 'USDT', 'USDC'] as const;
+
+/**
+ * Whether a product can value a currency: only a price of that currency in dollars (BTC by
+ * BTCUSDT, EUR by EURUSD). USDT re-pointed to BTCUSDT would price a dollar at a bitcoin's
+ * worth, and a transfer would then create money; null (pegged at 1 USD) is always allowed.
+ */
+export function isValuationSourceOf(code: string, productCode: string | null): boolean {
+  return productCode === null || usdQuotes.some((quote) => productCode === `${code}${quote}`);
+}
+
 /**
  * Whether a network's terms are acceptable: a network name of 2–32 plain characters, a
  * platform deposit address (trimmed, 10–128 of letters, digits and `: _ . -`), 0 ≤ minimum ≤

@@ -40,6 +40,8 @@ export const staffRouteAccess = {
   '/v1/staff/config/currencies': ['admin'],
   '/v1/staff/config/setCurrency': ['admin'],
   '/v1/staff/config/setCoinNetwork': ['admin'],
+  '/v1/staff/config/proposals/list': ['admin'],
+  '/v1/staff/config/proposals/decide': ['admin'],
   '/v1/staff/notices/send': ['support'],
   // GET: any member may ask; the route answers a file only to one whose roles review an item it belongs to.
   '/v1/staff/file/:id': 'any',
@@ -47,8 +49,8 @@ export const staffRouteAccess = {
 
 export type StaffPath = keyof typeof staffRouteAccess;
 
-/** Calls a signed-out staff member makes: no staff token is asked. */
-export const staffSignedOutPaths = ['/v1/staff/login', '/v1/staff/refresh'] as const;
+/** Calls a signed-out staff member makes: no staff token is asked (enrolment's token is the invitation's). */
+export const staffSignedOutPaths = ['/v1/staff/login', '/v1/staff/refresh', '/v1/staff/enrol', '/v1/staff/enrol/confirm'] as const;
 
 /** Whether a staff member holding `held` may call a path whose access is `access` (for 'byReviewKind', the kind's role). */
 export function staffAccessAllows(held: readonly StaffRole[], access: StaffAccess, kindRole?: StaffRole): boolean {

@@ -144,7 +144,7 @@ function CurrencyDialog(props: { currency: StaffCurrency | null; onClose: () => 
     setProblem(found);
     if (found) return;
     const body = existing ? { id: existing.id, ...terms } : terms;
-    const done = await runAction(() => client.call(configSetCurrency, body), t('staff.currencies.saved', { code: terms.code }));
+    const done = await runAction(() => client.call(configSetCurrency, body), (answer) => t('staff.proposals.proposed_done', { id: answer.proposalId }));
     if (done) {
       props.onSaved();
       props.onClose();

@@ -29,9 +29,10 @@ import { changedProductFields, type ProductDraft, productDraftOf, productDraftPr
 import type { ProductTermsViolation } from '../../shared/market/product-fields';
 import { safeBannerUrl } from '../../shared/config/banner-url';
 import { CurrenciesTab } from './config-currencies';
+import { ProposalsTab } from './proposals';
 
-type ConfigTab = 'switches' | 'products' | 'optionProducts' | 'currencies' | 'banners' | 'serviceLink';
-const configTabs: readonly ConfigTab[] = ['switches', 'products', 'optionProducts', 'currencies', 'banners', 'serviceLink'];
+type ConfigTab = 'switches' | 'products' | 'optionProducts' | 'currencies' | 'proposals' | 'banners' | 'serviceLink';
+const configTabs: readonly ConfigTab[] = ['switches', 'products', 'optionProducts', 'currencies', 'proposals', 'banners', 'serviceLink'];
 
 /** The brand's configuration: switches, products, option products, the wallets' currencies, banners and the customer-service link. No price is set here. */
 export function ConfigPage() {
@@ -46,6 +47,7 @@ export function ConfigPage() {
       {tab === 'products' ? <ProductsTab /> : null}
       {tab === 'optionProducts' ? <OptionProductsTab /> : null}
       {tab === 'currencies' ? <CurrenciesTab /> : null}
+      {tab === 'proposals' ? <ProposalsTab /> : null}
       {tab === 'banners' ? <BannersTab /> : null}
       {tab === 'serviceLink' ? <ServiceLinkTab /> : null}
     </ConsolePage>
@@ -131,7 +133,7 @@ function ProductDialog(props: { product: Product; onClose: () => void; onSaved: 
       props.onClose();
       return;
     }
-    const done = await runAction(() => client.call(configSetProduct, { productCode: props.product.productCode, fields }), t('staff.products.saved', { code: props.product.productCode }));
+    const done = await runAction(() => client.call(configSetProduct, { productCode: props.product.productCode, fields }), (answer) => t('staff.proposals.proposed_done', { id: answer.proposalId }));
     if (done) {
       props.onSaved();
       props.onClose();
@@ -218,7 +220,7 @@ function OptionProductDialog(props: { product: OptionProduct; onClose: () => voi
     if (rejected.size > 0 || keysRepeat || feeInvalid) return;
     const done = await runAction(
       () => client.call(configSetOptionProduct, { id: props.product.id, tradeStatus, feeRate: feeRate.trim(), timeRatePayload: payload }),
-      t('staff.products.saved', { code: props.product.productCode }),
+      (answer) => t('staff.proposals.proposed_done', { id: answer.proposalId }),
     );
     if (done) {
       props.onSaved();

@@ -1,8 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Checkbox } from '../../app/components/checkbox';
 import { confirmDialog } from '../../app/components/confirm';
-import { copyText } from '../../app/components/copy-text';
 import { Dialog } from '../../app/components/dialog';
 import { TextField } from '../../app/components/text-field';
 import { isValidEmail } from '../../shared/auth/validation';
@@ -16,9 +15,8 @@ import { useLoad } from '../session/use-load';
 import { useStaff } from '../session/staff-context';
 
 const column = gridColumns<StaffMember>();
-type Credentials = { email: string; oneTimePassword: string; otpauthUrl: string };
 
-/** Staff management (admin): the list, a new member (credentials shown once), roles, disabling. */
+/** Staff management (admin): the list, inviting a new member (who sets their own credentials), roles, disabling. */
 export function StaffMembersPage() {
   const { t } = useTranslation();
   const { client, me } = useStaff();
@@ -26,7 +24,6 @@ export function StaffMembersPage() {
   const [page, setPage] = useState(1);
   const members = useLoad(() => client.call(staffList, { page, limit: 50 }), [page]);
   const [creating, setCreating] = useState(false);
-  const [credentials, setCredentials] = useState<Credentials | null>(null);
   const [editing, setEditing] = useState<StaffMember | null>(null);
 
   const disable = async (member: StaffMember) => {
@@ -42,7 +39,7 @@ export function StaffMembersPage() {
   const columns = [
     column.accessor('email', { header: t('staff.members.email') }),
     column.accessor((row) => row.roles.map((role) => t(`staff.roles.${role}`)).join(', '), { id: 'roles', header: t('staff.members.roles') }),
-    column.accessor((row) => (row.disabled ? t('staff.members.state_disabled') : row.mustChangePassword ? t('staff.members.state_new') : t('staff.members.state_active')), {
+    column.accessor((row) => (row.disabled ? t('staff.members.state_disabled') : !row.enrolled ? t('staff.members.state_invited') : row.mustChangePassword ? t('staff.members.state_new') : t('staff.members.state_active')), {
       id: 'state',
       header: t('staff.members.state'),
     }),
@@ -83,12 +80,13 @@ export function StaffMembersPage() {
         <RolesDialog
           title={t('staff.members.create')}
           askEmail
+          intro={t('staff.members.create_intro')}
           initialRoles={[]}
           onClose={() => setCreating(false)}
           onSubmit={async (email, roles) => {
             const done = await runAction(
-              async () => setCredentials({ email, ...(await client.call(staffCreate, { email, roles })) }),
-              t('staff.members.created_done', { email }),
+              () => client.call(staffCreate, { email, roles }),
+              (answer) => t('staff.members.invited_done', { email: answer.invitationSentTo }),
             );
             if (done) members.reload();
             return done;
@@ -107,7 +105,6 @@ export function StaffMembersPage() {
           }}
         />
       ) : null}
-      {credentials ? <CredentialsDialog credentials={credentials} onClose={() => setCredentials(null)} /> : null}
     </ConsolePage>
   );
 }
@@ -115,6 +112,7 @@ export function StaffMembersPage() {
 function RolesDialog(props: {
   title: string;
   askEmail?: boolean;
+  intro?: string;
   initialRoles: readonly StaffRole[];
   onSubmit: (email: string, roles: StaffRole[]) => Promise<boolean>;
   onClose: () => void;
@@ -151,6 +149,7 @@ function RolesDialog(props: {
         </>
       }
     >
+      {props.intro ? <p className="staff-muted">{props.intro}</p> : null}
       {props.askEmail ? <TextField label={t('staff.members.email')} value={email} onChange={setEmail} type="email" inputMode="email" maxLength={254} error={errors.email} /> : null}
       <fieldset className="staff-radios">
         <legend>{t('staff.members.roles')}</legend>
@@ -164,65 +163,6 @@ function RolesDialog(props: {
         ))}
       </fieldset>
       {errors.roles ? <p className="field-error" role="alert">{errors.roles}</p> : null}
-    </Dialog>
-  );
-}
-
-/** The otpauth URL as an SVG QR code (a data URL); the QR library loads only when credentials are shown. */
-async function qrCodeSource(otpauthUrl: string): Promise<string> {
-  const { default: QRCode } = await import('qrcode');
-  const svg = await QRCode.toString(otpauthUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
-  return `data:image/svg+xml;utf8,${encodeURIComponent(svg)}`;
-}
-
-/** The one-time password and the authenticator URL (with its QR code), shown once: the server keeps neither in a form it can show again. */
-function CredentialsDialog(props: { credentials: Credentials; onClose: () => void }) {
-  const { t } = useTranslation();
-  const copied = { copied: t('staff.members.copied'), failed: t('staff.members.copy_failed') };
-  const [qr, setQr] = useState<{ url: string; source: string } | null>(null);
-  const url = props.credentials.otpauthUrl;
-  useEffect(() => {
-    let current = true;
-    qrCodeSource(url).then(
-      (source) => current && setQr({ url, source }),
-      () => undefined, // the address can still be copied
-    );
-    return () => {
-      current = false;
-    };
-  }, [url]);
-  return (
-    <Dialog
-      title={t('staff.members.credentials_title', { email: props.credentials.email })}
-      onClose={props.onClose}
-      footer={
-        <button type="button" className="button primary" onClick={props.onClose}>
-          {t('common.done')}
-        </button>
-      }
-    >
-      <p className="staff-warning">{t('staff.members.credentials_once')}</p>
-      <dl className="staff-facts staff-credentials">
-        <div>
-          <dt>{t('staff.members.one_time_password')}</dt>
-          <dd>
-            <code aria-label={t('staff.members.one_time_password')}>{props.credentials.oneTimePassword}</code>
-            <button type="button" className="button secondary staff-small-button" onClick={() => void copyText(props.credentials.oneTimePassword, copied)}>
-              {t('staff.members.copy_password')}
-            </button>
-          </dd>
-        </div>
-        <div>
-          <dt>{t('staff.members.otpauth_url')}</dt>
-          <dd>
-            <code className="staff-break" aria-label={t('staff.members.otpauth_url')}>{props.credentials.otpauthUrl}</code>
-            <button type="button" className="button secondary staff-small-button" onClick={() => void copyText(props.credentials.otpauthUrl, copied)}>
-              {t('staff.members.copy_url')}
-            </button>
-          </dd>
-        </div>
-      </dl>
-      {qr && qr.url === url ? <img className="staff-qr" src={qr.source} alt={t('staff.members.qr')} width={180} height={180} /> : null}
     </Dialog>
   );
 }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { expect } from 'vitest';
 import { totpCode } from '../../../server/auth/totp';
 import type { StaffRole } from '../../../src/shared/staff/roles';
@@ -50,4 +51,53 @@ export async function createStaffAndSignIn(
   const changed = await staffCall(server, '/v1/staff/password', { oldPassword: created.oneTimePassword, newPassword: staffPassword }, session.token);
   expect(changed.code, changed.msg).toBe(0);
   return { token: session.token, refreshToken: session.refreshToken, staffId: created.staffId, email: created.email, secret };
+}
+
+/** The invitation token a member's invitation message carries (the link's fragment), as the member's mail shows it. */
+export async function invitationTokenFor(server: Pick<TestServer, 'app' | 'delivery'>, email: string): Promise<string> {
+  await server.app.identity.settled();
+  const messages = await server.delivery.outboxFor(email);
+  const link = messages.filter((message) => message.purpose === 'staff invitation').at(-1)?.code;
+  expect(link, `an invitation sent to ${email}`).toMatch(/\/staff\/enrol#[A-Za-z0-9_-]{40,}$/);
+  return link!.slice(link!.indexOf('#') + 1);
+}
+
+/**
+ * A member an admin invited (`staff/create`), enrolled as they would from their mail: their own
+ * password ({@link staffPassword}) and authenticator, confirmed with a first code, then signed
+ * in with the next step's code (the confirming one is spent). `nowMs` is the server's clock.
+ */
+export async function inviteEnrolAndSignIn(
+  server: Pick<TestServer, 'app' | 'delivery'>,
+  adminToken: string,
+  options: { roles: StaffRole[]; email?: string; nowMs: () => number },
+): Promise<{ token: string; refreshToken: string; staffId: number; email: string; secret: string }> {
+  const email = options.email ?? `invited${Date.now().toString(36)}${(members += 1)}@example.com`;
+  const created = await staffCall(server, '/v1/staff/staff/create', { email, roles: options.roles }, adminToken);
+  expect(created.code, created.msg).toBe(0);
+  const { staffId } = created.data as { staffId: number };
+  const invitation = await invitationTokenFor(server, email);
+  const enrolled = await staffCall(server, '/v1/staff/enrol', { token: invitation, password: staffPassword });
+  expect(enrolled.code, enrolled.msg).toBe(0);
+  const secret = secretOf((enrolled.data as { otpauthUrl: string }).otpauthUrl);
+  const confirmed = await staffCall(server, '/v1/staff/enrol/confirm', { token: invitation, code: totpCode(secret, options.nowMs()) });
+  expect(confirmed.code, confirmed.msg).toBe(0);
+  // The next step's code: within the accepted drift, and later than the spent one.
+  const login = await staffCall(server, '/v1/staff/login', { email, password: staffPassword, code: totpCode(secret, options.nowMs() + 30_000) });
+  expect(login.code, login.msg).toBe(0);
+  const session = login.data as { token: string; refreshToken: string; mustChangePassword: boolean };
+  expect(session.mustChangePassword).toBe(false);
+  return { token: session.token, refreshToken: session.refreshToken, staffId, email, secret };
+}
+
+/** A dual-controlled change as two admins make it: one proposes, the other approves; answers the proposal's id. */
+export async function proposeAndApprove(server: Pick<TestServer, 'app'>, path: string, body: unknown, proposerToken: string, approverToken: string): Promise<number> {
+  const proposed = await staffCall(server, path, body, proposerToken);
+  expect(proposed.code, proposed.msg).toBe(0);
+  const { proposalId, status } = proposed.data as { proposalId: number; status: string };
+  expect(status).toBe('proposed');
+  const approved = await staffCall(server, '/v1/staff/config/proposals/decide', { proposalId, decision: 'approve', requestId: crypto.randomUUID() }, approverToken);
+  expect(approved.code, approved.msg).toBe(0);
+  expect(approved.data).toEqual({ status: 'approved' });
+  return proposalId;
 }
