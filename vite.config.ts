@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -16,6 +17,46 @@ function versionFile(): Plugin {
     apply: 'build',
     generateBundle() {
       this.emitFile({ type: 'asset', fileName: 'version.json', source: JSON.stringify({ version: appVersion, buildId }) });
+    },
+  };
+}
+
+/** How heic2any's bundle makes its decoder worker: its code as a string literal, then a Worker from a blob: URL of it. */
+const workerDeclaration = 'var workerString = ';
+const blobWorker = /;\s*var blob = new Blob\(\[workerString\], \{type: 'application\/javascript'\}\);\s*window\.__heic2any__worker = new Worker\(URL\.createObjectURL\(blob\)\);/;
+
+/**
+ * In the production build, heic2any's decoder worker is a file of the app's own origin
+ * (`assets/heic2any-worker-<version>.js`, the path server/http/security-headers.ts knows by
+ * `heicDecoderWorkerPath`) instead of a blob: URL: the library's module gets the same
+ * worker, made from that file, and the worker's code is emitted as that file unchanged.
+ * The content security policy then needs no `worker-src blob:` and no eval in the page;
+ * the server gives that one file a policy of its own that lets the decoder run. The dev
+ * server sends no policy and keeps the library as it is.
+ */
+function heic2anySameOriginWorker(): Plugin {
+  const { version } = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('heic2any/package.json'), 'utf8')) as { version: string };
+  const workerFile = `assets/heic2any-worker-${version}.js`;
+  let workerCode: string | null = null;
+  let base = '/';
+  return {
+    name: 'heic2any-same-origin-worker',
+    apply: 'build',
+    configResolved(config) {
+      base = config.base;
+    },
+    transform(source, id) {
+      if (!/[\\/]node_modules[\\/]heic2any[\\/]dist[\\/]heic2any\.js$/.test(id)) return null;
+      const start = source.indexOf(workerDeclaration);
+      const creation = blobWorker.exec(source.slice(start));
+      if (start < 0 || !creation) this.error(`heic2any ${version}: its worker is no longer made the way this plugin expects; look again at how it loads libheif`);
+      // The literal is plain JSON (double quotes, JSON escapes): read, never run.
+      workerCode = JSON.parse(source.slice(start + workerDeclaration.length, start + creation.index)) as string;
+      const end = start + creation.index + creation[0].length;
+      return { code: `${source.slice(0, start)}window.__heic2any__worker = new Worker(${JSON.stringify(`${base}${workerFile}`)});${source.slice(end)}`, map: null };
+    },
+    generateBundle() {
+      if (workerCode !== null) this.emitFile({ type: 'asset', fileName: workerFile, source: workerCode });
     },
   };
 }
@@ -64,7 +105,7 @@ function localeParts(): Plugin {
 const unusedSchemasDropped = { manualPureFunctions: ['z', 'contract'] };
 
 export default defineConfig({
-  plugins: [react(), localeParts(), versionFile(), staffConsoleDeepLinks()],
+  plugins: [react(), localeParts(), versionFile(), staffConsoleDeepLinks(), heic2anySameOriginWorker()],
   define: {
     __APP_VERSION__: JSON.stringify(appVersion),
     __BUILD_ID__: JSON.stringify(buildId),

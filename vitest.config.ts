@@ -16,6 +16,8 @@ export default defineConfig({
           include: ['tests/component/**/*.test.tsx'],
           environment: 'jsdom',
           setupFiles: ['tests/component/support/setup.ts'],
+          // A user's whole flow per test (typing key by key); on a loaded 2-core machine it can take seconds.
+          testTimeout: 30_000,
         },
       },
       {

@@ -2,6 +2,7 @@ import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import type { CustomerLink } from '../../src/shared/api/anonymous';
 import { serviceChannels } from '../../src/shared/config/customer-link';
+import { heicDecoderWorkerPath } from '../../src/shared/uploads/image-rules';
 import { brandConfigFileOf, readBrandConfigFile } from './brand-config-file';
 
 /**
@@ -110,4 +111,15 @@ export async function registerSecurityHeaders(
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     strictTransportSecurity: options.behindTls ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
+
+  // heic2any's decoder worker is libheif compiled by emscripten, whose bindings are made with
+  // `new Function`. A worker loaded from a URL runs under the policy of its own answer: this one
+  // file may evaluate what it builds and may reach nothing (image bytes come and go by message);
+  // the page's policy keeps no eval and no blob: workers.
+  app.addHook('onSend', async (request, reply) => {
+    if (heicDecoderWorkerPath.test(request.url.split('?')[0] ?? '')) reply.header('content-security-policy', heicDecoderWorkerPolicy);
+  });
 }
+
+/** The decoder worker's own policy: its script and eval inside it, nothing else. */
+export const heicDecoderWorkerPolicy = "default-src 'none'; script-src 'self' 'unsafe-eval'";

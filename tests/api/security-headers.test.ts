@@ -35,6 +35,9 @@ describe.each(testBackends())('security headers on $name', (backend) => {
     await fs.mkdir(path.join(staticDir, 'staff'));
     await fs.writeFile(path.join(staticDir, 'staff', 'index.html'), '<!doctype html><title>Staff console</title><script type="module" src="/assets/staff.js"></script>');
     await fs.writeFile(path.join(staticDir, 'config.json'), JSON.stringify(brandConfig));
+    await fs.mkdir(path.join(staticDir, 'assets'));
+    await fs.writeFile(path.join(staticDir, 'assets', 'index.js'), 'export {};');
+    await fs.writeFile(path.join(staticDir, 'assets', 'heic2any-worker-0.0.4.js'), 'self.onmessage = () => undefined;');
     server = await startTestServer(backend, {
       STATIC_DIR: staticDir,
       CUSTOMER_SERVICE_LINK: '0|["https://chat.brand.example/room/1","https://t.me/x","",""]',
@@ -95,6 +98,19 @@ describe.each(testBackends())('security headers on $name', (backend) => {
       expect(policy.get('frame-src'), name).toEqual(['https://chat.brand.example']);
       expect(String(answer.headers['content-security-policy']), name).not.toMatch(/unsafe-(inline|eval)/);
       expect(policy.has('upgrade-insecure-requests'), name).toBe(false);
+    }
+  });
+
+  it("lets heic2any's decoder worker, and that file alone, evaluate code and reach nothing", async () => {
+    const worker = await server.app.inject({ method: 'GET', url: '/assets/heic2any-worker-0.0.4.js' });
+    expect(worker.statusCode).toBe(200);
+    const policy = directives(worker.headers['content-security-policy']);
+    expect(policy.get('default-src')).toEqual(["'none'"]);
+    expect(policy.get('script-src')).toEqual(["'self'", "'unsafe-eval'"]);
+    expect(worker.headers['x-content-type-options']).toBe('nosniff');
+    for (const url of ['/assets/index.js', '/assets/heic2any-worker-0.0.4.js.map', '/assets/heic2any-worker-0.0.4.js/', '/user/deposit?next=/assets/heic2any-worker-0.0.4.js']) {
+      const other = await server.app.inject({ method: 'GET', url });
+      expect(String(other.headers['content-security-policy']), url).not.toContain('unsafe-eval');
     }
   });
 });

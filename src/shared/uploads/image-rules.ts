@@ -52,3 +52,12 @@ export function compressionQualities(): number[] {
   }
   return qualities;
 }
+
+/**
+ * The path of heic2any's decoder worker in the built app (vite.config.ts emits it as
+ * `assets/heic2any-worker-<version>.js`): libheif compiled to JavaScript, loaded from the
+ * app's own origin instead of the blob: URL the library would make, which the app's content
+ * security policy refuses. The decoder needs eval (emscripten's bindings), which only this
+ * worker's own policy allows (server/http/security-headers.ts).
+ */
+export const heicDecoderWorkerPath = /^\/assets\/heic2any-worker-[0-9A-Za-z.+-]+\.js$/;

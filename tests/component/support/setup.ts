@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { resetEngineSignals } from './engine-state';
+
+// What a view shows after a request or a re-render may take more than the default second on a
+// loaded machine; the wait ends as soon as it shows.
+configure({ asyncUtilTimeout: 10_000 });
 
 // jsdom has no object URLs; a picked image's preview needs one (it is never loaded here).
 let objectUrls = 0;
