@@ -9,9 +9,9 @@
  *
  * Input comes in two shapes with the same rules and the same answers (error codes and
  * octet offsets included): octets (what a server reads off a socket; checked to be
- * UTF-8) and text (a WebSocket text message, already decoded by the socket). Text is
- * the client's hot path: it is sliced, never encoded or decoded as a whole, and limits
- * and content-length are counted in UTF-8 octets without building the encoding.
+ * UTF-8) and text (a WebSocket text message, already decoded by the socket: what the
+ * tests' servers read of a client). Text is sliced, never encoded or decoded as a whole,
+ * and limits and content-length are counted in UTF-8 octets without building the encoding.
  */
 
 export const CLIENT_COMMANDS = [
