@@ -29,9 +29,10 @@ import { changedProductFields, type ProductDraft, productDraftOf, productDraftPr
 import type { ProductTermsViolation } from '../../shared/market/product-fields';
 import { safeBannerUrl } from '../../shared/config/banner-url';
 import { CurrenciesTab } from './config-currencies';
+import { LimitsTab } from './config-limits';
 
-type ConfigTab = 'switches' | 'products' | 'optionProducts' | 'currencies' | 'banners' | 'serviceLink';
-const configTabs: readonly ConfigTab[] = ['switches', 'products', 'optionProducts', 'currencies', 'banners', 'serviceLink'];
+type ConfigTab = 'switches' | 'products' | 'optionProducts' | 'currencies' | 'limits' | 'banners' | 'serviceLink';
+const configTabs: readonly ConfigTab[] = ['switches', 'products', 'optionProducts', 'currencies', 'limits', 'banners', 'serviceLink'];
 
 /** The brand's configuration: switches, products, option products, the wallets' currencies, banners and the customer-service link. No price is set here. */
 export function ConfigPage() {
@@ -46,6 +47,7 @@ export function ConfigPage() {
       {tab === 'products' ? <ProductsTab /> : null}
       {tab === 'optionProducts' ? <OptionProductsTab /> : null}
       {tab === 'currencies' ? <CurrenciesTab /> : null}
+      {tab === 'limits' ? <LimitsTab /> : null}
       {tab === 'banners' ? <BannersTab /> : null}
       {tab === 'serviceLink' ? <ServiceLinkTab /> : null}
     </ConsolePage>
