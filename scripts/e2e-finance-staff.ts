@@ -5,7 +5,8 @@
 import { runStaffCommand } from '../server/tools/staff';
 
 const created: Record<string, { email: string; oneTimePassword: string; otpauthUrl: string }> = {};
-for (const name of ['mobile-a', 'mobile-b', 'desktop-a', 'desktop-b', 'funding']) {
+// 'funding-b': the second approver of a funding deposit of FOUR_EYES_USD or more.
+for (const name of ['mobile-a', 'mobile-b', 'desktop-a', 'desktop-b', 'funding', 'funding-b']) {
   created[name] = await runStaffCommand(['create', '--email', `finance-${name}@e2e.example`, '--role', 'finance']);
 }
 // The loan spec's own two approvers per layout, and an admin that turns the `user/loan` switch on for it (loan.spec.ts).
@@ -19,6 +20,8 @@ created.notices = await runStaffCommand(['create', '--email', 'support-notices@e
 for (const project of ['mobile', 'desktop']) {
   created[`compliance-${project}`] = await runStaffCommand(['create', '--email', `compliance-${project}@e2e.example`, '--role', 'compliance']);
 }
+// A compliance member who approves the junior verifications a real-money withdrawal needs (tests/e2e/support.ts verifyJunior).
+created['compliance-funding'] = await runStaffCommand(['create', '--email', 'compliance-funding@e2e.example', '--role', 'compliance']);
 // An admin who walks every console screen for the accessibility check (accessibility.spec.ts).
 created['a11y-admin'] = await runStaffCommand(['create', '--email', 'admin-a11y@e2e.example', '--role', 'admin']);
 process.stdout.write(`${JSON.stringify(created)}\n`);

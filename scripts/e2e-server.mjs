@@ -72,6 +72,9 @@ const server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
     SWITCHES: 'VIRTUAL_CURRENCY_TRADE=1,Contract=1,OptionMock=1',
     // Positions can be closed at once in the tests.
     MIN_HOLD_SECONDS: '0',
+    // Withdrawals right after saving an address: the browser tests add one and withdraw at once. The cooling-off
+    // itself is tests/api/money-controls.test.ts's; E2E_WITHDRAWAL_HOLD_SECONDS puts it back (the withdraw screenshots).
+    WITHDRAWAL_HOLD_SECONDS: process.env.E2E_WITHDRAWAL_HOLD_SECONDS ?? '0',
     // A chat url the tests can embed without the internet (the stand-in above).
     CUSTOMER_SERVICE_LINK: `0|${JSON.stringify([`http://localhost:${chatPort}/chat`, 'https://t.me/tradeweb_support', 'https://wa.me/18005550100', 'support@tradeweb.example'])}`,
   },

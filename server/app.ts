@@ -34,11 +34,13 @@ import { registerFundRecords } from './modules/fund-records';
 import { registerUploads } from './modules/uploads';
 import { registerProfile } from './modules/profile';
 import { registerWallet } from './modules/wallet';
-import { createWithdrawalsRepository, registerWithdrawals, withdrawalLedger, withdrawalWallet } from './modules/withdrawals';
+import { createWithdrawalLimits, createWithdrawalsRepository, registerWithdrawals, withdrawalLedger, withdrawalWallet } from './modules/withdrawals';
 import { createVerificationRepository, registerVerification, verifiedStatusOf } from './modules/verification';
 import { runOnce } from './http/idempotency';
 import type { Settings } from './settings';
 import { soleProcess, type ClusterContext } from './cluster/cluster-context';
+import { VerifiedStatus } from '../src/shared/api/verification';
+import type { VerificationLevelName } from '../src/shared/money/withdrawal-limits';
 import { brandTradeModeDefaults, tradeModeOffered as isTradeModeOffered, type TradeMode } from '../src/shared/config/trade-mode';
 
 export interface ServerDependencies {
@@ -144,6 +146,11 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   // Identity verification's reads come before the account (user/info's verifiedStatus) and withdrawals (1067).
   const verificationRepository = createVerificationRepository(database.db);
   const verifiedStatus = async (uid: number) => verifiedStatusOf(await verificationRepository.latest(uid, 'full'));
+  // The level that names a customer's withdrawal limits and deposit cap: the highest approved one.
+  const verificationLevel = async (uid: number): Promise<VerificationLevelName> => {
+    if ((await verifiedStatus(uid)) === VerifiedStatus.authenticated) return 'full';
+    return verifiedStatusOf(await verificationRepository.latest(uid, 'junior')) === VerifiedStatus.authenticated ? 'junior' : 'none';
+  };
   // The modes the app offers: the switches, and the brand's default mode when neither is on (its config.json).
   const brandFile = readBrandConfigFile(brandConfigFileOf(settings));
   const brandModes = brandFile?.ok ? brandFile.config : brandTradeModeDefaults;
@@ -158,7 +165,10 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   // The exchange socket carries a user's notice count; the feed only delivers it.
   const notices = await registerNotices({ database, identity, messages: positionsFeed, signedIn, log: (message, error) => app.log.error({ err: error }, message) });
   // Deposits: the proof through uploads, the item through reviews, the credit through the ledger, the outcome as a notice.
-  const deposits = await registerDeposits({ settings, database, signedIn, wallet, ledger, uploads, reviews, notices, repository: depositsRepository, nowMs });
+  // Limits by verification level: withdrawals' (1071), and each level's largest deposit.
+  const withdrawalLimits = createWithdrawalLimits({ db: database.db, audit });
+  const depositCapUsd = async (uid: number) => (await withdrawalLimits.read())[await verificationLevel(uid)].depositMaxUsd;
+  const deposits = await registerDeposits({ settings, database, signedIn, wallet, ledger, uploads, reviews, notices, repository: depositsRepository, depositCapUsd, nowMs });
   // Withdrawals: saved addresses and cards, holds in the ledger, the 'withdrawal' review kind's effect.
   const withdrawals = await registerWithdrawals({
     settings,
@@ -170,10 +180,14 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     reviews,
     notices,
     site,
-    verifiedStatus,
+    verificationLevel,
     idempotent: (request, uid, path, work) => runOnce(database.db, { request, uid, path, ...(nowMs ? { nowMs } : {}) }, work),
     signedIn,
+    limits: withdrawalLimits,
+    staffRoutes,
     requireEmail: (uid) => identity.requireEmail(uid),
+    securityChangedAt: (uid) => identity.securityChangedAt(uid),
+    confirmSecondFactor: (uid, code, client) => identity.confirmSecondFactor(uid, code, client),
     nowMs,
   });
   // Loans: the 'loan' (four-eyes) and 'repayment' review kinds, paid from and back to the house's loans; a cash change told to the account's sockets.

@@ -186,6 +186,15 @@ const environmentSchema = z.object({
   STAFF_DUTIES_PERIOD_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
   /** Where invitation links point: the console's address as staff reach it (default: this server's /staff on localhost). */
   STAFF_CONSOLE_URL: z.string().url().optional(),
+  /** The largest single deposit anyone may claim, in USD (an exact decimal); the levels' own caps (config/limits) may be lower. */
+  DEPOSIT_MAX_USD: z.string().regex(/^\d{1,22}(\.\d{1,8})?$/, 'expected a decimal amount in USD, e.g. 1000000').default('1000000'),
+  /**
+   * Cooling-off: after a new saved address or card, a password, second-factor or e-mail
+   * change, withdrawals wait this many seconds (1072 with the end). 0: no hold.
+   */
+  WITHDRAWAL_HOLD_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(86_400),
+  /** The verification level a real-money withdrawal needs: junior by default; `none` relaxes it (the levels' limits still apply). */
+  WITHDRAW_MIN_VERIFICATION: z.enum(['none', 'junior', 'full']).default('junior'),
   /** Deposits for everyone (the deposit-disabled setting): off, deposit/status answers disabled and deposit/submit is refused. */
   DEPOSITS_ENABLED: flag.default(true),
   /** Development control of the price feed (POST /dev/market/pause and /resume). Never on by default. */
@@ -335,6 +344,9 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     staffDutiesPeriodMs: values.STAFF_DUTIES_PERIOD_DAYS * 86_400_000,
     staffConsoleUrl: (values.STAFF_CONSOLE_URL ?? `http://localhost:${values.PORT}/staff`).replace(/\/+$/, ''),
     depositsEnabled: values.DEPOSITS_ENABLED,
+    depositMaxUsd: values.DEPOSIT_MAX_USD,
+    withdrawalHoldSeconds: values.WITHDRAWAL_HOLD_SECONDS,
+    withdrawMinVerification: values.WITHDRAW_MIN_VERIFICATION,
     /** True for `all`: one process, no leases, no relaying across processes. */
     singleProcess: roles.all,
     roles: roles.roles,

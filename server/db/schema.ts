@@ -50,6 +50,7 @@ export interface Database {
   outbox_message: OutboxMessageTable;
   rate_limit: RateLimitTable;
   open_connection: OpenConnectionTable;
+  withdrawal_limit: WithdrawalLimitTable;
 }
 
 /** BIGINT arrives as a string from PostgreSQL and as a number from PGlite. */
@@ -182,6 +183,8 @@ export interface AppUserTable {
   /** Why the back office last prohibited or allowed trading, and when (null: never changed). */
   trade_prohibited_reason: string | null;
   trade_prohibited_changed_at: Date | null;
+  /** When the password, the second factor or the e-mail last changed (0026): withdrawals cool off after it. */
+  security_changed_at: Date | null;
 }
 
 export interface NoticeTable {
@@ -649,4 +652,13 @@ export interface OpenConnectionTable {
   key: string;
   holder: string;
   lease_until: Date;
+}
+
+/** Per verification level, the withdrawal limits and the largest single deposit in USD (0026). */
+export interface WithdrawalLimitTable {
+  level: 'none' | 'junior' | 'full';
+  daily_withdraw_usd: string;
+  monthly_withdraw_usd: string;
+  deposit_max_usd: string;
+  updated_at: Generated<Date>;
 }

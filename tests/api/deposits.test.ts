@@ -26,7 +26,8 @@ describe.each(testBackends())('deposits on $name', (backend) => {
   let usdtTrc20: CoinOption;
 
   beforeAll(async () => {
-    server = await startTestServer(backend, { CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500' });
+    // Deposits' four-eyes (two approvers from FOUR_EYES_USD over 24 hours) is tests/api/money-controls.test.ts's; these amounts stay under it.
+    server = await startTestServer(backend, { CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500', FOUR_EYES_USD: '100000' });
     [financeA, financeB, compliance] = await Promise.all([
       createStaffAndSignIn(server, { roles: ['finance'] }),
       createStaffAndSignIn(server, { roles: ['finance'] }),

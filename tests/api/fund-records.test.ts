@@ -8,6 +8,7 @@ import { readAccessToken } from '../../src/shared/session/token';
 import { post, startTestServer, testBackends, type TestServer } from './harness';
 import { call } from './identity-support';
 import { decided, newCustomer } from './reviews-support';
+import { saveAddress, verifyJunior } from './support/money-controls';
 import { createStaffAndSignIn } from './support/staff';
 import { jpegImage, multipartBody, multipartCall } from './uploads-support';
 
@@ -25,7 +26,7 @@ interface Records {
   pages: number;
 }
 
-const address = 'TXkq9wZ8vU4bQ1m2n3p4r5s6t7u8v9w0xY';
+const address = 'TAzNLU555pAZSmv5NiusS4AihvBgpMwbKY';
 
 describe.each(testBackends())('deposit and withdraw records on $name', (backend) => {
   let server: TestServer;
@@ -77,29 +78,43 @@ describe.each(testBackends())('deposit and withdraw records on $name', (backend)
   let who: Customer;
 
   beforeAll(async () => {
-    server = await startTestServer(backend, { FOUR_EYES_USD: '100000', CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500' });
+    // No cooling-off after saving the address (tests/api/money-controls.test.ts has it).
+    server = await startTestServer(backend, { FOUR_EYES_USD: '100000', CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500', WITHDRAWAL_HOLD_SECONDS: '0' });
     ledger = createLedger(server.database.db);
     finance = await createStaffAndSignIn(server, { roles: ['finance'] });
+    const compliance = await createStaffAndSignIn(server, { roles: ['compliance'] });
     proof = await jpegImage();
     who = await customer();
     const networks = (await call(server, '/v1/waa/wallet/coinNetworks', {}, who.token)).data as { dtoList: CoinNetwork[] };
     usdtTrc20 = networks.dtoList.find((network) => network.currency === 'USDT' && network.protocol === 'TRC20')!;
     expect(usdtTrc20).toBeDefined();
     await fund(who.uid, '1000');
+    // A withdrawal needs junior verification and a saved address.
+    await verifyJunior(server, who, compliance.token);
+    expect((await saveAddress(server, who, usdtTrc20.id, address)).code).toBe(0);
     // Twelve records, deposits and withdrawals interleaved in this order: D1 W1 D2 W2 D3 W3 D4 W4 D5 W5 D6 D7.
+    // One withdrawal is under review at a time, so each is decided before the next: W1 rejected with a reason,
+    // W2 approved (paid), W3 canceled by the customer, W4 rejected, W5 left waiting.
+    const decideWithdrawal: ((nth: number) => Promise<void>)[] = [
+      async (nth) => decided(server, finance.token, { kind: 'withdrawal', id: (await reviewIdOf('withdrawal', 'withdrawal', who.uid, nth)).reviewId, decision: 'reject', reason: 'address on a sanctions list' }, 'rejected'),
+      async (nth) => decided(server, finance.token, { kind: 'withdrawal', id: (await reviewIdOf('withdrawal', 'withdrawal', who.uid, nth)).reviewId, decision: 'approve' }, 'approved'),
+      async (nth) => {
+        const third = await reviewIdOf('withdrawal', 'withdrawal', who.uid, nth);
+        expect((await call(server, '/v1/waa/withdraw/cancel', { id: third.subjectId }, who.token)).code).toBe(0);
+      },
+      async (nth) => decided(server, finance.token, { kind: 'withdrawal', id: (await reviewIdOf('withdrawal', 'withdrawal', who.uid, nth)).reviewId, decision: 'reject', reason: 'second look' }, 'rejected'),
+      async () => undefined,
+    ];
     for (let index = 1; index <= 5; index += 1) {
       await deposit(who, `${1000 + index}`);
       await withdraw(who, `${100 + index}`, `${99 + index}`);
+      await decideWithdrawal[index - 1]!(index - 1);
     }
     await deposit(who, '1006');
     await deposit(who, '1007');
-    // D1 rejected with a reason, D2 approved; W1 rejected with a reason, W2 approved (paid), W3 canceled by the customer.
+    // D1 rejected with a reason, D2 approved.
     await decided(server, finance.token, { kind: 'deposit', id: (await reviewIdOf('deposit', 'deposit', who.uid, 0)).reviewId, decision: 'reject', reason: 'proof unreadable' }, 'rejected');
     await decided(server, finance.token, { kind: 'deposit', id: (await reviewIdOf('deposit', 'deposit', who.uid, 1)).reviewId, decision: 'approve' }, 'approved');
-    await decided(server, finance.token, { kind: 'withdrawal', id: (await reviewIdOf('withdrawal', 'withdrawal', who.uid, 0)).reviewId, decision: 'reject', reason: 'address on a sanctions list' }, 'rejected');
-    await decided(server, finance.token, { kind: 'withdrawal', id: (await reviewIdOf('withdrawal', 'withdrawal', who.uid, 1)).reviewId, decision: 'approve' }, 'approved');
-    const third = await reviewIdOf('withdrawal', 'withdrawal', who.uid, 2);
-    expect((await call(server, '/v1/waa/withdraw/cancel', { id: third.subjectId }, who.token)).code).toBe(0);
   });
   afterAll(async () => {
     await server?.close();
@@ -141,11 +156,12 @@ describe.each(testBackends())('deposit and withdraw records on $name', (backend)
       fee: '1.00',
       practical: '100.00',
       depositUsdPrice: null,
-      destination: 'TXkq9w****w0xY',
+      destination: 'TAzNLU****wbKY',
     });
     expect(byAmount('W102.00')).toMatchObject({ actionType: 1, payState: 1, failReason: null, canceled: false, practical: '101.00' });
     expect(byAmount('W103.00')).toMatchObject({ actionType: 1, payState: 2, failReason: null, canceled: true });
-    expect(byAmount('W104.00')).toMatchObject({ actionType: 1, payState: 0, decidedTimeTs: null });
+    expect(byAmount('W104.00')).toMatchObject({ actionType: 1, payState: 2, failReason: 'second look', canceled: false });
+    expect(byAmount('W105.00')).toMatchObject({ actionType: 1, payState: 0, decidedTimeTs: null });
     // The whole address is never in the answer.
     expect(JSON.stringify(all)).not.toContain(address);
   });
@@ -157,15 +173,15 @@ describe.each(testBackends())('deposit and withdraw records on $name', (backend)
     const withdrawals = await records(who, { type: 1 });
     expect(amountsOf(withdrawals.list)).toEqual(['W105.00', 'W104.00', 'W103.00', 'W102.00', 'W101.00']);
     const failed = await records(who, { status: 2 });
-    expect(amountsOf(failed.list)).toEqual(['W103.00', 'W101.00', 'D1001.00']);
+    expect(amountsOf(failed.list)).toEqual(['W104.00', 'W103.00', 'W101.00', 'D1001.00']);
     expect(amountsOf((await records(who, { status: 1 })).list)).toEqual(['W102.00', 'D1002.00']);
     const waiting = await records(who, { status: 0 });
-    expect(amountsOf(waiting.list)).toEqual(['D1007.00', 'D1006.00', 'W105.00', 'D1005.00', 'W104.00', 'D1004.00', 'D1003.00']);
-    expect(amountsOf((await records(who, { type: 1, status: 0 })).list)).toEqual(['W105.00', 'W104.00']);
+    expect(amountsOf(waiting.list)).toEqual(['D1007.00', 'D1006.00', 'W105.00', 'D1005.00', 'D1004.00', 'D1003.00']);
+    expect(amountsOf((await records(who, { type: 1, status: 0 })).list)).toEqual(['W105.00']);
     expect(amountsOf((await records(who, { type: 0, status: 2 })).list)).toEqual(['D1001.00']);
-    const waitingPaged = await records(who, { status: 0, pageSize: 3, pageNum: 3 });
-    expect(waitingPaged).toMatchObject({ pages: 3 });
-    expect(amountsOf(waitingPaged.list)).toEqual(['D1003.00']);
+    const waitingPaged = await records(who, { status: 0, pageSize: 4, pageNum: 2 });
+    expect(waitingPaged).toMatchObject({ pages: 2 });
+    expect(amountsOf(waitingPaged.list)).toEqual(['D1004.00', 'D1003.00']);
   });
 
   it('shows another customer none of these records', async () => {

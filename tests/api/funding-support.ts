@@ -12,13 +12,16 @@ type Server = Pick<TestServer, 'app' | 'delivery' | 'nowMs'>;
 /** The language the funding deposits are submitted in: its minimum deposit (30 USD) is the lowest. */
 const depositLocale = 'de';
 
-/** One finance staff member per test server approves every funding deposit (signing in once keeps helpers fast). */
-const financeByServer = new WeakMap<Server['app'], Promise<{ token: string }>>();
+/**
+ * Two finance staff members per test server approve the funding deposits (signing in once
+ * keeps helpers fast): the second only where four-eyes asks it (FOUR_EYES_USD or more in 24 hours).
+ */
+const financeByServer = new WeakMap<Server['app'], Promise<[{ token: string }, { token: string }]>>();
 
 function financeOf(server: Server) {
   let finance = financeByServer.get(server.app);
   if (!finance) {
-    finance = createStaffAndSignIn(server, { roles: ['finance'], nowMs: server.nowMs });
+    finance = Promise.all([createStaffAndSignIn(server, { roles: ['finance'], nowMs: server.nowMs }), createStaffAndSignIn(server, { roles: ['finance'], nowMs: server.nowMs })]);
     financeByServer.set(server.app, finance);
   }
   return finance;
@@ -51,13 +54,17 @@ export async function fundTradingAccount(server: Server, customer: { uid: number
   ]);
   const submitted = await multipartCall(server, '/v1/waa/deposit/submit', body, customer.token, crypto.randomUUID());
   expect(submitted.code, submitted.msg).toBe(0);
-  const finance = await financeOf(server);
+  const [finance, secondFinance] = await financeOf(server);
   const queue = await call(server as TestServer, '/v1/staff/reviews/list', { kind: 'deposit', status: 'pending', page: 1, limit: 50 }, finance.token);
   expect(queue.code, queue.msg).toBe(0);
   const item = (queue.data as { list: { id: number; uid: number }[] }).list.find((entry) => entry.uid === customer.uid);
   expect(item, 'the funding deposit waits in the finance queue').toBeDefined();
   const approved = await call(server as TestServer, '/v1/staff/reviews/decide', { kind: 'deposit', id: item!.id, decision: 'approve', requestId: crypto.randomUUID() }, finance.token);
   expect(approved.code, approved.msg).toBe(0);
+  if ((approved.data as { status: string }).status === 'awaiting_second') {
+    const second = await call(server as TestServer, '/v1/staff/reviews/decide', { kind: 'deposit', id: item!.id, decision: 'approve', requestId: crypto.randomUUID() }, secondFinance.token);
+    expect(second.data, second.msg).toEqual({ status: 'approved' });
+  }
 
   const draft = { curr: 'USDT', currId: coin.currencyId, type: 0, num: amount };
   const quote = await call(server as TestServer, '/v1/waa/wallet/transformCalculate', draft, customer.token);

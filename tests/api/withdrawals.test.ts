@@ -10,9 +10,10 @@ import { readAccessToken } from '../../src/shared/session/token';
 import { post, startTestServer, testBackends, type TestServer } from './harness';
 import { call } from './identity-support';
 import { decide, decided, newCustomer } from './reviews-support';
+import { saveAddress, tronAddress, verifyJunior } from './support/money-controls';
 import { createStaffAndSignIn } from './support/staff';
 
-type Customer = Awaited<ReturnType<typeof newCustomer>> & { aesKey: string };
+type Customer = Awaited<ReturnType<typeof newCustomer>> & { aesKey: string; address: string };
 type Staff = Awaited<ReturnType<typeof createStaffAndSignIn>>;
 interface CoinNetwork {
   id: number;
@@ -37,11 +38,20 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
   let ledger: Ledger;
   let financeA: Staff;
   let financeB: Staff;
+  let compliance: Staff;
   let usdtTrc20: CoinNetwork;
 
   const customer = async (): Promise<Customer> => {
     const session = await newCustomer(server, 'withdrawer');
-    return { ...session, aesKey: readAccessToken(session.token)!.aesKey };
+    return { ...session, aesKey: readAccessToken(session.token)!.aesKey, address: tronAddress() };
+  };
+  /** A customer who may withdraw: junior-verified (the default minimum), with their address saved. */
+  const withdrawer = async (): Promise<Customer> => {
+    const who = await customer();
+    await verifyJunior(server, who, compliance.token);
+    const saved = await saveAddress(server, who, usdtTrc20.id, who.address);
+    expect(saved.code, saved.msg).toBe(0);
+    return who;
   };
   const fund = (uid: number, amount: string) =>
     server.database.db.transaction().execute((trx) => ledger.creditWalletDeposit(trx, { uid, currency: 'USDT', amount: money(amount), key: `test-wallet-deposit:${crypto.randomUUID()}` }));
@@ -53,7 +63,7 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
     moneyCall(
       server,
       '/v1/waa/withdraw/submit',
-      { num, practicalNum, currencyId: usdtTrc20.currencyId, coinId: usdtTrc20.id, paymentAddress: encodeField('TXkq9wZ8vU4bQ1m2n3p4r5s6t7u8v9w0xY', who.aesKey), locale: 'en' },
+      { num, practicalNum, currencyId: usdtTrc20.currencyId, coinId: usdtTrc20.id, paymentAddress: encodeField(who.address, who.aesKey), locale: 'en' },
       who.token,
       key,
     );
@@ -62,10 +72,12 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
   const audit = async () => [...(await ledger.check()), ...(await reconcileBooks(server.database.db))];
 
   beforeAll(async () => {
-    server = await startTestServer(backend, { FOUR_EYES_USD: '1000', CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500', SWITCHES: 'BANK_CARD_WITHDRAW=1' });
+    // The cooling-off after a new address is tests/api/money-controls.test.ts's subject; here it is off.
+    server = await startTestServer(backend, { FOUR_EYES_USD: '1000', CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500', SWITCHES: 'BANK_CARD_WITHDRAW=1', WITHDRAWAL_HOLD_SECONDS: '0' });
     ledger = createLedger(server.database.db);
     financeA = await createStaffAndSignIn(server, { roles: ['finance'] });
     financeB = await createStaffAndSignIn(server, { roles: ['finance'] });
+    compliance = await createStaffAndSignIn(server, { roles: ['compliance'] });
     const probe = await customer();
     const networks = (await call(server, '/v1/waa/wallet/coinNetworks', {}, probe.token)).data as { dtoList: CoinNetwork[] };
     usdtTrc20 = networks.dtoList.find((network) => network.currency === 'USDT' && network.protocol === 'TRC20')!;
@@ -78,7 +90,7 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
   it('keeps a saved address encoded on the wire, sealed at rest, and only for its owner', async () => {
     const owner = await customer();
     const stranger = await customer();
-    const address = 'TNVxs1q6jQ7qE3gk2Ph7wT5rK9uYdZ4m8F';
+    const address = owner.address;
     const added = await moneyCall(server, '/v1/waa/wallet/crypto/insert', { currencyId: usdtTrc20.id, cryptocurrencyAddress: encodeField(address, owner.aesKey) }, owner.token, crypto.randomUUID());
     expect(added.code, added.msg).toBe(0);
     const listed = (await call(server, '/v1/waa/wallet/crypto/all', { pageNum: 1, pageSize: 1000 }, owner.token)).data as { list: { walletId: number; currencyName: string; protocol: string; cryptocurrencyAddress: string }[] };
@@ -103,9 +115,9 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
 
   it('refuses an address not encoded under the session key, and an insert without an Idempotency-Key, saving nothing', async () => {
     const owner = await customer();
-    const plain = await moneyCall(server, '/v1/waa/wallet/crypto/insert', { currencyId: usdtTrc20.id, cryptocurrencyAddress: encodeField('TNVxs1q6jQ7qE3gk2Ph7wT5rK9uYdZ4m8F', 'another16bytekey') }, owner.token, crypto.randomUUID());
+    const plain = await moneyCall(server, '/v1/waa/wallet/crypto/insert', { currencyId: usdtTrc20.id, cryptocurrencyAddress: encodeField(owner.address, 'another16bytekey') }, owner.token, crypto.randomUUID());
     expect(plain.code).toBe(ErrorCode.INCORRECT_PARAMETER_CONTENT);
-    const keyless = await moneyCall(server, '/v1/waa/wallet/crypto/insert', { currencyId: usdtTrc20.id, cryptocurrencyAddress: encodeField('TNVxs1q6jQ7qE3gk2Ph7wT5rK9uYdZ4m8F', owner.aesKey) }, owner.token);
+    const keyless = await moneyCall(server, '/v1/waa/wallet/crypto/insert', { currencyId: usdtTrc20.id, cryptocurrencyAddress: encodeField(owner.address, owner.aesKey) }, owner.token);
     expect(keyless.code).toBe(ErrorCode.INCORRECT_PARAMETER_CONTENT);
     expect(((await call(server, '/v1/waa/wallet/crypto/all', {}, owner.token)).data as { list: unknown[] }).list).toEqual([]);
   });
@@ -146,7 +158,7 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
   });
 
   it('quotes the coin fee, what arrives and the balance after, and names both bounds outside them', async () => {
-    const who = await customer();
+    const who = await withdrawer();
     await fund(who.uid, '500');
     const answer = await quote(who, '120');
     expect(answer.code, answer.msg).toBe(0);
@@ -157,23 +169,29 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
     expect(low.data).toEqual({ min: '50.00', max: '10000000.00' });
   });
 
-  it('holds exactly the withdrawals that fit among 20 parallel ones, never below zero', async () => {
-    const who = await customer();
+  it('holds one of 20 parallel withdrawals (one under review at a time), and never below zero', async () => {
+    const who = await withdrawer();
     await fund(who.uid, '1050');
     const answers = await Promise.all(Array.from({ length: 20 }, () => withdraw(who, '100', '99')));
-    const held = answers.filter((answer) => answer.code === 0);
-    expect(held).toHaveLength(10);
-    expect(answers.filter((answer) => answer.code !== 0).every((answer) => answer.code === ErrorCode.INSUFFICIENT_BALANCE)).toBe(true);
-    expect(await walletOf(who.uid)).toBe('50.00');
-    expect(await heldOf(who.uid)).toBe('1000.00');
+    expect(answers.filter((answer) => answer.code === 0)).toHaveLength(1);
+    expect(answers.filter((answer) => answer.code !== 0).every((answer) => answer.code === ErrorCode.WITHDRAWAL_UNDER_REVIEW)).toBe(true);
+    expect(await walletOf(who.uid)).toBe('950.00');
+    expect(await heldOf(who.uid)).toBe('100.00');
     const reviews = await reviewOf(who.uid);
-    expect(reviews).toHaveLength(10);
+    expect(reviews).toHaveLength(1);
     expect(reviews.every((review) => review.status === 'pending' && review.withdrawalStatus === 'pending')).toBe(true);
+
+    // The balance check holds too: all of 1,000 when 950 is left is refused, holding nothing more.
+    const [first] = reviews;
+    await decided(server, financeA.token, { kind: 'withdrawal', id: first!.reviewId, decision: 'reject', reason: 'test' }, 'rejected');
+    expect((await withdraw(who, '1051', '1050')).code).toBe(ErrorCode.INSUFFICIENT_BALANCE);
+    expect(await heldOf(who.uid)).toBe('0.00');
+    expect(await walletOf(who.uid)).toBe('1050.00');
     expect(await audit()).toEqual([]);
   });
 
   it('answers a replayed Idempotency-Key with the first answer and holds once', async () => {
-    const who = await customer();
+    const who = await withdrawer();
     await fund(who.uid, '300');
     const key = crypto.randomUUID();
     const answers = await Promise.all([1, 2, 3].map(() => withdraw(who, '100', '99', key)));
@@ -183,7 +201,7 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
   });
 
   it('refuses a practical amount other than the fee gives, and an amount over the balance, holding nothing', async () => {
-    const who = await customer();
+    const who = await withdrawer();
     await fund(who.uid, '100');
     expect((await withdraw(who, '100', '100')).code).toBe(ErrorCode.INCORRECT_PARAMETER_VALUE);
     expect((await withdraw(who, '101', '100')).code).toBe(ErrorCode.INSUFFICIENT_BALANCE);
@@ -192,18 +210,22 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
   });
 
   it('pays an approved withdrawal once (amount less fee out, fee to the house) and releases a rejected one with notice 629005', async () => {
-    const who = await customer();
+    const who = await withdrawer();
     await fund(who.uid, '400');
-    expect((await withdraw(who, '100', '99')).code).toBe(0);
-    expect((await withdraw(who, '200', '199')).code).toBe(0);
-    const [first, second] = await reviewOf(who.uid);
     const paidBefore = money(await house(HouseAccountKind.withdrawals));
     const feesBefore = money(await house(HouseAccountKind.fees));
+    expect((await withdraw(who, '100', '99')).code).toBe(0);
+    const [first] = await reviewOf(who.uid);
 
     await decided(server, financeA.token, { kind: 'withdrawal', id: first!.reviewId, decision: 'approve' }, 'approved');
-    expect(await heldOf(who.uid)).toBe('200.00');
+    expect(await heldOf(who.uid)).toBe('0.00');
     expect(money(await house(HouseAccountKind.withdrawals)) - paidBefore).toBe(money('99'));
     expect(money(await house(HouseAccountKind.fees)) - feesBefore).toBe(money('1'));
+
+    // One under review at a time: the second is placed once the first is decided.
+    expect((await withdraw(who, '200', '199')).code).toBe(0);
+    const [, second] = await reviewOf(who.uid);
+    expect(await heldOf(who.uid)).toBe('200.00');
 
     await decided(server, financeB.token, { kind: 'withdrawal', id: second!.reviewId, decision: 'reject', reason: 'address on a sanctions list' }, 'rejected');
     expect(await heldOf(who.uid)).toBe('0.00');
@@ -217,7 +239,7 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
   });
 
   it('needs two different finance staff for a withdrawal of FOUR_EYES_USD or more', async () => {
-    const who = await customer();
+    const who = await withdrawer();
     await fund(who.uid, '2000');
     expect((await withdraw(who, '1500', '1499')).code).toBe(0);
     const [large] = await reviewOf(who.uid);
@@ -231,19 +253,20 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
   });
 
   it('lets the customer cancel while under review (the hold released), never after a decision', async () => {
-    const who = await customer();
+    const who = await withdrawer();
     await fund(who.uid, '300');
     expect((await withdraw(who, '100', '99')).code).toBe(0);
-    expect((await withdraw(who, '100', '99')).code).toBe(0);
-    const [open, decidedOne] = await reviewOf(who.uid);
+    const [decidedOne] = await reviewOf(who.uid);
     await decided(server, financeA.token, { kind: 'withdrawal', id: decidedOne!.reviewId, decision: 'approve' }, 'approved');
+    expect((await withdraw(who, '100', '99')).code).toBe(0);
+    const [, open] = await reviewOf(who.uid);
 
     expect((await call(server, '/v1/waa/withdraw/cancel', { id: open!.withdrawalId }, who.token)).code).toBe(0);
     expect(await walletOf(who.uid)).toBe('200.00');
     expect(await heldOf(who.uid)).toBe('0.00');
     expect((await reviewOf(who.uid)).map((review) => [review.status, review.withdrawalStatus])).toEqual([
-      ['rejected', 'canceled'],
       ['approved', 'paid'],
+      ['rejected', 'canceled'],
     ]);
     expect((await call(server, '/v1/waa/withdraw/cancel', { id: decidedOne!.withdrawalId }, who.token)).code).toBe(ErrorCode.STATUS_UNCHANGED);
     const stranger = await customer();
@@ -252,7 +275,7 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
   });
 
   it('answers 406 to the real account’s orders and options while a withdrawal awaits review, and 1070 on withdraw/status', async () => {
-    const who = await customer();
+    const who = await withdrawer();
     await fund(who.uid, '300');
     expect((await call(server, '/v1/waa/withdraw/status', {}, who.token)).data).toEqual({ cryptoEnabled: true, bankCardEnabled: true });
     expect((await withdraw(who, '100', '99')).code).toBe(0);
@@ -270,7 +293,7 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
   });
 
   it('withdraws to a saved bank card at the bank channel’s terms', async () => {
-    const who = await customer();
+    const who = await withdrawer();
     await fund(who.uid, '1000');
     const card = { bankName: 'vib', name: encodeField('Linh Tran', who.aesKey), account: encodeField('0123456789', who.aesKey) };
     expect((await moneyCall(server, '/v1/waa/bankCard/insert', card, who.token, crypto.randomUUID())).code).toBe(0);
@@ -282,7 +305,7 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
     const submitted = await moneyCall(server, '/v1/waa/withdraw/bankSubmit', { num: '200', practicalNum: '198', userBankId: cardId, withdrawType: 1, locale: 'en' }, who.token, crypto.randomUUID());
     expect(submitted.code, submitted.msg).toBe(0);
     expect(await heldOf(who.uid)).toBe('200.00');
-    const stranger = await customer();
+    const stranger = await withdrawer();
     await fund(stranger.uid, '1000');
     const refused = await moneyCall(server, '/v1/waa/withdraw/bankSubmit', { num: '200', practicalNum: '198', userBankId: cardId, withdrawType: 1, locale: 'en' }, stranger.token, crypto.randomUUID());
     expect(refused.code).toBe(ErrorCode.DATA_NOT_FOUND);

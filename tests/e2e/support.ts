@@ -204,6 +204,23 @@ export async function setBrandSwitch(page: Page, name: string, enable: boolean) 
 
 /** The finance member who approves the deposits that fund test accounts. */
 const fundingReviewerToken = (page: Page) => staffApiToken(page, 'funding', 'funding horse battery 7');
+/** The second funding approver, for a deposit four-eyes asks two of (FOUR_EYES_USD or more in 24 hours). */
+const secondFundingReviewerToken = (page: Page) => staffApiToken(page, 'funding-b', 'funding horse battery 7');
+/** The compliance member who approves the browser tests' junior verifications (a withdrawal needs one). */
+const verificationReviewerToken = (page: Page) => staffApiToken(page, 'compliance-funding', 'compliance horse battery 7');
+
+/** The customer's junior verification, submitted and approved by compliance: what a real-money withdrawal needs by default. */
+export async function verifyJunior(page: Page, token: string) {
+  const user = (await callApi(page, '/v1/waa/user/info', token)).data as { uid: number };
+  const submitted = await idempotentCall(page, '/v1/waa/user/firstAuth/submit', token, { realName: 'Mina Park', idCard: `J-${user.uid}-${crypto.randomInt(1_000_000, 9_999_999)}`, locale: 'en' });
+  expect(submitted.code, `firstAuth/submit: ${submitted.msg}`).toBe(0);
+  const reviewer = await verificationReviewerToken(page);
+  const queue = (await callApi(page, '/v1/staff/reviews/list', reviewer, { kind: 'juniorIdentity', status: 'pending', page: 1, limit: 50 })).data as { list: { id: number; uid: number }[] };
+  const item = queue.list.find((entry) => entry.uid === user.uid);
+  expect(item, 'the junior verification waits in the compliance queue').toBeDefined();
+  const approved = await callApi(page, '/v1/staff/reviews/decide', reviewer, { kind: 'juniorIdentity', id: item!.id, decision: 'approve', requestId: crypto.randomUUID() });
+  expect(approved.data).toEqual({ status: 'approved' });
+}
 
 /** The support member who sends notices to customers. */
 export const noticeSenderToken = (page: Page) => staffApiToken(page, 'notices', 'notice horse battery 7');
@@ -267,6 +284,10 @@ export async function fundTradingAccount(page: Page, token: string, amount: stri
   expect(item, 'the funding deposit waits in the finance queue').toBeDefined();
   const approved = await callApi(page, '/v1/staff/reviews/decide', reviewer, { kind: 'deposit', id: item!.id, decision: 'approve', requestId: crypto.randomUUID() });
   expect(approved.code).toBe(0);
+  if ((approved.data as { status: string }).status === 'awaiting_second') {
+    const second = await callApi(page, '/v1/staff/reviews/decide', await secondFundingReviewerToken(page), { kind: 'deposit', id: item!.id, decision: 'approve', requestId: crypto.randomUUID() });
+    expect(second.data).toEqual({ status: 'approved' });
+  }
 
   const transfer = { curr: 'USDT', currId: coin.currencyId, type: 0, num: amount };
   const quote = (await callApi(page, '/v1/waa/wallet/transformCalculate', token, transfer)).data as { fee: string; practical: string };

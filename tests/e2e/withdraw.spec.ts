@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { adoptTokens, callApi, createSession, e2eStaffMember, fundTradingAccount, isDesktop, signInToConsole, waitForApp, type StaffCredentials } from './support';
+import { adoptTokens, callApi, createSession, e2eStaffMember, fundTradingAccount, isDesktop, signInToConsole, verifyJunior, waitForApp, type StaffCredentials } from './support';
 
 /** The finance members scripts/e2e-finance-staff.ts made for this layout's run (two: four-eyes). */
 function financeStaff(project: string): [StaffCredentials, StaffCredentials] {
@@ -43,6 +43,8 @@ test('a withdrawal with its fee quote, approved by two finance staff in the cons
   await adoptTokens(page, session);
   const info = (await callApi(page, '/v1/waa/user/info', session.token)).data as { uid: number };
   await fundTradingAccount(page, session.token, '2000');
+  // A real-money withdrawal needs junior verification (the server's default).
+  await verifyJunior(page, session.token);
   const networks = ((await callApi(page, '/v1/waa/wallet/coinNetworks', session.token)).data as { dtoList: { currency: string; currencyId: number }[] }).dtoList;
   const usdt = networks.find((network) => network.currency === 'USDT')!;
   const transfer = { curr: 'USDT', currId: usdt.currencyId, type: 1, num: '1600' };
@@ -51,7 +53,7 @@ test('a withdrawal with its fee quote, approved by two finance staff in the cons
   expect(moved.code, moved.msg).toBe(0);
 
   // The address, saved for USDT on TRC20 through the add screen.
-  const address = 'TXkq9wZ8vU4bQ1m2n3p4r5s6t7u8v9w0xY';
+  const address = 'TAzNLU555pAZSmv5NiusS4AihvBgpMwbKY';
   await page.goto('/user/wallet/addCrypto');
   await page.getByTestId('coin-network-picker').click();
   await page.getByRole('option', { name: 'USDT · TRC20' }).click();
@@ -60,8 +62,10 @@ test('a withdrawal with its fee quote, approved by two finance staff in the cons
   await expect(page.getByRole('heading', { name: 'Crypto wallet' })).toBeVisible();
   await expect(page.getByTestId('crypto-wallet-list')).toContainText(address);
 
-  // The form: the range hint, then the quote for 1,500 (fee 1 USDT, 1,499 arrives, 100 left).
+  // The form: what the junior level may still withdraw, the range hint, then the quote for 1,500 (fee 1 USDT, 1,499 arrives, 100 left).
   await page.goto('/user/withdraw');
+  await expect(page.getByTestId('withdraw-left-today')).toHaveText('You can withdraw 10,000.00 USD more today');
+  await expect(page.getByTestId('withdraw-left-month')).toHaveText('You can withdraw 50,000.00 USD more this month');
   await page.getByTestId('withdraw-network-picker').click();
   await page.getByRole('option', { name: 'USDT · TRC20' }).click();
   await expect(page.getByTestId('withdraw-address-picker')).toContainText(address);
@@ -92,9 +96,10 @@ test('a withdrawal with its fee quote, approved by two finance staff in the cons
   await approveInConsole(browser, first, info.uid, 'Awaiting a second approval');
   await approveInConsole(browser, second, info.uid, 'Approved');
 
-  // Paid: the customer may withdraw again, and the notice arrived.
+  // Paid: the customer may withdraw again, what is left counts the 1,500, and the notice arrived.
   await page.goto('/user/withdraw');
   await expect(page.getByTestId('withdraw-range')).toBeVisible();
+  await expect(page.getByTestId('withdraw-left-today')).toHaveText('You can withdraw 8,500.00 USD more today');
   const notices = (await callApi(page, '/v1/waa/notice/list', session.token, { page: 1, limit: 10 })).data as { list: { paymentPrice: string | null }[] };
   expect(notices.list[0]?.paymentPrice).toBe('1500.00');
 
@@ -109,7 +114,7 @@ test('a withdrawal with its fee quote, approved by two finance staff in the cons
   await expect(page.getByTestId('fund-record')).toHaveCount(1);
   await page.getByTestId('fund-record').first().click();
   const details = isDesktop(page) ? page.getByRole('complementary', { name: 'Record details' }) : page.getByRole('dialog', { name: 'Record details' });
-  await expect(details).toContainText('TXkq9w****w0xY');
+  await expect(details).toContainText('TAzNLU****wbKY');
   await expect(details).not.toContainText(address);
   await expect(details).toContainText('1.00 USDT');
   await expect(details).toContainText('1499.00 USDT');

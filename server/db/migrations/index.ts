@@ -27,6 +27,7 @@ import * as idempotencyRequestHash from './0037-idempotency-request-hash';
 import * as staffEnrolment from './0030-staff-enrolment';
 import * as reviewApprovalVoid from './0031-review-approval-void';
 import * as configProposals from './0032-config-proposals';
+import * as moneyControls from './0026-money-controls';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0030-staff-enrolment': staffEnrolment,
   '0031-review-approval-void': reviewApprovalVoid,
   '0032-config-proposals': configProposals,
+  '0026-money-controls': moneyControls,
 };

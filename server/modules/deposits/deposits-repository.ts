@@ -18,6 +18,9 @@ export interface NewDeposit {
   locale: string;
 }
 
+/** The advisory lock class of a customer's deposit claims ("depo"). */
+const depositLockClass = 0x6465706f;
+
 /** Every `deposit` and `deposit_block` statement. */
 export function createDepositsRepository(db: Kysely<Database>) {
   return {
@@ -35,6 +38,26 @@ export function createDepositsRepository(db: Kysely<Database>) {
         .executeTakeFirstOrThrow();
       return money(String(row.total));
     },
+    /**
+     * Takes the customer's deposit lock for the rest of the transaction: parallel claims of
+     * one customer take turns, so each one's 24-hour total (four-eyes) counts the others.
+     */
+    async lockCustomer(trx: Transaction<Database>, uid: number): Promise<void> {
+      await sql`select pg_advisory_xact_lock(${depositLockClass}::int, ${uid}::int)`.execute(trx);
+    },
+
+    /** The USD worth of the customer's deposits waiting or credited since a moment (refused claims count for nothing). */
+    async claimedUsdSince(trx: Transaction<Database>, uid: number, since: Date): Promise<Units> {
+      const row = await trx
+        .selectFrom('deposit')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('amount_usd'), sql<string>`0`).as('total'))
+        .where('uid', '=', uid)
+        .where('pay_state', 'in', [PayState.waiting, PayState.success])
+        .where('created_at', '>=', since)
+        .executeTakeFirstOrThrow();
+      return money(String(row.total));
+    },
+
     async insert(trx: Transaction<Database>, deposit: NewDeposit): Promise<number> {
       const row = await trx
         .insertInto('deposit')

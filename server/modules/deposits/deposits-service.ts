@@ -2,7 +2,8 @@ import type { Transaction } from 'kysely';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { fallbackLanguage, isLanguageCode, type LanguageCode } from '../../../src/shared/i18n/languages';
 import { depositAmountProblem, depositAmountProblemKeys, depositAmountUnits, minimumDepositUsd, PayState } from '../../../src/shared/money/deposit-rules';
-import { fitsMoney, formatMoney, money, multiplyMoney, type Units } from '../../../src/shared/money/money';
+import { fitsMoney, formatMoney, minMoney, money, multiplyMoney, type Units } from '../../../src/shared/money/money';
+import { fourEyesWindowMs } from '../../../src/shared/staff/review-rules';
 import { codedNoticeActionType, NoticeCode } from '../../../src/shared/notices/notice-codes';
 import type { Database } from '../../db/schema';
 import { AppError } from '../../http/app-error';
@@ -76,6 +77,11 @@ export function createDepositsService(deps: {
   reviews: ReviewsService;
   notices: NoticesService;
   depositsEnabled: boolean;
+  /** DEPOSIT_MAX_USD: no single deposit is worth more, whatever the customer's level. */
+  depositMaxUsd: string;
+  /** The customer's level's largest single deposit in USD (config/limits). */
+  depositCapUsd: (uid: number) => Promise<string>;
+  nowMs?: (() => number) | undefined;
 }) {
   const { repository, uploads, reviews, notices } = deps;
 
@@ -167,6 +173,8 @@ export function createDepositsService(deps: {
       if (!fitsMoney(amountUsd)) throw refused(ErrorCode.INCORRECT_PARAMETER_VALUE, 'deposit.amount_too_large');
       const minimum = minimumDepositUsd(meta.locale);
       if (amountUsd < money(minimum)) throw refused(ErrorCode.INCORRECT_PARAMETER_VALUE, 'deposit.minimum', { amount: minimum });
+      const maximum = minMoney(money(deps.depositMaxUsd), money(await deps.depositCapUsd(uid)));
+      if (amountUsd > maximum) throw refused(ErrorCode.DEPOSIT_OVER_MAXIMUM, 'deposit.over_maximum', { amount: formatMoney(maximum) });
       return { uid, coin, amount, amountUsd, proof, said: meta.said, locale: meta.locale };
     },
 
@@ -177,6 +185,9 @@ export function createDepositsService(deps: {
      */
     async record(trx: Transaction<Database>, deposit: CheckedDeposit): Promise<null> {
       const { uid, coin, amount, amountUsd } = deposit;
+      // Four-eyes judges the customer's claims over the last 24 hours, this one included: splitting a large claim does not avoid a second approver.
+      await repository.lockCustomer(trx, uid);
+      const windowUsd = (await repository.claimedUsdSince(trx, uid, new Date((deps.nowMs ?? Date.now)() - fourEyesWindowMs))) + amountUsd;
       const proofFileId = await uploads.storeImage(trx, { uid, purpose: 'depositProof', bytes: deposit.proof.bytes, filename: deposit.proof.filename });
       const id = await repository.insert(trx, {
         uid,
@@ -199,8 +210,10 @@ export function createDepositsService(deps: {
           amountUsd: formatMoney(amountUsd),
           paidTo: deposit.said,
           locale: deposit.locale,
+          last24hUsd: formatMoney(windowUsd),
         },
         amountUsd: formatMoney(amountUsd, 0),
+        windowUsd: formatMoney(windowUsd, 0),
         files: [{ fileId: proofFileId, name: 'depositProof.jpg' }],
       });
       return null;

@@ -47,6 +47,8 @@ export async function registerDeposits(deps: {
   notices: NoticesService;
   /** The repository when the composition made it earlier (trading reads what was deposited). */
   repository?: DepositsRepository;
+  /** The customer's level's largest single deposit in USD (the withdrawals module's limits). */
+  depositCapUsd: (uid: number) => Promise<string>;
   nowMs?: (() => number) | undefined;
 }): Promise<DepositsService> {
   const db = deps.database.db;
@@ -57,6 +59,9 @@ export async function registerDeposits(deps: {
     reviews: deps.reviews,
     notices: deps.notices,
     depositsEnabled: deps.settings.depositsEnabled,
+    depositMaxUsd: deps.settings.depositMaxUsd,
+    depositCapUsd: deps.depositCapUsd,
+    nowMs: deps.nowMs,
   });
   await deps.signedIn((scope) => {
     scope.route(depositStatus, async (_body, request) => deposits.status(sessionOnBook(request.session, 'real')));

@@ -33,7 +33,8 @@ export function createIdentityRepository(db: Kysely<Database>) {
       return row.uid;
     },
     async updatePassword(uid: number, passwordHash: string, executor: Executor = db) {
-      await executor.updateTable('app_user').set({ password_hash: passwordHash }).where('uid', '=', uid).execute();
+      // A password change starts the withdrawals' cooling-off (security_changed_at), in the same statement.
+      await executor.updateTable('app_user').set({ password_hash: passwordHash, security_changed_at: sql<Date>`now()` }).where('uid', '=', uid).execute();
     },
     /** Work in one transaction whose after-commit callbacks run once it commits (server/db/after-commit.ts). */
     inTransaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -41,7 +42,7 @@ export function createIdentityRepository(db: Kysely<Database>) {
     },
     /** Sets the e-mail of a user who has none; false when one was set meanwhile. A taken address throws the unique violation. */
     async bindEmail(executor: Executor, uid: number, email: string): Promise<boolean> {
-      const result = await executor.updateTable('app_user').set({ email }).where('uid', '=', uid).where('email', 'is', null).executeTakeFirst();
+      const result = await executor.updateTable('app_user').set({ email, security_changed_at: sql<Date>`now()` }).where('uid', '=', uid).where('email', 'is', null).executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
     /**
@@ -64,7 +65,16 @@ export function createIdentityRepository(db: Kysely<Database>) {
       return Number(result.numUpdatedRows) === 1;
     },
     async setTotp(uid: number, sealedSecret: string | null, enabled: boolean) {
-      await db.updateTable('app_user').set({ totp_secret: sealedSecret, totp_enabled: enabled }).where('uid', '=', uid).execute();
+      // Turning the second factor on or off starts the withdrawals' cooling-off; a new secret not yet enabled does not.
+      await db
+        .updateTable('app_user')
+        .set({
+          totp_secret: sealedSecret,
+          totp_enabled: enabled,
+          security_changed_at: sql<Date>`case when totp_enabled is distinct from ${enabled} then now() else security_changed_at end`,
+        })
+        .where('uid', '=', uid)
+        .execute();
     },
     /** Spends a second-factor step: false when it (or a later one) was spent already (a replayed code). */
     async useTotpStep(uid: number, step: number): Promise<boolean> {

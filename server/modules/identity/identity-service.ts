@@ -5,6 +5,7 @@ import { createIdentityContext, type IdentityDependencies } from './identity-con
 import { createSessions } from './sessions';
 import { createSignIn } from './sign-in';
 import { createSignUp } from './sign-up';
+import { createSecondFactorCheck } from './second-factor-check';
 import { createTwoFactor } from './two-factor';
 
 export { CodePurpose } from './codes';
@@ -23,6 +24,7 @@ export function createIdentityService(deps: IdentityDependencies) {
   const signIn = createSignIn(deps, context, codes, sessions);
   const twoFactor = createTwoFactor(deps, context);
   const credentials = createCredentials(deps, context, codes);
+  const secondFactor = createSecondFactorCheck(deps, context);
   return {
     /** Waits for the codes and notices still being sent (server close, tests). */
     settled: codes.settled,
@@ -45,6 +47,14 @@ export function createIdentityService(deps: IdentityDependencies) {
     bindEmail: credentials.bindEmail,
     /** Refuses (1040) a user who must bind an e-mail before a feature that needs one. */
     requireEmail: credentials.requireEmail,
+    /** Asks the authenticator's code before a money action when the user has one on (1076 missing, 1020 wrong). */
+    confirmSecondFactor: secondFactor.confirmSecondFactor,
+
+    /** When the password, the second factor or the e-mail last changed (withdrawals cool off after it); null: never. */
+    async securityChangedAt(uid: number): Promise<Date | null> {
+      const user = await deps.repository.findUserByUid(uid);
+      return user?.security_changed_at ? new Date(user.security_changed_at) : null;
+    },
 
     /** Whether a user exists (a notice to one customer asks before sending). */
     async userExists(uid: number): Promise<boolean> {

@@ -46,6 +46,12 @@ export interface ReviewSubmission {
   facts: Record<string, string>;
   /** The item's worth in USD as an exact decimal string, where it has one (four-eyes compares it). */
   amountUsd?: string | null;
+  /**
+   * The customer's worth of this kind placed over the four-eyes window (the last 24 hours),
+   * this item included: withdrawals and deposits pass it, and four-eyes judges it rather than
+   * the item alone (review-rules' needsTwoApprovals).
+   */
+  windowUsd?: string | null;
   /** Uploads staff look at (deposit proofs, identity documents). */
   files?: readonly { fileId: string; name: string }[];
 }
@@ -106,7 +112,7 @@ export function createReviewsService(deps: {
   audit: StaffAudit;
   /** Segregation of duties: whether two members may be an item's two approvers, and who is disabled. */
   duties: Pick<StaffDuties, 'requireIndependent' | 'isDisabled' | 'onMemberDisabled'>;
-  /** FOUR_EYES_USD: a withdrawal worth this much or more needs two approvers. */
+  /** FOUR_EYES_USD: withdrawals (or deposits) worth this much or more over 24 hours need two approvers. */
   fourEyesUsd: string;
 }) {
   const { db, repository, audit, duties } = deps;
@@ -249,7 +255,7 @@ export function createReviewsService(deps: {
         subjectRef: submission.subjectRef,
         facts: submission.facts,
         amountUsd,
-        needsTwoApprovals: needsTwoApprovals(submission.kind, amountUsd, deps.fourEyesUsd),
+        needsTwoApprovals: needsTwoApprovals(submission.kind, amountUsd, deps.fourEyesUsd, submission.windowUsd ?? amountUsd),
       });
       if (created) await repository.insertFiles(trx, id, submission.files ?? []);
       return id;

@@ -5,9 +5,13 @@ import type { Settings } from '../../settings';
 import type { NoticesService } from '../notices';
 import type { ReviewsService } from '../reviews';
 import type { SiteService } from '../site/site-service';
+import type { StaffRoutes } from '../staff';
+import type { VerificationLevelName } from '../../../src/shared/money/withdrawal-limits';
 import { createSavedDestinations } from './saved-destinations';
 import { createSavedDestinationsRepository } from './saved-destinations-repository';
 import { createSealedFields } from './sealed-fields';
+import { registerLimitsConfigRoutes } from './limits-config-routes';
+import type { WithdrawalLimits } from './withdrawal-limits';
 import type { WithdrawalsRepository } from './withdrawals-repository';
 import { registerWithdrawalsRoutes, type Idempotent } from './withdrawals-routes';
 import { createWithdrawalsService, type WithdrawalLedger, type WithdrawalWallet, type WithdrawalsService } from './withdrawals-service';
@@ -15,11 +19,14 @@ import { createWithdrawalsService, type WithdrawalLedger, type WithdrawalWallet,
 export { createWithdrawalsRepository, type WithdrawalsRepository } from './withdrawals-repository';
 export { withdrawalLedger, withdrawalWallet } from './module-adapters';
 export type { WithdrawalsService } from './withdrawals-service';
+export { createWithdrawalLimits, type WithdrawalLimits } from './withdrawal-limits';
 
 /**
  * Withdrawals (issue 16): saved crypto addresses and bank cards (personal fields sealed with
  * the data key), the fee quote, the submission with its hold and its 'withdrawal' review
- * item, the review's effect (paid or released, with a notice) and the customer's cancel.
+ * item, the review's effect (paid or released, with a notice) and the customer's cancel;
+ * the money controls of issue 31: limits by verification level (config/limits), the
+ * cooling-off hold, payment only to saved destinations, the second factor.
  * Its repository is created before trading and options, which ask it whether a withdrawal
  * awaits review (406).
  */
@@ -33,12 +40,18 @@ export async function registerWithdrawals(deps: {
   reviews: ReviewsService;
   notices: NoticesService;
   site: Pick<SiteService, 'switches'>;
-  /** The customer's full identity verification status (2 verified): the `withdrawNeedsVerification` switch asks it. */
-  verifiedStatus: (uid: number) => Promise<number>;
+  /** The customer's verification level (none, junior, full): their limits, and whether they may withdraw at all. */
+  verificationLevel: (uid: number) => Promise<VerificationLevelName>;
   idempotent: Idempotent;
   signedIn: SignedInRoutes;
+  /** The limits by level (made before deposits, which read the deposit cap), and the admin's routes for them. */
+  limits: WithdrawalLimits;
+  staffRoutes: StaffRoutes;
   /** Refuses (1040, p_bind_email_first) a phone account without an e-mail while binding is on: identity's rule. */
   requireEmail: (uid: number) => Promise<void>;
+  /** Identity's: when the password, second factor or e-mail last changed, and the second factor asked before a money action. */
+  securityChangedAt: (uid: number) => Promise<Date | null>;
+  confirmSecondFactor: (uid: number, code: string | undefined, client: string) => Promise<void>;
   nowMs?: (() => number) | undefined;
 }): Promise<WithdrawalsService> {
   const cipher = createDataCipher(await loadDataKey({ dataKeySetting: deps.settings.dataEncryptionKey, dataDir: deps.dataDir }));
@@ -48,6 +61,7 @@ export async function registerWithdrawals(deps: {
     sealed,
     coinNetworks: () => deps.wallet.coinNetworks(),
   });
+  const { limits } = deps;
   const withdrawals = createWithdrawalsService({
     db: deps.database.db,
     repository: deps.repository,
@@ -58,9 +72,20 @@ export async function registerWithdrawals(deps: {
     reviews: deps.reviews,
     notices: deps.notices,
     switches: () => deps.site.switches(),
-    verifiedStatus: deps.verifiedStatus,
+    verificationLevel: deps.verificationLevel,
+    minLevel: deps.settings.withdrawMinVerification,
+    limits,
+    securityChangedAt: deps.securityChangedAt,
+    holdMs: deps.settings.withdrawalHoldSeconds * 1000,
     ...(deps.nowMs ? { nowMs: deps.nowMs } : {}),
   });
-  await registerWithdrawalsRoutes(deps.signedIn, { saved, withdrawals, idempotent: deps.idempotent, requireEmail: deps.requireEmail });
+  await registerWithdrawalsRoutes(deps.signedIn, {
+    saved,
+    withdrawals,
+    idempotent: deps.idempotent,
+    requireEmail: deps.requireEmail,
+    confirmSecondFactor: deps.confirmSecondFactor,
+  });
+  registerLimitsConfigRoutes(deps.staffRoutes, { db: deps.database.db, limits, settings: deps.settings });
   return withdrawals;
 }

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { BankCardTable, Database } from '../../db/schema';
 import type { Executor } from '../../db/after-commit';
 
@@ -37,6 +37,21 @@ export function createSavedDestinationsRepository(db: Kysely<Database>) {
         db.selectFrom('bank_card').select((eb) => eb.fn.countAll<string>().as('count')).where('uid', '=', uid).executeTakeFirstOrThrow(),
       ]);
       return { rows, total: Number(count.count) };
+    },
+
+    /** The owner's saved addresses on one coin network (a withdrawal's destination must be one of them). */
+    addressesOn(uid: number, coinNetworkId: number) {
+      return db.selectFrom('saved_crypto_address').select(['address_sealed', 'key_id']).where('uid', '=', uid).where('coin_network_id', '=', coinNetworkId).execute();
+    },
+
+    /** When the owner last added an address or added or changed a card: a new destination starts the cooling-off. */
+    async latestChangeAt(uid: number): Promise<Date | null> {
+      const [address, card] = await Promise.all([
+        db.selectFrom('saved_crypto_address').select((eb) => eb.fn.max('created_at').as('at')).where('uid', '=', uid).executeTakeFirst(),
+        db.selectFrom('bank_card').select((eb) => eb.fn.max(sql<Date>`greatest(created_at, updated_at)`).as('at')).where('uid', '=', uid).executeTakeFirst(),
+      ]);
+      const times = [address?.at, card?.at].filter((at): at is Date => at !== null && at !== undefined).map((at) => new Date(at).getTime());
+      return times.length === 0 ? null : new Date(Math.max(...times));
     },
 
     async address(uid: number, id: number) {

@@ -1,5 +1,6 @@
 import type { BankCard, BankCardSummary, bankCardFields, SavedCryptoWallet } from '../../../src/shared/api/withdraw';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import { isValidDestinationAddress } from '../../../src/shared/money/destination-address';
 import { encodeField, maskedTail } from '../../../src/shared/money/encoded-field';
 import { AppError } from '../../http/app-error';
 import type { Executor } from '../../db/after-commit';
@@ -97,6 +98,10 @@ export function createSavedDestinations(deps: {
       if (!network) throw new AppError(ErrorCode.CURRENCY_NOT_FOUND);
       const address = sealed.decodeFromClient(body.cryptocurrencyAddress, aesKey, 'cryptocurrencyAddress').trim();
       if (address === '') throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'cryptocurrencyAddress is empty');
+      // The network's format and checksum: a mistyped address is never saved, so never paid.
+      if (!isValidDestinationAddress(network.network, address)) {
+        throw new AppError(ErrorCode.DESTINATION_ADDRESS_INVALID, 'not an address of this network', 200, null, { key: 'withdraw.address_invalid', params: { network: network.network } });
+      }
       const addressSealed = sealed.seal(address);
       return (executor: Executor, uid: number) => repository.insertAddress(executor, { uid, coinNetworkId: network.id, addressSealed, keyId: sealed.keyId });
     },
@@ -104,6 +109,15 @@ export function createSavedDestinations(deps: {
     async deleteAddress(uid: number, walletId: number) {
       if (!(await repository.deleteAddress(uid, walletId))) throw notFound();
     },
+
+    /** Whether `address` is one of the owner's saved addresses on the coin network: the only places a crypto withdrawal pays to. */
+    async isSavedAddress(uid: number, coinNetworkId: number, address: string): Promise<boolean> {
+      const rows = await repository.addressesOn(uid, coinNetworkId);
+      return rows.some((row) => sealed.open(row.address_sealed, row.key_id) === address);
+    },
+
+    /** When the owner last added a destination (or changed a card); null: never. */
+    latestChangeAt: (uid: number) => repository.latestChangeAt(uid),
 
     /** A saved address in clear, for a withdrawal to it (the owner's only). */
     async addressOf(uid: number, walletId: number): Promise<{ coinNetworkId: number; address: string } | null> {

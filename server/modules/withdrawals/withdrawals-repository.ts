@@ -1,15 +1,49 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, WithdrawalStatus, WithdrawalTable } from '../../db/schema';
+import { isUniqueViolation } from '../../db/database-errors';
 import type { FundRecordSourceRow } from '../fund-records/record-source';
+
+/** The constraint a database error names (PostgreSQL and PGlite both carry it). */
+const constraintOf = (error: unknown) => (typeof error === 'object' && error !== null && 'constraint' in error ? String(error.constraint) : null);
 
 export type WithdrawalRow = Selectable<WithdrawalTable>;
 
 /** Every `withdrawal` statement. Reads name the owner where a customer asks. */
 export function createWithdrawalsRepository(db: Kysely<Database>) {
   return {
-    async insert(trx: Transaction<Database>, values: Insertable<WithdrawalTable>): Promise<number> {
-      const row = await trx.insertInto('withdrawal').values(values).returning('id').executeTakeFirstOrThrow();
-      return row.id;
+    /**
+     * Places a withdrawal; null when the customer already has one awaiting review. The
+     * unique index `withdrawal_one_pending` (0026) decides it in this statement: of parallel
+     * placements, the second waits for the first and then fails, whatever either read before.
+     */
+    async insert(trx: Transaction<Database>, values: Insertable<WithdrawalTable>): Promise<number | null> {
+      try {
+        const row = await trx.insertInto('withdrawal').values(values).returning('id').executeTakeFirstOrThrow();
+        return row.id;
+      } catch (error) {
+        // hold_key is the table's other unique column: a fresh UUID, never the one that refused.
+        if (isUniqueViolation(error) && (constraintOf(error) ?? 'withdrawal_one_pending') === 'withdrawal_one_pending') return null;
+        throw error;
+      }
+    },
+
+    /**
+     * What the customer withdrew (pending or paid, in USD at submission) since each moment:
+     * the limits' rolling day and month, and four-eyes' 24 hours. Rejected and canceled
+     * withdrawals moved nothing and count for nothing.
+     */
+    async usedUsdSince(executor: Kysely<Database> | Transaction<Database>, uid: number, since: { day: Date; month: Date }): Promise<{ dayUsd: string; monthUsd: string }> {
+      const row = await executor
+        .selectFrom('withdrawal')
+        .select([
+          sql<string>`coalesce(sum(amount_usd) filter (where created_at >= ${since.day}), 0)`.as('day_usd'),
+          sql<string>`coalesce(sum(amount_usd), 0)`.as('month_usd'),
+        ])
+        .where('uid', '=', uid)
+        .where('status', 'in', ['pending', 'paid'])
+        .where('created_at', '>=', since.month)
+        .executeTakeFirstOrThrow();
+      return { dayUsd: String(row.day_usd), monthUsd: String(row.month_usd) };
     },
 
     /** Locks a withdrawal for its decision or its cancel (after the review item: the lock order). */

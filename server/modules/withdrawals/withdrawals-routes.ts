@@ -11,6 +11,7 @@ import {
   withdrawBankMeta,
   withdrawBankSubmit,
   withdrawCancel,
+  withdrawLimits,
   withdrawList,
   withdrawStatus,
   withdrawSubmit,
@@ -31,15 +32,23 @@ export type Idempotent = <T>(request: SignedInRequest, uid: number, path: string
  */
 export async function registerWithdrawalsRoutes(
   signedIn: SignedInRoutes,
-  deps: { saved: SavedDestinations; withdrawals: WithdrawalsService; idempotent: Idempotent; requireEmail: (uid: number) => Promise<void> },
+  deps: {
+    saved: SavedDestinations;
+    withdrawals: WithdrawalsService;
+    idempotent: Idempotent;
+    requireEmail: (uid: number) => Promise<void>;
+    /** With the authenticator on, a withdrawal and a new destination ask its code (1076 missing, 1020 wrong). */
+    confirmSecondFactor: (uid: number, code: string | undefined, client: string) => Promise<void>;
+  },
 ) {
-  const { saved, withdrawals, idempotent, requireEmail } = deps;
+  const { saved, withdrawals, idempotent, requireEmail, confirmSecondFactor } = deps;
   const real = (request: SignedInRequest) => sessionOnBook(request.session, 'real');
   await signedIn((scope) => {
     scope.route(cryptoWalletList, async (body, request) => saved.addresses(real(request), request.session.aesKey, body.pageNum, body.pageSize));
     scope.route(cryptoWalletInsert, async (body, request) => {
       const uid = real(request);
       const save = await saved.prepareAddress(request.session.aesKey, body);
+      await confirmSecondFactor(uid, body.totpCode, request.ip);
       return idempotent(request, uid, cryptoWalletInsert.path, async (trx) => {
         await save(trx, uid);
         return null;
@@ -54,13 +63,17 @@ export async function registerWithdrawalsRoutes(
     scope.route(bankCardOne, async (body, request) => saved.card(real(request), request.session.aesKey, body.id));
     scope.route(bankCardInsert, async (body, request) => {
       const uid = real(request);
+      await confirmSecondFactor(uid, body.totpCode, request.ip);
       return idempotent(request, uid, bankCardInsert.path, async (trx) => {
         await saved.addCard(trx, uid, request.session.aesKey, body);
         return null;
       });
     });
+    // A changed card is a new destination: the second factor, and the cooling-off after it.
     scope.route(bankCardUpdate, async (body, request) => {
-      await saved.updateCard(real(request), request.session.aesKey, body.id, body);
+      const uid = real(request);
+      await confirmSecondFactor(uid, body.totpCode, request.ip);
+      await saved.updateCard(uid, request.session.aesKey, body.id, body);
       return null;
     });
     scope.route(bankCardDelete, async (body, request) => {
@@ -69,6 +82,7 @@ export async function registerWithdrawalsRoutes(
     });
 
     scope.route(withdrawStatus, async (_body, request) => withdrawals.status(real(request)));
+    scope.route(withdrawLimits, async (_body, request) => withdrawals.limitsLeft(real(request)));
     scope.route(withdrawBankMeta, async (_body, request) => {
       real(request);
       return withdrawals.bankMeta();
@@ -80,6 +94,7 @@ export async function registerWithdrawalsRoutes(
       const uid = real(request);
       await requireEmail(uid);
       const withdrawal = await withdrawals.prepareCrypto(uid, request.session.aesKey, body);
+      await confirmSecondFactor(uid, body.totpCode, request.ip);
       return idempotent(request, uid, withdrawSubmit.path, async (trx) => {
         await withdrawals.place(trx, uid, withdrawal);
         return null;
@@ -89,6 +104,7 @@ export async function registerWithdrawalsRoutes(
       const uid = real(request);
       await requireEmail(uid);
       const withdrawal = await withdrawals.prepareBank(uid, body);
+      await confirmSecondFactor(uid, body.totpCode, request.ip);
       return idempotent(request, uid, withdrawBankSubmit.path, async (trx) => {
         await withdrawals.place(trx, uid, withdrawal);
         return null;

@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { WithdrawalQuoteData, WithdrawalRecord } from '../../../src/shared/api/withdraw';
+import type { WithdrawalQuoteData, WithdrawalRecord, WithdrawLimitsData } from '../../../src/shared/api/withdraw';
 import type { Switches } from '../../../src/shared/config/switches';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { maskedTail } from '../../../src/shared/money/encoded-field';
 import { formatMoney, money, multiplyMoney, parseMoney, type Units } from '../../../src/shared/money/money';
+import { dailyWindowMs, holdUntilMs, meetsLevel, monthlyWindowMs, withdrawalAllowance, type LevelLimits, type VerificationLevelName } from '../../../src/shared/money/withdrawal-limits';
 import { codedNoticeActionType, NoticeCode } from '../../../src/shared/notices/notice-codes';
 import {
   parseWithdrawalAmount,
@@ -22,6 +23,7 @@ import type { ReviewEffectContext, ReviewsService, SubmittedReview } from '../re
 import type { SavedDestinations } from './saved-destinations';
 import type { SealedFields } from './sealed-fields';
 import { bankChannelTerms, bankMetaView, coinChannel, type CoinNetworkTerms } from './withdrawal-channels';
+import type { WithdrawalLimits } from './withdrawal-limits';
 import type { WithdrawalsRepository } from './withdrawals-repository';
 
 /** The notification code of a rejected withdrawal (spec "Notification codes"), and of any other news. */
@@ -59,6 +61,8 @@ export interface PreparedWithdrawal {
   amountUsd: Units;
   destination: string;
   bankCardId: number | null;
+  /** The customer's level's limits, read before the transaction. */
+  limits: LevelLimits;
 }
 
 interface Channel {
@@ -107,8 +111,16 @@ export function createWithdrawalsService(deps: {
   reviews: Pick<ReviewsService, 'submit' | 'cancel' | 'registerKind'>;
   notices: Pick<NoticesService, 'send'>;
   switches: () => Promise<Switches>;
-  /** The customer's full identity verification status (2 verified), when the brand requires it. */
-  verifiedStatus?: (uid: number) => Promise<number>;
+  /** The customer's verification level (none, junior, full): it names their limits and whether they may withdraw. */
+  verificationLevel: (uid: number) => Promise<VerificationLevelName>;
+  /** The level a withdrawal needs (WITHDRAW_MIN_VERIFICATION); the `withdrawNeedsVerification` switch raises it to full. */
+  minLevel: VerificationLevelName;
+  /** The limits by level (config/limits). */
+  limits: Pick<WithdrawalLimits, 'read'>;
+  /** When the password, the second factor or the e-mail last changed (identity's); null: never. */
+  securityChangedAt: (uid: number) => Promise<Date | null>;
+  /** The cooling-off after a security change or a new destination (WITHDRAWAL_HOLD_SECONDS), in ms. */
+  holdMs: number;
   nowMs?: () => number;
 }) {
   const { db, repository, ledger, wallet, sealed } = deps;
@@ -128,11 +140,36 @@ export function createWithdrawalsService(deps: {
     return { kind: 'bank', currencyId: terms.currencyId, currency, terms, coinNetworkId: null };
   }
 
-  /** 1067 when the brand requires identity verification before withdrawing (`withdrawNeedsVerification`) and the customer is not verified. */
-  async function assertVerifiedIfRequired(uid: number) {
-    if (!(await deps.switches()).withdrawNeedsVerification) return;
-    const status = deps.verifiedStatus ? await deps.verifiedStatus(uid) : 0;
-    if (status !== 2) throw new AppError(ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION);
+  /**
+   * 1067 when the customer's verification is below what a withdrawal needs: junior by default
+   * (WITHDRAW_MIN_VERIFICATION), full while the brand's `withdrawNeedsVerification` is on.
+   * Answers the customer's level.
+   */
+  async function assertVerifiedIfRequired(uid: number): Promise<VerificationLevelName> {
+    const required = (await deps.switches()).withdrawNeedsVerification ? 'full' : deps.minLevel;
+    const level = await deps.verificationLevel(uid);
+    if (!meetsLevel(level, required)) throw new AppError(ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION);
+    return level;
+  }
+
+  /** When the cooling-off ends (ms), after the latest new destination or security change; null when none runs. */
+  async function holdUntil(uid: number): Promise<number | null> {
+    const [destination, security] = await Promise.all([deps.saved.latestChangeAt(uid), deps.securityChangedAt(uid)]);
+    return holdUntilMs([destination?.getTime() ?? null, security?.getTime() ?? null], deps.holdMs, now().getTime());
+  }
+
+  /** 1072 with the hold's end (the message in UTC; the data for the app to show in the customer's zone). */
+  async function assertNoHold(uid: number) {
+    const until = await holdUntil(uid);
+    if (until === null) return;
+    const untilText = `${new Date(until).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    throw new AppError(ErrorCode.WITHDRAWAL_ON_HOLD, 'cooling-off hold', 200, { holdUntilTs: until }, { key: 'withdraw.on_hold', params: { until: untilText } });
+  }
+
+  /** The rolling windows' starts, as of now. */
+  function windows() {
+    const nowMs = now().getTime();
+    return { day: new Date(nowMs - dailyWindowMs), month: new Date(nowMs - monthlyWindowMs) };
   }
 
   async function statusFlags() {
@@ -165,7 +202,12 @@ export function createWithdrawalsService(deps: {
    * method on, the amount within bounds, the practical amount the customer saw. The balance
    * is the hold's own check (inside), so a replayed key still answers its first answer.
    */
-  async function prepare(uid: number, channel: Channel, input: { num: string; practicalNum: string; destination: string; bankCardId: number | null }): Promise<PreparedWithdrawal> {
+  async function prepare(
+    uid: number,
+    level: VerificationLevelName,
+    channel: Channel,
+    input: { num: string; practicalNum: string; destination: string; bankCardId: number | null },
+  ): Promise<PreparedWithdrawal> {
     const enabled = await statusFlags();
     if (!(channel.kind === 'crypto' ? enabled.cryptoEnabled : enabled.bankCardEnabled)) throw new AppError(ErrorCode.WITHDRAWAL_UNAVAILABLE);
     const amount = parseWithdrawalAmount(input.num);
@@ -175,49 +217,68 @@ export function createWithdrawalsService(deps: {
     const refusal = withdrawalRefusal({ amount, practicalSeen, channel: channel.terms, usdRate, available: amount });
     if (refusal?.reason === 'amount_range') throw rangeError(money(refusal.min), money(refusal.max));
     if (refusal) throw new AppError(refusal.code, refusal.reason);
-    return { channel, amount, fee: amount - practicalSeen, practical: practicalSeen, amountUsd: multiplyMoney(amount, usdRate), destination: input.destination, bankCardId: input.bankCardId };
+    await assertNoHold(uid);
+    const limits = (await deps.limits.read())[level];
+    return { channel, amount, fee: amount - practicalSeen, practical: practicalSeen, amountUsd: multiplyMoney(amount, usdRate), destination: input.destination, bankCardId: input.bankCardId, limits };
   }
 
-  /** The hold, the withdrawal and its review item, in the idempotent call's transaction. */
+  /**
+   * The withdrawal, its hold and its review item, in the idempotent call's transaction. The
+   * row first: the unique index lets a customer have one awaiting review (1070), so parallel
+   * placements take turns there, and what this one then sums of the customer's withdrawals
+   * (itself included) is all there is: the limits (1071) and four-eyes' 24 hours cannot be
+   * split across parallel calls. Any refusal rolls the whole call back.
+   */
   async function place(trx: Transaction<Database>, uid: number, prepared: PreparedWithdrawal) {
     const { channel, amount, fee, amountUsd } = prepared;
     const practicalSeen = prepared.practical;
     const input = { destination: prepared.destination, bankCardId: prepared.bankCardId };
     const holdKey = `withdrawal-hold:${crypto.randomUUID()}`;
-    {
-      // The hold first: when the balance does not fit, nothing else is written (the caller's transaction rolls back).
-      await ledger.holdWithdrawal(trx, { uid, currency: channel.currency, amount, key: holdKey });
-      const id = await repository.insert(trx, {
-        uid,
-        channel: channel.kind,
-        currency_id: channel.currencyId,
-        coin_network_id: channel.coinNetworkId,
-        bank_card_id: input.bankCardId,
-        destination_sealed: sealed.seal(input.destination),
-        key_id: sealed.keyId,
+    const id = await repository.insert(trx, {
+      uid,
+      channel: channel.kind,
+      currency_id: channel.currencyId,
+      coin_network_id: channel.coinNetworkId,
+      bank_card_id: input.bankCardId,
+      destination_sealed: sealed.seal(input.destination),
+      key_id: sealed.keyId,
+      amount: formatMoney(amount),
+      fee: formatMoney(fee),
+      practical: formatMoney(practicalSeen),
+      amount_usd: formatMoney(amountUsd),
+      hold_key: holdKey,
+      created_at: now(),
+    });
+    if (id === null) throw new AppError(ErrorCode.WITHDRAWAL_UNDER_REVIEW);
+    const used = await repository.usedUsdSince(trx, uid, windows());
+    const allowance = withdrawalAllowance(prepared.limits, { dayUsd: money(used.dayUsd) - amountUsd, monthUsd: money(used.monthUsd) - amountUsd });
+    if (amountUsd > allowance.leftUsd) {
+      const left = formatMoney(allowance.leftUsd);
+      throw new AppError(ErrorCode.WITHDRAWAL_OVER_LIMIT, 'over the withdrawal limit', 200, { leftUsd: left }, {
+        key: allowance.leftUsd === allowance.dailyLeftUsd ? 'withdraw.over_daily_limit' : 'withdraw.over_monthly_limit',
+        params: { amount: left },
+      });
+    }
+    // The hold: when the balance does not fit (203), nothing of this call is kept.
+    await ledger.holdWithdrawal(trx, { uid, currency: channel.currency, amount, key: holdKey });
+    const windowUsd = formatMoney(money(used.dayUsd));
+    await deps.reviews.submit(trx, {
+      kind: 'withdrawal',
+      uid,
+      subjectRef: String(id),
+      amountUsd: formatMoney(amountUsd),
+      windowUsd,
+      facts: {
+        channel: channel.kind === 'crypto' ? 'crypto address' : 'bank card',
+        currency: channel.currency,
         amount: formatMoney(amount),
         fee: formatMoney(fee),
         practical: formatMoney(practicalSeen),
-        amount_usd: formatMoney(amountUsd),
-        hold_key: holdKey,
-        created_at: now(),
-      });
-      await deps.reviews.submit(trx, {
-        kind: 'withdrawal',
-        uid,
-        subjectRef: String(id),
         amountUsd: formatMoney(amountUsd),
-        facts: {
-          channel: channel.kind === 'crypto' ? 'crypto address' : 'bank card',
-          currency: channel.currency,
-          amount: formatMoney(amount),
-          fee: formatMoney(fee),
-          practical: formatMoney(practicalSeen),
-          amountUsd: formatMoney(amountUsd),
-          destination: input.destination,
-        },
-      });
-    }
+        last24hUsd: windowUsd,
+        destination: input.destination,
+      },
+    });
   }
 
   /** A decided review's effect, in the decision's transaction (the item is locked; the withdrawal after it). */
@@ -271,6 +332,14 @@ export function createWithdrawalsService(deps: {
       return flags;
     },
 
+    /** `withdraw/limits`: the customer's level, what is left of the day's and the month's limits, and the hold's end. */
+    async limitsLeft(uid: number): Promise<WithdrawLimitsData> {
+      const [level, limits, holdUntilTs] = await Promise.all([deps.verificationLevel(uid), deps.limits.read(), holdUntil(uid)]);
+      const used = await repository.usedUsdSince(db, uid, windows());
+      const allowance = withdrawalAllowance(limits[level], { dayUsd: money(used.dayUsd), monthUsd: money(used.monthUsd) });
+      return { level, dailyLeftUsd: formatMoney(allowance.dailyLeftUsd), monthlyLeftUsd: formatMoney(allowance.monthlyLeftUsd), holdUntilTs };
+    },
+
     async bankMeta() {
       const channel = await bankChannel();
       const terms = await bankChannelTerms(db);
@@ -291,21 +360,23 @@ export function createWithdrawalsService(deps: {
 
     /** A crypto withdrawal checked and ready to place (reads only). */
     async prepareCrypto(uid: number, aesKey: string, body: { num: string; practicalNum: string; currencyId: number; coinId: number; paymentAddress: string }) {
-      await assertVerifiedIfRequired(uid);
+      const level = await assertVerifiedIfRequired(uid);
       const channel = await cryptoChannel(body.currencyId, body.coinId);
       const address = sealed.decodeFromClient(body.paymentAddress, aesKey, 'paymentAddress').trim();
       if (address === '') throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'paymentAddress is empty');
-      return prepare(uid, channel, { num: body.num, practicalNum: body.practicalNum, destination: address, bankCardId: null });
+      // Money goes only to an address the customer saved for this network (and so waited out its cooling-off).
+      if (!(await deps.saved.isSavedAddress(uid, channel.coinNetworkId!, address))) throw new AppError(ErrorCode.DESTINATION_NOT_SAVED);
+      return prepare(uid, level, channel, { num: body.num, practicalNum: body.practicalNum, destination: address, bankCardId: null });
     },
 
     /** A bank card withdrawal checked and ready to place (reads only; another user's card is not found). */
     async prepareBank(uid: number, body: { num: string; practicalNum: string; userBankId: number }) {
-      await assertVerifiedIfRequired(uid);
+      const level = await assertVerifiedIfRequired(uid);
       const channel = await bankChannel();
       const card = await deps.saved.cardDetails(db, uid, body.userBankId);
       if (!card) throw new AppError(ErrorCode.DATA_NOT_FOUND);
       const destination = bankDestinationOf(card);
-      return prepare(uid, channel, { num: body.num, practicalNum: body.practicalNum, destination, bankCardId: body.userBankId });
+      return prepare(uid, level, channel, { num: body.num, practicalNum: body.practicalNum, destination, bankCardId: body.userBankId });
     },
 
     /**

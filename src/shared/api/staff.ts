@@ -6,6 +6,7 @@ import { productSchema } from './market';
 import { optionOrder, optionProduct } from './options';
 import { tradeOrder } from './trading';
 import { withdrawFeeTypes } from '../money/currency-config';
+import { limitsByLevelInput, verificationLevels } from '../money/withdrawal-limits';
 import { openReviewFilter, reviewDecisions, reviewKinds, reviewStatuses, staffRoles } from '../staff/roles';
 
 /**
@@ -366,6 +367,20 @@ export const configProposalsDecide = contract(
   }),
   z.object({ status: z.enum(proposalStatuses) }),
 );
+// Limits by verification level (admin; issue 31). The contents' rules: src/shared/money/withdrawal-limits.ts.
+const levelLimits = z.object({ dailyWithdrawUsd: decimalString, monthlyWithdrawUsd: decimalString, depositMaxUsd: decimalString });
+export const configLimits = contract(
+  '/v1/staff/config/limits',
+  noBody,
+  z.object({
+    limits: z.object({ none: levelLimits, junior: levelLimits, full: levelLimits }),
+    /** The server's settings around them: every deposit's maximum (DEPOSIT_MAX_USD), the cooling-off, the level a withdrawal needs. */
+    depositMaxUsd: decimalString,
+    holdSeconds: z.int(),
+    withdrawMinLevel: z.enum(verificationLevels),
+  }),
+);
+export const configSetLimits = contract('/v1/staff/config/setLimits', z.strictObject({ limits: limitsByLevelInput }), z.null());
 
 // ── Notices (support) ───────────────────────────────────────────────────────
 

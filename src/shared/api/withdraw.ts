@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { verificationLevels } from '../money/withdrawal-limits';
 import { withdrawalFeeTypes } from '../money/withdrawal-quote';
 import { contract, noBody } from './contract';
 import { decimalString } from './envelope';
@@ -19,6 +20,8 @@ const encodedField = z.string().check(z.trim(), z.maxLength(400), z.regex(/^[A-Z
 const withdrawalAmount = z.string().check(z.trim(), z.regex(/^\d{1,22}(\.\d{1,5})?$/));
 /** An amount the rules computed (the practical amount the customer saw): up to 8 decimals. */
 const computedAmount = z.string().check(z.trim(), z.regex(/^\d{1,22}(\.\d{1,8})?$/));
+/** The authenticator's 6-digit code: asked for a withdrawal and a new destination when the second factor is on (1076 without it). */
+const totpCode = z.optional(z.string().check(z.trim(), z.regex(/^\d{6}$/)));
 
 // ---- saved crypto addresses -------------------------------------------------------------
 
@@ -43,7 +46,7 @@ export const cryptoWalletList = contract(
 );
 export const cryptoWalletInsert = contract(
   '/v1/waa/wallet/crypto/insert',
-  z.strictObject({ currencyId: z.int().check(z.positive()), cryptocurrencyAddress: encodedField.check(z.minLength(1)) }),
+  z.strictObject({ currencyId: z.int().check(z.positive()), cryptocurrencyAddress: encodedField.check(z.minLength(1)), totpCode }),
   z.null(),
 );
 export const cryptoWalletDelete = contract('/v1/waa/wallet/crypto/delete', z.strictObject({ walletId: z.int().check(z.positive()) }), z.null());
@@ -68,6 +71,7 @@ export const bankCardFields = z.strictObject({
   /** Institution and transit numbers: only where the bank-info flag shows them. */
   insNum: z._default(textField, ''),
   traNum: z._default(textField, ''),
+  totpCode,
 });
 export type BankCardFields = z.input<typeof bankCardFields>;
 
@@ -157,9 +161,10 @@ export const withdrawSubmit = contract(
     practicalNum: computedAmount,
     currencyId: z.int().check(z.positive()),
     coinId: z.int().check(z.positive()),
-    /** Encoded: the saved address's `cryptocurrencyAddress` as the list gave it, or a typed one. */
+    /** Encoded: one of the customer's saved addresses for this coin network (anything else is refused, 1074). */
     paymentAddress: encodedField.check(z.minLength(1)),
     locale: localeField,
+    totpCode,
   }),
   z.null(),
 );
@@ -171,9 +176,21 @@ export const withdrawBankSubmit = contract(
     userBankId: z.int().check(z.positive()),
     withdrawType: z.literal(1),
     locale: localeField,
+    totpCode,
   }),
   z.null(),
 );
+
+/**
+ * What the customer may still withdraw (issue 31): their verification level, the USD left of
+ * the rolling 24-hour and 30-day limits, and the end of a cooling-off hold (null: none runs).
+ */
+export const withdrawLimits = contract(
+  '/v1/waa/withdraw/limits',
+  noBody,
+  z.object({ level: z.enum(verificationLevels), dailyLeftUsd: decimalString, monthlyLeftUsd: decimalString, holdUntilTs: z.nullable(z.int()) }),
+);
+export type WithdrawLimitsData = z.infer<typeof withdrawLimits.data>;
 
 /** The customer withdraws a withdrawal still under review: its hold is released. */
 export const withdrawCancel = contract('/v1/waa/withdraw/cancel', z.strictObject({ id: z.int().check(z.positive()) }), z.null());

@@ -89,6 +89,13 @@ export const ErrorCode = {
   WITHDRAWAL_UNAVAILABLE: 1066,
   WITHDRAWAL_NEEDS_VERIFICATION: 1067,
   WITHDRAWAL_UNDER_REVIEW: 1070,
+  // Money controls (issue 31): limits by verification level, cooling-off, destinations, deposit maximum, second factor.
+  WITHDRAWAL_OVER_LIMIT: 1071,
+  WITHDRAWAL_ON_HOLD: 1072,
+  DESTINATION_ADDRESS_INVALID: 1073,
+  DESTINATION_NOT_SAVED: 1074,
+  DEPOSIT_OVER_MAXIMUM: 1075,
+  SECOND_FACTOR_REQUIRED: 1076,
   // Loans and repayments (issue 17).
   LOAN_UNAVAILABLE: 1080,
   LOAN_GUARANTOR_INVALID: 1081,

@@ -42,6 +42,8 @@ export const staffRouteAccess = {
   '/v1/staff/config/setCoinNetwork': ['admin'],
   '/v1/staff/config/proposals/list': ['admin'],
   '/v1/staff/config/proposals/decide': ['admin'],
+  '/v1/staff/config/limits': ['admin'],
+  '/v1/staff/config/setLimits': ['admin'],
   '/v1/staff/notices/send': ['support'],
   // GET: any member may ask; the route answers a file only to one whose roles review an item it belongs to.
   '/v1/staff/file/:id': 'any',

@@ -28,14 +28,24 @@ export function compareDecimals(a: string, b: string): number {
   return leftAligned === rightAligned ? 0 : leftAligned < rightAligned ? -1 : 1;
 }
 
+/** The rolling window over which four-eyes sums a customer's withdrawals, and their deposits. */
+export const fourEyesWindowMs = 24 * 3600 * 1000;
+
+/** The kinds whose four-eyes threshold applies to the customer's total over {@link fourEyesWindowMs}. */
+const summedKinds: ReadonlySet<ReviewKind> = new Set(['withdrawal', 'deposit']);
+
 /**
- * Whether an item needs a second, different approver: every loan, and a withdrawal worth at
- * least `fourEyesUsd` (a withdrawal whose worth is unknown is treated as large: the safe side).
+ * Whether an item needs a second, different approver: every loan; a withdrawal or a deposit
+ * when the customer's items of its kind placed in the last 24 hours, this one included, are
+ * worth at least `fourEyesUsd` together (`windowUsd`; splitting an amount does not avoid
+ * it). A worth that is unknown is treated as large: the safe side.
  */
-export function needsTwoApprovals(kind: ReviewKind, amountUsd: string | null, fourEyesUsd: string): boolean {
+export function needsTwoApprovals(kind: ReviewKind, amountUsd: string | null, fourEyesUsd: string, windowUsd: string | null = amountUsd): boolean {
   if (kind === 'loan') return true;
-  if (kind === 'withdrawal') return amountUsd === null || compareDecimals(amountUsd, fourEyesUsd) >= 0;
-  return false;
+  if (!summedKinds.has(kind)) return false;
+  if (amountUsd === null || windowUsd === null) return true;
+  const judged = compareDecimals(windowUsd, amountUsd) > 0 ? windowUsd : amountUsd;
+  return compareDecimals(judged, fourEyesUsd) >= 0;
 }
 
 /** What the decision is taken on: the item as it stands (read under its lock). */

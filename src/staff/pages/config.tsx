@@ -30,9 +30,10 @@ import type { ProductTermsViolation } from '../../shared/market/product-fields';
 import { safeBannerUrl } from '../../shared/config/banner-url';
 import { CurrenciesTab } from './config-currencies';
 import { ProposalsTab } from './proposals';
+import { LimitsTab } from './config-limits';
 
-type ConfigTab = 'switches' | 'products' | 'optionProducts' | 'currencies' | 'proposals' | 'banners' | 'serviceLink';
-const configTabs: readonly ConfigTab[] = ['switches', 'products', 'optionProducts', 'currencies', 'proposals', 'banners', 'serviceLink'];
+type ConfigTab = 'switches' | 'products' | 'optionProducts' | 'currencies' | 'limits' | 'proposals' | 'banners' | 'serviceLink';
+const configTabs: readonly ConfigTab[] = ['switches', 'products', 'optionProducts', 'currencies', 'limits', 'proposals', 'banners', 'serviceLink'];
 
 /** The brand's configuration: switches, products, option products, the wallets' currencies, banners and the customer-service link. No price is set here. */
 export function ConfigPage() {
@@ -47,6 +48,7 @@ export function ConfigPage() {
       {tab === 'products' ? <ProductsTab /> : null}
       {tab === 'optionProducts' ? <OptionProductsTab /> : null}
       {tab === 'currencies' ? <CurrenciesTab /> : null}
+      {tab === 'limits' ? <LimitsTab /> : null}
       {tab === 'proposals' ? <ProposalsTab /> : null}
       {tab === 'banners' ? <BannersTab /> : null}
       {tab === 'serviceLink' ? <ServiceLinkTab /> : null}

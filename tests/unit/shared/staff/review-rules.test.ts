@@ -24,9 +24,25 @@ describe('four-eyes', () => {
   it('asks two approvals of every loan, whatever its amount, and one of the other kinds', () => {
     expect(needsTwoApprovals('loan', '1', '1000')).toBe(true);
     expect(needsTwoApprovals('loan', null, '1000')).toBe(true);
-    for (const kind of ['deposit', 'repayment', 'identity', 'juniorIdentity'] as const) {
+    for (const kind of ['repayment', 'identity', 'juniorIdentity'] as const) {
       expect(needsTwoApprovals(kind, '5000000', '1000')).toBe(false);
     }
+  });
+
+  it('asks two approvals of a deposit worth the threshold or more, as of a withdrawal', () => {
+    expect(needsTwoApprovals('deposit', '1000000000000', '1000')).toBe(true);
+    expect(needsTwoApprovals('deposit', '1000', '1000')).toBe(true);
+    expect(needsTwoApprovals('deposit', '999.99', '1000')).toBe(false);
+  });
+
+  it('judges a withdrawal or a deposit by the customer’s total over the last 24 hours, not by the item alone', () => {
+    // The third of three 999 withdrawals: 2,997 over the window.
+    expect(needsTwoApprovals('withdrawal', '999', '1000', '2997')).toBe(true);
+    expect(needsTwoApprovals('deposit', '999', '1000', '1998')).toBe(true);
+    expect(needsTwoApprovals('withdrawal', '400', '1000', '999')).toBe(false);
+    // A window total below the item itself (a caller's slip) never lowers the bar.
+    expect(needsTwoApprovals('withdrawal', '1500', '1000', '0')).toBe(true);
+    expect(needsTwoApprovals('withdrawal', '999', '1000', null)).toBe(true);
   });
 
   it('compares decimals of different scales and signs', () => {

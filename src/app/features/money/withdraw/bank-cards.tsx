@@ -12,6 +12,7 @@ import { showToast } from '../../../components/toasts';
 import { TextField } from '../../../components/text-field';
 import { savedListSize } from './crypto-wallets';
 import { sessionAesKey } from './session-key';
+import { SecondFactorField, totpCodeOf, useSecondFactorOn } from './second-factor-field';
 
 /** The customer's cards (bank and last 4 digits); null while loading. */
 export function useBankCards(): BankCardSummary[] | null {
@@ -77,6 +78,8 @@ export function BankCardForm(props: { cardId: number | null }) {
   const [errors, setErrors] = useState<BankCardFieldErrors>({});
   const [loaded, setLoaded] = useState(props.cardId === null);
   const [busy, setBusy] = useState(false);
+  const secondFactorOn = useSecondFactorOn();
+  const [code, setCode] = useState('');
   const bankInfo = switchesSignal.value.bankInfo;
   const { cardId } = props;
 
@@ -115,8 +118,9 @@ export function BankCardForm(props: { cardId: number | null }) {
     } as Record<CardField, string>;
     setBusy(true);
     try {
-      if (cardId === null) await http.call(bankCardInsert, body, { idempotencyKey: newIdempotencyKey() });
-      else await http.call(bankCardUpdate, { ...body, id: cardId });
+      const confirmed = { ...body, ...totpCodeOf(secondFactorOn, code) };
+      if (cardId === null) await http.call(bankCardInsert, confirmed, { idempotencyKey: newIdempotencyKey() });
+      else await http.call(bankCardUpdate, { ...confirmed, id: cardId });
       showToast('success', t(cardId === null ? 'withdraw.add_success' : 'withdraw.update_success'));
       navigate('/user/wallet/bankCard', { replace: true });
     } catch {
@@ -168,6 +172,7 @@ export function BankCardForm(props: { cardId: number | null }) {
             error={errorKeyOf(errors, field) ? t(errorKeyOf(errors, field) ?? '') : null}
           />
         ))}
+      <SecondFactorField enabled={secondFactorOn} value={code} onChange={setCode} />
       <button type="submit" className="button primary" disabled={busy}>
         {t('withdraw.save')}
       </button>

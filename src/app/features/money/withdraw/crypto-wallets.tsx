@@ -10,6 +10,7 @@ import { TextField } from '../../../components/text-field';
 import { confirmDialog } from '../../../components/confirm';
 import { loadCoinNetworks, type CoinNetworkOption } from './coin-networks';
 import { OptionPicker } from './option-picker';
+import { SecondFactorField, totpCodeOf, useSecondFactorOn } from './second-factor-field';
 import { sessionAesKey } from './session-key';
 
 /** The crypto wallet and bank card lists are fetched at 1000 (spec §9). */
@@ -85,6 +86,8 @@ export function AddCryptoForm() {
   const [networkId, setNetworkId] = useState<number | null>(null);
   const [pickerOpen, setPickerOpen] = useState(false);
   const [address, setAddress] = useState('');
+  const secondFactorOn = useSecondFactorOn();
+  const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -110,7 +113,11 @@ export function AddCryptoForm() {
     if (networkId === null) return;
     setBusy(true);
     try {
-      await http.call(cryptoWalletInsert, { currencyId: networkId, cryptocurrencyAddress: encodeField(address.trim(), sessionAesKey()) }, { idempotencyKey: newIdempotencyKey() });
+      await http.call(
+        cryptoWalletInsert,
+        { currencyId: networkId, cryptocurrencyAddress: encodeField(address.trim(), sessionAesKey()), ...totpCodeOf(secondFactorOn, code) },
+        { idempotencyKey: newIdempotencyKey() },
+      );
       showToast('success', t('withdraw.add_success'));
       navigate('/user/wallet/crypto', { replace: true });
     } catch {
@@ -149,6 +156,7 @@ export function AddCryptoForm() {
         }}
         error={error}
       />
+      <SecondFactorField enabled={secondFactorOn} value={code} onChange={setCode} />
       <button type="submit" className="button primary" disabled={busy || networkId === null}>
         {t('common.confirm')}
       </button>

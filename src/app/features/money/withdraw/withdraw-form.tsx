@@ -5,11 +5,13 @@ import {
   withdrawBankCalculate,
   withdrawBankMeta,
   withdrawBankSubmit,
+  withdrawLimits,
   withdrawStatus,
   withdrawSubmit,
   withdrawWalletCalculate,
   type BankWithdrawMeta,
   type WithdrawalQuoteData,
+  type WithdrawLimitsData,
 } from '../../../../shared/api/withdraw';
 import { ErrorCode } from '../../../../shared/errors/catalogue';
 import { encodeField } from '../../../../shared/money/encoded-field';
@@ -17,12 +19,14 @@ import { parseMoney } from '../../../../shared/money/money';
 import { parseWithdrawalAmount, withdrawalAmountInput } from '../../../../shared/money/withdrawal-quote';
 import { newIdempotencyKey, RequestError } from '../../../api/http-client';
 import { useApp } from '../../../app-context';
+import { useBrandFormat } from '../../../format/use-brand-format';
 import { showToast } from '../../../components/toasts';
 import { TextField } from '../../../components/text-field';
 import { useBankCards } from './bank-cards';
 import { loadCoinNetworks, type CoinNetworkOption } from './coin-networks';
 import { useSavedCryptoWallets } from './crypto-wallets';
 import { OptionPicker } from './option-picker';
+import { SecondFactorField, totpCodeOf, useSecondFactorOn } from './second-factor-field';
 import { sessionAesKey } from './session-key';
 
 type Method = 'crypto' | 'bank';
@@ -55,6 +59,46 @@ function useWithdrawMethods() {
   return state;
 }
 
+/** What the customer may still withdraw (`withdraw/limits`), asked again after a refused submission. */
+function useWithdrawLimits(enabled: boolean) {
+  const { http } = useApp();
+  const [limits, setLimits] = useState<WithdrawLimitsData | null>(null);
+  const [asked, setAsked] = useState(0);
+  useEffect(() => {
+    if (!enabled) return;
+    let stopped = false;
+    http
+      .call(withdrawLimits, {}, { silent: true })
+      .then((answer) => !stopped && setLimits(answer))
+      .catch(() => undefined);
+    return () => {
+      stopped = true;
+    };
+  }, [http, enabled, asked]);
+  return { limits, reload: () => setAsked((count) => count + 1) };
+}
+
+/** "You can withdraw X more today / this month", and the cooling-off hold with the time it ends. */
+function WithdrawAllowance(props: { limits: WithdrawLimitsData }) {
+  const { t } = useTranslation();
+  const format = useBrandFormat();
+  return (
+    <div className="withdraw-allowance" data-testid="withdraw-allowance">
+      {props.limits.holdUntilTs !== null ? (
+        <p className="withdraw-hold" role="status" data-testid="withdraw-hold">
+          {t('withdraw.hold_until', { time: format.time(props.limits.holdUntilTs) })}
+        </p>
+      ) : null}
+      <p className="field-hint numeric" data-testid="withdraw-left-today">
+        {t('withdraw.left_today', { amount: format.amount(props.limits.dailyLeftUsd) })}
+      </p>
+      <p className="field-hint numeric" data-testid="withdraw-left-month">
+        {t('withdraw.left_month', { amount: format.amount(props.limits.monthlyLeftUsd) })}
+      </p>
+    </div>
+  );
+}
+
 /**
  * `/user/withdraw`: tabs (only with more than one method), the coin/network and address
  * pickers or the bank card picker, the amount with its range hint, and the fee quote
@@ -78,6 +122,10 @@ export function WithdrawForm() {
   const [busy, setBusy] = useState(false);
   const { wallets } = useSavedCryptoWallets();
   const cards = useBankCards();
+  const { limits, reload: reloadLimits } = useWithdrawLimits(methods !== null && blockedCode === null);
+  const secondFactorOn = useSecondFactorOn();
+  const [code, setCode] = useState('');
+  const onHold = limits !== null && limits.holdUntilTs !== null;
 
   const activeMethod: Method = methods && methods.length > 0 && !methods.includes(method) ? (methods[0] ?? 'crypto') : method;
 
@@ -151,7 +199,7 @@ export function WithdrawForm() {
         : practical !== null && practical <= 0n
           ? t('withdraw.practicalNum_rule')
           : null;
-  const canSubmit = quote !== null && amountError === null && destinationReady && !busy;
+  const canSubmit = quote !== null && amountError === null && destinationReady && !busy && !onHold && (!secondFactorOn || code.length === 6);
 
   function selectMethod(next: Method) {
     setMethod(next);
@@ -173,16 +221,24 @@ export function WithdrawForm() {
             coinId: network.id,
             paymentAddress: encodeField(wallet.cryptocurrencyAddress, sessionAesKey()),
             locale: document.documentElement.lang || 'en',
+            ...totpCodeOf(secondFactorOn, code),
           },
           { idempotencyKey: key },
         );
       } else if (card) {
-        await http.call(withdrawBankSubmit, { num: amount, practicalNum: quote.practical, userBankId: card.id, withdrawType: 1, locale: document.documentElement.lang || 'en' }, { idempotencyKey: key });
+        await http.call(
+          withdrawBankSubmit,
+          { num: amount, practicalNum: quote.practical, userBankId: card.id, withdrawType: 1, locale: document.documentElement.lang || 'en', ...totpCodeOf(secondFactorOn, code) },
+          { idempotencyKey: key },
+        );
       }
       showToast('success', t('withdraw.submit_success'));
       navigate('/user', { replace: true });
-    } catch {
-      // The request client told the user.
+    } catch (error) {
+      // The request client told the user; a limit or a hold it met shows on the form from now on.
+      const refused = error instanceof RequestError && error.failure.kind === 'code' ? error.failure.code : null;
+      if (refused === ErrorCode.WITHDRAWAL_OVER_LIMIT || refused === ErrorCode.WITHDRAWAL_ON_HOLD) reloadLimits();
+      setCode('');
     } finally {
       setBusy(false);
     }
@@ -205,6 +261,7 @@ export function WithdrawForm() {
         void submit();
       }}
     >
+      {limits ? <WithdrawAllowance limits={limits} /> : null}
       {methods.length > 1 ? (
         <div className="type-tabs" role="tablist" aria-label={t('withdraw.method')}>
           {methods.map((item) => (
@@ -303,6 +360,7 @@ export function WithdrawForm() {
         </div>
       </dl>
 
+      <SecondFactorField enabled={secondFactorOn} value={code} onChange={setCode} />
       <button type="submit" className="button primary" disabled={!canSubmit}>
         {t('withdraw.submit')}
       </button>
