@@ -48,6 +48,8 @@ export interface Database {
   outbox_message: OutboxMessageTable;
   rate_limit: RateLimitTable;
   open_connection: OpenConnectionTable;
+  trusted_device: TrustedDeviceTable;
+  sign_in_code: SignInCodeTable;
 }
 
 /** BIGINT arrives as a string from PostgreSQL and as a number from PGlite. */
@@ -611,4 +613,24 @@ export interface OpenConnectionTable {
   key: string;
   holder: string;
   lease_until: Date;
+}
+
+/** A browser that signed in to an account: its device cookie's nonce (hashed) and its failures in a row. */
+export interface TrustedDeviceTable {
+  id: string;
+  account: string;
+  failures: ColumnType<number, number | undefined, number>;
+  last_failure_at: ColumnType<Date, Date | undefined, Date>;
+  created_at: Date;
+  expires_at: Date;
+}
+
+/** A sign-in code sent to an account: spent once, within its time. */
+export interface SignInCodeTable {
+  id: ColumnType<string | number, never, never>;
+  account: string;
+  code_hash: string;
+  created_at: Date;
+  expires_at: Date;
+  consumed_at: Date | null;
 }

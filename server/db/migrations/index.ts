@@ -23,6 +23,7 @@ import * as loans from './0021-loans';
 import * as noticeParams from './0022-notice-params';
 import * as leaderLease from './0024-leader-lease';
 import * as outboxAndLimits from './0025-outbox-and-limits';
+import * as signInTrust from './0034-sign-in-trust';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0022-notice-params': noticeParams,
   '0024-leader-lease': leaderLease,
   '0025-outbox-and-limits': outboxAndLimits,
+  '0034-sign-in-trust': signInTrust,
 };

@@ -2,13 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import { createDataCipher, loadDataKey } from '../../auth/data-key';
 import { createFailureThrottle } from '../../auth/failure-throttle';
 import { createRateLimiter } from '../../auth/rate-limiter';
+import { createSignInCodes } from '../../auth/sign-in-codes';
+import { createSignInGuard } from '../../auth/sign-in-guard';
+import { createTrustedDevices } from '../../auth/trusted-devices';
+import { login } from '../../../src/shared/api/auth';
 import type { TokenService } from '../../auth/tokens';
 import type { DatabaseHandle } from '../../db/database';
 import type { DomainEvents } from '../../events/domain-events';
 import { registerSignedIn, type SessionCheck, type SignedInRoutes } from '../../http/signed-in';
 import type { Settings } from '../../settings';
 import type { SiteService } from '../site/site-service';
-import { createMessageDelivery, deliveryDescription, withCodesLogged, type MessageDelivery } from '../../messaging/delivery';
+import { createMessageDelivery, deliveryDescription, withCodesLogged, type MessageDelivery, type OutgoingMessage } from '../../messaging/delivery';
 import { createOutbox } from '../../messaging/outbox';
 import { createWebhookSmsProvider } from '../../messaging/sms-webhook';
 import { createIdentityRepository } from './identity-repository';
@@ -27,6 +31,8 @@ export interface IdentityModule {
   sessions: SessionCheck;
   signedIn: SignedInRoutes;
   delivery: MessageDelivery;
+  /** Writes a mail or SMS to the outbox (its own transaction); every process's sender delivers it. */
+  sendMessage: (message: OutgoingMessage) => Promise<void>;
 }
 
 /**
@@ -83,19 +89,29 @@ export async function registerIdentity(
   // In the database: every server process counts against the same windows.
   const rateLimit = (name: string, limit: number, windowMs: number) => createRateLimiter({ db: database.db, name, limit, windowMs, keyOf: cipher.digest });
   const repository = createIdentityRepository(database.db);
+  const limits = {
+    login: rateLimit('login', settings.loginAttemptsPer15Min, settings.loginWindowMs),
+    codeSending: rateLimit('code-sending', settings.codesSentPer10Min, settings.codeWindowMs),
+    codeChecking: rateLimit('code-checking', settings.codeChecksPer10Min, settings.codeWindowMs),
+    captcha: rateLimit('captcha', settings.captchasPerMinute, 60_000),
+    accountSignIn: delayAfterFailures(settings.loginFailuresBeforeDelay),
+    codeFailures: delayAfterFailures(settings.codeFailuresBeforeDelay),
+  };
+  const signInGuard = createSignInGuard({
+    cipher,
+    devices: createTrustedDevices(database.db, { maxFailures: settings.deviceCookieMaxFailures, lifetimeMs: settings.deviceCookieLifetimeMs }, nowMs),
+    codes: createSignInCodes(database.db, cipher, { ttlMs: settings.signInCodeTtlMs }, nowMs),
+    limits: { perAddress: limits.login, accountDelay: limits.accountSignIn, codeChecks: limits.codeChecking },
+    cookie: { path: login.path, maxAgeSeconds: Math.round(settings.deviceCookieLifetimeMs / 1000) },
+  });
+  const sendMessage = (message: OutgoingMessage) => outbox.enqueue(database.db, message);
   const identity = createIdentityService({
     repository,
     tokens,
     cipher,
-    messages: { send: (message) => outbox.enqueue(database.db, message), settled: () => outbox.settled() },
-    limits: {
-      login: rateLimit('login', settings.loginAttemptsPer15Min, settings.loginWindowMs),
-      codeSending: rateLimit('code-sending', settings.codesSentPer10Min, settings.codeWindowMs),
-      codeChecking: rateLimit('code-checking', settings.codeChecksPer10Min, settings.codeWindowMs),
-      captcha: rateLimit('captcha', settings.captchasPerMinute, 60_000),
-      accountSignIn: delayAfterFailures(settings.loginFailuresBeforeDelay),
-      codeFailures: delayAfterFailures(settings.codeFailuresBeforeDelay),
-    },
+    messages: { send: sendMessage, settled: () => outbox.settled() },
+    limits,
+    signInGuard,
     settings,
     switches: () => deps.site.switches(),
     events: deps.events,
@@ -107,7 +123,7 @@ export async function registerIdentity(
     alive: (session) => identity.liveSession(session),
   };
   const signedIn = registerSignedIn(app, sessions);
-  await registerIdentityRoutes(app, signedIn, identity);
+  await registerIdentityRoutes(app, signedIn, identity, { behindTls: settings.behindTls });
   app.decorate('identity', identity);
   // Codes and notices still being sent go out before the server (and its database) closes.
   app.addHook('onClose', async () => {
@@ -117,5 +133,5 @@ export async function registerIdentity(
   // Messages left by an earlier run (or another process) go out now, then on the sweep.
   outbox.start();
   // The account module reads profiles through the repository until it asks the service.
-  return { identity, sessions, signedIn, delivery };
+  return { identity, sessions, signedIn, delivery, sendMessage };
 }

@@ -48,7 +48,7 @@ export const staffRouteAccess = {
 export type StaffPath = keyof typeof staffRouteAccess;
 
 /** Calls a signed-out staff member makes: no staff token is asked. */
-export const staffSignedOutPaths = ['/v1/staff/login', '/v1/staff/refresh'] as const;
+export const staffSignedOutPaths = ['/v1/staff/login', '/v1/staff/login/code', '/v1/staff/refresh'] as const;
 
 /** Whether a staff member holding `held` may call a path whose access is `access` (for 'byReviewKind', the kind's role). */
 export function staffAccessAllows(held: readonly StaffRole[], access: StaffAccess, kindRole?: StaffRole): boolean {
