@@ -179,7 +179,7 @@ export function createCodes(deps: IdentityDependencies, context: IdentityContext
       const text = captchaText();
       const uuid = crypto.randomUUID();
       await repository.insertCaptcha(uuid, cipher.digest(`captcha:${uuid}:${text.toUpperCase()}`), new Date(nowMs() + settings.captchaTtlMs));
-      return { image: captchaImage(text), uuid };
+      return { image: await captchaImage(text), uuid };
     },
   };
 }
