@@ -36,7 +36,7 @@ export type SignInPass = { account: string; addressKey: string } & (
  * staff. A try from a browser that signed in to the account before (a valid device cookie
  * of that account, not at its failure maximum) is not held back by anyone else's
  * failures: only its own count. A try with a live sign-in code of the account skips the
- * account's delay (the per-address limits still apply); the sign-in spends it. Any other try is an untrusted
+ * account's delay and the address limit (only code checks are limited per address); the sign-in spends it. Any other try is an untrusted
  * client's: the per-address limit and the account's growing delay, counted before the
  * password is checked, so the right password waits too while it runs. Every check and
  * count is one statement in the database, shared by every server process.
@@ -62,12 +62,14 @@ export function createSignInGuard(deps: {
       if (nonce !== null && (await devices.claim(deviceId(nonce), account))) {
         return { via: 'device', deviceId: deviceId(nonce), account, addressKey: attempt.addressKey };
       }
-      await enforceLimit(limits.perAddress, attempt.addressKey);
       if (attempt.signInCode !== undefined) {
+        // The code's own per-address limit only: an owner behind the attacker's address (one
+        // office, one carrier's NAT) still gets in, and a code cannot be guessed (2^40) anyway.
         await enforceLimit(limits.codeChecks, attempt.address);
         if (!(await codes.isLive(account, attempt.signInCode))) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
         return { via: 'code', signInCode: attempt.signInCode, account, addressKey: attempt.addressKey };
       }
+      await enforceLimit(limits.perAddress, attempt.addressKey);
       const delayKey = await claimTry(limits.accountDelay, cipher, attempt.delayKey);
       return { via: 'untrusted', delayKey, account, addressKey: attempt.addressKey };
     },

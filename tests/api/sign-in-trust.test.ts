@@ -88,12 +88,15 @@ async function rampUpTheDelay(attempt: (address: string) => Promise<Answer>, cap
   throw new Error('the delay never reached its cap');
 }
 
+/** Each test makes some fifty sign-ins (an argon2 check each): ample time on a loaded machine. */
+const slow = 240_000;
+
 describe.each(testBackends())('sign-in that slows attackers and never locks out the owner on $name', (backend) => {
   let server: TestServer;
   const capSeconds = 900;
   beforeAll(async () => {
     server = await startTestServer(backend, { AUTH_DELAY_MAX_SECONDS: String(capSeconds), CODE_CHECKS_PER_10_MIN: '1000', CODES_SENT_PER_10_MIN: '1000' }, { nowMs });
-  });
+  }, slow);
   afterAll(async () => {
     await server?.close();
   });
@@ -130,7 +133,7 @@ describe.each(testBackends())('sign-in that slows attackers and never locks out 
     // The attacker is still delayed, even with the right password (and no cookie of the owner's).
     expect((await attacker.post('/v1/wa-na/login', customerLogin(email, password))).code).toBe(1033);
     expect(attacker.jar.size).toBe(0);
-  });
+  }, slow);
 
   it('a customer on a new device signs in after the e-mailed code; the code works once, a made-up one does not, and the attacker stays delayed', async () => {
     const email = newEmail();
@@ -161,7 +164,7 @@ describe.each(testBackends())('sign-in that slows attackers and never locks out 
     // The attacker's next tries are still delayed; the device that used the code is trusted now.
     expect((await attacker.post('/v1/wa-na/login', customerLogin(email, 'wrong password'))).code).toBe(1033);
     expect((await newDevice.post('/v1/wa-na/login', customerLogin(email, password))).code).toBe(0);
-  });
+  }, slow);
 
   it("a device cookie is the account's own: not another account's, not forged, and a device that keeps failing is trusted no more", async () => {
     const email = newEmail();
@@ -174,15 +177,15 @@ describe.each(testBackends())('sign-in that slows attackers and never locks out 
     // The owner's cookie for one account does nothing for another.
     expect((await owner.post('/v1/wa-na/login', customerLogin(other, password))).code).toBe(1033);
     // A cookie under the right name with a made-up value or signature is no device.
-    const [[name, value]] = [...owner.jar];
+    const [name, value] = [...owner.jar][0]!;
     const forger = browser(() => server);
-    forger.jar.set(name!, `${value!.split('.')[0]}.forged`);
+    forger.jar.set(name, `${value.split('.')[0]}.forged`);
     await rampUpTheDelay((address) => browser(() => server, address).post('/v1/wa-na/login', customerLogin(email, 'wrong password')), capSeconds);
     expect((await forger.post('/v1/wa-na/login', customerLogin(email, password))).code).toBe(1033);
     // Ten wrong passwords in a row from the device (DEVICE_COOKIE_MAX_FAILURES): then it is held back like any other.
     for (let attempt = 0; attempt < 10; attempt += 1) expect((await owner.post('/v1/wa-na/login', customerLogin(email, 'wrong password'))).code).toBe(1003);
     expect((await owner.post('/v1/wa-na/login', customerLogin(email, password))).code).toBe(1033);
-  });
+  }, slow);
 
   describe('staff', () => {
     /** A compliance officer reads the trail (signed in just now: the tests' clock runs hours ahead). */
@@ -217,7 +220,7 @@ describe.each(testBackends())('sign-in that slows attackers and never locks out 
         if ((await browser(() => server).post('/v1/staff/login', { email: member.email, password: staffPassword, code: code(member.secret) })).code === 1033) newDeviceRefused += 1;
       }
       expect({ refused, newDeviceRefused }).toEqual({ refused: 0, newDeviceRefused: 10 });
-    });
+    }, slow);
 
     it('a staff member on a new device signs in after the e-mailed code (the same answer for any address); a guessed code is refused', async () => {
       const member = await createStaffAndSignIn(server, { roles: ['support'], nowMs });
@@ -235,7 +238,7 @@ describe.each(testBackends())('sign-in that slows attackers and never locks out 
       const signedIn = await laptop.post('/v1/staff/login', { email: member.email, password: staffPassword, code: code(member.secret), signInCode });
       expect(signedIn.code, signedIn.msg).toBe(0);
       expect(signedIn.setCookie).toMatch(/^tw_device_/);
-    });
+    }, slow);
 
     it('writes one audit row for each sign-in, failed sign-in (the e-mail tried, never the password or code), sign-out and refresh', async () => {
       const member = await createStaffAndSignIn(server, { roles: ['support'], nowMs });
@@ -266,6 +269,6 @@ describe.each(testBackends())('sign-in that slows attackers and never locks out 
       expect(stored).not.toContain('not my password 5');
       expect(stored).not.toContain(wrongCode);
       expect(stored).not.toContain(staffPassword);
-    });
+    }, slow);
   });
 });
