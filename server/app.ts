@@ -98,7 +98,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     customerLink: () => site.customerLink(),
   });
   // Identity registers the signed-in check, which the modules after it declare their calls through.
-  const { identity, sessions, signedIn, delivery, outbox } = await registerIdentity(app, {
+  const { identity, sessions, signedIn, delivery, outbox, sendMessage } = await registerIdentity(app, {
     settings,
     database,
     tokens,
@@ -109,7 +109,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     nowMs,
   });
   // The staff core registers the staff scope; the staff modules registered after it receive its `staffRoutes` and `audit`.
-  const { staffRoutes, audit, duties } = await registerStaff(app, { settings, database, tokens, dataDir: dependencies.dataDir ?? null, messages: outbox, nowMs });
+  const { staffRoutes, audit, duties } = await registerStaff(app, { settings, database, tokens, dataDir: dependencies.dataDir ?? null, messages: outbox, sendMessage, nowMs });
   // The review queues: the modules that own a review kind (money, account) receive `reviews` to register its effect and submit items.
   const reviews = registerReviews(app, { settings, database, staffRoutes, audit, duties });
   // Uploaded images: stored by the modules that take them (deposits; avatars and identity documents), read back by owner and reviewer.

@@ -109,6 +109,8 @@ const environmentSchema = z.object({
   AUTH_DELAY_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** Rate limits: sign-in attempts per account and address per 15 minutes; codes sent per address (and per destination) per 10 minutes; code checks per address per 10 minutes. */
   LOGIN_ATTEMPTS_PER_15_MIN: z.coerce.number().int().min(1).default(10),
+  /** Per device cookie (a browser that signed in to the account before): failed sign-ins in a row before it is trusted no more. */
+  DEVICE_COOKIE_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
   CODES_SENT_PER_10_MIN: z.coerce.number().int().min(1).default(20),
   CODE_CHECKS_PER_10_MIN: z.coerce.number().int().min(1).default(30),
   /**
@@ -328,6 +330,7 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     codeFailuresBeforeDelay: values.CODE_FAILURES_BEFORE_DELAY,
     authDelayMaxSeconds: values.AUTH_DELAY_MAX_SECONDS,
     loginAttemptsPer15Min: values.LOGIN_ATTEMPTS_PER_15_MIN,
+    deviceCookieMaxFailures: values.DEVICE_COOKIE_MAX_FAILURES,
     codesSentPer10Min: values.CODES_SENT_PER_10_MIN,
     codeChecksPer10Min: values.CODE_CHECKS_PER_10_MIN,
     marketConnectionsPerAddress: values.MARKET_CONNECTIONS_PER_ADDRESS,
@@ -370,6 +373,10 @@ const fixedRules = {
   codeWindowMs: 10 * minuteMs,
   /** The window of LOGIN_ATTEMPTS_PER_15_MIN. */
   loginWindowMs: 15 * minuteMs,
+  /** A device cookie (and its trust row) lasts this long after the sign-in that issued it. */
+  deviceCookieLifetimeMs: 180 * 24 * 60 * minuteMs,
+  /** A sign-in code (skips the account's delay for one try from a new device) expires this long after it is sent. */
+  signInCodeTtlMs: 10 * minuteMs,
   /** An image captcha is answered within this long. */
   captchaTtlMs: 2 * minuteMs,
   /** Captcha images per client address per minute. */

@@ -51,6 +51,8 @@ export interface Database {
   rate_limit: RateLimitTable;
   open_connection: OpenConnectionTable;
   withdrawal_limit: WithdrawalLimitTable;
+  trusted_device: TrustedDeviceTable;
+  sign_in_code: SignInCodeTable;
 }
 
 /** BIGINT arrives as a string from PostgreSQL and as a number from PGlite. */
@@ -661,4 +663,24 @@ export interface WithdrawalLimitTable {
   monthly_withdraw_usd: string;
   deposit_max_usd: string;
   updated_at: Generated<Date>;
+}
+
+/** A browser that signed in to an account: its device cookie's nonce (hashed) and its failures in a row. */
+export interface TrustedDeviceTable {
+  id: string;
+  account: string;
+  failures: ColumnType<number, number | undefined, number>;
+  last_failure_at: ColumnType<Date, Date | undefined, Date>;
+  created_at: Date;
+  expires_at: Date;
+}
+
+/** A sign-in code sent to an account: spent once, within its time. */
+export interface SignInCodeTable {
+  id: ColumnType<string | number, never, never>;
+  account: string;
+  code_hash: string;
+  created_at: Date;
+  expires_at: Date;
+  consumed_at: Date | null;
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type * as z from 'zod/mini';
 import type { ApiContract } from '../../src/shared/api/contract';
 import { ErrorCode } from '../../src/shared/errors/catalogue';
@@ -10,6 +10,8 @@ import { success } from './envelope';
 export type RouteHandler<TBody extends z.ZodMiniType, TData extends z.ZodMiniType> = (
   body: z.output<TBody>,
   request: FastifyRequest,
+  /** For a header of the answer (the sign-in calls' device cookie); the body is the handler's result. */
+  reply: FastifyReply,
 ) => Promise<z.input<TData>>;
 
 /**
@@ -31,7 +33,7 @@ export function defineRoute<TBody extends z.ZodMiniType, TData extends z.ZodMini
       throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'body does not match the contract', 200, { problems: contractProblems(parsed.error, '(body)') });
     }
     rememberContractBody(request, parsed.data);
-    const data = await handler(parsed.data, request);
+    const data = await handler(parsed.data, request, reply);
     return reply.send(success(contract.data.parse(data)));
   });
 }

@@ -28,6 +28,7 @@ import * as staffEnrolment from './0030-staff-enrolment';
 import * as reviewApprovalVoid from './0031-review-approval-void';
 import * as configProposals from './0032-config-proposals';
 import * as moneyControls from './0026-money-controls';
+import * as signInTrust from './0034-sign-in-trust';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0031-review-approval-void': reviewApprovalVoid,
   '0032-config-proposals': configProposals,
   '0026-money-controls': moneyControls,
+  '0034-sign-in-trust': signInTrust,
 };

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { ContactType } from '../../../src/shared/api/auth';
 import { isValidApiPhone } from '../../../src/shared/auth/phone';
 import { isValidEmail } from '../../../src/shared/auth/validation';
+import { formatSignInCode } from '../../../src/shared/auth/sign-in-code';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { AppError, rateLimitedError } from '../../http/app-error';
 import { createBackgroundWork } from './background-work';
@@ -9,7 +10,7 @@ import { captchaImage, captchaText } from './captcha-image';
 import type { IdentityContext, IdentityDependencies } from './identity-context';
 
 /** Code purposes (the `type` of sendMail / sendPhone). */
-export const CodePurpose = { register: 1, forgot: 2, registerComplete: 4, bindEmail: 5 } as const;
+export const CodePurpose = { register: 1, forgot: 2, signIn: 3, registerComplete: 4, bindEmail: 5 } as const;
 
 /** Where a code to bind `email` to user `uid` is kept: only that user can spend it, only for that address. */
 export function bindEmailCodeKey(uid: number, email: string): string {
@@ -50,6 +51,11 @@ export function createCodes(deps: IdentityDependencies, context: IdentityContext
       }
       return;
     }
+    if (purpose === CodePurpose.signIn) {
+      // Only an account gets one (nobody else could use it); the caller was answered alike already.
+      if (existing) await deliverSignInCode(channel, type, destination);
+      return;
+    }
     const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
     const createdAt = now();
     // Every request leaves a live code, sent or not, so that checking one answers alike
@@ -73,6 +79,20 @@ export function createCodes(deps: IdentityDependencies, context: IdentityContext
       text: `Your ${settings.siteName} ${what} code is ${code}. It expires in ${Math.round(settings.codeTtlMs / 60_000)} minutes. If you did not ask for it, ignore this message.`,
       code,
       purpose: what,
+    });
+  }
+
+  /** A sign-in code for the account of `destination`: it lets one sign-in from a new device skip the account's delay. */
+  async function deliverSignInCode(channel: 'email' | 'sms', type: ContactType, destination: string) {
+    const code = formatSignInCode(await deps.signInGuard.issueCode(context.signInAccount(type, destination)));
+    const minutes = Math.round(settings.signInCodeTtlMs / 60_000);
+    await messages.send({
+      channel,
+      to: destination,
+      subject: `${settings.siteName}: your sign-in code`,
+      text: `Your ${settings.siteName} sign-in code is ${code}. Enter it with your password to sign in from a new device now. It expires in ${minutes} minutes. If you did not try to sign in, someone else may be trying your password: change it.`,
+      code,
+      purpose: 'sign-in',
     });
   }
 
@@ -159,7 +179,7 @@ export function createCodes(deps: IdentityDependencies, context: IdentityContext
       const text = captchaText();
       const uuid = crypto.randomUUID();
       await repository.insertCaptcha(uuid, cipher.digest(`captcha:${uuid}:${text.toUpperCase()}`), new Date(nowMs() + settings.captchaTtlMs));
-      return { image: captchaImage(text), uuid };
+      return { image: await captchaImage(text), uuid };
     },
   };
 }

@@ -6,6 +6,7 @@ import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import type { DataCipher } from '../../auth/data-key';
 import type { FailureThrottle } from '../../auth/failure-throttle';
 import type { RateLimiter } from '../../auth/rate-limiter';
+import type { SignInGuard } from '../../auth/sign-in-guard';
 import type { TokenService } from '../../auth/tokens';
 import { matchTotpStep } from '../../auth/totp';
 import type { DomainEvents } from '../../events/domain-events';
@@ -16,7 +17,7 @@ import type { OutgoingMessage } from '../../messaging/delivery';
 import type { IdentityRepository } from './identity-repository';
 
 export interface IdentityLimits {
-  /** Per client address and account: sign-in attempts. */
+  /** Per client address and account: sign-in attempts of untrusted clients (no device cookie of the account). */
   login: RateLimiter;
   /** Per client address: codes sent (per destination: `code_request`, see codes.ts). */
   codeSending: RateLimiter;
@@ -24,7 +25,7 @@ export interface IdentityLimits {
   codeChecking: RateLimiter;
   /** Per client address: captcha images. */
   captcha: RateLimiter;
-  /** Per account, whatever the address: sign-in tries (second factor included), with a growing delay. */
+  /** Per account, whatever the address: untrusted clients' sign-in tries (second factor included), with a growing delay. */
   accountSignIn: FailureThrottle;
   /** Per destination (register, reset) and per user (second-factor set-up): code checks, with a growing delay. */
   codeFailures: FailureThrottle;
@@ -42,6 +43,7 @@ export type IdentitySettings = Pick<
   | 'codeResendMs'
   | 'codeWindowMs'
   | 'captchaTtlMs'
+  | 'signInCodeTtlMs'
 >;
 
 export interface IdentityDependencies {
@@ -55,6 +57,8 @@ export interface IdentityDependencies {
     settled(): Promise<void>;
   };
   limits: IdentityLimits;
+  /** Who sign-in holds back: device cookies, sign-in codes and the limits of untrusted clients (built on `limits`). */
+  signInGuard: SignInGuard;
   settings: IdentitySettings;
   switches: () => Promise<Switches>;
   /** New users (their accounts are opened) and ended sessions (their sockets close). */
@@ -82,6 +86,9 @@ export function createIdentityContext(deps: IdentityDependencies) {
       const step = matchTotpStep(secret, code, nowMs());
       return step !== null && (await repository.useTotpStep(uid, step));
     },
+
+    /** The account a device cookie and a sign-in code are bound to. */
+    signInAccount: (type: ContactType, username: string) => `customer:${type}|${username.toLowerCase()}`,
 
     normalizeContact(type: ContactType, username: string): string {
       if (type === 'E') {

@@ -16,16 +16,21 @@ import {
   twoFactorStatus,
 } from '../../../src/shared/api/auth';
 import { bindEmail, bindEmailSendCode, passwordSubmit } from '../../../src/shared/api/credentials';
+import { signInClientOf } from '../../auth/sign-in-guard';
 import { defineRoute } from '../../http/define-route';
 import type { SignedInRoutes } from '../../http/signed-in';
 import type { IdentityService } from './identity-service';
 
-export async function registerIdentityRoutes(app: FastifyInstance, signedIn: SignedInRoutes, identity: IdentityService) {
+export async function registerIdentityRoutes(app: FastifyInstance, signedIn: SignedInRoutes, identity: IdentityService, options: { behindTls: boolean }) {
   defineRoute(app, sendMail, async (body, request) => identity.sendMail(body.email, Number(body.type), request.ip).then(() => null));
   defineRoute(app, sendPhone, async (body, request) => identity.sendPhone(body.phone, Number(body.type), request.ip).then(() => null));
   defineRoute(app, getImageCode, async (_body, request) => identity.imageCaptcha(request.ip));
   defineRoute(app, register, async (body, request) => identity.register(body, request.ip).then(() => null));
-  defineRoute(app, login, async (body, request) => identity.login(body, request.ip));
+  defineRoute(app, login, async (body, request, reply) => {
+    const { answer, setCookie } = await identity.login(body, signInClientOf(request, options.behindTls));
+    if (setCookie) void reply.header('set-cookie', setCookie);
+    return answer;
+  });
   defineRoute(app, forgot, async (body, request) => identity.forgot(body, request.ip).then(() => null));
   defineRoute(app, refresh, async (body) => identity.refresh(body.refreshToken));
 

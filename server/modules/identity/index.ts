@@ -2,13 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import { createDataCipher, loadDataKey } from '../../auth/data-key';
 import { createFailureThrottle } from '../../auth/failure-throttle';
 import { createRateLimiter } from '../../auth/rate-limiter';
+import { createSignInCodes } from '../../auth/sign-in-codes';
+import { createSignInGuard } from '../../auth/sign-in-guard';
+import { createTrustedDevices } from '../../auth/trusted-devices';
+import { login } from '../../../src/shared/api/auth';
 import type { TokenService } from '../../auth/tokens';
 import type { DatabaseHandle } from '../../db/database';
 import type { DomainEvents } from '../../events/domain-events';
 import { registerSignedIn, type SessionCheck, type SignedInRoutes } from '../../http/signed-in';
 import type { Settings } from '../../settings';
 import type { SiteService } from '../site/site-service';
-import { createMessageDelivery, deliveryDescription, withCodesLogged, type MessageDelivery } from '../../messaging/delivery';
+import { createMessageDelivery, deliveryDescription, withCodesLogged, type MessageDelivery, type OutgoingMessage } from '../../messaging/delivery';
 import { createOutbox, type Outbox } from '../../messaging/outbox';
 import { createWebhookSmsProvider } from '../../messaging/sms-webhook';
 import { createIdentityRepository } from './identity-repository';
@@ -29,6 +33,8 @@ export interface IdentityModule {
   delivery: MessageDelivery;
   /** The transactional outbox: other modules write their messages (staff invitations) in their own transactions. */
   outbox: Pick<Outbox, 'enqueue'>;
+  /** Writes a mail or SMS to the outbox (its own transaction); every process's sender delivers it. */
+  sendMessage: (message: OutgoingMessage) => Promise<void>;
 }
 
 /**
@@ -85,19 +91,29 @@ export async function registerIdentity(
   // In the database: every server process counts against the same windows.
   const rateLimit = (name: string, limit: number, windowMs: number) => createRateLimiter({ db: database.db, name, limit, windowMs, keyOf: cipher.digest });
   const repository = createIdentityRepository(database.db);
+  const limits = {
+    login: rateLimit('login', settings.loginAttemptsPer15Min, settings.loginWindowMs),
+    codeSending: rateLimit('code-sending', settings.codesSentPer10Min, settings.codeWindowMs),
+    codeChecking: rateLimit('code-checking', settings.codeChecksPer10Min, settings.codeWindowMs),
+    captcha: rateLimit('captcha', settings.captchasPerMinute, 60_000),
+    accountSignIn: delayAfterFailures(settings.loginFailuresBeforeDelay),
+    codeFailures: delayAfterFailures(settings.codeFailuresBeforeDelay),
+  };
+  const signInGuard = createSignInGuard({
+    cipher,
+    devices: createTrustedDevices(database.db, { maxFailures: settings.deviceCookieMaxFailures, lifetimeMs: settings.deviceCookieLifetimeMs }, nowMs),
+    codes: createSignInCodes(database.db, cipher, { ttlMs: settings.signInCodeTtlMs }, nowMs),
+    limits: { perAddress: limits.login, accountDelay: limits.accountSignIn, codeChecks: limits.codeChecking },
+    cookie: { path: login.path, maxAgeSeconds: Math.round(settings.deviceCookieLifetimeMs / 1000) },
+  });
+  const sendMessage = (message: OutgoingMessage) => outbox.enqueue(database.db, message);
   const identity = createIdentityService({
     repository,
     tokens,
     cipher,
-    messages: { send: (message) => outbox.enqueue(database.db, message), settled: () => outbox.settled() },
-    limits: {
-      login: rateLimit('login', settings.loginAttemptsPer15Min, settings.loginWindowMs),
-      codeSending: rateLimit('code-sending', settings.codesSentPer10Min, settings.codeWindowMs),
-      codeChecking: rateLimit('code-checking', settings.codeChecksPer10Min, settings.codeWindowMs),
-      captcha: rateLimit('captcha', settings.captchasPerMinute, 60_000),
-      accountSignIn: delayAfterFailures(settings.loginFailuresBeforeDelay),
-      codeFailures: delayAfterFailures(settings.codeFailuresBeforeDelay),
-    },
+    messages: { send: sendMessage, settled: () => outbox.settled() },
+    limits,
+    signInGuard,
     settings,
     switches: () => deps.site.switches(),
     events: deps.events,
@@ -109,7 +125,7 @@ export async function registerIdentity(
     alive: (session) => identity.liveSession(session),
   };
   const signedIn = registerSignedIn(app, sessions);
-  await registerIdentityRoutes(app, signedIn, identity);
+  await registerIdentityRoutes(app, signedIn, identity, { behindTls: settings.behindTls });
   app.decorate('identity', identity);
   // Codes and notices still being sent go out before the server (and its database) closes.
   app.addHook('onClose', async () => {
@@ -119,5 +135,5 @@ export async function registerIdentity(
   // Messages left by an earlier run (or another process) go out now, then on the sweep.
   outbox.start();
   // The account module reads profiles through the repository until it asks the service.
-  return { identity, sessions, signedIn, delivery, outbox };
+  return { identity, sessions, signedIn, delivery, outbox, sendMessage };
 }

@@ -2,6 +2,7 @@ import type { ContactType } from '../../../src/shared/api/auth';
 import { isValidNewPassword } from '../../../src/shared/auth/validation';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from '../../auth/passwords';
+import type { SignInClient } from '../../auth/sign-in-guard';
 import { AppError } from '../../http/app-error';
 import { CodePurpose, type Codes } from './codes';
 import type { IdentityContext, IdentityDependencies } from './identity-context';
@@ -9,20 +10,30 @@ import type { Sessions } from './sessions';
 
 /** Sign-in (with a second factor when the user has one) and the password reset. */
 export function createSignIn(deps: IdentityDependencies, context: IdentityContext, codes: Codes, sessions: Sessions) {
-  const { repository, cipher, limits } = deps;
-  const { limit, claim, spendTotp, normalizeContact } = context;
+  const { repository, cipher, limits, signInGuard } = deps;
+  const { limit, spendTotp, normalizeContact, signInAccount } = context;
 
   return {
+    /**
+     * Answers the tokens and, when this browser was not trusted by the account yet, the
+     * Set-Cookie header of its device cookie (see server/auth/sign-in-guard.ts).
+     */
     async login(
-      input: { username: string; password: string; type: ContactType; command?: 'verification' | undefined; authCode?: string | undefined },
-      client: string,
-    ): Promise<{ token: string; refreshToken: string; qrcodeStatus: 0 | 1 }> {
+      input: { username: string; password: string; type: ContactType; command?: 'verification' | undefined; authCode?: string | undefined; signInCode?: string | undefined },
+      client: SignInClient,
+    ): Promise<{ answer: { token: string; refreshToken: string; qrcodeStatus: 0 | 1 }; setCookie: string | null }> {
       const account = `${input.type}|${input.username.toLowerCase()}`;
-      const key = `${client}|${account}`;
-      await limit(limits.login, key);
-      // Per account whatever the address (addresses are cheap to change): counted before
-      // the password is checked, so even the right one waits while the delay runs.
-      const accountKey = await claim(limits.accountSignIn, `login:${account}`);
+      // A known device is held back only by its own failures; any other try by the address
+      // limit and by the account's delay (counted before the password is checked, so even the
+      // right one waits while it runs) unless it brings a live sign-in code.
+      const pass = await signInGuard.admit({
+        account: signInAccount(input.type, input.username),
+        delayKey: `login:${account}`,
+        addressKey: `${client.address}|${account}`,
+        address: client.address,
+        cookieHeader: client.cookieHeader,
+        signInCode: input.signInCode,
+      });
       let user;
       try {
         user = await repository.findUserByContact(input.type, normalizeContact(input.type, input.username));
@@ -33,14 +44,13 @@ export function createSignIn(deps: IdentityDependencies, context: IdentityContex
       if (!user || !passwordOk) throw new AppError(ErrorCode.INCORRECT_ACCOUNT_OR_PASSWORD);
       if (user.blocked) throw new AppError(ErrorCode.USER_BLOCKED);
       if (user.totp_enabled && user.totp_secret) {
-        if (input.command !== 'verification' || !input.authCode) return { token: '', refreshToken: '', qrcodeStatus: 0 };
-        await limit(limits.codeChecking, client);
+        if (input.command !== 'verification' || !input.authCode) return { answer: { token: '', refreshToken: '', qrcodeStatus: 0 }, setCookie: null };
+        await limit(limits.codeChecking, client.address);
         const secret = cipher.decrypt(user.totp_secret);
         if (!secret || !(await spendTotp(user.uid, secret, input.authCode.padStart(6, '0')))) throw new AppError(ErrorCode.INVALID_VERIFICATION_CODE);
       }
-      await limits.login.reset(key);
-      await limits.accountSignIn.reset(accountKey);
-      return { ...(await sessions.startSession(user.uid)), qrcodeStatus: 1 };
+      const setCookie = await signInGuard.succeeded(pass, { secure: client.secure, account: signInAccount(input.type, input.username) });
+      return { answer: { ...(await sessions.startSession(user.uid)), qrcodeStatus: 1 }, setCookie };
     },
 
     async forgot(input: { username: string; password: string; type: ContactType; code: string }, client: string) {

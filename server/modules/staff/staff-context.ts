@@ -1,6 +1,7 @@
 import type { DataCipher } from '../../auth/data-key';
 import type { FailureThrottle } from '../../auth/failure-throttle';
 import type { RateLimiter } from '../../auth/rate-limiter';
+import type { SignInGuard } from '../../auth/sign-in-guard';
 import type { TokenService } from '../../auth/tokens';
 import { claimTry, enforceLimit } from '../../auth/limit-checks';
 import type { Executor } from '../../db/after-commit';
@@ -11,10 +12,15 @@ import type { StaffRepository } from './staff-repository';
 
 /** Staff sign-in's own limits: separate counters from customers'. */
 export interface StaffLimits {
-  /** Per client address: sign-in attempts (a success forgets them). */
+  /** Per client address: untrusted clients' sign-in attempts (a success forgets them). */
   signInPerAddress: RateLimiter;
-  /** Per staff account, whatever the address: sign-in tries, with a growing delay (the database's count, shared by every process). */
+  /** Per staff account, whatever the address: untrusted clients' sign-in tries, with a growing delay (the database's count, shared by every process). */
   signInPerAccount: FailureThrottle;
+  /** Per client address: sign-in codes asked for, and sign-in codes checked. */
+  signInCodeRequests: RateLimiter;
+  signInCodeChecks: RateLimiter;
+  /** Per e-mail address, whatever the client: sign-in codes sent (no mailbox is flooded). */
+  signInCodesPerAddressee: RateLimiter;
   /** Per staff member: wrong old passwords on a password change (a stolen session must not guess its way on). */
   passwordChecks: FailureThrottle;
   /** Per client address: invitation steps (staff/enrol and staff/enrol/confirm). */
@@ -23,7 +29,7 @@ export interface StaffLimits {
   enrolCodes: FailureThrottle;
 }
 
-export type StaffSettings = Pick<Settings, 'refreshTokenTtlSeconds' | 'siteName' | 'staffInvitationTtlMs' | 'staffDutiesPeriodMs' | 'staffConsoleUrl'>;
+export type StaffSettings = Pick<Settings, 'refreshTokenTtlSeconds' | 'siteName' | 'signInCodeTtlMs' | 'staffInvitationTtlMs' | 'staffDutiesPeriodMs' | 'staffConsoleUrl'>;
 
 /** The transactional outbox, for invitations (written in the creating transaction). */
 export interface StaffMessages {
@@ -36,6 +42,12 @@ export interface StaffDependencies {
   tokens: TokenService;
   cipher: DataCipher;
   limits: StaffLimits;
+  /** Who sign-in holds back: device cookies, sign-in codes and the limits of untrusted clients (built on `limits`). */
+  signInGuard: SignInGuard;
+  /** Mail through the outbox (sign-in codes); absent for the command line, which sends none. */
+  signInMail?: { send(message: OutgoingMessage): Promise<void> } | undefined;
+  /** Failures of work done off the request (sending a sign-in code). */
+  log?: ((message: string, error: unknown) => void) | undefined;
   settings: StaffSettings;
   /** Absent for the command line, which creates members with credentials and sends no invitation. */
   messages?: StaffMessages | undefined;

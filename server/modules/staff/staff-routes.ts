@@ -6,19 +6,29 @@ import {
   staffEnrolConfirm,
   staffList,
   staffLogin,
+  staffLoginCode,
   staffLogout,
   staffMe,
   staffPassword,
   staffRefresh,
   staffSetRoles,
 } from '../../../src/shared/api/staff';
+import { signInClientOf } from '../../auth/sign-in-guard';
 import type { registerStaffScope } from './staff-scope';
 import type { StaffService } from './staff-service';
 
 /** The staff core's own calls: sign-in, the member's own account, staff management and the audit list. */
-export function registerStaffCoreRoutes({ staffRoutes, signedOutRoute }: ReturnType<typeof registerStaffScope>, staff: StaffService) {
-  signedOutRoute(staffLogin, (body, request) => staff.login(body, request.ip));
-  signedOutRoute(staffRefresh, (body) => staff.sessions.refresh(body.refreshToken));
+export function registerStaffCoreRoutes({ staffRoutes, signedOutRoute }: ReturnType<typeof registerStaffScope>, staff: StaffService, options: { behindTls: boolean }) {
+  signedOutRoute(staffLogin, async (body, request, reply) => {
+    const { answer, setCookie } = await staff.login(body, signInClientOf(request, options.behindTls));
+    if (setCookie) void reply.header('set-cookie', setCookie);
+    return answer;
+  });
+  signedOutRoute(staffLoginCode, async (body, request) => {
+    await staff.sendSignInCode(body.email, request.ip);
+    return null;
+  });
+  signedOutRoute(staffRefresh, (body, request) => staff.sessions.refresh(body.refreshToken, request.ip));
   signedOutRoute(staffEnrol, (body, request) => staff.enrolment.enrol(body, request.ip));
   signedOutRoute(staffEnrolConfirm, async (body, request) => {
     await staff.enrolment.confirm(body, request.ip);
@@ -26,7 +36,7 @@ export function registerStaffCoreRoutes({ staffRoutes, signedOutRoute }: ReturnT
   });
 
   staffRoutes.route(staffLogout, async (_body, request) => {
-    await staff.sessions.logout(request.staffSession.familyId);
+    await staff.sessions.logout(request.staffSession.familyId, request.staff);
     return null;
   });
   staffRoutes.route(staffMe, async (_body, request) => {

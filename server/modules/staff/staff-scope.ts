@@ -137,7 +137,10 @@ export function registerStaffScope(app: FastifyInstance, sessions: StaffSessions
   };
 
   /** login and refresh: staff paths that take no staff token. */
-  function signedOutRoute<B extends z.ZodMiniType, D extends z.ZodMiniType>(contract: ApiContract<B, D>, handler: (body: z.output<B>, request: FastifyRequest) => Promise<z.input<D>>) {
+  function signedOutRoute<B extends z.ZodMiniType, D extends z.ZodMiniType>(
+    contract: ApiContract<B, D>,
+    handler: (body: z.output<B>, request: FastifyRequest, reply: FastifyReply) => Promise<z.input<D>>,
+  ) {
     if (!(staffSignedOutPaths as readonly string[]).includes(contract.path)) throw new Error(`${contract.path} is not a signed-out staff path`);
     defineRoute(app, contract, handler, { config: { staffScope: true } });
   }

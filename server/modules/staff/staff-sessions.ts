@@ -23,7 +23,7 @@ export type StaffSessionCheck = { kind: 'none' } | { kind: 'ended' } | { kind: '
  * (not ended, the member not disabled), asked on every call.
  */
 export function createStaffSessions(deps: StaffDependencies, context: StaffContext) {
-  const { repository, tokens, cipher, settings } = deps;
+  const { repository, tokens, cipher, settings, audit } = deps;
   const { nowMs, now } = context;
   const refreshHash = (refreshToken: string) => cipher.digest(`staff-refresh:${refreshToken}`);
   const refreshExpiry = () => new Date(nowMs() + settings.refreshTokenTtlSeconds * 1000);
@@ -47,8 +47,8 @@ export function createStaffSessions(deps: StaffDependencies, context: StaffConte
       return issue(staffId, familyId);
     },
 
-    /** Spends a refresh token for a new pair; reusing a spent one ends the whole family. */
-    async refresh(refreshToken: string): Promise<{ token: string; refreshToken: string }> {
+    /** Spends a refresh token for a new pair (one audit row); reusing a spent one ends the whole family. */
+    async refresh(refreshToken: string, address: string): Promise<{ token: string; refreshToken: string }> {
       const tokenHash = refreshHash(refreshToken);
       const stored = await repository.findRefreshToken(tokenHash);
       if (!stored) throw new AppError(ErrorCode.SESSION_ENDED);
@@ -60,6 +60,7 @@ export function createStaffSessions(deps: StaffDependencies, context: StaffConte
       const rotated = await repository.rotateRefreshToken(tokenHash, { tokenHash: refreshHash(next), familyId: stored.family_id, expiresAt: refreshExpiry() }, now());
       if (!rotated) return endFamilyForReuse(stored.family_id);
       const { token } = await tokens.issueStaffAccessToken({ sid: session.staffId, fid: stored.family_id });
+      await audit.append(repository.db, { staffId: session.staffId, address }, { action: 'staff.refresh', targetType: 'staff', targetId: String(session.staffId), before: null, after: null });
       return { token, refreshToken: next };
     },
 
@@ -75,8 +76,10 @@ export function createStaffSessions(deps: StaffDependencies, context: StaffConte
       };
     },
 
-    async logout(familyId: string) {
+    /** Ends the session, with one audit row. */
+    async logout(familyId: string, by: { staffId: number; address: string }) {
       await repository.revokeFamily(familyId, 'logout', now());
+      await audit.append(repository.db, by, { action: 'staff.signOut', targetType: 'staff', targetId: String(by.staffId), before: null, after: null });
     },
 
     /** Ends a staff member's sessions (all, or all but one) in the caller's transaction. */

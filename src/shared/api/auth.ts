@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { contract, noBody } from './contract';
 import { captchaMaxLength, contactMaxLength, passwordMaxLength } from '../auth/validation';
+import { signInCodeLength } from '../auth/sign-in-code';
 
 /** 'E' e-mail, 'P' phone (digits with country code, no plus sign). */
 export const contactType = z.enum(['E', 'P']);
@@ -13,7 +14,11 @@ const locale = z._default(z.string().check(z.trim(), z.maxLength(10)), 'en');
 export const tokenPair = z.object({ token: z.string(), refreshToken: z.string() });
 export type TokenPair = z.infer<typeof tokenPair>;
 
-/** Login; a user with a second factor first gets qrcodeStatus 0 and empty tokens, then sends command 'verification' with authCode. */
+/**
+ * Login; a user with a second factor first gets qrcodeStatus 0 and empty tokens, then sends command 'verification' with authCode.
+ * While the account's delay holds a new device back (1033), a code sent to the account (sendMail / sendPhone type 3) as
+ * `signInCode` lets one try through; a browser that signed in before carries a device cookie and is not held back.
+ */
 export const login = contract(
   '/v1/wa-na/login',
   z.strictObject({
@@ -22,12 +27,13 @@ export const login = contract(
     type: contactType,
     command: z.optional(z.literal('verification')),
     authCode: z.optional(z.string().check(z.trim(), z.regex(/^\d{1,6}$/))),
+    signInCode: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(signInCodeLength * 2))),
   }),
   z.object({ token: z.string(), refreshToken: z.string(), qrcodeStatus: z.union([z.literal(0), z.literal(1)]) }),
 );
 
-/** Code purposes: 1 register, 2 forgot, 4 register-complete mail. */
-export const codePurpose = z.enum(['1', '2', '4']);
+/** Code purposes: 1 register, 2 forgot, 3 sign-in code (skips the account's delay once), 4 register-complete mail. */
+export const codePurpose = z.enum(['1', '2', '3', '4']);
 
 export const sendMail = contract(
   '/v1/wa-na/sendMail',

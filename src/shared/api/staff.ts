@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { contract, noBody } from './contract';
 import { decimalString } from './envelope';
 import { passwordMaxLength } from '../auth/validation';
+import { signInCodeLength } from '../auth/sign-in-code';
 import { productSchema } from './market';
 import { optionOrder, optionProduct } from './options';
 import { tradeOrder } from './trading';
@@ -36,9 +37,11 @@ const paged = <T extends z.ZodMiniType>(row: T) => z.object({ list: z.array(row)
 
 export const staffLogin = contract(
   '/v1/staff/login',
-  z.strictObject({ email, password, code: totpCode }),
+  z.strictObject({ email, password, code: totpCode, signInCode: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(signInCodeLength * 2))) }),
   z.object({ token: z.string(), refreshToken: z.string(), roles: z.array(role), mustChangePassword: z.boolean() }),
 );
+/** A sign-in code to the member's e-mail (for `login`'s signInCode while the account's delay runs); the same answer for any address. */
+export const staffLoginCode = contract('/v1/staff/login/code', z.strictObject({ email }), z.null());
 export const staffRefresh = contract('/v1/staff/refresh', z.strictObject({ refreshToken: z.string().check(z.minLength(1), z.maxLength(2000)) }), z.object({ token: z.string(), refreshToken: z.string() }));
 export const staffLogout = contract('/v1/staff/logout', z.strictObject({ refreshToken: z.string().check(z.minLength(1), z.maxLength(2000)) }), z.null());
 export const staffMe = contract('/v1/staff/me', noBody, z.object({ staffId, email: z.string(), roles: z.array(role), mustChangePassword: z.boolean() }));

@@ -52,7 +52,7 @@ export const staffRouteAccess = {
 export type StaffPath = keyof typeof staffRouteAccess;
 
 /** Calls a signed-out staff member makes: no staff token is asked (enrolment's token is the invitation's). */
-export const staffSignedOutPaths = ['/v1/staff/login', '/v1/staff/refresh', '/v1/staff/enrol', '/v1/staff/enrol/confirm'] as const;
+export const staffSignedOutPaths = ['/v1/staff/login', '/v1/staff/login/code', '/v1/staff/refresh', '/v1/staff/enrol', '/v1/staff/enrol/confirm'] as const;
 
 /** Whether a staff member holding `held` may call a path whose access is `access` (for 'byReviewKind', the kind's role). */
 export function staffAccessAllows(held: readonly StaffRole[], access: StaffAccess, kindRole?: StaffRole): boolean {

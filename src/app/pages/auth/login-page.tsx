@@ -3,21 +3,26 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
 import { login, type ContactType, type TokenPair } from '../../../shared/api/auth';
+import { normalizeSignInCode, signInCodeLength } from '../../../shared/auth/sign-in-code';
 import { isValidLoginPassword, isValidVerificationCode, trimmed } from '../../../shared/auth/validation';
+import { ErrorCode } from '../../../shared/errors/catalogue';
+import { RequestError } from '../../api/http-client';
 import type { BrandConfig } from '../../../shared/config/brand-config';
 import { switchesSignal, useApp } from '../../app-context';
 import { Checkbox } from '../../components/checkbox';
+import { TextField } from '../../components/text-field';
 import { preferences, savePreferences, type Preferences } from '../../preferences/preferences';
 import { forgetPassword, recallPassword, rememberPassword } from '../../preferences/remembered-password';
 import { safeReturnPath } from '../../routing/guards';
 import { BackButton, SubmitButton } from './auth-buttons';
 import { AuthShell } from './auth-shell';
 import { CodeInput } from './code-input';
-import { useSubmitLock } from './code-step';
-import { readContact, type ContactDraft } from './contact';
+import { useCodeSender, useSubmitLock } from './code-step';
+import { contactLabel, readContact, type ContactDraft } from './contact';
 import { ContactField } from './contact-field';
 import { isCountryCode } from './countries';
 import { PasswordField } from './password-field';
+import { ResendCode } from './sent-code-field';
 import { useSessionStart } from './session-start';
 import { useFieldErrors } from './use-field-errors';
 
@@ -25,6 +30,13 @@ interface LoginBody {
   username: string;
   password: string;
   type: ContactType;
+  /** A code sent to the account: lets a sign-in from a new device through while the account's delay runs. */
+  signInCode?: string;
+}
+
+/** The answer of a sign-in the account's delay held back (1033): the sign-in code step is offered. */
+function heldBack(error: unknown): boolean {
+  return error instanceof RequestError && error.failure.kind === 'code' && error.failure.code === ErrorCode.TRY_AGAIN_LATER;
 }
 
 /** The account a remembered password is bound to (its ciphertext decrypts for this one only). */
@@ -54,7 +66,10 @@ function initialContact(search: URLSearchParams, config: BrandConfig, allowPhone
 
 /**
  * `/login`: e-mail (or phone) and password, remember account and password, then the
- * second-factor code when the account has one. On success the engine adopts the session
+ * second-factor code when the account has one. While failed sign-ins from elsewhere hold
+ * the account back (1033) on a browser it does not know yet, the page offers a sign-in
+ * code sent to the contact; a browser that signed in before is not held back (its device
+ * cookie, which the server sets and reads itself). On success the engine adopts the session
  * for every tab and the page goes to `?to=` (a local path) or home.
  */
 export function LoginPage() {
@@ -71,9 +86,11 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [rememberAccount, setRememberAccount] = useState(() => Boolean(preferences().rememberedAccount));
   const [rememberSecret, setRememberSecret] = useState(() => Boolean(preferences().rememberedPassword));
-  const [step, setStep] = useState<'credentials' | 'second-factor'>('credentials');
+  const [step, setStep] = useState<'credentials' | 'sign-in-code' | 'second-factor'>('credentials');
   const [code, setCode] = useState('');
-  const fields = useFieldErrors(['contact', 'password', 'code'] as const);
+  const [signInCode, setSignInCode] = useState('');
+  const signInCodes = useCodeSender('3');
+  const fields = useFieldErrors(['contact', 'password', 'signInCode', 'code'] as const);
   const { submitting, run, busy } = useSubmitLock();
   /** The account whose remembered password filled the field; editing the contact away clears it. */
   const [recalledFor, setRecalledFor] = useState<string | null>(null);
@@ -143,16 +160,53 @@ export function LoginPage() {
     if (!fields.report(found) || !reading.ok) return;
 
     const body: LoginBody = trimmed({ username: reading.username, password: secret, type: reading.type });
-    void run(async () => {
-      const answer = await http.call(login, body);
-      if (answer.qrcodeStatus === 0) {
+    void run(() => signIn(body));
+  }
+
+  /** One sign-in call: on to the second factor, the sign-in code step (held back), or signed in. */
+  async function signIn(body: LoginBody) {
+    let answer;
+    try {
+      answer = await http.call(login, body);
+    } catch (error) {
+      if (heldBack(error) && !body.signInCode) {
         pending.current = body;
-        setCode('');
-        setStep('second-factor');
-        return;
+        setSignInCode('');
+        setStep('sign-in-code');
       }
-      await finish(answer, body);
-    });
+      throw error;
+    }
+    if (answer.qrcodeStatus === 0) {
+      pending.current = body;
+      setCode('');
+      setStep('second-factor');
+      return;
+    }
+    await finish(answer, body);
+  }
+
+  function sendSignInCode() {
+    const body = pending.current;
+    if (!body) return setStep('credentials');
+    void run(() => signInCodes.send({ type: body.type, username: body.username, label: contactLabel(contact), draft: contact }));
+  }
+
+  function submitSignInCode(event: FormEvent) {
+    event.preventDefault();
+    if (busy()) return;
+    const body = pending.current;
+    if (!body) return setStep('credentials');
+    const typed = normalizeSignInCode(signInCode);
+    if (!fields.report(typed ? {} : { signInCode: 'auth.sign_in_code_invalid' }) || !typed) return;
+    void run(() => signIn({ ...body, signInCode: typed }));
+  }
+
+  function backToCredentials() {
+    pending.current = null;
+    setCode('');
+    setSignInCode('');
+    fields.clear();
+    setStep('credentials');
   }
 
   function submitCode(value: string) {
@@ -188,15 +242,37 @@ export function LoginPage() {
           <p className="auth-hint">{t('auth.two_factor_hint')}</p>
           <CodeInput label={t('auth.auth_code')} value={code} autoFocus {...fields.bind('code', setCode)} onComplete={submitCode} />
           <SubmitButton disabled={submitting}>{t('auth.verify')}</SubmitButton>
-          <BackButton
-            disabled={submitting}
-            onBack={() => {
-              pending.current = null;
-              setCode('');
-              fields.clear();
-              setStep('credentials');
-            }}
+          <BackButton disabled={submitting} onBack={backToCredentials} />
+        </form>
+      </AuthShell>
+    );
+  }
+
+  if (step === 'sign-in-code') {
+    const sent = signInCodes.resend.running;
+    return (
+      <AuthShell title={t('page.login')} back="/">
+        <form className="auth-form" noValidate onSubmit={submitSignInCode}>
+          <h2 className="auth-step-title">{t('auth.sign_in_code_title')}</h2>
+          <p className="auth-hint">{t('auth.sign_in_code_hint', { contact: contactLabel(contact) })}</p>
+          {sent ? (
+            <ResendCode secondsLeft={signInCodes.resend.secondsLeft} sending={submitting} onResend={sendSignInCode} />
+          ) : (
+            <button type="button" className="button secondary auth-submit" disabled={submitting} onClick={sendSignInCode}>
+              {t('auth.send_sign_in_code')}
+            </button>
+          )}
+          <TextField
+            label={t('auth.sign_in_code')}
+            value={signInCode}
+            autoComplete="one-time-code"
+            maxLength={signInCodeLength + 1}
+            placeholder="XXXX-XXXX"
+            inputClassName="sign-in-code-input"
+            {...fields.bind('signInCode', (value: string) => setSignInCode(value.toUpperCase()))}
           />
+          <SubmitButton disabled={submitting}>{t('auth.sign_in')}</SubmitButton>
+          <BackButton disabled={submitting} onBack={backToCredentials} />
         </form>
       </AuthShell>
     );

@@ -2,8 +2,8 @@ import { sendMail, sendPhone, type ContactType } from '../../../shared/api/auth'
 import { trimmed } from '../../../shared/auth/validation';
 import type { HttpClient } from '../../api/http-client';
 
-/** Code purposes: '1' sign-up, '2' password reset, '4' the sign-up completion mail. */
-export type CodePurpose = '1' | '2' | '4';
+/** Code purposes: '1' sign-up, '2' password reset, '3' a sign-in code (past the account's delay), '4' the sign-up completion mail. */
+export type CodePurpose = '1' | '2' | '3' | '4';
 
 /** Sends a code by e-mail or SMS; the request client shows a failure and this rethrows it. */
 export async function sendCode(
