@@ -19,6 +19,9 @@ created.notices = await runStaffCommand(['create', '--email', 'support-notices@e
 for (const project of ['mobile', 'desktop']) {
   created[`compliance-${project}`] = await runStaffCommand(['create', '--email', `compliance-${project}@e2e.example`, '--role', 'compliance']);
 }
+// Two admins for staff enrolment and dual control (staff-enrolment.spec.ts): one invites and proposes, the other approves.
+created['enrol-admin'] = await runStaffCommand(['create', '--email', 'admin-enrol@e2e.example', '--role', 'admin']);
+created['proposals-admin'] = await runStaffCommand(['create', '--email', 'admin-proposals@e2e.example', '--role', 'admin']);
 // An admin who walks every console screen for the accessibility check (accessibility.spec.ts).
 created['a11y-admin'] = await runStaffCommand(['create', '--email', 'admin-a11y@e2e.example', '--role', 'admin']);
 process.stdout.write(`${JSON.stringify(created)}\n`);
