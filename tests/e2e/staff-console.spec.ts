@@ -10,7 +10,7 @@ function firstAdmin(): { email: string; oneTimePassword: string; otpauthUrl: str
   return JSON.parse(fs.readFileSync(path.join(dataDir, 'first-admin.json'), 'utf8')) as { email: string; oneTimePassword: string; otpauthUrl: string };
 }
 
-test('the staff console: an admin signs in with TOTP, invites a finance member, prohibits a customer from trading, sends a notice and reads both in the audit trail @desktop', async ({ page, browser }) => {
+test('the staff console: an admin signs in with TOTP, invites a finance member, prohibits a customer from trading, sends a notice and reads both (and its own reads) in the audit trail @desktop', async ({ page, browser }) => {
   test.setTimeout(120_000);
   const admin = firstAdmin();
   const secret = new URL(admin.otpauthUrl).searchParams.get('secret') ?? '';
@@ -105,9 +105,12 @@ test('the staff console: an admin signs in with TOTP, invites a finance member, 
   await page.getByRole('textbox', { name: 'Customer UID' }).fill(uid);
   await page.getByRole('button', { name: 'Apply' }).click();
   const audit = page.getByRole('table', { name: 'Audit trail' });
-  // The header row and the two actions: nothing else was done to this customer (and the
-  // filtered answer has replaced the unfiltered one).
-  await expect(audit.getByRole('row')).toHaveCount(3);
+  // The header row, the two actions and the admin's three reads of this customer (the search
+  // that found them and the customer page, before and after the prohibition): nothing else was
+  // done to or read of this customer (and the filtered answer has replaced the unfiltered one).
+  await expect(audit.getByRole('row')).toHaveCount(6);
+  await expect(audit.getByRole('row').filter({ hasText: 'Customers searched' })).toHaveCount(1);
+  await expect(audit.getByRole('row').filter({ hasText: 'Customer viewed' })).toHaveCount(2);
   const prohibition = audit.getByRole('row').filter({ hasText: 'Trading prohibited or allowed' });
   await expect(prohibition).toContainText(admin.email);
   await expect(prohibition).toContainText(`customer ${uid}`);
