@@ -33,6 +33,7 @@ describe.each(testBackends())('the operator lists the coins and blocks deposits 
     script.push([
       { symbol: 'BTCUSDT', timeMs: clock, bid: 6_700_000, ask: 6_700_002, volume: 1 },
       { symbol: 'ETHUSDT', timeMs: clock, bid: 350_000, ask: 350_002, volume: 1 },
+      { symbol: 'SOLUSDT', timeMs: clock, bid: 15_000, ask: 15_001, volume: 1 },
     ]);
     [admin, adminB, finance, support] = await Promise.all([
       createStaffAndSignIn(server, { roles: ['admin'], nowMs }),
@@ -105,11 +106,11 @@ describe.each(testBackends())('the operator lists the coins and blocks deposits 
     await proposeAndApprove(
       server,
       '/v1/staff/config/setCurrency',
-      { code: 'WETH', name: 'Wrapped Ether', decimals: 8, icon: '/icons/coins/eth.svg', valuedByProduct: 'ETHUSDT', transferFeeRate: '0.002', enabled: true, sort: 4 },
+      { code: 'SOL', name: 'Solana', decimals: 8, icon: '/icons/coins/sol.svg', valuedByProduct: 'SOLUSDT', transferFeeRate: '0.002', enabled: true, sort: 4 },
       admin.token,
       adminB.token,
     );
-    const { id: currencyId } = await currency('WETH');
+    const { id: currencyId } = await currency('SOL');
     const network = await staffCall(
       server,
       '/v1/staff/config/setCoinNetwork',
@@ -120,8 +121,8 @@ describe.each(testBackends())('the operator lists the coins and blocks deposits 
     const { id: networkId } = network.data as { id: number };
 
     const offered = (await coins(customer.token)).find((coin) => coin.id === networkId);
-    expect(offered).toMatchObject({ currency: 'WETH', protocol: 'ERC20', said: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F' });
-    expect((await walletList(customer.token)).map((line) => line.currency)).toEqual(['USDT', 'BTC', 'ETH', 'WETH']);
+    expect(offered).toMatchObject({ currency: 'SOL', protocol: 'ERC20', said: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F' });
+    expect((await walletList(customer.token)).map((line) => line.currency)).toEqual(['USDT', 'BTC', 'ETH', 'SOL']);
     const deposit = await depositSubmit(customer.token, offered!);
     expect(deposit.code, deposit.msg).toBe(0);
 
@@ -131,7 +132,7 @@ describe.each(testBackends())('the operator lists the coins and blocks deposits 
         target_type: 'currency',
         uid: null,
         before: null,
-        after: { id: currencyId, code: 'WETH', name: 'Wrapped Ether', decimals: 8, icon: '/icons/coins/eth.svg', valuedByProduct: 'ETHUSDT', transferFeeRate: '0.002', enabled: true, sort: 4 },
+        after: { id: currencyId, code: 'SOL', name: 'Solana', decimals: 8, icon: '/icons/coins/sol.svg', valuedByProduct: 'SOLUSDT', transferFeeRate: '0.002', enabled: true, sort: 4 },
       },
     ]);
     expect(await auditRows('config.setCoinNetwork', String(networkId))).toEqual([
