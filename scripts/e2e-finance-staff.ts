@@ -22,6 +22,9 @@ for (const project of ['mobile', 'desktop']) {
 }
 // A compliance member who approves the junior verifications a real-money withdrawal needs (tests/e2e/support.ts verifyJunior).
 created['compliance-funding'] = await runStaffCommand(['create', '--email', 'compliance-funding@e2e.example', '--role', 'compliance']);
+// Two admins for staff enrolment and dual control (staff-enrolment.spec.ts): one invites and proposes, the other approves.
+created['enrol-admin'] = await runStaffCommand(['create', '--email', 'admin-enrol@e2e.example', '--role', 'admin']);
+created['proposals-admin'] = await runStaffCommand(['create', '--email', 'admin-proposals@e2e.example', '--role', 'admin']);
 // An admin who walks every console screen for the accessibility check (accessibility.spec.ts).
 created['a11y-admin'] = await runStaffCommand(['create', '--email', 'admin-a11y@e2e.example', '--role', 'admin']);
 process.stdout.write(`${JSON.stringify(created)}\n`);

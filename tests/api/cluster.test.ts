@@ -155,12 +155,13 @@ describe.skipIf(!databaseUrl || !brokerUrl)('several server processes on one Pos
     return holder || 'a';
   }
 
-  /** A 3-second BTCUSDT option entry, set by an admin through `name` (the back office's option product terms). */
+  /** A 3-second BTCUSDT option entry, proposed by an admin through `name` and approved by a second admin (dual control of the option product terms). */
   async function shortOptions(name: string, staffToken: string) {
     const { list } = await ok<{ list: { id: number; productCode: string; feeRate: string }[] }>(name, '/v1/staff/config/optionProducts', {}, staffToken);
     const product = list.find((entry) => entry.productCode === 'BTCUSDT');
     expect(product).toBeDefined();
-    await ok(name, '/v1/staff/config/setOptionProduct', { id: product!.id, tradeStatus: 1, feeRate: product!.feeRate, timeRatePayload: { '1': '3;80;10|50;10000;10;3s' } }, staffToken);
+    const { proposalId } = await ok<{ proposalId: number }>(name, '/v1/staff/config/setOptionProduct', { id: product!.id, tradeStatus: 1, feeRate: product!.feeRate, timeRatePayload: { '1': '3;80;10|50;10000;10;3s' } }, staffToken);
+    await ok(name, '/v1/staff/config/proposals/decide', { proposalId, decision: 'approve', requestId: crypto.randomUUID() }, await staffMember(name));
     return product!.id;
   }
 

@@ -42,6 +42,7 @@ const mutatingPaths = [
   '/v1/staff/config/setServiceLink',
   '/v1/staff/config/setCurrency',
   '/v1/staff/config/setCoinNetwork',
+  '/v1/staff/config/proposals/decide',
   '/v1/staff/customers/setDepositBlocked',
   '/v1/staff/notices/send',
 ] as const;
@@ -63,6 +64,7 @@ const readOnlyPaths = [
   '/v1/staff/config/banners',
   '/v1/staff/config/currencies',
   '/v1/staff/config/serviceLink',
+  '/v1/staff/config/proposals/list',
   // A GET that answers a stored file (a deposit proof) to a member who reviews it.
   '/v1/staff/file/:id',
 ];
@@ -168,8 +170,8 @@ describe.each(testBackends())('staff back office under attack on $name', (backen
   it('lets only one of two parallel sign-ins with the same code through; the other answers like a wrong password', async () => {
     nextStep();
     const email = newEmail();
-    const created = await staffCall(server, '/v1/staff/staff/create', { email, roles: ['support'] }, admin.token);
-    const { oneTimePassword, otpauthUrl } = created.data as { oneTimePassword: string; otpauthUrl: string };
+    // Credentials handed out once: the command line's (an admin's staff/create hands out none).
+    const { oneTimePassword, otpauthUrl } = await server.app.staff.management.create({ email, roles: ['support'] }, { staffId: null, address: 'cli' });
     const code = totpCode(secretOf(otpauthUrl), nowMs());
     const body = { email, password: oneTimePassword, code };
     const answers = await Promise.all([staffCall(server, '/v1/staff/login', body, undefined, newAddress()), staffCall(server, '/v1/staff/login', body, undefined, newAddress())]);
@@ -267,6 +269,8 @@ describe.each(testBackends())('staff back office under attack on $name', (backen
     const switches = ((await staffCall(server, '/v1/staff/config/switches', {}, admin.token)).data as { items: { name: string; enable: boolean }[] }).items;
     const products = ((await staffCall(server, '/v1/staff/config/products', {}, admin.token)).data as { list: { productCode: string }[] }).list;
     const optionProducts = ((await staffCall(server, '/v1/staff/config/optionProducts', {}, admin.token)).data as { list: { id: number }[] }).list;
+    // A proposal to decide: its proposer may reject (withdraw) it.
+    const proposal = ((await staffCall(server, '/v1/staff/config/setProduct', { productCode: products[0]!.productCode, fields: { overnightRate: '0.0002' } }, admin.token)).data as { proposalId: number }).proposalId;
     const bodies: Record<(typeof mutatingPaths)[number], unknown> = {
       '/v1/staff/staff/create': { email: newEmail('walk'), roles: ['support'] },
       '/v1/staff/staff/setRoles': { staffId: target.staffId, roles: ['support', 'finance'] },
@@ -281,6 +285,7 @@ describe.each(testBackends())('staff back office under attack on $name', (backen
       '/v1/staff/config/setServiceLink': { value: '1|["https://chat.example.com/walk","","",""]' },
       '/v1/staff/config/setCurrency': { code: 'WALK', name: 'Walk coin', decimals: 4, icon: '', valuedByProduct: null, transferFeeRate: '0', enabled: true, sort: 9 },
       '/v1/staff/config/setCoinNetwork': { currencyId: 1, network: 'WALK20', depositAddress: 'TWalkAddress1234567890', minWithdraw: '1', maxWithdraw: '10', withdrawFeeType: 'FIX_AMOUNT', withdrawFee: '0', enabled: true },
+      '/v1/staff/config/proposals/decide': { proposalId: proposal, decision: 'reject', reason: 'walk', requestId: newRequestId() },
       '/v1/staff/customers/setDepositBlocked': { uid: customer.uid, blocked: true, reason: 'walk' },
       '/v1/staff/notices/send': { uid: customer.uid, title: 'Walk', content: 'One row' },
     };
@@ -320,6 +325,7 @@ describe.each(testBackends())('staff back office under attack on $name', (backen
       ['/v1/staff/config/setCurrency', { code: 'BAD', name: 'Bad', decimals: 4, icon: '', valuedByProduct: 'NOPE', transferFeeRate: '0', enabled: true, sort: 0 }, admin.token],
       ['/v1/staff/config/setCurrency', { code: 'BAD', name: 'Bad', decimals: 4, icon: '', valuedByProduct: null, transferFeeRate: '0', enabled: true, sort: 0 }, financeA.token],
       ['/v1/staff/config/setCoinNetwork', { currencyId: 1, network: 'BAD', depositAddress: '', minWithdraw: '1', maxWithdraw: '10', withdrawFeeType: 'FIX_AMOUNT', withdrawFee: '0', enabled: true }, admin.token],
+      ['/v1/staff/config/proposals/decide', { proposalId: 99_999_999, decision: 'approve', requestId: newRequestId() }, admin.token],
       ['/v1/staff/customers/setDepositBlocked', { uid: 99_999_999, blocked: true, reason: 'x' }, financeA.token],
       ['/v1/staff/customers/setDepositBlocked', { uid: customer.uid, blocked: true, reason: 'x' }, support.token],
       ['/v1/staff/notices/send', { uid: customer.uid, title: '', content: 'x' }, support.token],
@@ -338,8 +344,8 @@ describe.each(testBackends())('staff back office under attack on $name', (backen
   it('keeps every password, one-time password, TOTP secret, code and token out of the audit trail and the log', async () => {
     nextStep();
     const email = newEmail('secret');
-    const created = await staffCall(server, '/v1/staff/staff/create', { email, roles: ['support'] }, admin.token);
-    const { oneTimePassword, otpauthUrl } = created.data as { oneTimePassword: string; otpauthUrl: string };
+    // Credentials handed out once: the command line's (an admin's staff/create hands out none).
+    const { oneTimePassword, otpauthUrl } = await server.app.staff.management.create({ email, roles: ['support'] }, { staffId: null, address: 'cli' });
     const secret = secretOf(otpauthUrl);
     const code = totpCode(secret, nowMs());
     const login = await staffCall(server, '/v1/staff/login', { email, password: oneTimePassword, code }, undefined, newAddress());

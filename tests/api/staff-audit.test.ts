@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../server/auth/totp';
 import type { AuditRow } from '../../src/shared/api/staff';
 import { startTestServer, testBackends, type TestServer } from './harness';
-import { createStaffAndSignIn, secretOf, staffCall, staffPassword } from './support/staff';
+import { createStaffAndSignIn, invitationTokenFor, secretOf, staffCall, staffPassword } from './support/staff';
 
 let mailbox = 0;
 const newEmail = () => `audited${Date.now().toString(36)}${(mailbox += 1)}@example.com`;
@@ -38,19 +38,17 @@ describe.each(testBackends())('staff management and the audit trail on $name', (
     await server?.close();
   });
 
-  it('staff/create hands out a one-time password and an otpauth URL once, and writes one row without either', async () => {
+  it('staff/create invites: it answers where the invitation went, hands out no credential, and writes one row without the link', async () => {
     const email = newEmail();
     const { result, row } = await theRowOf(() => staffCall(server, '/v1/staff/staff/create', { email, roles: ['finance', 'support'] }, admin.token));
     expect(result.code, result.msg).toBe(0);
-    const { oneTimePassword, otpauthUrl } = result.data as { oneTimePassword: string; otpauthUrl: string };
-    expect(oneTimePassword.length).toBeGreaterThanOrEqual(12);
+    expect(result.data).toEqual({ staffId: expect.any(Number), invitationSentTo: email });
     expect(row).toMatchObject({ staffId: admin.staffId, staffEmail: admin.email, action: 'staff.create', targetType: 'staff', before: null, after: { email, roles: ['support', 'finance'], disabled: false } });
     expect(row.address).toBeTruthy();
-    const stored = JSON.stringify(row);
-    expect(stored).not.toContain(oneTimePassword);
-    expect(stored).not.toContain(secretOf(otpauthUrl));
+    const invitation = await invitationTokenFor(server, email);
+    expect(JSON.stringify(row)).not.toContain(invitation);
     const list = await staffCall(server, '/v1/staff/staff/list', { limit: 100 }, admin.token);
-    expect((list.data as { list: { email: string; mustChangePassword: boolean; lastSignInTime: number | null }[] }).list.find((member) => member.email === email)).toMatchObject({ mustChangePassword: true, lastSignInTime: null });
+    expect((list.data as { list: { email: string; enrolled: boolean; lastSignInTime: number | null }[] }).list.find((member) => member.email === email)).toMatchObject({ enrolled: false, lastSignInTime: null });
   });
 
   it('refuses an e-mail that already has a staff account (1004) and writes nothing', async () => {
@@ -84,8 +82,7 @@ describe.each(testBackends())('staff management and the audit trail on $name', (
 
   it('a password change writes one row that says the one-time password was replaced, never a password', async () => {
     const email = newEmail();
-    const created = await staffCall(server, '/v1/staff/staff/create', { email, roles: ['support'] }, admin.token);
-    const { oneTimePassword, otpauthUrl } = created.data as { oneTimePassword: string; otpauthUrl: string };
+    const { oneTimePassword, otpauthUrl } = await server.app.staff.management.create({ email, roles: ['support'] }, { staffId: null, address: 'cli' });
     const login = await staffCall(server, '/v1/staff/login', { email, password: oneTimePassword, code: totpCode(secretOf(otpauthUrl), Date.now()) });
     const { token } = login.data as { token: string };
     const { row } = await theRowOf(() => staffCall(server, '/v1/staff/password', { oldPassword: oneTimePassword, newPassword: staffPassword }, token));

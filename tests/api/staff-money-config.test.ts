@@ -7,7 +7,7 @@ import { money } from '../../src/shared/money/money';
 import { scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
 import { call } from './identity-support';
 import { newCustomer } from './reviews-support';
-import { createStaffAndSignIn, staffCall } from './support/staff';
+import { createStaffAndSignIn, proposeAndApprove, staffCall } from './support/staff';
 import { jpegImage, multipartBody, multipartCall } from './uploads-support';
 
 type Staff = Awaited<ReturnType<typeof createStaffAndSignIn>>;
@@ -21,6 +21,8 @@ describe.each(testBackends())('the operator lists the coins and blocks deposits 
   let server: TestServer;
   let ledger: Ledger;
   let admin: Staff;
+  /** The second admin a dual-controlled change waits for. */
+  let adminB: Staff;
   let finance: Staff;
   let support: Staff;
   const script = scriptedSource();
@@ -31,8 +33,10 @@ describe.each(testBackends())('the operator lists the coins and blocks deposits 
     script.push([
       { symbol: 'BTCUSDT', timeMs: clock, bid: 6_700_000, ask: 6_700_002, volume: 1 },
       { symbol: 'ETHUSDT', timeMs: clock, bid: 350_000, ask: 350_002, volume: 1 },
+      { symbol: 'SOLUSDT', timeMs: clock, bid: 15_000, ask: 15_001, volume: 1 },
     ]);
-    [admin, finance, support] = await Promise.all([
+    [admin, adminB, finance, support] = await Promise.all([
+      createStaffAndSignIn(server, { roles: ['admin'], nowMs }),
       createStaffAndSignIn(server, { roles: ['admin'], nowMs }),
       createStaffAndSignIn(server, { roles: ['finance'], nowMs }),
       createStaffAndSignIn(server, { roles: ['support'], nowMs }),
@@ -98,14 +102,15 @@ describe.each(testBackends())('the operator lists the coins and blocks deposits 
 
   it('adds a coin priced by a market product with a network: customers see it and can deposit in it; one audit row each', async () => {
     const customer = await newCustomer(server, 'newcoin');
-    const added = await staffCall(
+    // A valuation source is dual-controlled: one admin proposes, another approves.
+    await proposeAndApprove(
       server,
       '/v1/staff/config/setCurrency',
-      { code: 'WETH', name: 'Wrapped Ether', decimals: 8, icon: '/icons/coins/eth.svg', valuedByProduct: 'ETHUSDT', transferFeeRate: '0.002', enabled: true, sort: 4 },
+      { code: 'SOL', name: 'Solana', decimals: 8, icon: '/icons/coins/sol.svg', valuedByProduct: 'SOLUSDT', transferFeeRate: '0.002', enabled: true, sort: 4 },
       admin.token,
+      adminB.token,
     );
-    expect(added.code, added.msg).toBe(0);
-    const { id: currencyId } = added.data as { id: number };
+    const { id: currencyId } = await currency('SOL');
     const network = await staffCall(
       server,
       '/v1/staff/config/setCoinNetwork',
@@ -116,18 +121,18 @@ describe.each(testBackends())('the operator lists the coins and blocks deposits 
     const { id: networkId } = network.data as { id: number };
 
     const offered = (await coins(customer.token)).find((coin) => coin.id === networkId);
-    expect(offered).toMatchObject({ currency: 'WETH', protocol: 'ERC20', said: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F' });
-    expect((await walletList(customer.token)).map((line) => line.currency)).toEqual(['USDT', 'BTC', 'ETH', 'WETH']);
+    expect(offered).toMatchObject({ currency: 'SOL', protocol: 'ERC20', said: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F' });
+    expect((await walletList(customer.token)).map((line) => line.currency)).toEqual(['USDT', 'BTC', 'ETH', 'SOL']);
     const deposit = await depositSubmit(customer.token, offered!);
     expect(deposit.code, deposit.msg).toBe(0);
 
     expect(await auditRows('config.setCurrency', String(currencyId))).toEqual([
       {
-        staff_id: admin.staffId,
+        staff_id: adminB.staffId,
         target_type: 'currency',
         uid: null,
         before: null,
-        after: { id: currencyId, code: 'WETH', name: 'Wrapped Ether', decimals: 8, icon: '/icons/coins/eth.svg', valuedByProduct: 'ETHUSDT', transferFeeRate: '0.002', enabled: true, sort: 4 },
+        after: { id: currencyId, code: 'SOL', name: 'Solana', decimals: 8, icon: '/icons/coins/sol.svg', valuedByProduct: 'SOLUSDT', transferFeeRate: '0.002', enabled: true, sort: 4 },
       },
     ]);
     expect(await auditRows('config.setCoinNetwork', String(networkId))).toEqual([
@@ -147,8 +152,7 @@ describe.each(testBackends())('the operator lists the coins and blocks deposits 
     const eth = await currency('ETH');
     const ethCoin = (await coins(customer.token)).find((coin) => coin.currency === 'ETH')!;
     const { networks: _networks, ...terms } = eth;
-    const off = await staffCall(server, '/v1/staff/config/setCurrency', { ...terms, enabled: false }, admin.token);
-    expect(off.code, off.msg).toBe(0);
+    await proposeAndApprove(server, '/v1/staff/config/setCurrency', { ...terms, enabled: false }, admin.token, adminB.token);
 
     expect((await coins(customer.token)).some((coin) => coin.currency === 'ETH')).toBe(false);
     expect((await walletList(customer.token)).find((line) => line.currency === 'ETH')?.balance).toBe('0.50');
@@ -160,7 +164,7 @@ describe.each(testBackends())('the operator lists the coins and blocks deposits 
     expect((await walletList(other.token)).some((line) => line.currency === 'ETH')).toBe(false);
     expect(await ledger.balance({ owner: customer.uid, book: 'real', kind: 'wallet', currency: 'ETH' })).toBe(money('0.5'));
 
-    expect((await staffCall(server, '/v1/staff/config/setCurrency', { ...terms, enabled: true }, admin.token)).code).toBe(0);
+    await proposeAndApprove(server, '/v1/staff/config/setCurrency', { ...terms, enabled: true }, admin.token, adminB.token);
     expect((await coins(customer.token)).some((coin) => coin.currency === 'ETH')).toBe(true);
     const again = await call(server, '/v1/waa/wallet/transformCalculate', { curr: 'ETH', currId: eth.id, type: 0, num: '0.1' }, customer.token);
     expect(again.code, again.msg).toBe(0);

@@ -233,6 +233,28 @@ describe.each(testBackends())('money controls: enrolment, segregation of duties,
     });
   });
 
+  describe('audited reads', () => {
+    it('writes one audit row per staff read of a customer\'s personal or money data, with who, what, whom, when and from where', async () => {
+      nextStep();
+      const reader = await createStaffAndSignIn(server, { roles: ['finance'], nowMs });
+      const item = await submitReview(server, { kind: 'withdrawal', uid: customer.uid, amountUsd: '10' });
+      const reads: [string, unknown][] = [
+        ['/v1/staff/customers/search', { query: String(customer.uid) }],
+        ['/v1/staff/customers/get', { uid: customer.uid }],
+        ['/v1/staff/customers/ledger', { uid: customer.uid }],
+        ['/v1/staff/reviews/get', { kind: 'withdrawal', id: item }],
+      ];
+      for (const [path, body] of reads) {
+        const answer = await staffCall(server, path, body, reader.token, '203.0.113.9');
+        expect(answer.code, `${path}: ${answer.msg}`).toBe(0);
+      }
+      const trail = await staffCall(server, '/v1/staff/audit/list', { staffId: reader.staffId, uid: customer.uid, limit: 100 }, adminA.token);
+      const rows = (trail.data as { list: { action: string; staffId: number; targetId: string | null; address: string | null; time: number }[] }).list;
+      expect(rows.map((row) => row.action).sort()).toEqual(['customers.get', 'customers.ledger', 'customers.search', 'reviews.get']);
+      for (const row of rows) expect(row).toMatchObject({ staffId: reader.staffId, address: '203.0.113.9', time: clock });
+    });
+  });
+
   describe('customer two-factor set-up', () => {
     it('cannot overwrite a secret an enable committed between its read and its write: the second factor stays on', async () => {
       const email = newEmail('customer');

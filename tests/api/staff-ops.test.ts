@@ -11,7 +11,7 @@ import * as staffContracts from '../../src/shared/api/staff';
 import { scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
 import { call } from './identity-support';
 import { fundedTrader } from './funding-support';
-import { createStaffAndSignIn, staffCall } from './support/staff';
+import { createStaffAndSignIn, proposeAndApprove, staffCall } from './support/staff';
 
 interface ClientSocket {
   on(event: 'message', listener: (data: Buffer) => void): void;
@@ -60,6 +60,8 @@ describe.each(testBackends())('staff customers, configuration and notices on $na
   let socketBase = '';
   const script = scriptedSource();
   let admin: { token: string; staffId: number };
+  /** The second admin a dual-controlled change waits for. */
+  let adminB: { token: string; staffId: number };
   let compliance: { token: string; staffId: number };
   let support: { token: string; staffId: number };
   let finance: { token: string; staffId: number };
@@ -91,6 +93,7 @@ describe.each(testBackends())('staff customers, configuration and notices on $na
     socketBase = `ws://127.0.0.1:${(server.app.server.address() as AddressInfo).port}/exchange/ws`;
     quote();
     admin = await createStaffAndSignIn(server, { roles: ['admin'], nowMs });
+    adminB = await createStaffAndSignIn(server, { roles: ['admin'], nowMs });
     compliance = await createStaffAndSignIn(server, { roles: ['compliance'], nowMs });
     support = await createStaffAndSignIn(server, { roles: ['support'], nowMs });
     finance = await createStaffAndSignIn(server, { roles: ['finance'], nowMs });
@@ -170,13 +173,12 @@ describe.each(testBackends())('staff customers, configuration and notices on $na
   it('changes a product: trade status 0 refuses the customer\'s order (304); bad terms answer 1016 and change nothing', async () => {
     const user = await trader();
     const productOf = async (code: string) => ((await call(server, productList.path)).data as { list: { productCode: string; tradeStatus: number; spread: string; multiple: number }[] }).list.find((product) => product.productCode === code)!;
-    const closed = await staffCall(server, '/v1/staff/config/setProduct', { productCode: 'EURUSD', fields: { tradeStatus: 0 } }, admin.token);
-    expect(closed.code, closed.msg).toBe(0);
+    await proposeAndApprove(server, '/v1/staff/config/setProduct', { productCode: 'EURUSD', fields: { tradeStatus: 0 } }, admin.token, adminB.token);
     try {
       expect((await productOf('EURUSD')).tradeStatus).toBe(0);
       expect((await call(server, '/exchange/addOrder', order(), user.token)).code).toBe(304);
     } finally {
-      await staffCall(server, '/v1/staff/config/setProduct', { productCode: 'EURUSD', fields: { tradeStatus: 1 } }, admin.token);
+      await proposeAndApprove(server, '/v1/staff/config/setProduct', { productCode: 'EURUSD', fields: { tradeStatus: 1 } }, admin.token, adminB.token);
     }
     expect((await call(server, '/exchange/addOrder', order(), user.token)).code).toBe(0);
 
@@ -191,7 +193,8 @@ describe.each(testBackends())('staff customers, configuration and notices on $na
 
     const rows = await auditRows('config.setProduct', 'EURUSD');
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatchObject({ staff_id: admin.staffId, target_type: 'product', before: { productCode: 'EURUSD', tradeStatus: 1 }, after: { productCode: 'EURUSD', tradeStatus: 0 } });
+    // Applied by the approving admin (dual control), each with before and after.
+    expect(rows[0]).toMatchObject({ staff_id: adminB.staffId, target_type: 'product', before: { productCode: 'EURUSD', tradeStatus: 1 }, after: { productCode: 'EURUSD', tradeStatus: 0 } });
     expect(rows[1]).toMatchObject({ before: { tradeStatus: 0 }, after: { tradeStatus: 1 } });
   });
 
@@ -199,8 +202,7 @@ describe.each(testBackends())('staff customers, configuration and notices on $na
     const list = async () => ((await staffCall(server, '/v1/staff/config/optionProducts', {}, admin.token)).data as { list: { id: number; productCode: string; tradeStatus: number; feeRate: string; timeRatePayload: Record<string, string> }[] }).list;
     const eth = (await list()).find((product) => product.productCode === 'ETHUSDT')!;
     const payload = { '1': '60;85;10|50|100;5000;10;60s' };
-    const changed = await staffCall(server, '/v1/staff/config/setOptionProduct', { id: eth.id, tradeStatus: 1, feeRate: '0.02', timeRatePayload: payload }, admin.token);
-    expect(changed.code, changed.msg).toBe(0);
+    await proposeAndApprove(server, '/v1/staff/config/setOptionProduct', { id: eth.id, tradeStatus: 1, feeRate: '0.02', timeRatePayload: payload }, admin.token, adminB.token);
     const after = (await list()).find((product) => product.id === eth.id)!;
     expect(after).toMatchObject({ tradeStatus: 1, feeRate: '0.02', timeRatePayload: payload });
     // The customer's list answers the change too.
@@ -214,7 +216,7 @@ describe.each(testBackends())('staff customers, configuration and notices on $na
     expect((await staffCall(server, '/v1/staff/config/setOptionProduct', { id: eth.id, tradeStatus: 1, feeRate: '1.5', timeRatePayload: payload }, admin.token)).code).toBe(1016);
     expect((await list()).find((product) => product.id === eth.id)).toEqual(after);
     expect(await auditRows('config.setOptionProduct', String(eth.id))).toEqual([
-      { staff_id: admin.staffId, target_type: 'optionProduct', target_id: String(eth.id), uid: null, before: eth, after },
+      { staff_id: adminB.staffId, target_type: 'optionProduct', target_id: String(eth.id), uid: null, before: eth, after },
     ]);
   });
 

@@ -10,7 +10,7 @@ function firstAdmin(): { email: string; oneTimePassword: string; otpauthUrl: str
   return JSON.parse(fs.readFileSync(path.join(dataDir, 'first-admin.json'), 'utf8')) as { email: string; oneTimePassword: string; otpauthUrl: string };
 }
 
-test('the staff console: an admin signs in with TOTP, adds a finance member, prohibits a customer from trading, sends a notice and reads both in the audit trail @desktop', async ({ page, browser }) => {
+test('the staff console: an admin signs in with TOTP, invites a finance member, prohibits a customer from trading, sends a notice and reads both (and its own reads) in the audit trail @desktop', async ({ page, browser }) => {
   test.setTimeout(120_000);
   const admin = firstAdmin();
   const secret = new URL(admin.otpauthUrl).searchParams.get('secret') ?? '';
@@ -44,22 +44,20 @@ test('the staff console: an admin signs in with TOTP, adds a finance member, pro
   const navigation = page.getByRole('navigation', { name: 'Console sections' });
   await expect(navigation.getByRole('link')).toHaveText(['Home', 'Customers', 'Review queues', 'Notices', 'Audit trail', 'Configuration', 'Staff']);
 
-  // A finance member: the one-time password and the authenticator address are shown once.
+  // A finance member is invited: the admin is told where the invitation went and sees no credential.
   await navigation.getByRole('link', { name: 'Staff' }).click();
   await page.getByRole('button', { name: 'Add a staff member' }).click();
   const createDialog = page.getByRole('dialog', { name: 'Add a staff member' });
+  await expect(createDialog).toContainText('You never see either.');
   await createDialog.getByLabel('E-mail').fill('finance@e2e.example');
   await createDialog.getByLabel('Finance').check();
   await createDialog.getByRole('button', { name: 'Add a staff member' }).click();
-  const credentials = page.getByRole('dialog', { name: 'Credentials of finance@e2e.example' });
-  await expect(credentials.getByLabel('One-time password')).toHaveText(/^\S{8,}$/);
-  await expect(credentials.getByLabel('Authenticator address (otpauth)')).toHaveText(/^otpauth:\/\/totp\/.*secret=[A-Z2-7]+/);
-  await expect(credentials.getByRole('button', { name: 'Copy the password' })).toBeVisible();
-  await expect(credentials.getByRole('img', { name: /QR code of the authenticator address/ })).toBeVisible();
-  await credentials.getByRole('button', { name: 'Done' }).click();
+  await expect(createDialog).toBeHidden();
+  await expect(page.getByRole('status').filter({ hasText: 'Invitation sent to finance@e2e.example' })).toBeVisible();
+  await expect(page.getByText(/otpauth:\/\//)).toHaveCount(0);
   const staffGrid = page.getByRole('table', { name: 'Staff' });
   await expect(staffGrid.getByRole('row', { name: /finance@e2e\.example/ })).toContainText('Finance');
-  await expect(staffGrid.getByRole('row', { name: /finance@e2e\.example/ })).toContainText('Has not chosen a password yet');
+  await expect(staffGrid.getByRole('row', { name: /finance@e2e\.example/ })).toContainText('Invited: has not enrolled yet');
 
   // The customer, found by e-mail; their page.
   await navigation.getByRole('link', { name: 'Customers' }).click();
@@ -107,9 +105,12 @@ test('the staff console: an admin signs in with TOTP, adds a finance member, pro
   await page.getByRole('textbox', { name: 'Customer UID' }).fill(uid);
   await page.getByRole('button', { name: 'Apply' }).click();
   const audit = page.getByRole('table', { name: 'Audit trail' });
-  // The header row and the two actions: nothing else was done to this customer (and the
-  // filtered answer has replaced the unfiltered one).
-  await expect(audit.getByRole('row')).toHaveCount(3);
+  // The header row, the two actions and the admin's three reads of this customer (the search
+  // that found them and the customer page, before and after the prohibition): nothing else was
+  // done to or read of this customer (and the filtered answer has replaced the unfiltered one).
+  await expect(audit.getByRole('row')).toHaveCount(6);
+  await expect(audit.getByRole('row').filter({ hasText: 'Customers searched' })).toHaveCount(1);
+  await expect(audit.getByRole('row').filter({ hasText: 'Customer viewed' })).toHaveCount(2);
   const prohibition = audit.getByRole('row').filter({ hasText: 'Trading prohibited or allowed' });
   await expect(prohibition).toContainText(admin.email);
   await expect(prohibition).toContainText(`customer ${uid}`);

@@ -25,8 +25,8 @@ export interface ProposalKind<B> {
   targetType: string;
   /** The setting the change names (an id, a code); null for a new one. */
   target(payload: B): string | null;
-  /** Makes the change in the caller's transaction (opened with inTransaction), validating it; answers before and after. */
-  apply(trx: Transaction<Database>, payload: B): Promise<{ before: unknown; after: unknown }>;
+  /** Makes the change in the caller's transaction (opened with inTransaction), validating it; answers before and after (and the id a new setting got). */
+  apply(trx: Transaction<Database>, payload: B): Promise<{ before: unknown; after: unknown; targetId?: string }>;
 }
 
 /** Thrown to roll a dry run back once it has answered. */
@@ -141,7 +141,7 @@ export function createProposalsService(deps: {
       await audit.record(trx, actor, {
         action: kind.action,
         targetType: kind.targetType,
-        targetId: kind.target(kind.body.parse(proposal.payload)) ?? proposal.target,
+        targetId: applied.targetId ?? proposal.target,
         before: applied.before,
         after: applied.after,
       });

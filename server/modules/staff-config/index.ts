@@ -101,8 +101,8 @@ export function registerStaffConfig(deps: {
     // A new currency has no id yet: its code names it.
     target: (payload) => (payload.id === undefined ? payload.code : String(payload.id)),
     apply: async (trx, payload) => {
-      const { before, after } = await wallet.setCurrency(trx, payload);
-      return { before, after };
+      const { id, before, after } = await wallet.setCurrency(trx, payload);
+      return { before, after, targetId: String(id) };
     },
   });
   staffRoutes.route(configSetCurrency, (body, request) => proposals.propose(request.staff, 'currency', body));

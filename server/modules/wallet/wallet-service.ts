@@ -160,7 +160,6 @@ export function createWalletService(deps: {
       if (terms.valuedByProduct !== null && !market.products().some((product) => product.productCode === terms.valuedByProduct)) {
         throw refuse(`valuedByProduct ${terms.valuedByProduct} is not a market product`);
       }
-      if (!isValuationSourceOf(terms.code, terms.valuedByProduct)) throw new AppError(ErrorCode.VALUATION_SOURCE_MISMATCH, `${terms.valuedByProduct} is not a price of ${terms.code}`);
       const row = {
         name: terms.name,
         decimals: terms.decimals,
@@ -170,11 +169,16 @@ export function createWalletService(deps: {
         enabled: terms.enabled,
         sort: terms.sort,
       };
+      // Only a price of this very currency may value it: a dollar priced as a bitcoin would create money on every transfer.
+      const requireValuationSource = () => {
+        if (!isValuationSourceOf(terms.code, terms.valuedByProduct)) throw new AppError(ErrorCode.VALUATION_SOURCE_MISMATCH, `${terms.valuedByProduct} is not a price of ${terms.code}`);
+      };
       const sameCode = await repository.currencyIdByCode(trx, terms.code);
       let id: number;
       let before: Omit<StaffCurrency, 'networks'> | null = null;
       if (body.id === undefined) {
         if (sameCode !== undefined) throw refuse(`code ${terms.code} is already a currency`);
+        requireValuationSource();
         id = await repository.insertCurrency(trx, { code: terms.code, ...row });
       } else {
         id = body.id;
@@ -182,6 +186,7 @@ export function createWalletService(deps: {
         const current = (await repository.currencies(trx)).find((item) => item.id === id);
         if (!current) throw new AppError(ErrorCode.DATA_NOT_FOUND, `no currency ${id}`);
         if (current.code !== terms.code) throw refuse('code of an existing currency cannot change');
+        requireValuationSource();
         before = currencyView(current);
         await repository.updateCurrency(trx, id, row);
       }

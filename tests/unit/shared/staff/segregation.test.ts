@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { dutiesConflict } from '../../../../src/shared/staff/segregation';
+
+const day = 86_400_000;
+const now = Date.parse('2026-01-13T12:00:00Z');
+const period = 7 * day;
+
+describe('segregation of duties: who may be the second of a two-person control', () => {
+  it('refuses the same member twice', () => {
+    expect(dutiesConflict(4, 4, [], now, period)).toBe('same');
+  });
+
+  it('refuses two members of whom one created or re-roled the other within the period, whichever approves first', () => {
+    const created = [{ actorId: 4, targetId: 9, atMs: now - 6 * day }];
+    expect(dutiesConflict(4, 9, created, now, period)).toBe('related');
+    expect(dutiesConflict(9, 4, created, now, period)).toBe('related');
+  });
+
+  it('lets them act together once the period has passed, and ignores what others did to either', () => {
+    expect(dutiesConflict(4, 9, [{ actorId: 4, targetId: 9, atMs: now - period }], now, period)).toBeNull();
+    expect(dutiesConflict(4, 9, [{ actorId: 5, targetId: 9, atMs: now }, { actorId: null, targetId: 4, atMs: now }], now, period)).toBeNull();
+  });
+});
