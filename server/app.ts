@@ -166,9 +166,11 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const notices = await registerNotices({ database, identity, messages: positionsFeed, signedIn, log: (message, error) => app.log.error({ err: error }, message) });
   // Deposits: the proof through uploads, the item through reviews, the credit through the ledger, the outcome as a notice.
   // Limits by verification level: withdrawals' (1071), and each level's largest deposit.
-  const withdrawalLimits = createWithdrawalLimits({ db: database.db, audit });
+  const withdrawalLimits = createWithdrawalLimits({ db: database.db });
   const depositCapUsd = async (uid: number) => (await withdrawalLimits.read())[await verificationLevel(uid)].depositMaxUsd;
   const deposits = await registerDeposits({ settings, database, signedIn, wallet, ledger, uploads, reviews, notices, repository: depositsRepository, depositCapUsd, nowMs });
+  // Dual control: the set-calls that move money wait for a second admin.
+  const proposals = registerConfigProposals({ database, staffRoutes, audit, duties, nowMs });
   // Withdrawals: saved addresses and cards, holds in the ledger, the 'withdrawal' review kind's effect.
   const withdrawals = await registerWithdrawals({
     settings,
@@ -185,6 +187,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     signedIn,
     limits: withdrawalLimits,
     staffRoutes,
+    proposals,
     requireEmail: (uid) => identity.requireEmail(uid),
     securityChangedAt: (uid) => identity.securityChangedAt(uid),
     confirmSecondFactor: (uid, code, client) => identity.confirmSecondFactor(uid, code, client),
@@ -203,8 +206,6 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   });
   // The back office's customers, configuration and notices, through the owning modules' services.
   registerStaffCustomers({ database, staffRoutes, audit, identity, ledger, trading, options, deposits, verifiedStatus });
-  // Dual control: the set-calls that move money wait for a second admin.
-  const proposals = registerConfigProposals({ database, staffRoutes, audit, duties, nowMs });
   registerStaffConfig({ database, staffRoutes, audit, site, market, options, wallet, proposals });
   registerNoticesStaffRoutes({ database, staffRoutes, audit, notices, identity });
   registerDevRoutes(app, { settings, delivery, feedControl });

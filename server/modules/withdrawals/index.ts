@@ -10,6 +10,7 @@ import type { VerificationLevelName } from '../../../src/shared/money/withdrawal
 import { createSavedDestinations } from './saved-destinations';
 import { createSavedDestinationsRepository } from './saved-destinations-repository';
 import { createSealedFields } from './sealed-fields';
+import type { ProposalsService } from '../config-proposals/proposals-service';
 import { registerLimitsConfigRoutes } from './limits-config-routes';
 import type { WithdrawalLimits } from './withdrawal-limits';
 import type { WithdrawalsRepository } from './withdrawals-repository';
@@ -47,6 +48,8 @@ export async function registerWithdrawals(deps: {
   /** The limits by level (made before deposits, which read the deposit cap), and the admin's routes for them. */
   limits: WithdrawalLimits;
   staffRoutes: StaffRoutes;
+  /** Dual control: a change of the limits waits for a second admin. */
+  proposals: Pick<ProposalsService, 'registerKind' | 'propose'>;
   /** Refuses (1040, p_bind_email_first) a phone account without an e-mail while binding is on: identity's rule. */
   requireEmail: (uid: number) => Promise<void>;
   /** Identity's: when the password, second factor or e-mail last changed, and the second factor asked before a money action. */
@@ -86,6 +89,6 @@ export async function registerWithdrawals(deps: {
     requireEmail: deps.requireEmail,
     confirmSecondFactor: deps.confirmSecondFactor,
   });
-  registerLimitsConfigRoutes(deps.staffRoutes, { db: deps.database.db, limits, settings: deps.settings });
+  registerLimitsConfigRoutes(deps.staffRoutes, { limits, proposals: deps.proposals, settings: deps.settings });
   return withdrawals;
 }

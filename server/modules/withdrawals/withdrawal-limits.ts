@@ -6,17 +6,16 @@ import { limitsByLevelInput, limitsProblem, normalisedLimits, verificationLevels
 import type { Executor } from '../../db/after-commit';
 import type { Database } from '../../db/schema';
 import { AppError } from '../../http/app-error';
-import type { StaffActor, StaffAudit } from '../staff';
 
 /**
  * The limits by verification level (`withdrawal_limit`, migration 0026): read by
  * withdrawals (1071), deposits (the largest single deposit) and `config/limits`; changed in
  * two steps so that a dual-control proposal can sit between them: {@link WithdrawalLimits.validateLimits}
- * (any body → the typed limits, or a translated refusal) and {@link WithdrawalLimits.applyLimits}
- * (writes them in the caller's transaction with one audit row, before and after).
+ * (any body → the typed limits, or a translated refusal) and {@link WithdrawalLimits.writeLimits}
+ * (writes them in the caller's transaction, answering before and after).
  */
-export function createWithdrawalLimits(deps: { db: Kysely<Database>; audit: StaffAudit }) {
-  const { db, audit } = deps;
+export function createWithdrawalLimits(deps: { db: Kysely<Database> }) {
+  const { db } = deps;
 
   async function read(executor: Executor = db): Promise<LimitsByLevel> {
     const rows = await executor.selectFrom('withdrawal_limit').selectAll().execute();
@@ -55,8 +54,8 @@ export function createWithdrawalLimits(deps: { db: Kysely<Database>; audit: Staf
       return limits;
     },
 
-    /** Writes validated limits in the caller's transaction, with the audit row (before and after) of who applied them. */
-    async applyLimits(trx: Transaction<Database>, limits: LimitsByLevel, actor: StaffActor): Promise<{ before: LimitsByLevel; after: LimitsByLevel }> {
+    /** Writes validated limits in the caller's transaction (an approved proposal's), answering before and after for its audit row. */
+    async writeLimits(trx: Transaction<Database>, limits: LimitsByLevel): Promise<{ before: LimitsByLevel; after: LimitsByLevel }> {
       // The rows locked first: two changes applied at once take turns, and each audit row's "before" is what it replaced.
       await trx.selectFrom('withdrawal_limit').select('level').forUpdate().execute();
       const before = await read(trx);
@@ -73,7 +72,6 @@ export function createWithdrawalLimits(deps: { db: Kysely<Database>; audit: Staf
           .execute();
       }
       const after = await read(trx);
-      await audit.record(trx, actor, { action: 'config.setLimits', targetType: 'limits', targetId: null, before, after });
       return { before, after };
     },
   };

@@ -383,7 +383,7 @@ export const configLimits = contract(
     withdrawMinLevel: z.enum(verificationLevels),
   }),
 );
-export const configSetLimits = contract('/v1/staff/config/setLimits', z.strictObject({ limits: limitsByLevelInput }), z.null());
+export const configSetLimits = contract('/v1/staff/config/setLimits', z.strictObject({ limits: limitsByLevelInput }), proposedChange);
 
 // ── Notices (support) ───────────────────────────────────────────────────────
 

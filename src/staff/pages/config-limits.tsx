@@ -46,7 +46,7 @@ export function LimitsTab() {
         type="button"
         className="button primary"
         disabled={draft === null}
-        onClick={() => void runAction(() => client.call(configSetLimits, { limits: shown }), t('staff.limits.saved')).then((done) => done && (setDraft(null), loaded.reload()))}
+        onClick={() => void runAction(() => client.call(configSetLimits, { limits: shown }), (answer) => t('staff.proposals.proposed_done', { id: answer.proposalId })).then((done) => done && (setDraft(null), loaded.reload()))}
       >
         {t('staff.common.save')}
       </button>
