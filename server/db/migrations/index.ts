@@ -24,6 +24,7 @@ import * as noticeParams from './0022-notice-params';
 import * as leaderLease from './0024-leader-lease';
 import * as outboxAndLimits from './0025-outbox-and-limits';
 import * as idempotencyRequestHash from './0037-idempotency-request-hash';
+import * as verifiedDocuments from './0038-verified-documents';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0024-leader-lease': leaderLease,
   '0025-outbox-and-limits': outboxAndLimits,
   '0037-idempotency-request-hash': idempotencyRequestHash,
+  '0038-verified-documents': verifiedDocuments,
 };
