@@ -111,6 +111,8 @@ const environmentSchema = z.object({
   LOGIN_ATTEMPTS_PER_15_MIN: z.coerce.number().int().min(1).default(10),
   CODES_SENT_PER_10_MIN: z.coerce.number().int().min(1).default(20),
   CODE_CHECKS_PER_10_MIN: z.coerce.number().int().min(1).default(30),
+  /** Images one account may upload per 10 minutes (avatars, deposit proofs, documents); more answer 1033 with the wait. */
+  UPLOADS_PER_10_MIN: z.coerce.number().int().min(1).default(20),
   /**
    * Open sockets per client address (market STOMP, positions) and positions sockets per
    * user; more are refused with close code 4429. A browser holds one of each, but an
@@ -312,6 +314,7 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     loginAttemptsPer15Min: values.LOGIN_ATTEMPTS_PER_15_MIN,
     codesSentPer10Min: values.CODES_SENT_PER_10_MIN,
     codeChecksPer10Min: values.CODE_CHECKS_PER_10_MIN,
+    uploadsPer10Min: values.UPLOADS_PER_10_MIN,
     marketConnectionsPerAddress: values.MARKET_CONNECTIONS_PER_ADDRESS,
     socketCompression: values.SOCKET_COMPRESSION,
     positionsSocketsPerAddress: values.POSITIONS_SOCKETS_PER_ADDRESS,

@@ -11,6 +11,7 @@ import { translate } from '../../i18n/messages';
 import type { NoticesService } from '../notices/notices-service';
 import type { ReviewEffectContext, ReviewsService, SubmittedReview } from '../reviews';
 import type { UploadsService } from '../uploads';
+import type { PreparedImage } from '../uploads/uploads-service';
 import type { DepositRow, DepositsRepository } from './deposits-repository';
 
 /** A coin network a customer can pay into, as the wallet module describes it. */
@@ -45,7 +46,8 @@ export interface CheckedDeposit {
   coin: DepositCoinNetwork;
   amount: Units;
   amountUsd: Units;
-  proof: UploadedFile;
+  /** Re-encoded before the transaction (uploads' image pool): the transaction only keeps it. */
+  proof: PreparedImage;
   said: string;
   locale: string;
 }
@@ -167,7 +169,8 @@ export function createDepositsService(deps: {
       if (!fitsMoney(amountUsd)) throw refused(ErrorCode.INCORRECT_PARAMETER_VALUE, 'deposit.amount_too_large');
       const minimum = minimumDepositUsd(meta.locale);
       if (amountUsd < money(minimum)) throw refused(ErrorCode.INCORRECT_PARAMETER_VALUE, 'deposit.minimum', { amount: minimum });
-      return { uid, coin, amount, amountUsd, proof, said: meta.said, locale: meta.locale };
+      const prepared = await uploads.prepareImage({ uid, purpose: 'depositProof', bytes: proof.bytes, filename: proof.filename });
+      return { uid, coin, amount, amountUsd, proof: prepared, said: meta.said, locale: meta.locale };
     },
 
     /**
@@ -177,7 +180,7 @@ export function createDepositsService(deps: {
      */
     async record(trx: Transaction<Database>, deposit: CheckedDeposit): Promise<null> {
       const { uid, coin, amount, amountUsd } = deposit;
-      const proofFileId = await uploads.storeImage(trx, { uid, purpose: 'depositProof', bytes: deposit.proof.bytes, filename: deposit.proof.filename });
+      const proofFileId = await uploads.storeImage(trx, deposit.proof);
       const id = await repository.insert(trx, {
         uid,
         coinId: coin.id,
