@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, each reporting ratios against a baseline measured in
  * the same run, as markdown tables (also written to bench/results/latest.md).
- * BENCH_ONLY=option-settlement,order-throughput runs only the parts named.
+ * BENCH_ONLY=option-settlement,order-throughput runs only the parts named (uploads: another customer's latency during uploads).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -15,6 +15,7 @@ import { runTickFanoutBench } from './browser/tick-fanout';
 import { runSocketBytesBench } from './socket-bytes';
 import { runFanoutCapacityBench } from './fanout-capacity';
 import { runBundleBench } from './bundle/bundle-bench';
+import { runUploadsLatencyBench } from './uploads-latency';
 import { buildServer } from '../server/app';
 import { createTokenService } from '../server/auth/tokens';
 import { openDatabase } from '../server/db/database';
@@ -86,6 +87,7 @@ async function main() {
       run: async () => [table(await runOptionSettlementBench(), ['path', 'settlement run', 'close of the second → last settlement', 'settlements/s', 'vs baseline'])],
     },
   ];
+  parts.push({ name: 'uploads', run: async () => (await runUploadsLatencyBench()).map((section) => table(section, section.header)) });
   // Child processes: a server with and one without compression, a load generator, RabbitMQ when configured.
   parts.push({ name: 'fanout-capacity', run: async () => (await runFanoutCapacityBench()).map((section) => table(section, section.header)) });
   // The browser benches need Debian's Chromium; BENCH_BROWSER=0 skips them.

@@ -113,7 +113,18 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   // The review queues: the modules that own a review kind (money, account) receive `reviews` to register its effect and submit items.
   const reviews = registerReviews(app, { settings, database, staffRoutes, audit, duties });
   // Uploaded images: stored by the modules that take them (deposits; avatars and identity documents), read back by owner and reviewer.
-  const uploads = await registerUploads({ database, dataDir: dependencies.dataDir ?? null, signedIn, staffRoutes, reviews, audit });
+  const uploads = await registerUploads({
+    settings,
+    database,
+    dataDir: dependencies.dataDir ?? null,
+    signedIn,
+    staffRoutes,
+    reviews,
+    audit,
+    jobsLeading: () => cluster.jobs.leading(),
+    log: (message, error) => app.log.error({ err: error }, message),
+    nowMs,
+  });
   app.decorate('uploads', uploads);
   const ledger = createLedger(database.db, nowMs);
   // Open sockets per address and per user, counted in the database: the limits hold across every process.

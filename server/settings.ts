@@ -113,6 +113,8 @@ const environmentSchema = z.object({
   DEVICE_COOKIE_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
   CODES_SENT_PER_10_MIN: z.coerce.number().int().min(1).default(20),
   CODE_CHECKS_PER_10_MIN: z.coerce.number().int().min(1).default(30),
+  /** Images one account may upload per 10 minutes (avatars, deposit proofs, documents); more answer 1033 with the wait. */
+  UPLOADS_PER_10_MIN: z.coerce.number().int().min(1).default(20),
   /**
    * Open sockets per client address (market STOMP, positions) and positions sockets per
    * user; more are refused with close code 4429. A browser holds one of each, but an
@@ -333,6 +335,7 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     deviceCookieMaxFailures: values.DEVICE_COOKIE_MAX_FAILURES,
     codesSentPer10Min: values.CODES_SENT_PER_10_MIN,
     codeChecksPer10Min: values.CODE_CHECKS_PER_10_MIN,
+    uploadsPer10Min: values.UPLOADS_PER_10_MIN,
     marketConnectionsPerAddress: values.MARKET_CONNECTIONS_PER_ADDRESS,
     socketCompression: values.SOCKET_COMPRESSION,
     positionsSocketsPerAddress: values.POSITIONS_SOCKETS_PER_ADDRESS,

@@ -37,6 +37,7 @@ export interface Database {
   deposit_block: DepositBlockTable;
   identity_verification: IdentityVerificationTable;
   identity_submission: IdentitySubmissionTable;
+  verified_document: VerifiedDocumentTable;
   currency: CurrencyTable;
   coin_network: CoinNetworkTable;
   idempotency_key: IdempotencyKeyTable;
@@ -615,6 +616,15 @@ export interface IdentitySubmissionTable {
   failure_reason: string | null;
   created_at: ColumnType<Date, Date | undefined, never>;
   decided_at: Date | null;
+  /** A keyed hash of the document number (0038-verified-documents); null for older rows. */
+  document_digest: ColumnType<string | null, string | null | undefined, never>;
+}
+
+/** An approved document number's keyed hash and the one account it verified (0038). */
+export interface VerifiedDocumentTable {
+  digest: string;
+  uid: number;
+  created_at: ColumnType<Date, Date | undefined, never>;
 }
 
 /** The holder of a role that runs in one process at a time, until `expires_at` unless renewed (0024). */

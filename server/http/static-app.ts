@@ -65,6 +65,8 @@ async function serveBuiltApp(
     root: options.staticDir,
     // One route per built file, so that any other path reaches the history fallback.
     wildcard: false,
+    // A brand's own config.json is served by the route above: the built one gets no route (two would not start).
+    ...(options.brandConfigPath ? { globIgnore: ['config.json'] } : {}),
     index: false,
     setHeaders: (response, filePath) => {
       const relative = path.relative(options.staticDir, filePath);

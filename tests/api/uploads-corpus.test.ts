@@ -7,6 +7,7 @@ import { ownFileUrl } from '../../src/shared/api/uploads';
 import { ErrorCode } from '../../src/shared/errors/catalogue';
 import { inTransaction } from '../../server/db/after-commit';
 import { diskFileStore } from '../../server/modules/uploads/file-store';
+import { createImagePool } from '../../server/modules/uploads/image-pool';
 import { maxStoredSide } from '../../server/modules/uploads/image-pipeline';
 import { createUploadsService } from '../../server/modules/uploads/uploads-service';
 import { startTestServer, testBackends, type TestServer } from './harness';
@@ -44,13 +45,14 @@ describe.each(testBackends())('uploads corpus on $name', (backend) => {
 
   it('removes the kept bytes when the transaction that stored them rolls back, and keeps them when it commits', async () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'uploads-rollback-'));
-    const uploads = createUploadsService({ db: server.database.db, store: diskFileStore(folder) });
+    const uploads = createUploadsService({ db: server.database.db, store: diskFileStore(folder), pool: createImagePool({ concurrency: 1, queueLimit: 2 }) });
     const proof = { uid: owner.uid, purpose: 'depositProof' as const, bytes: await jpegImage(), filename: 'proof.jpg' };
     let kept = '';
     await expect(
       inTransaction(server.database.db, async (trx) => {
         kept = await uploads.storeImage(trx, proof);
-        expect(fs.readdirSync(folder)).toEqual([`${kept}.jpg`]);
+        // Pending until the row commits: no reader serves it, and a crash here leaves what the sweep removes.
+        expect(fs.readdirSync(folder)).toEqual([`${kept}.jpg.pending`]);
         // A later step of the same call (the deposit's row, its review item) refuses.
         throw new Error('a later step refused');
       }),
@@ -59,6 +61,7 @@ describe.each(testBackends())('uploads corpus on $name', (backend) => {
     expect(await uploads.anyFile(kept)).toBeNull();
 
     const committed = await inTransaction(server.database.db, (trx) => uploads.storeImage(trx, proof));
+    await uploads.settled();
     expect(fs.readdirSync(folder)).toEqual([`${committed}.jpg`]);
     expect((await uploads.anyFile(committed))?.contentType).toBe('image/jpeg');
     fs.rmSync(folder, { recursive: true, force: true });

@@ -38,6 +38,8 @@ test('a full identity verification with three images: rejected by compliance, th
   const session = await createSession(page);
   await adoptTokens(page, session);
   const uid = ((await callApi(page, '/v1/waa/user/info', session.token)).data as { uid: number }).uid;
+  // The customer's own number (one number verifies one account), masked as P1******X9.
+  const idNumber = `P1${String(uid).padStart(6, '0')}X9`;
 
   // The hub offers it; the empty form answers every rule.
   await page.goto('/user');
@@ -57,7 +59,7 @@ test('a full identity verification with three images: rejected by compliance, th
   await page.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByText('Please enter your ID number')).toBeVisible();
 
-  await page.getByLabel('ID number').fill('P1234567X9');
+  await page.getByLabel('ID number').fill(idNumber);
   await page.getByTestId('verify-front-input').setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: await photo(1) });
   await page.getByTestId('verify-reverse-input').setInputFiles({ name: 'back.png', mimeType: 'image/png', buffer: await photo(2) });
   await page.getByTestId('verify-avatar-input').setInputFiles({ name: 'selfie.png', mimeType: 'image/png', buffer: await photo(3) });
@@ -84,7 +86,7 @@ test('a full identity verification with three images: rejected by compliance, th
   await expect(page.getByLabel('Real name')).toHaveValue('Ada Lovelace');
   // The earlier images stand (read back with the owner's token) until others are picked: only the selfie is new.
   for (const name of ['Front of the document', 'Back of the document', 'Selfie holding the document']) await expect(page.getByRole('img', { name })).toBeVisible();
-  await page.getByLabel('ID number').fill('P1234567X9');
+  await page.getByLabel('ID number').fill(idNumber);
   await page.getByTestId('verify-avatar-input').setInputFiles({ name: 'selfie-sharp.png', mimeType: 'image/png', buffer: await photo(4) });
   await page.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Submitted: we will review it shortly' })).toBeVisible();

@@ -29,6 +29,7 @@ import * as reviewApprovalVoid from './0031-review-approval-void';
 import * as configProposals from './0032-config-proposals';
 import * as moneyControls from './0026-money-controls';
 import * as signInTrust from './0034-sign-in-trust';
+import * as verifiedDocuments from './0038-verified-documents';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0032-config-proposals': configProposals,
   '0026-money-controls': moneyControls,
   '0034-sign-in-trust': signInTrust,
+  '0038-verified-documents': verifiedDocuments,
 };

@@ -12,6 +12,7 @@ import { translate } from '../../i18n/messages';
 import type { NoticesService } from '../notices/notices-service';
 import type { ReviewEffectContext, ReviewsService, SubmittedReview } from '../reviews';
 import type { UploadsService } from '../uploads';
+import type { PreparedImage } from '../uploads/uploads-service';
 import type { DepositRow, DepositsRepository } from './deposits-repository';
 
 /** A coin network a customer can pay into, as the wallet module describes it. */
@@ -46,7 +47,8 @@ export interface CheckedDeposit {
   coin: DepositCoinNetwork;
   amount: Units;
   amountUsd: Units;
-  proof: UploadedFile;
+  /** Re-encoded before the transaction (uploads' image pool): the transaction only keeps it. */
+  proof: PreparedImage;
   said: string;
   locale: string;
 }
@@ -175,7 +177,8 @@ export function createDepositsService(deps: {
       if (amountUsd < money(minimum)) throw refused(ErrorCode.INCORRECT_PARAMETER_VALUE, 'deposit.minimum', { amount: minimum });
       const maximum = minMoney(money(deps.depositMaxUsd), money(await deps.depositCapUsd(uid)));
       if (amountUsd > maximum) throw refused(ErrorCode.DEPOSIT_OVER_MAXIMUM, 'deposit.over_maximum', { amount: formatMoney(maximum) });
-      return { uid, coin, amount, amountUsd, proof, said: meta.said, locale: meta.locale };
+      const prepared = await uploads.prepareImage({ uid, purpose: 'depositProof', bytes: proof.bytes, filename: proof.filename });
+      return { uid, coin, amount, amountUsd, proof: prepared, said: meta.said, locale: meta.locale };
     },
 
     /**
@@ -188,7 +191,7 @@ export function createDepositsService(deps: {
       // Four-eyes judges the customer's claims over the last 24 hours, this one included: splitting a large claim does not avoid a second approver.
       await repository.lockCustomer(trx, uid);
       const windowUsd = (await repository.claimedUsdSince(trx, uid, new Date((deps.nowMs ?? Date.now)() - fourEyesWindowMs))) + amountUsd;
-      const proofFileId = await uploads.storeImage(trx, { uid, purpose: 'depositProof', bytes: deposit.proof.bytes, filename: deposit.proof.filename });
+      const proofFileId = await uploads.storeImage(trx, deposit.proof);
       const id = await repository.insert(trx, {
         uid,
         coinId: coin.id,

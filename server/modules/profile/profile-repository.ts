@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Executor } from '../../db/after-commit';
 import type { Database } from '../../db/schema';
 
@@ -13,6 +13,12 @@ export function createProfileRepository(db: Kysely<Database>) {
         .where('uid', '=', uid)
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
+    },
+
+    /** The current avatar's file id (null for none), the user's row locked until the caller's transaction ends. */
+    async lockAvatar(trx: Transaction<Database>, uid: number): Promise<string | null> {
+      const row = await trx.selectFrom('app_user').select('avatar_file_id').where('uid', '=', uid).forUpdate().executeTakeFirst();
+      return row?.avatar_file_id ?? null;
     },
 
     async inviteCodeOf(uid: number): Promise<string | undefined> {

@@ -17,6 +17,9 @@ export const maxStoredSide = 2560;
  */
 export const maxInputPixels = 40_000_000;
 const storedQuality = 85;
+// One libvips worker thread per image: the image pool (image-pool.ts) bounds how many run, and
+// each then takes one core of the two, not all of them, from the calls of everyone else.
+sharp.concurrency(1);
 const acceptedSignatures = new Set(['image/jpeg', 'image/png']);
 
 export type ImageRefusal = 'illegalExtension' | 'notAnImage' | 'tooManyPixels';

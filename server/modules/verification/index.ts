@@ -41,10 +41,12 @@ export async function registerVerification(deps: {
   nowMs?: (() => number) | undefined;
 }): Promise<VerificationService> {
   const db = deps.database.db;
-  const sealed = createSealedFields(createDataCipher(await loadDataKey({ dataKeySetting: deps.settings.dataEncryptionKey, dataDir: deps.dataDir })));
+  const cipher = createDataCipher(await loadDataKey({ dataKeySetting: deps.settings.dataEncryptionKey, dataDir: deps.dataDir }));
+  const sealed = createSealedFields(cipher);
   const verification = createVerificationService({
     repository: deps.repository,
     sealed,
+    digest: (value) => cipher.digest(value),
     uploads: deps.uploads,
     reviews: deps.reviews,
     notices: deps.notices,

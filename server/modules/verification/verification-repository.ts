@@ -14,6 +14,8 @@ export interface NewSubmission {
   idCardSealed: string;
   idCardMasked: string;
   keyId: string;
+  /** The document number's keyed hash (compared across accounts, never read back). */
+  documentDigest: string;
   frontFileId: string | null;
   reverseFileId: string | null;
   avatarFileId: string | null;
@@ -50,6 +52,7 @@ export function createVerificationRepository(db: Kysely<Database>) {
           id_card_sealed: submission.idCardSealed,
           id_card_masked: submission.idCardMasked,
           key_id: submission.keyId,
+          document_digest: submission.documentDigest,
           front_file_id: submission.frontFileId,
           reverse_file_id: submission.reverseFileId,
           avatar_file_id: submission.avatarFileId,
@@ -63,6 +66,23 @@ export function createVerificationRepository(db: Kysely<Database>) {
     /** Locks a pending submission for its decision or replacement; undefined when it is not pending any more. */
     lockPending(trx: Transaction<Database>, id: number): Promise<SubmissionRow | undefined> {
       return trx.selectFrom('identity_submission').selectAll().where('id', '=', id).where('status', '=', 'pending').forUpdate().executeTakeFirst();
+    },
+
+    /** Whether a document number (its hash) already verified an account other than `uid`. */
+    async verifiedElsewhere(digest: string, uid: number, executor: Executor = db): Promise<boolean> {
+      const row = await executor.selectFrom('verified_document').select('uid').where('digest', '=', digest).executeTakeFirst();
+      return row !== undefined && row.uid !== uid;
+    },
+
+    /**
+     * Records a document number as verifying `uid`, in the approval's transaction: answers
+     * false when it already verified another account. The insert is the check (its primary
+     * key), so two approvals of one number on two accounts cannot both pass.
+     */
+    async claimDocument(trx: Transaction<Database>, digest: string, uid: number): Promise<boolean> {
+      await trx.insertInto('verified_document').values({ digest, uid }).onConflict((conflict) => conflict.column('digest').doNothing()).execute();
+      const owner = await trx.selectFrom('verified_document').select('uid').where('digest', '=', digest).executeTakeFirstOrThrow();
+      return owner.uid === uid;
     },
 
     async close(trx: Transaction<Database>, id: number, status: 'approved' | 'rejected' | 'replaced', reason: string | null, at: Date): Promise<void> {

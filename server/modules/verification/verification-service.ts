@@ -77,6 +77,8 @@ function submissionIdOf(item: SubmittedReview): number {
 export function createVerificationService(deps: {
   repository: VerificationRepository;
   sealed: Pick<SealedFields, 'seal' | 'keyId'>;
+  /** A keyed hash of a value (the data key's HMAC): document numbers are compared by it, never decrypted. */
+  digest: (value: string) => string;
   uploads: UploadsService;
   reviews: Pick<ReviewsService, 'registerKind' | 'submit' | 'cancel'>;
   notices: Pick<NoticesService, 'send'>;
@@ -93,6 +95,10 @@ export function createVerificationService(deps: {
     const language = languageOf(submission.locale);
     const level = submission.level === 'full' ? 'full' : 'junior';
     if (outcome === 'approved') {
+      // One person, one verified identity: a number that verified another account is not approved again (the decision changes nothing).
+      if (submission.document_digest !== null && !(await repository.claimDocument(trx, submission.document_digest, submission.uid))) {
+        throw refused(ErrorCode.DOCUMENT_VERIFIED_ELSEWHERE, 'verify.document_verified_elsewhere');
+      }
       await repository.close(trx, submission.id, 'approved', null, now());
       // A coded "new message" (629012) the app words by its event; the stored text is the fallback.
       await notices.send(trx, {
@@ -148,9 +154,16 @@ export function createVerificationService(deps: {
     if (problem) throw refused(ErrorCode.INCORRECT_PARAMETER_CONTENT, verificationMessageKeys[problem]);
   }
 
+  /** Refused before anything is stored: the number already verified another account. */
+  async function assertDocumentFree(trx: Transaction<Database>, uid: number, documentDigest: string) {
+    if (await repository.verifiedElsewhere(documentDigest, uid, trx)) throw refused(ErrorCode.DOCUMENT_VERIFIED_ELSEWHERE, 'verify.document_verified_elsewhere');
+  }
+
   function sealedNumber(idCard: string) {
     const value = idCard.trim();
-    return { idCardSealed: sealed.seal(value), idCardMasked: maskIdNumber(value), keyId: sealed.keyId };
+    // Compared as the document prints it, whatever the customer typed between its characters (case, spaces, dashes).
+    const canonical = value.toUpperCase().replace(/[\s-]/g, '');
+    return { idCardSealed: sealed.seal(value), idCardMasked: maskIdNumber(value), keyId: sealed.keyId, documentDigest: deps.digest(`identity-document:${canonical}`) };
   }
 
   return {
@@ -206,6 +219,8 @@ export function createVerificationService(deps: {
       const { uid, meta, files } = request;
       const switches = await deps.switches();
       const base = await openLevel(trx, uid, 'full');
+      const number = sealedNumber(meta.idCard);
+      await assertDocumentFree(trx, uid, number.documentDigest);
       const store = async (file: UploadedFile | undefined, earlier: string | null | undefined) =>
         file ? uploads.storeImage(trx, { uid, purpose: 'identityDocument', bytes: file.bytes, filename: file.filename }) : (earlier ?? null);
       const frontFileId = await store(files.front, base?.front_file_id);
@@ -217,7 +232,6 @@ export function createVerificationService(deps: {
       if (!avatarFileId) throw refused(ErrorCode.INCORRECT_PARAMETER_CONTENT, verificationMessageKeys.avatar);
       const idType = switches.twoTypeVerified ? meta.idType : 0;
       const authEmail = switches.addVerifiedEmail ? meta.authEmail.trim() : '';
-      const number = sealedNumber(meta.idCard);
       const id = await repository.insert(trx, {
         uid,
         level: 'full',
@@ -264,6 +278,7 @@ export function createVerificationService(deps: {
       const { uid, meta } = request;
       const base = await openLevel(trx, uid, 'junior');
       const number = sealedNumber(meta.idCard);
+      await assertDocumentFree(trx, uid, number.documentDigest);
       const id = await repository.insert(trx, {
         uid,
         level: 'junior',

@@ -86,6 +86,8 @@ export const ErrorCode = {
   // Identity verification (issue 17): an approved level is closed; the junior level may be switched off.
   VERIFICATION_ALREADY_APPROVED: 1050,
   JUNIOR_VERIFICATION_UNAVAILABLE: 1051,
+  // One person, one verified identity (issue 31): a document number verifies one account.
+  DOCUMENT_VERIFIED_ELSEWHERE: 1052,
   WITHDRAWAL_UNAVAILABLE: 1066,
   WITHDRAWAL_NEEDS_VERIFICATION: 1067,
   WITHDRAWAL_UNDER_REVIEW: 1070,
