@@ -45,15 +45,17 @@ describe.each(testBackends())('money controls on $name', (backend) => {
   let financeB: Staff;
   let compliance: Staff;
   let admin: Staff;
+  let secondAdmin: Staff;
   let usdtTrc20: CoinNetwork;
 
   beforeAll(async () => {
     server = await startTestServer(backend, { FOUR_EYES_USD: '1000', CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500', LOGIN_ATTEMPTS_PER_15_MIN: '500' });
     ledger = createLedger(server.database.db);
-    [financeA, financeB, compliance, admin] = await Promise.all([
+    [financeA, financeB, compliance, admin, secondAdmin] = await Promise.all([
       createStaffAndSignIn(server, { roles: ['finance'] }),
       createStaffAndSignIn(server, { roles: ['finance'] }),
       createStaffAndSignIn(server, { roles: ['compliance'] }),
+      createStaffAndSignIn(server, { roles: ['admin'] }),
       createStaffAndSignIn(server, { roles: ['admin'] }),
     ]);
     const probe = await newCustomer(server, 'probe');
@@ -246,7 +248,7 @@ describe.each(testBackends())('money controls on $name', (backend) => {
       expect((await limitsOf(who)).dailyLeftUsd).toBe('9100.00');
     });
 
-    it('lets an admin change the limits (audited, before and after), refusing a month below a day and a higher level below a lower one', async () => {
+    it('takes two admins to change the limits (proposed, then approved, audited before and after), refusing a month below a day and a higher level below a lower one', async () => {
       const current = ((await call(server, '/v1/staff/config/limits', {}, admin.token)).data as { limits: Record<'none' | 'junior' | 'full', Record<string, string>> }).limits;
       const month = { ...current, junior: { ...current.junior, monthlyWithdrawUsd: '5', dailyWithdrawUsd: '10' } };
       expect((await call(server, '/v1/staff/config/setLimits', { limits: month }, admin.token)).msg).toContain('monthly limit cannot be below');
@@ -255,15 +257,29 @@ describe.each(testBackends())('money controls on $name', (backend) => {
       expect((await call(server, '/v1/staff/config/setLimits', { limits: current }, financeA.token)).code).toBe(ErrorCode.STAFF_ROLE_REQUIRED);
 
       const raised = { ...current, junior: { ...current.junior, dailyWithdrawUsd: '12000' } };
-      const changed = await call(server, '/v1/staff/config/setLimits', { limits: raised }, admin.token);
-      expect(changed.code, changed.msg).toBe(0);
+      const proposed = await call(server, '/v1/staff/config/setLimits', { limits: raised }, admin.token);
+      expect(proposed.code, proposed.msg).toBe(0);
+      expect(proposed.data).toMatchObject({ status: 'proposed' });
+      const { proposalId } = proposed.data as { proposalId: number };
+      // One admin's word changes nothing, and the proposer cannot approve it.
+      const who = await withdrawer('0');
+      expect((await limitsOf(who)).dailyLeftUsd).toBe('10000.00');
+      const decide = (token: string, id: number) => call(server, '/v1/staff/config/proposals/decide', { proposalId: id, decision: 'approve', requestId: crypto.randomUUID() }, token);
+      expect((await decide(admin.token, proposalId)).code).toBe(ErrorCode.PROPOSAL_OWN);
+      expect((await limitsOf(who)).dailyLeftUsd).toBe('10000.00');
+
+      const approved = await decide(secondAdmin.token, proposalId);
+      expect(approved.code, approved.msg).toBe(0);
+      expect(approved.data).toEqual({ status: 'approved' });
       const audit = await server.database.db.selectFrom('staff_audit').select(['staff_id', 'before', 'after']).where('action', '=', 'config.setLimits').orderBy('id', 'desc').executeTakeFirstOrThrow();
-      expect(audit.staff_id).toBe(admin.staffId);
+      expect(audit.staff_id).toBe(secondAdmin.staffId);
       expect(audit.before).toMatchObject({ junior: { dailyWithdrawUsd: '10000.00' } });
       expect(audit.after).toMatchObject({ junior: { dailyWithdrawUsd: '12000.00' } });
-      const who = await withdrawer('0');
       expect((await limitsOf(who)).dailyLeftUsd).toBe('12000.00');
-      expect((await call(server, '/v1/staff/config/setLimits', { limits: current }, admin.token)).code).toBe(0);
+
+      const restore = await call(server, '/v1/staff/config/setLimits', { limits: current }, admin.token);
+      expect((await decide(secondAdmin.token, (restore.data as { proposalId: number }).proposalId)).code).toBe(0);
+      expect((await limitsOf(who)).dailyLeftUsd).toBe('10000.00');
     });
   });
 
