@@ -42,6 +42,7 @@ const mutatingPaths = [
   '/v1/staff/config/setServiceLink',
   '/v1/staff/config/setCurrency',
   '/v1/staff/config/setCoinNetwork',
+  '/v1/staff/config/setLimits',
   '/v1/staff/config/proposals/decide',
   '/v1/staff/customers/setDepositBlocked',
   '/v1/staff/notices/send',
@@ -65,6 +66,7 @@ const readOnlyPaths = [
   '/v1/staff/config/currencies',
   '/v1/staff/config/serviceLink',
   '/v1/staff/config/proposals/list',
+  '/v1/staff/config/limits',
   // A GET that answers a stored file (a deposit proof) to a member who reviews it.
   '/v1/staff/file/:id',
 ];
@@ -285,6 +287,13 @@ describe.each(testBackends())('staff back office under attack on $name', (backen
       '/v1/staff/config/setServiceLink': { value: '1|["https://chat.example.com/walk","","",""]' },
       '/v1/staff/config/setCurrency': { code: 'WALK', name: 'Walk coin', decimals: 4, icon: '', valuedByProduct: null, transferFeeRate: '0', enabled: true, sort: 9 },
       '/v1/staff/config/setCoinNetwork': { currencyId: 1, network: 'WALK20', depositAddress: 'TWalkAddress1234567890', minWithdraw: '1', maxWithdraw: '10', withdrawFeeType: 'FIX_AMOUNT', withdrawFee: '0', enabled: true },
+      '/v1/staff/config/setLimits': {
+        limits: {
+          none: { dailyWithdrawUsd: '1000', monthlyWithdrawUsd: '5000', depositMaxUsd: '10000' },
+          junior: { dailyWithdrawUsd: '10000', monthlyWithdrawUsd: '50000', depositMaxUsd: '100000' },
+          full: { dailyWithdrawUsd: '100000', monthlyWithdrawUsd: '1000000', depositMaxUsd: '1000000' },
+        },
+      },
       '/v1/staff/config/proposals/decide': { proposalId: proposal, decision: 'reject', reason: 'walk', requestId: newRequestId() },
       '/v1/staff/customers/setDepositBlocked': { uid: customer.uid, blocked: true, reason: 'walk' },
       '/v1/staff/notices/send': { uid: customer.uid, title: 'Walk', content: 'One row' },
@@ -325,6 +334,7 @@ describe.each(testBackends())('staff back office under attack on $name', (backen
       ['/v1/staff/config/setCurrency', { code: 'BAD', name: 'Bad', decimals: 4, icon: '', valuedByProduct: 'NOPE', transferFeeRate: '0', enabled: true, sort: 0 }, admin.token],
       ['/v1/staff/config/setCurrency', { code: 'BAD', name: 'Bad', decimals: 4, icon: '', valuedByProduct: null, transferFeeRate: '0', enabled: true, sort: 0 }, financeA.token],
       ['/v1/staff/config/setCoinNetwork', { currencyId: 1, network: 'BAD', depositAddress: '', minWithdraw: '1', maxWithdraw: '10', withdrawFeeType: 'FIX_AMOUNT', withdrawFee: '0', enabled: true }, admin.token],
+      ['/v1/staff/config/setLimits', { limits: { none: { dailyWithdrawUsd: '10', monthlyWithdrawUsd: '5', depositMaxUsd: '1' }, junior: { dailyWithdrawUsd: '10', monthlyWithdrawUsd: '5', depositMaxUsd: '1' }, full: { dailyWithdrawUsd: '10', monthlyWithdrawUsd: '5', depositMaxUsd: '1' } } }, admin.token],
       ['/v1/staff/config/proposals/decide', { proposalId: 99_999_999, decision: 'approve', requestId: newRequestId() }, admin.token],
       ['/v1/staff/customers/setDepositBlocked', { uid: 99_999_999, blocked: true, reason: 'x' }, financeA.token],
       ['/v1/staff/customers/setDepositBlocked', { uid: customer.uid, blocked: true, reason: 'x' }, support.token],

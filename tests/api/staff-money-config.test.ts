@@ -111,14 +111,15 @@ describe.each(testBackends())('the operator lists the coins and blocks deposits 
       adminB.token,
     );
     const { id: currencyId } = await currency('SOL');
-    const network = await staffCall(
+    // So is a network: its deposit address is where customers' money goes.
+    await proposeAndApprove(
       server,
       '/v1/staff/config/setCoinNetwork',
       { currencyId, network: 'ERC20', depositAddress: '  0x71C7656EC7ab88b098defB751B7401B5f6d8976F ', minWithdraw: '0.05', maxWithdraw: '100', withdrawFeeType: 'FIX_AMOUNT', withdrawFee: '0.001', enabled: true },
       admin.token,
+      adminB.token,
     );
-    expect(network.code, network.msg).toBe(0);
-    const { id: networkId } = network.data as { id: number };
+    const networkId = (await currency('SOL')).networks.find((each) => each.network === 'ERC20')!.id;
 
     const offered = (await coins(customer.token)).find((coin) => coin.id === networkId);
     expect(offered).toMatchObject({ currency: 'SOL', protocol: 'ERC20', said: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F' });
@@ -137,7 +138,7 @@ describe.each(testBackends())('the operator lists the coins and blocks deposits 
     ]);
     expect(await auditRows('config.setCoinNetwork', String(networkId))).toEqual([
       {
-        staff_id: admin.staffId,
+        staff_id: adminB.staffId,
         target_type: 'coinNetwork',
         uid: null,
         before: null,
@@ -181,10 +182,10 @@ describe.each(testBackends())('the operator lists the coins and blocks deposits 
     const erc20 = usdt.networks.find((network) => network.network === 'ERC20')!;
     const offered = (await coins(customer.token)).find((coin) => coin.id === erc20.id)!;
     const { id, ...terms } = erc20;
-    expect((await staffCall(server, '/v1/staff/config/setCoinNetwork', { id, ...terms, enabled: false }, admin.token)).code).toBe(0);
+    await proposeAndApprove(server, '/v1/staff/config/setCoinNetwork', { id, ...terms, enabled: false }, admin.token, adminB.token);
     expect((await coins(customer.token)).filter((coin) => coin.currency === 'USDT').map((coin) => coin.protocol)).toEqual(['TRC20']);
     expect((await depositSubmit(customer.token, offered)).code).toBe(ErrorCode.CURRENCY_NOT_FOUND);
-    expect((await staffCall(server, '/v1/staff/config/setCoinNetwork', { id, ...terms, withdrawFee: '4', enabled: true }, admin.token)).code).toBe(0);
+    await proposeAndApprove(server, '/v1/staff/config/setCoinNetwork', { id, ...terms, withdrawFee: '4', enabled: true }, admin.token, adminB.token);
     expect((await coins(customer.token)).filter((coin) => coin.currency === 'USDT').map((coin) => coin.protocol)).toEqual(['TRC20', 'ERC20']);
     const rows = await auditRows('config.setCoinNetwork', String(id));
     expect(rows.at(-1)).toMatchObject({ before: { withdrawFee: '5', enabled: false }, after: { withdrawFee: '4', enabled: true } });

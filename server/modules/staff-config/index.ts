@@ -106,11 +106,17 @@ export function registerStaffConfig(deps: {
     },
   });
   staffRoutes.route(configSetCurrency, (body, request) => proposals.propose(request.staff, 'currency', body));
-  staffRoutes.route(configSetCoinNetwork, async (body, request) =>
-    inTransaction(db, async (trx) => {
-      const { id, before, after } = await wallet.setCoinNetwork(trx, body);
-      await audit.record(trx, request.staff, { action: 'config.setCoinNetwork', targetType: 'coinNetwork', targetId: String(id), before, after });
-      return { id };
-    }),
-  );
+  // A network's deposit address says where customers' money goes, and its fees what they pay: dual control too.
+  proposals.registerKind('coinNetwork', {
+    body: configSetCoinNetwork.body,
+    action: 'config.setCoinNetwork',
+    targetType: 'coinNetwork',
+    // A new network has no id yet: its currency and name name it.
+    target: (payload) => (payload.id === undefined ? `${payload.currencyId}:${payload.network}` : String(payload.id)),
+    apply: async (trx, payload) => {
+      const { id, before, after } = await wallet.setCoinNetwork(trx, payload);
+      return { before, after, targetId: String(id) };
+    },
+  });
+  staffRoutes.route(configSetCoinNetwork, (body, request) => proposals.propose(request.staff, 'coinNetwork', body));
 }

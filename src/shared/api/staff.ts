@@ -331,7 +331,7 @@ export const configSetCoinNetwork = contract(
     withdrawFee: z.string().check(z.trim(), z.maxLength(40)),
     enabled: z.boolean(),
   }),
-  z.object({ id: configId }),
+  proposedChange,
 );
 export type ConfigSetCoinNetworkBody = z.input<typeof configSetCoinNetwork.body>;
 

@@ -196,7 +196,7 @@ function NetworkDialog(props: { currency: StaffCurrency; network: StaffCoinNetwo
     setProblem(found);
     if (found) return;
     const body = { ...(existing ? { id: existing.id } : {}), currencyId: props.currency.id, ...terms };
-    const done = await runAction(() => client.call(configSetCoinNetwork, body), t('staff.currencies.network_saved', { network: terms.network }));
+    const done = await runAction(() => client.call(configSetCoinNetwork, body), (answer) => t('staff.proposals.proposed_done', { id: answer.proposalId }));
     if (done) {
       props.onSaved();
       props.onClose();
