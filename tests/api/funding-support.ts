@@ -11,6 +11,8 @@ type Server = Pick<TestServer, 'app' | 'delivery' | 'nowMs'>;
 
 /** The language the funding deposits are submitted in: its minimum deposit (30 USD) is the lowest. */
 const depositLocale = 'de';
+/** The largest single deposit of an unverified customer (the seeded `withdrawal_limit` row of level `none`): larger funding goes in several deposits. */
+const unverifiedDepositCapUsd = money('10000');
 
 /**
  * Two finance staff members per test server approve the funding deposits (signing in once
@@ -37,18 +39,8 @@ async function usdtTrc20(server: Server, token: string) {
   return coin!;
 }
 
-/**
- * Funds a customer's real trading account with exactly `amount` USD the way the product does:
- * a USDT deposit with a proof image, approved by finance staff (the 'deposit' review credits
- * the USDT wallet), then a transfer of `amount` USDT from the wallet into the trading account
- * (USDT is pegged to the USD and its transfer carries no fee, which the quote confirms). A
- * deposit below the minimum is raised to it; the rest stays in the USDT wallet.
- */
-export async function fundTradingAccount(server: Server, customer: { uid: number; token: string }, amount: string) {
-  const wanted = money(amount);
-  const minimum = money(minimumDepositUsd(depositLocale));
-  const deposit = formatMoney(wanted > minimum ? wanted : minimum);
-  const coin = await usdtTrc20(server, customer.token);
+/** One deposit of `deposit` USDT, approved by finance (two members where four-eyes asks). */
+async function depositApproved(server: Server, customer: { uid: number; token: string }, coin: Awaited<ReturnType<typeof usdtTrc20>>, deposit: string) {
   const body = multipartBody({ metaData: JSON.stringify({ coinId: coin.id, said: coin.said, locale: depositLocale, amt: deposit }) }, [
     { field: 'depositProof', filename: 'transfer.png', bytes: await pngImage(16, 16), type: 'image/png' },
   ]);
@@ -64,6 +56,25 @@ export async function fundTradingAccount(server: Server, customer: { uid: number
   if ((approved.data as { status: string }).status === 'awaiting_second') {
     const second = await call(server as TestServer, '/v1/staff/reviews/decide', { kind: 'deposit', id: item!.id, decision: 'approve', requestId: crypto.randomUUID() }, secondFinance.token);
     expect(second.data, second.msg).toEqual({ status: 'approved' });
+  }
+}
+
+/**
+ * Funds a customer's real trading account with exactly `amount` USD the way the product does:
+ * a USDT deposit with a proof image, approved by finance staff (the 'deposit' review credits
+ * the USDT wallet), then a transfer of `amount` USDT from the wallet into the trading account
+ * (USDT is pegged to the USD and its transfer carries no fee, which the quote confirms). A
+ * deposit below the minimum is raised to it; the rest stays in the USDT wallet. More than an
+ * unverified customer's largest deposit goes in as several deposits.
+ */
+export async function fundTradingAccount(server: Server, customer: { uid: number; token: string }, amount: string) {
+  const wanted = money(amount);
+  const minimum = money(minimumDepositUsd(depositLocale));
+  const coin = await usdtTrc20(server, customer.token);
+  for (let left = wanted > minimum ? wanted : minimum; left > 0n; ) {
+    const part = left > unverifiedDepositCapUsd ? unverifiedDepositCapUsd : left;
+    await depositApproved(server, customer, coin, formatMoney(part < minimum ? minimum : part));
+    left -= part;
   }
 
   const draft = { curr: 'USDT', currId: coin.currencyId, type: 0, num: amount };

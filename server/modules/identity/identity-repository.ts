@@ -57,7 +57,8 @@ export function createIdentityRepository(db: Kysely<Database>) {
     async enableTotp(uid: number, sealedSecret: string): Promise<boolean> {
       const result = await db
         .updateTable('app_user')
-        .set({ totp_enabled: true })
+        // Turning the second factor on starts the withdrawals' cooling-off, in the same statement.
+        .set({ totp_enabled: true, security_changed_at: sql<Date>`now()` })
         .where('uid', '=', uid)
         .where('totp_secret', '=', sealedSecret)
         .where('totp_enabled', '=', false)

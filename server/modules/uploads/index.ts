@@ -15,7 +15,7 @@ import { diskFileStore, memoryFileStore } from './file-store';
 import { createImagePool } from './image-pool';
 import { createUploadsService, type UploadsService } from './uploads-service';
 
-export type { ImageToStore, UploadsService } from './uploads-service';
+export type { ImageToStore, PreparedImage, UploadsService } from './uploads-service';
 
 declare module 'fastify' {
   interface FastifyInstance {

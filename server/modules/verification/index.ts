@@ -66,8 +66,8 @@ export async function registerVerification(deps: {
         files: { front: files[verificationPartNames.front], reverse: files[verificationPartNames.reverse], avatar: files[verificationPartNames.avatar] },
       };
       // Checked before the key's transaction (PGlite has one connection); checked again under the level's lock.
-      await verification.checkFull(submission);
-      return runOnce(db, { request, uid, path: verificationSubmit.path, ...once }, (trx) => verification.submitFull(trx, submission));
+      const documents = await verification.checkFull(submission);
+      return runOnce(db, { request, uid, path: verificationSubmit.path, ...once }, (trx) => verification.submitFull(trx, submission, documents));
     });
     scope.route(juniorVerificationSubmit, async (meta, request) => {
       const uid = request.session.uid;

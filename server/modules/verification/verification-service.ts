@@ -18,7 +18,7 @@ import type { UploadedFile } from '../../http/multipart';
 import { translate } from '../../i18n/messages';
 import type { NoticesService } from '../notices/notices-service';
 import type { ReviewEffectContext, ReviewsService, SubmittedReview } from '../reviews';
-import type { UploadsService } from '../uploads';
+import type { PreparedImage, UploadsService } from '../uploads';
 import type { SealedFields } from '../withdrawals/sealed-fields';
 import type { SubmissionRow, VerificationLevel, VerificationRepository } from './verification-repository';
 
@@ -53,6 +53,13 @@ export interface FullSubmission {
   uid: number;
   meta: { realName: string; idCard: string; authEmail: string; idType: number; locale: string };
   files: { front?: UploadedFile | undefined; reverse?: UploadedFile | undefined; avatar?: UploadedFile | undefined };
+}
+
+/** A full submission's images, re-encoded before its transaction (the upload limit and the image pool are no work to do under a lock). */
+export interface PreparedDocuments {
+  front?: PreparedImage | undefined;
+  reverse?: PreparedImage | undefined;
+  avatar?: PreparedImage | undefined;
 }
 
 export interface JuniorSubmission {
@@ -198,8 +205,8 @@ export function createVerificationService(deps: {
       };
     },
 
-    /** What is refused before any transaction: an approved level, a field, a missing image for a first submission. */
-    async checkFull(request: FullSubmission): Promise<void> {
+    /** What is refused before any transaction (an approved level, a field, a missing image for a first submission), then the images given, re-encoded. */
+    async checkFull(request: FullSubmission): Promise<PreparedDocuments> {
       const switches = await deps.switches();
       fieldsChecked(request.meta, switches.addVerifiedEmail);
       await assertOpen(request.uid, 'full');
@@ -208,6 +215,9 @@ export function createVerificationService(deps: {
       if (!files.front && !latest?.front_file_id) throw refused(ErrorCode.INCORRECT_PARAMETER_CONTENT, verificationMessageKeys.front);
       if (!files.reverse && !latest?.reverse_file_id) throw refused(ErrorCode.INCORRECT_PARAMETER_CONTENT, verificationMessageKeys.reverse);
       if (!files.avatar && !latest?.avatar_file_id) throw refused(ErrorCode.INCORRECT_PARAMETER_CONTENT, verificationMessageKeys.avatar);
+      const prepare = async (file: UploadedFile | undefined) =>
+        file ? uploads.prepareImage({ uid: request.uid, purpose: 'identityDocument', bytes: file.bytes, filename: file.filename }) : undefined;
+      return { front: await prepare(files.front), reverse: await prepare(files.reverse), avatar: await prepare(files.avatar) };
     },
 
     /**
@@ -215,17 +225,16 @@ export function createVerificationService(deps: {
      * images given stored (a resubmission keeps the earlier ones it does not replace), the
      * number sealed, the row and its compliance item.
      */
-    async submitFull(trx: Transaction<Database>, request: FullSubmission): Promise<null> {
-      const { uid, meta, files } = request;
+    async submitFull(trx: Transaction<Database>, request: FullSubmission, documents: PreparedDocuments): Promise<null> {
+      const { uid, meta } = request;
       const switches = await deps.switches();
       const base = await openLevel(trx, uid, 'full');
       const number = sealedNumber(meta.idCard);
       await assertDocumentFree(trx, uid, number.documentDigest);
-      const store = async (file: UploadedFile | undefined, earlier: string | null | undefined) =>
-        file ? uploads.storeImage(trx, { uid, purpose: 'identityDocument', bytes: file.bytes, filename: file.filename }) : (earlier ?? null);
-      const frontFileId = await store(files.front, base?.front_file_id);
-      const reverseFileId = await store(files.reverse, base?.reverse_file_id);
-      const avatarFileId = await store(files.avatar, base?.avatar_file_id);
+      const store = async (image: PreparedImage | undefined, earlier: string | null | undefined) => (image ? uploads.storeImage(trx, image) : (earlier ?? null));
+      const frontFileId = await store(documents.front, base?.front_file_id);
+      const reverseFileId = await store(documents.reverse, base?.reverse_file_id);
+      const avatarFileId = await store(documents.avatar, base?.avatar_file_id);
       // Checked again under the lock: the earlier images checkFull counted on are the base's.
       if (!frontFileId) throw refused(ErrorCode.INCORRECT_PARAMETER_CONTENT, verificationMessageKeys.front);
       if (!reverseFileId) throw refused(ErrorCode.INCORRECT_PARAMETER_CONTENT, verificationMessageKeys.reverse);
