@@ -11,6 +11,7 @@ import { readAccessToken } from '../../src/shared/session/token';
 import { post, scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
 import { call } from './identity-support';
 import { newCustomer } from './reviews-support';
+import { saveAddress, tronAddress } from './support/money-controls';
 import { jpegImage, multipartBody, multipartCall } from './uploads-support';
 
 interface Envelope {
@@ -32,6 +33,14 @@ type Customer = Awaited<ReturnType<typeof newCustomer>> & { aesKey: string };
  * reused with another body, amounts that overflowed a column into an HTTP 500, a coinId that
  * was not a number, and the first parallel transfers in and out of a new currency.
  */
+/** A valid Tron address saved for the customer on USDT TRC-20 (the server pays only to a saved one), encoded for the wire. */
+async function savedAddressOn(server: TestServer, who: { token: string; aesKey: string }, coinNetworkId: number) {
+  const address = tronAddress();
+  const saved = await saveAddress(server, who, coinNetworkId, address);
+  expect(saved.code, saved.msg).toBe(0);
+  return encodeField(address, who.aesKey);
+}
+
 describe.each(testBackends())('money hardening on $name', (backend) => {
   let server: TestServer;
   let ledger: Ledger;
@@ -39,6 +48,7 @@ describe.each(testBackends())('money hardening on $name', (backend) => {
   const script = scriptedSource();
   const clock = () => Date.now();
 
+  const savedAddress = (who: { token: string; aesKey: string }) => savedAddressOn(server, who, usdtTrc20.id);
   const customer = async (): Promise<Customer> => {
     const session = await newCustomer(server, 'hardened');
     return { ...session, aesKey: readAccessToken(session.token)!.aesKey };
@@ -69,7 +79,8 @@ describe.each(testBackends())('money hardening on $name', (backend) => {
   const depositsOf = async (uid: number) => (await server.database.db.selectFrom('deposit').select(['amount']).where('uid', '=', uid).execute()).map((row) => formatMoney(money(row.amount)));
 
   beforeAll(async () => {
-    server = await startTestServer(backend, { STALE_PRICE_MS: '3600000', CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500', SWITCHES: 'BANK_CARD_WITHDRAW=1' }, { marketSource: script.source });
+    // Idempotency is the subject here, not the withdrawal rules: no verification needed, no cooling-off after saving a destination.
+    server = await startTestServer(backend, { STALE_PRICE_MS: '3600000', CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500', SWITCHES: 'BANK_CARD_WITHDRAW=1', WITHDRAW_MIN_VERIFICATION: 'none', WITHDRAWAL_HOLD_SECONDS: '0' }, { marketSource: script.source });
     ledger = createLedger(server.database.db);
     script.push([{ symbol: 'BTCUSDT', timeMs: clock(), bid: 6_700_000, ask: 6_700_100, volume: 1 }]);
     const probe = await customer();
@@ -100,7 +111,7 @@ describe.each(testBackends())('money hardening on $name', (backend) => {
     it('withdraw/submit: a second amount under the first key holds nothing more', async () => {
       const who = await customer();
       await creditWallet(who.uid, 'USDT', '1000');
-      const paymentAddress = encodeField('TXkq9wZ8vU4bQ1m2n3p4r5s6t7u8v9w0xY', who.aesKey);
+      const paymentAddress = await savedAddress(who);
       const body = (num: string, practicalNum: string) => ({ num, practicalNum, currencyId: usdtTrc20.currencyId, coinId: usdtTrc20.id, paymentAddress, locale: 'en' });
       const key = crypto.randomUUID();
       expect((await keyed('/v1/waa/withdraw/submit', body('100', '99'), who.token, key)).code).toBe(0);
@@ -139,7 +150,7 @@ describe.each(testBackends())('money hardening on $name', (backend) => {
       await creditWallet(who.uid, 'USDT', '1000');
       const key = crypto.randomUUID();
       expect((await keyed('/v1/waa/wallet/transform', await transformDraft(who.token, 'USDT', 0, '100'), who.token, key)).code).toBe(0);
-      const paymentAddress = encodeField('TXkq9wZ8vU4bQ1m2n3p4r5s6t7u8v9w0xY', who.aesKey);
+      const paymentAddress = await savedAddress(who);
       const withdrawal = { num: '100', practicalNum: '99', currencyId: usdtTrc20.currencyId, coinId: usdtTrc20.id, paymentAddress, locale: 'en' };
       expect(await keyed('/v1/waa/withdraw/submit', withdrawal, who.token, key)).toMatchObject(reused);
       expect(await heldOf(who.uid)).toBe('0.00');
@@ -181,7 +192,7 @@ describe.each(testBackends())('money hardening on $name', (backend) => {
     it('coinId is only a positive integer: true, [1], "0x1" and "1e0" are refused (1001)', async () => {
       const who = await customer();
       await creditWallet(who.uid, 'USDT', '1000');
-      const paymentAddress = encodeField('TXkq9wZ8vU4bQ1m2n3p4r5s6t7u8v9w0xY', who.aesKey);
+      const paymentAddress = await savedAddress(who);
       for (const coinId of [true, [usdtTrc20.id], `0x${usdtTrc20.id.toString(16)}`, `${usdtTrc20.id}e0`, ` ${usdtTrc20.id}`, 1.5, -1, 0]) {
         const submitted = await deposit(who, { coinId, amt: '1000' });
         expect(submitted.code, `deposit coinId ${JSON.stringify(coinId)}`).toBe(ErrorCode.INCORRECT_PARAMETER_CONTENT);
