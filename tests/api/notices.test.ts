@@ -25,7 +25,8 @@ describe.each(testBackends())('notices on $name', (backend) => {
   let coin: { id: number; said: string };
 
   beforeAll(async () => {
-    server = await startTestServer(backend, { CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500' });
+    // One finance member decides each deposit here (the notices are the subject): four-eyes stays above the day's deposits.
+    server = await startTestServer(backend, { CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500', FOUR_EYES_USD: '100000' });
     finance = await createStaffAndSignIn(server, { roles: ['finance'] });
     support = await createStaffAndSignIn(server, { roles: ['support'] });
     const customer = await newCustomer(server, 'coins');
