@@ -53,21 +53,24 @@ function positionsServer() {
   return server;
 }
 
-function openPositions(...orders: TradeOrder[]) {
+/** The list with its rows: the virtualized list renders them once it has measured its room, a moment after mounting. */
+async function openPositions(...orders: TradeOrder[]) {
   signIn();
   loadCatalogue([eurusd]);
   pushPrice('EURUSD', '1.08500', '1.08512');
   pushPositions(summaryOf(...orders));
-  return renderView(<PositionList />, { server: positionsServer(), path: '/position' });
+  const view = renderView(<PositionList />, { server: positionsServer(), path: '/position' });
+  for (const order of orders) await screen.findByRole('button', { name: `${order.productName} ${order.uid}` });
+  return view;
 }
 
 const row = (order: TradeOrder) => screen.getByRole('button', { name: `${order.productName} ${order.uid}` });
 
 describe('a positions row', () => {
-  it('shows the product, side, volume, prices at the product\'s precision and the profit in its tone', () => {
+  it('shows the product, side, volume, prices at the product\'s precision and the profit in its tone', async () => {
     const buy = position();
     const sell = position({ uid: 'ORD-502', orderType: Direction.sell, profitLoss: '-120.40' });
-    openPositions(buy, sell);
+    await openPositions(buy, sell);
     const buyRow = row(buy);
     expect(buyRow).toHaveTextContent('EUR/USD');
     expect(within(buyRow).getByText(t('market.buy'))).toBeInTheDocument();
@@ -81,15 +84,15 @@ describe('a positions row', () => {
     expect(screen.getByTestId('pnl-ORD-502')).toHaveClass('down');
   });
 
-  it('does not colour a loss that shows as 0.00', () => {
-    openPositions(position({ profitLoss: '-0.004' }));
+  it('does not colour a loss that shows as 0.00', async () => {
+    await openPositions(position({ profitLoss: '-0.004' }));
     expect(screen.getByTestId('pnl-ORD-501')).toHaveTextContent('0.00');
     expect(screen.getByTestId('pnl-ORD-501')).not.toHaveClass('down');
   });
 
   it('opens its details, which close on Escape and give focus back to the row', async () => {
     const order = position();
-    const { user } = openPositions(order);
+    const { user } = await openPositions(order);
     await user.click(row(order));
     const details = screen.getByRole('dialog', { name: `EUR/USD · ${t('position.details')}` });
     expect(details).toHaveFocus();
@@ -101,7 +104,7 @@ describe('a positions row', () => {
 
   it('closes the position after the confirmation, and not without it', async () => {
     const order = position();
-    const { user, server } = openPositions(order);
+    const { user, server } = await openPositions(order);
     await user.click(row(order));
     await user.click(screen.getByRole('button', { name: t('position.cover') }));
     const confirmation = screen.getByRole('dialog', { name: t('position.cover') });
@@ -117,7 +120,7 @@ describe('a positions row', () => {
 
   it('cannot be closed inside its minimum holding time, and says for how long', async () => {
     const order = position({ closableAfterTime: Date.now() + 90_000 });
-    const { user } = openPositions(order);
+    const { user } = await openPositions(order);
     await user.click(row(order));
     const button = screen.getByRole('button', { name: new RegExp(t('position.can_close_in', { time: '1:[23][0-9]' })) });
     expect(button).toBeDisabled();
@@ -125,7 +128,7 @@ describe('a positions row', () => {
 
   it('removes an emptied stop loss when the edit is saved', async () => {
     const order = position();
-    const { user, server } = openPositions(order);
+    const { user, server } = await openPositions(order);
     await user.click(row(order));
     await user.click(screen.getByRole('button', { name: t('position.edit') }));
     const stopLoss = within(screen.getByRole('dialog', { name: `EUR/USD · ${t('position.edit_title')}` })).getByRole('textbox', { name: t('trade.stop_loss_price') });
@@ -137,7 +140,7 @@ describe('a positions row', () => {
 
   it('keeps a stop loss typed at once while the live feed updates the position beneath the edit', async () => {
     const order = position();
-    const { user } = openPositions(order);
+    const { user } = await openPositions(order);
     await user.click(row(order));
     await user.click(screen.getByRole('button', { name: t('position.edit') }));
     const edit = screen.getByRole('dialog', { name: `EUR/USD · ${t('position.edit_title')}` });
