@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { totpCode } from '../../server/auth/totp';
-import { adoptTokens, callApi, createSession, isDesktop, waitForApp } from './support';
+import { adoptTokens, approveAsSecondFinance, callApi, createSession, isDesktop, waitForApp } from './support';
 
 const dataDir = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
 /** The finance reviewer's own password once the one-time one is changed. */
@@ -108,6 +108,9 @@ async function depositApprovedLive(page: Page, browser: Browser) {
   await staff.getByRole('button', { name: 'Approve' }).click();
   await staff.getByRole('dialog', { name: 'Approve' }).getByRole('button', { name: 'Approve' }).click();
   await expect(staff.getByText('Approval recorded')).toBeVisible();
+  // 1,500 USD is over four-eyes (FOUR_EYES_USD 1,000): nothing is credited until a second finance member approves.
+  await expect(page.getByTestId('wallet-USDT-balance')).toHaveText('0.00 USDT');
+  await approveAsSecondFinance(page, uid, 'deposit');
 
   // The customer's open tab hears it: the notice at once, the balance at the wallet's next refresh (every 8 s).
   await expect(page.getByRole('status').filter({ hasText: 'Deposit credited' })).toBeVisible();

@@ -222,6 +222,16 @@ export async function verifyJunior(page: Page, token: string) {
   expect(approved.data).toEqual({ status: 'approved' });
 }
 
+/** A second finance member's approval of the customer's item that awaits one (four-eyes), through the back office's API. */
+export async function approveAsSecondFinance(page: Page, uid: number, kind: 'deposit' | 'withdrawal') {
+  const reviewer = await secondFundingReviewerToken(page);
+  const queue = (await callApi(page, '/v1/staff/reviews/list', reviewer, { kind, status: 'awaiting_second', page: 1, limit: 50 })).data as { list: { id: number; uid: number }[] };
+  const item = queue.list.find((entry) => entry.uid === uid);
+  expect(item, `the ${kind} awaits a second approval`).toBeDefined();
+  const approved = await callApi(page, '/v1/staff/reviews/decide', reviewer, { kind, id: item!.id, decision: 'approve', requestId: crypto.randomUUID() });
+  expect(approved.data).toEqual({ status: 'approved' });
+}
+
 /** The support member who sends notices to customers. */
 export const noticeSenderToken = (page: Page) => staffApiToken(page, 'notices', 'notice horse battery 7');
 
