@@ -25,13 +25,15 @@ export default defineConfig({
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['tests/api/support/migrated-pglite.global.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // On CI an API test that fails is run once more; npm test names every test that needed it (tests/support/retried-tests-reporter.ts).
           retry: process.env.CI ? 1 : 0,
           // A statement on the database handle from inside an open transaction hangs the embedded
           // database; in tests it is refused where it is asked for (server/db/pglite-dialect.ts).
-          env: { PGLITE_REFUSE_NESTED: '1' },
+          // Passwords hash at a test-only cost (server/auth/passwords.ts; tests/unit/auth checks the real one).
+          env: { PGLITE_REFUSE_NESTED: '1', PASSWORD_HASH_COST: 'test' },
         },
       },
     ],

@@ -13,10 +13,17 @@ export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: DatabaseKind;
   close(): Promise<void>;
+  /** An in-memory PGlite's whole data directory as a tarball, for a later `startFrom` (the API tests migrate once per run). */
+  dumpDataDir?: () => Promise<Blob>;
 }
 
 export type DatabaseTarget = (
-  | { kind: 'pglite'; dataDir: string | null }
+  | {
+      kind: 'pglite';
+      dataDir: string | null;
+      /** In memory only: start from this data directory (a `dumpDataDir` tarball) instead of an empty cluster; migrations still run (and find nothing to do when it is current). */
+      startFrom?: Blob;
+    }
   | { kind: 'postgres'; url: string; schema?: string }
 ) & {
   /** Told of every statement sent (with begin and commit): the bench counts round trips per order with it. */
@@ -30,6 +37,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
 /** Opens the database, applies pending migrations and answers a ready handle. */
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   let db: Kysely<Database>;
+  let dumpDataDir: (() => Promise<Blob>) | undefined;
   if (target.kind === 'pglite') {
     let client: PGlite;
     if (target.dataDir) {
@@ -37,7 +45,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       await fs.mkdir(directory, { recursive: true });
       client = new PGlite(directory);
     } else {
-      client = new PGlite();
+      const memoryClient = new PGlite(target.startFrom ? { loadDataDir: target.startFrom } : {});
+      dumpDataDir = () => memoryClient.dumpDataDir('none');
+      client = memoryClient;
     }
     db = watchTransactions(new Kysely<Database>({ dialect: new PgliteDialect(client), ...(target.onQuery ? { log: target.onQuery } : {}) }));
   } else {
@@ -68,5 +78,5 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
 
-  return { db, kind: target.kind, close: () => db.destroy() };
+  return { db, kind: target.kind, close: () => db.destroy(), ...(dumpDataDir ? { dumpDataDir } : {}) };
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import pg from 'pg';
 import { buildServer, type ServerDependencies } from '../../server/app';
 import { createTokenService, type TokenService } from '../../server/auth/tokens';
@@ -38,6 +38,14 @@ export function openTestDatabase(target: DatabaseTarget): Promise<DatabaseHandle
   return withSchemaDropLock(target.url, 'shared', () => openDatabase(target));
 }
 
+let migratedPgliteBlob: Promise<Blob> | null = null;
+
+/** The migrated embedded database the run made once (support/migrated-pglite.global.ts), read once per test file. */
+function migratedPglite(): Promise<Blob> {
+  migratedPgliteBlob ??= fs.readFile(inject('migratedPgliteDataDir')).then((bytes) => new Blob([bytes]));
+  return migratedPgliteBlob;
+}
+
 export interface TestBackend {
   name: string;
   target: () => Promise<DatabaseTarget & { cleanup: () => Promise<void> }>;
@@ -49,7 +57,7 @@ export interface TestBackend {
  */
 export function testBackends(): TestBackend[] {
   const backends: TestBackend[] = [
-    { name: 'pglite', target: async () => ({ kind: 'pglite', dataDir: null, cleanup: async () => undefined }) },
+    { name: 'pglite', target: async () => ({ kind: 'pglite', dataDir: null, startFrom: await migratedPglite(), cleanup: async () => undefined }) },
   ];
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
