@@ -131,8 +131,11 @@ export default defineConfig({
             { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             { name: 'phone', test: /[\\/]node_modules[\\/]libphonenumber-js[\\/]/ },
             // zod/mini and its core, not the English messages: those come only with a refused
-            // brand config (src/shared/api/zod-english.ts), in a chunk of their own.
-            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/](?!v4[\\/]locales[\\/])/ },
+            // brand config (src/shared/api/zod-english.ts), in a chunk of their own. With them
+            // its jitless setting, run as the chunk runs: the app loads zod with the first
+            // screen that parses (its first load holds none), and whichever that is, the
+            // setting comes before any schema.
+            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/](?!v4[\\/]locales[\\/])|[\\/]src[\\/]shared[\\/]api[\\/]zod-jitless\.ts$/ },
             { name: 'i18n', test: /[\\/]node_modules[\\/](i18next|react-i18next)[\\/]/ },
           ],
         },
