@@ -98,6 +98,61 @@ function localeParts(): Plugin {
 }
 
 /**
+ * Each entry's first load in one chunk of its own: the modules an entry imports statically
+ * that the other entry never loads (not even on demand). Rolldown otherwise splits from the
+ * entry the modules that its lazy screens import too (signals, the route table, price tones),
+ * though the entry has always loaded them first; each such file costs its own request and
+ * compresses apart. What both entries load at start stays in the chunks they share.
+ */
+function entryStartChunks(entries: Record<string, string>): { plugin: Plugin; groups: { name: string; test: (id: string) => boolean; includeDependenciesRecursively: false }[] } {
+  const imports = new Map<string, { static: readonly string[]; dynamic: readonly string[] }>();
+  const reach = (from: string, dynamic: boolean) => {
+    const seen = new Set<string>();
+    const pending = [from];
+    for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const next = imports.get(id);
+      pending.push(...(next?.static ?? []), ...(dynamic ? (next?.dynamic ?? []) : []));
+    }
+    return seen;
+  };
+  let owned: Map<string, Set<string>> | null = null;
+  // Asked once the graph is whole: chunks are made after every module is parsed.
+  const ownedBy = (name: string) => {
+    owned ??= new Map(
+      Object.entries(entries).map(([entry, file]) => {
+        const others = Object.entries(entries).filter(([other]) => other !== entry).map(([, otherFile]) => reach(otherFile, true));
+        return [entry, new Set([...reach(file, false)].filter((id) => others.every((reached) => !reached.has(id))))];
+      }),
+    );
+    return owned.get(name) ?? new Set<string>();
+  };
+  return {
+    plugin: {
+      name: 'entry-start-chunks',
+      apply: 'build',
+      buildStart() {
+        imports.clear();
+        owned = null;
+      },
+      moduleParsed(info) {
+        imports.set(info.id, { static: info.importedIds, dynamic: info.dynamicallyImportedIds });
+      },
+    },
+    // Without their dependencies: those the other entry loads too stay in the shared chunks
+    // (an entry's own modules import shared ones, never the reverse, so no chunks in a cycle).
+    groups: Object.keys(entries).map((name) => ({ name: `${name}-start`, test: (id: string) => ownedBy(name).has(id), includeDependenciesRecursively: false as const })),
+  };
+}
+
+const entries = {
+  app: fileURLToPath(new URL('./index.html', import.meta.url)),
+  staff: fileURLToPath(new URL('./staff/index.html', import.meta.url)),
+};
+const startChunks = entryStartChunks(entries);
+
+/**
  * Schemas (`z.object(…)`, `contract(…)`) build values and change nothing else: taken for free
  * of side effects, the ones a bundle never reads are dropped (the worker keeps only what it
  * parses). zod's one call that does change something, `config`, is called by its own name.
@@ -105,7 +160,7 @@ function localeParts(): Plugin {
 const unusedSchemasDropped = { manualPureFunctions: ['z', 'contract'] };
 
 export default defineConfig({
-  plugins: [react(), localeParts(), versionFile(), staffConsoleDeepLinks(), heic2anySameOriginWorker()],
+  plugins: [react(), localeParts(), versionFile(), staffConsoleDeepLinks(), heic2anySameOriginWorker(), startChunks.plugin],
   define: {
     __APP_VERSION__: JSON.stringify(appVersion),
     __BUILD_ID__: JSON.stringify(buildId),
@@ -118,10 +173,7 @@ export default defineConfig({
     // chunks; tests/unit/staff/bundle-boundary.test.ts proves the customer graph holds none of it).
     rollupOptions: {
       treeshake: unusedSchemasDropped,
-      input: {
-        app: fileURLToPath(new URL('./index.html', import.meta.url)),
-        staff: fileURLToPath(new URL('./staff/index.html', import.meta.url)),
-      },
+      input: entries,
       output: {
         // Libraries in chunks of their own, so a library one entry needs at start and the
         // other only on demand (the phone rules: the console's sign-in, the app's sign-up)
@@ -131,9 +183,13 @@ export default defineConfig({
             { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             { name: 'phone', test: /[\\/]node_modules[\\/]libphonenumber-js[\\/]/ },
             // zod/mini and its core, not the English messages: those come only with a refused
-            // brand config (src/shared/api/zod-english.ts), in a chunk of their own.
-            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/](?!v4[\\/]locales[\\/])/ },
+            // brand config (src/shared/api/zod-english.ts), in a chunk of their own. With them
+            // its jitless setting, run as the chunk runs: the app loads zod with the first
+            // screen that parses (its first load holds none), and whichever that is, the
+            // setting comes before any schema.
+            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/](?!v4[\\/]locales[\\/])|[\\/]src[\\/]shared[\\/]api[\\/]zod-jitless\.ts$/ },
             { name: 'i18n', test: /[\\/]node_modules[\\/](i18next|react-i18next)[\\/]/ },
+            ...startChunks.groups,
           ],
         },
       },

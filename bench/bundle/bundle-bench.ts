@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { build } from 'vite';
 import { chunkRawBudget, firstLoadGzipBudget, firstLoadGzipTarget, largeChunkExceptions } from '../../tests/unit/build/budgets';
-import { bytesOf, firstLoadFiles, lazyScreenModules, routeExtraFiles, staffFirstLoadFiles, staticClosure, total, appEntryKey, firstLoadStringFiles, staffEntryKey, type Bytes, type Manifest } from './route-bytes';
+import { bytesOf, firstLoadFiles, homeCallFiles, lazyScreenModules, routeExtraFiles, staffFirstLoadFiles, staticClosure, total, appEntryKey, firstLoadStringFiles, staffEntryKey, type Bytes, type Manifest } from './route-bytes';
 
 interface Section {
   title: string;
@@ -36,11 +36,13 @@ export async function runBundleBench(): Promise<Section[]> {
     return size;
   };
 
+  const codeOf = (file: string) => fs.readFileSync(path.join(dist, file), 'utf8');
   const entry = staticClosure(manifest, appEntryKey);
-  const firstLoad = firstLoadFiles(manifest);
+  const firstLoad = firstLoadFiles(manifest, codeOf);
   const locale = firstLoadStringFiles(manifest);
   const worker = [...firstLoad].filter((file) => !entry.has(file) && !locale.has(file));
   const firstTotal = total(firstLoad, sizeOf);
+  const homeCalls = homeCallFiles(manifest, firstLoad);
   const first: Section = {
     title: 'First load on / before the first price (JavaScript, gzip level 6)',
     header: ['part', 'files', 'raw', 'gzip', 'vs target (CI budget)'],
@@ -54,6 +56,13 @@ export async function runBundleBench(): Promise<Section[]> {
         kb(firstTotal.raw),
         kb(firstTotal.gzip),
         `${(firstTotal.gzip / firstLoadGzipTarget).toFixed(2)}× (${(firstTotal.gzip / firstLoadGzipBudget).toFixed(2)}×)`,
+      ],
+      [
+        "then, as home shows: its lists' contracts with zod (not before the first price)",
+        String(homeCalls.size),
+        kb(total(homeCalls, sizeOf).raw),
+        kb(total(homeCalls, sizeOf).gzip),
+        '',
       ],
     ],
   };

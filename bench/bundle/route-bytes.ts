@@ -3,6 +3,7 @@
  * Used by `npm run bench` (BENCH_ONLY=bundle) and by the budget check in
  * tests/unit/build/bundle-budget.test.ts.
  */
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 /** One entry of `.vite/manifest.json`, keyed by its source path (or `_name.js` for a shared chunk). */
@@ -56,14 +57,43 @@ export function staticClosure(manifest: Manifest, key: string): Set<string> {
 
 /**
  * What a phone fetches before the first price on `/`: the app entry with its static imports,
- * the SharedWorker (the entry names it as an asset) and the English strings.
+ * the SharedWorker (the entry names it as an asset) with the chunks it imports statically
+ * (its build's own: read from its code, as the manifest does not list them), and the English
+ * strings.
  */
-export function firstLoadFiles(manifest: Manifest): Set<string> {
+export function firstLoadFiles(manifest: Manifest, codeOf: (file: string) => string): Set<string> {
   const files = staticClosure(manifest, appEntryKey);
   const worker = (manifest[appEntryKey]?.assets ?? []).find((file) => sharedWorkerFile.test(file));
   if (!worker) throw new Error('the app entry names no shared-worker asset');
-  files.add(worker);
+  for (const file of moduleStaticClosure(worker, codeOf)) files.add(file);
   for (const file of firstLoadStringFiles(manifest)) files.add(file);
+  return files;
+}
+
+/** A built module and the chunks it imports statically (`import … from "./x.js"`, not `import("./x.js")`), theirs too. */
+export function moduleStaticClosure(file: string, codeOf: (file: string) => string): Set<string> {
+  const files = new Set<string>();
+  const pending = [file];
+  for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
+    if (files.has(current)) continue;
+    files.add(current);
+    for (const found of codeOf(current).matchAll(/(?:^|[;}\n])\s*(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["'`](\.{1,2}\/[^"'`]+)["'`]/g)) {
+      pending.push(path.posix.join(path.posix.dirname(current), found[1] as string));
+    }
+  }
+  return files;
+}
+
+/**
+ * The contracts home's first calls load once it shows (banners, products, options offered),
+ * with zod and the envelope's schema, beyond the first load: the first price waits for none
+ * of them. Empty for a build from before they were loaded on demand.
+ */
+export const homeCallModuleKeys = ['src/shared/api/anonymous.ts', 'src/shared/api/market.ts', 'src/shared/api/options.ts', 'src/app/api/answer-schemas.ts'];
+
+export function homeCallFiles(manifest: Manifest, firstLoad: ReadonlySet<string>): Set<string> {
+  const files = new Set<string>();
+  for (const key of homeCallModuleKeys) if (manifest[key]) for (const file of staticClosure(manifest, key)) if (!firstLoad.has(file)) files.add(file);
   return files;
 }
 

@@ -1,5 +1,3 @@
-// First: the content security policy forbids eval (see the module).
-import '../shared/api/zod-jitless';
 import { createRoot } from 'react-dom/client';
 import { boot } from './boot/boot';
 import { desktopMinWidthPx } from './layouts/viewport-rules';

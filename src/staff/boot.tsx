@@ -1,7 +1,7 @@
 import type { Root } from 'react-dom/client';
 import { BlockingOverlay, LoadingScreen } from '../app/boot/blocking-overlay';
 import { showToast } from '../app/components/toasts';
-import { colourSchemeSignal, themeColourSignal } from '../app/components/theme-controls';
+import { colourSchemeSignal, themeColourSignal } from '../app/theme/theme-choice';
 import { loadPreferences } from '../app/preferences/preferences';
 import { applyBrandColours, applyColourScheme } from '../app/theme/theme';
 import { parseBrandConfig, type BrandConfig } from '../shared/config/brand-config';

@@ -1,6 +1,5 @@
 import type * as z from 'zod/mini';
 import type { ApiContract, ApiRoot } from '../../shared/api/contract';
-import { envelopeSchema } from '../../shared/api/envelope';
 import { idempotencyHeader } from '../../shared/api/idempotency';
 import { ErrorCode } from '../../shared/errors/catalogue';
 import type { ServerDateSample } from '../../shared/time/server-clock';
@@ -76,10 +75,20 @@ const timeoutGraceMs = 700;
 /** The call whose 1002 (no such user) ends the session. */
 const userInfoPath = '/v1/waa/user/info';
 
+/** Where a call goes: its path and the root that serves it (a contract holds them with its schemas). */
+export type CallTarget = Pick<ApiContract<z.ZodMiniType, z.ZodMiniType>, 'path' | 'root'>;
+
 /** Calls that carry the user's token: `/waa/` on the API root and every exchange call. */
-function isSignedInCall(contract: ApiContract<z.ZodMiniType, z.ZodMiniType>): boolean {
-  return contract.root === 'exchange' || contract.path.includes('/waa/');
+function isSignedInCall(target: CallTarget): boolean {
+  return target.root === 'exchange' || target.path.includes('/waa/');
 }
+
+/**
+ * The envelope's schema, fetched with the first answer: zod comes into the page with the
+ * first contract a screen loads (by then it is there), never with the first load
+ * (tests/unit/build/budgets.ts).
+ */
+const answerSchemas = () => import('./answer-schemas');
 
 /**
  * The one request client: base URL, bearer token, language header, the response
@@ -89,16 +98,11 @@ export function createHttpClient(options: HttpClientOptions) {
   const fetchImpl = options.fetchImpl ?? ((input, init) => fetch(input, init));
   const nowMs = options.nowMs ?? Date.now;
 
-  async function call<TBody extends z.ZodMiniType, TData extends z.ZodMiniType>(
-    contract: ApiContract<TBody, TData>,
-    body: z.input<TBody>,
-    requestOptions: RequestOptions = {},
-  ): Promise<z.output<TData>> {
-    const fail = (failure: RequestFailure): never => {
-      if (!requestOptions.silent) options.report(failure);
-      throw new RequestError(failure);
-    };
-
+  /**
+   * Sends a call and reads its answer as JSON. Fails here: the network, the timeout, a
+   * refused session (HTTP 401 on a signed-in call) and a body that is not JSON.
+   */
+  async function exchange(target: CallTarget, body: unknown, requestOptions: RequestOptions, fail: (failure: RequestFailure) => never) {
     const controller = new AbortController();
     const timer =
       options.timeoutMs > 0 ? setTimeout(() => controller.abort('timeout'), options.timeoutMs + timeoutGraceMs) : null;
@@ -114,7 +118,7 @@ export function createHttpClient(options: HttpClientOptions) {
     let response: Response;
     const sentAtMs = nowMs();
     try {
-      response = await fetchImpl(`${options.roots[contract.root]}${contract.path}`, {
+      response = await fetchImpl(`${options.roots[target.root]}${target.path}`, {
         method: 'POST',
         headers,
         body: encoded.body,
@@ -137,7 +141,7 @@ export function createHttpClient(options: HttpClientOptions) {
     const sessionLost = (reason: 'unauthorized' | 'ended-by-server' | 'invalid') => {
       if (token && options.getToken() === token) options.onSessionLost(reason, token);
     };
-    if (response.status === 401 && isSignedInCall(contract)) {
+    if (response.status === 401 && isSignedInCall(target)) {
       sessionLost('unauthorized');
       throw new RequestError({ kind: 'http', status: 401 });
     }
@@ -148,6 +152,26 @@ export function createHttpClient(options: HttpClientOptions) {
     } catch {
       return fail(response.ok ? { kind: 'malformed' } : { kind: 'http', status: response.status });
     }
+    return { json, response, sessionLost };
+  }
+
+  function failWith(requestOptions: RequestOptions) {
+    return (failure: RequestFailure): never => {
+      if (!requestOptions.silent) options.report(failure);
+      throw new RequestError(failure);
+    };
+  }
+
+  async function call<TBody extends z.ZodMiniType, TData extends z.ZodMiniType>(
+    contract: ApiContract<TBody, TData>,
+    body: z.input<TBody>,
+    requestOptions: RequestOptions = {},
+  ): Promise<z.output<TData>> {
+    const fail = failWith(requestOptions);
+    const schemas = answerSchemas().catch(() => null);
+    const { json, response, sessionLost } = await exchange(contract, body, requestOptions, fail);
+    // Not fetched (a lost connection): the answer cannot be read, as if it had not come.
+    const { envelopeSchema } = (await schemas) ?? fail({ kind: 'network' });
     const envelope = envelopeSchema.safeParse(json);
     if (!envelope.success) {
       return fail(response.ok ? { kind: 'malformed' } : { kind: 'http', status: response.status });
@@ -170,6 +194,18 @@ export function createHttpClient(options: HttpClientOptions) {
     return data.data;
   }
 
+  /**
+   * A call's answer as it came (its JSON, envelope and all), for a caller that has it
+   * checked elsewhere: the start's switches, which the engine checks with their schema
+   * (src/app/boot/switches.ts). Fails as `call` does for the transport and an HTTP error.
+   */
+  async function answerOf(target: CallTarget, body: unknown, requestOptions: RequestOptions = {}): Promise<unknown> {
+    const fail = failWith(requestOptions);
+    const { json, response } = await exchange(target, body, requestOptions, fail);
+    if (!response.ok) return fail({ kind: 'http', status: response.status });
+    return json;
+  }
+
   /** Tells the user of a failure a caller kept silent and then chose not to handle itself. */
   const report = (failure: RequestFailure) => options.report(failure);
 
@@ -190,7 +226,7 @@ export function createHttpClient(options: HttpClientOptions) {
     return response.blob();
   }
 
-  return { call, report, fetchFile };
+  return { call, answerOf, report, fetchFile };
 }
 
 export type HttpClient = ReturnType<typeof createHttpClient>;

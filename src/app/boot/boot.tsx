@@ -1,14 +1,15 @@
 import { effect } from '@preact/signals-react';
 import type { Root } from 'react-dom/client';
 import { codedFailureText } from '../../shared/errors/catalogue';
-import { marketSocketUrl, parseBrandConfigExplained, positionsSocketUrl, type BrandConfig } from '../../shared/config/brand-config';
+import type { BrandConfig } from '../../shared/config/brand-config';
+import { marketSocketUrl, positionsSocketUrl } from '../../shared/config/socket-urls';
 import { enabledLanguages, pickLanguage } from '../../shared/i18n/languages';
 import { createHttpClient, type RequestFailure } from '../api/http-client';
 import { App } from '../app';
 import { showToast } from '../components/toasts';
-import { colourSchemeSignal, themeColourSignal } from '../components/theme-controls';
+import { colourSchemeSignal, themeColourSignal } from '../theme/theme-choice';
 import { logDebug } from '../debug/debug-log';
-import { connectEngine } from '../engine/engine-client';
+import { connectEngine, type EngineRemote } from '../engine/engine-client';
 import { sessionSignal } from '../engine/signals';
 import { changeLanguage, i18next, initI18n } from '../i18n/i18n';
 import { serverClock, switchesSignal } from '../app-context';
@@ -21,7 +22,8 @@ import { versionCheckDecision } from './version-check';
 
 type ConfigLoad = { ok: true; config: BrandConfig } | { ok: false; messageKey: string; details: string[] };
 
-async function loadBrandConfig(): Promise<ConfigLoad> {
+/** config.json as the page fetches it, checked by the engine (its schema and zod are not in the first load). */
+async function loadBrandConfig(engine: Promise<{ remote: EngineRemote }>): Promise<ConfigLoad> {
   let response: Response;
   try {
     response = await fetch('/config.json', { cache: 'no-cache' });
@@ -35,8 +37,12 @@ async function loadBrandConfig(): Promise<ConfigLoad> {
   } catch {
     return { ok: false, messageKey: 'boot.config_invalid', details: ['not JSON'] };
   }
-  const parsed = await parseBrandConfigExplained(json);
-  return parsed.ok ? parsed : { ok: false, messageKey: 'boot.config_invalid', details: parsed.problems };
+  const parsed = await (await engine).remote.checkBrandConfig(json);
+  if (parsed.ok) return parsed;
+  // Refused: read again here with zod's English messages, to say which field and why.
+  const { parseBrandConfigExplained } = await import('../../shared/config/brand-config');
+  const explained = await parseBrandConfigExplained(json);
+  return { ok: false, messageKey: 'boot.config_invalid', details: explained.ok ? parsed.problems : explained.problems };
 }
 
 /** True when the page is about to reload for a newer deployment. */
@@ -74,8 +80,8 @@ function describeFailure(failure: RequestFailure): string {
 }
 
 /**
- * Start-up: preferences and language, config.json (a missing one blocks the app), the
- * version check, the theme stylesheet, the data engine, the server's switches; then the app.
+ * Start-up: preferences and language, the data engine with config.json (a missing one blocks
+ * the app) and the version check, the theme stylesheet, the server's switches; then the app.
  */
 export async function boot(root: Root) {
   const stored = await loadPreferences();
@@ -85,7 +91,9 @@ export async function boot(root: Root) {
   await initI18n(pickLanguage(stored.language, browserLanguages, baseLanguages.map((language) => language.code)));
   root.render(<LoadingScreen label={i18next.t('common.loading')} />);
 
-  const [configLoad, reloading] = await Promise.all([loadBrandConfig(), reloadsForNewVersion()]);
+  // The engine starts while config.json and version.json come: it checks the config.
+  const engine = connectEngine();
+  const [configLoad, reloading] = await Promise.all([loadBrandConfig(engine), reloadsForNewVersion()]);
   if (reloading) return;
   if (!configLoad.ok) {
     root.render(<BlockingOverlay message={i18next.t('boot.config_missing')} details={[i18next.t(configLoad.messageKey), ...configLoad.details]} />);
@@ -106,7 +114,7 @@ export async function boot(root: Root) {
   applyBrandColours(config, themeColourSignal.value);
   const themeLoaded = applyColourScheme(colourSchemeSignal.value);
 
-  const { remote, watches, klines } = await connectEngine();
+  const { remote, watches, klines } = await engine;
   await remote.configureMarket({
     socketUrl: marketSocketUrl(config, window.location.origin),
     marketRoot: config.marketRoot,
@@ -132,7 +140,7 @@ export async function boot(root: Root) {
   // Support hook: the engine handle, for the debug console's users and the browser tests.
   Object.defineProperty(window, '__tradeweb', { value: { engine: remote }, configurable: true });
 
-  await Promise.all([themeLoaded, refreshSwitches(http)]);
+  await Promise.all([themeLoaded, refreshSwitches(http, remote)]);
   // The session clock runs in the worker; it follows the demo-trading switch as it changes.
   effect(() => {
     void remote.configureSession({

@@ -1,28 +1,10 @@
-import { signal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApp } from '../app-context';
 import { Icon } from './icons';
-import { savePreferences } from '../preferences/preferences';
-import { applyBrandColours, applyColourScheme, type ColourScheme } from '../theme/theme';
-
-export const colourSchemeSignal = signal<ColourScheme>('light', { name: 'colourScheme' });
-export const themeColourSignal = signal<string>('#2f6bff', { name: 'themeColour' });
-
-/** Light ⇄ dark, remembered: the toggle's and the top bar's "More" menu's one action. */
-export function chooseColourScheme(scheme: ColourScheme): void {
-  colourSchemeSignal.value = scheme;
-  void applyColourScheme(scheme);
-  void savePreferences({ colourScheme: scheme });
-}
-
-/** The brand colour the theme is drawn in, remembered. */
-export function chooseThemeColour(config: Parameters<typeof applyBrandColours>[0], colour: string): void {
-  themeColourSignal.value = colour;
-  applyBrandColours(config, colour);
-  void savePreferences({ themeColour: colour });
-}
+import type { ColourScheme } from '../theme/theme';
+import { chooseColourScheme, chooseThemeColour, colourSchemeSignal, themeColourSignal } from '../theme/theme-choice';
 
 export function SchemeToggle() {
   useSignals();

@@ -6,7 +6,7 @@ import { useApp } from '../app-context';
 import { flagUrls } from '../components/flags';
 import { Icon } from '../components/icons';
 import { chooseLanguage } from '../i18n/choose-language';
-import { chooseColourScheme, chooseThemeColour, colourSchemeSignal, themeColourSignal } from '../components/theme-controls';
+import { chooseColourScheme, chooseThemeColour, colourSchemeSignal, themeColourSignal } from '../theme/theme-choice';
 import { IndicatorDialog } from '../features/chart/chart-tools';
 import type { FoldableTopBarItem } from './top-bar-folding';
 import { choosePhoneView } from './use-viewport';

@@ -9,10 +9,9 @@ import { MobileLayout } from '../layouts/mobile-layout';
 import { PhoneViewFrame } from '../layouts/phone-view-frame';
 import { useIsDesktop, useViewport } from '../layouts/use-viewport';
 import { signInReturnSignal } from '../pages/auth/sign-in-return';
-import { isAccountPath } from '../features/account/account-entries';
 import { loginPathFor, resolveGuard, type GuardContext } from './guards';
 import { prefetchDesktop, startPrefetching } from './prefetch';
-import { hasScreen, type ScreenRouteName } from './routes';
+import { hasScreen, isAccountPath, type ScreenRouteName } from './routes';
 import { ScreenLoading } from './screen-loading';
 import { accountDialog, desktopLayout, isLazyScreen, screens, workspaceScreen } from './screens';
 

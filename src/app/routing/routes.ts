@@ -143,3 +143,12 @@ export function matchRoute(path: string): RouteMatch | null {
   }
   return null;
 }
+
+/**
+ * Whether a path is in the account area, which desktop shows in the account dialog. Here,
+ * not with the account menus (account-entries.ts): the router needs it at start, the menus
+ * only their screens do.
+ */
+export function isAccountPath(path: string): boolean {
+  return path === '/user' || path.startsWith('/user/');
+}

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { switchesPath } from '../config/switches';
 import { contract, noBody } from './contract';
 
 /**
@@ -9,7 +10,7 @@ export const systemConfigItem = z.object({ name: z.string(), enable: z.boolean()
 export type SystemConfigItem = z.infer<typeof systemConfigItem>;
 
 export const getAllConfigStatusWeb = contract(
-  '/v1/wa-na/system/systemConfig/getAllConfigStatusWeb',
+  switchesPath,
   noBody,
   z.object({ items: z.array(systemConfigItem) }),
 );

@@ -2,15 +2,9 @@ import * as z from 'zod/mini';
 import { klinePeriods } from '../market/kline';
 import { contract, noBody } from './contract';
 import { decimalString } from './envelope';
+import { productTypes } from '../market/product-types';
 
-/** Product types as the quotation tabs show them, in tab order. */
-export const productTypes = ['Forex', 'Commodities', 'Indices', 'Cryptos', 'US stocks'] as const;
-export type ProductTypeName = (typeof productTypes)[number];
-/** Numeric product type (the wire's productType), in the same order as the names. */
-export const ProductType = { forex: 1, commodities: 2, indices: 3, cryptos: 4, usStocks: 5 } as const;
-export type ProductType = (typeof ProductType)[keyof typeof ProductType];
-/** Numeric product type: 1 Forex, 2 Commodities, 3 Indices, 4 Cryptos, 5 US stocks. */
-export const productTypeNumber = (type: ProductTypeName) => productTypes.indexOf(type) + 1;
+export { ProductType, productTypeNumber, productTypes, type ProductTypeName } from '../market/product-types';
 
 const weekdaySeconds = z.array(z.int().check(z.minimum(0), z.maximum(86399))).check(z.length(7));
 

@@ -59,3 +59,13 @@ export function switchesFromItems(items: readonly { name: string; enable: boolea
   }
   return switches;
 }
+
+/**
+ * The call that answers the switches (its contract, `getAllConfigStatusWeb`, is in
+ * api/anonymous.ts; the path is here as well so that the page's start, which has the
+ * engine check the answer, loads no schema).
+ */
+export const switchesPath = '/v1/wa-na/system/systemConfig/getAllConfigStatusWeb';
+
+/** What the engine answers of the switches call: its items, or why they are not usable. */
+export type SwitchesCheck = { ok: true; items: { name: string; enable: boolean }[] } | { ok: false; problem: string };

@@ -1,4 +1,4 @@
-import { ProductType } from '../api/market';
+import { ProductType } from './product-types';
 import { klinePeriods, type KlinePeriod } from './kline';
 import type { MarketStatus } from './market-hours';
 

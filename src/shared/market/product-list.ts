@@ -1,4 +1,5 @@
-import { ProductType, type Product } from '../api/market';
+import type { Product } from '../api/market';
+import { ProductType } from './product-types';
 import { isTradableInMode, type TradeModeContext } from './tradability';
 
 /** Market mode: the products' own trade status decides (no option product is consulted). */

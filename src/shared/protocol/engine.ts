@@ -1,5 +1,7 @@
 import type { AccountBalance } from '../api/account';
 import type { OptionOrder } from '../api/options';
+import type { BrandConfigResult } from '../config/brand-config';
+import type { SwitchesCheck } from '../config/switches';
 import type { PositionsSummary } from '../api/trading';
 import type { KlinePeriod, WireBar } from '../market/kline';
 import type { Book } from '../session/token';
@@ -237,6 +239,14 @@ export interface EngineApi {
   historyRange(symbol: string, period: KlinePeriod, fromMs: number, toMs: number): Promise<WireBar[]>;
   /** After the reconnection alert: try again from the first attempt. */
   reconnectMarket(): Promise<void>;
+  /**
+   * Checks config.json as the tab fetched it: the config with its defaults, or its problems
+   * (zod/mini's bare words). The engine holds the schema (and zod) so that the page's first
+   * load need not.
+   */
+  checkBrandConfig(input: unknown): Promise<BrandConfigResult>;
+  /** Checks the switches call's answer (envelope and all) as the tab's request client got it, for the same reason. */
+  checkSwitchesAnswer(answer: unknown): Promise<SwitchesCheck>;
 }
 
 /**

@@ -1,10 +1,9 @@
 import { ErrorCode } from '../errors/catalogue';
 import { isTradable } from '../market/tradability';
 import { divideMoney, multiplyMoney, parseMoney, type Units } from '../money/money';
+import { Direction } from './direction';
 
-/** Direction everywhere (the wire's orderType): 0 buy, 1 sell. */
-export const Direction = { buy: 0, sell: 1 } as const;
-export type Direction = (typeof Direction)[keyof typeof Direction];
+export { Direction } from './direction';
 
 /** Price type (the wire's buyPoint): 1 pending (a limit price), 2 market. */
 export const PriceType = { pending: 1, market: 2 } as const;

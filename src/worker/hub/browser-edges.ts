@@ -3,7 +3,7 @@ import { createStore, del, get, set } from 'idb-keyval';
 import { systemClock, type KeyValueStore, type Timers } from '../engine/ports';
 import { fetchMarketHistory, fetchMarketHistoryRange } from '../transport/market-history';
 import { openPositionsSocket } from '../transport/positions-socket';
-import { fetchRunningOptions, fetchSessionApi } from '../transport/session-api';
+import type { SessionApi } from '../engine/session-clock';
 import type { EngineHostOptions, PeerMessage } from './engine-host';
 
 /** The channel on which the engines of one origin keep their sessions in step. */
@@ -38,6 +38,20 @@ export function broadcastChannel<M>(name: string): { post(message: M): void; lis
 }
 
 /**
+ * The session's calls and their schemas, fetched by the engine when it first checks a stored
+ * session: a visitor's engine never needs them, and they are not in the first load. A fetch
+ * that fails (offline) answers as an unreachable server does.
+ */
+const sessionCalls = () => import('../transport/session-api');
+
+function lazySessionApi(apiRoot: string): SessionApi {
+  return {
+    checkToken: (token) => sessionCalls().then(({ fetchSessionApi }) => fetchSessionApi(apiRoot).checkToken(token), () => 'unreachable' as const),
+    refresh: (tokens) => sessionCalls().then(({ fetchSessionApi }) => fetchSessionApi(apiRoot).refresh(tokens), () => ({ kind: 'unreachable' as const })),
+  };
+}
+
+/**
  * The browser's edges for either entry file: the shared worker's engine and the
  * fallback's per-tab engines must use the same store and peer channel to meet.
  */
@@ -49,8 +63,8 @@ export function browserEngineEdges(): Omit<EngineHostOptions, 'kind' | 'connectM
     peers: broadcastChannel<PeerMessage>(enginePeersChannel),
     fetchHistory: fetchMarketHistory,
     fetchHistoryRange: fetchMarketHistoryRange,
-    sessionApi: fetchSessionApi,
+    sessionApi: lazySessionApi,
     connectPositions: openPositionsSocket,
-    fetchRunningOptions,
+    fetchRunningOptions: (apiRoot, token) => sessionCalls().then(({ fetchRunningOptions }) => fetchRunningOptions(apiRoot, token), () => null),
   };
 }

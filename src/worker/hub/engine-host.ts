@@ -17,6 +17,7 @@ import { createOptionCountdowns, emptyOptions } from '../engine/option-countdown
 import { createPositionsChannel, emptyPositions, type PositionsConnector } from '../engine/positions-channel';
 import { createSessionClock, type SessionApi, type SessionClock } from '../engine/session-clock';
 import { createSessionStore } from '../engine/session-store';
+import { checkBrandConfig, checkSwitchesAnswer } from '../engine/start-checks';
 import { createClientRegistry } from './client-registry';
 
 /** Messages between engines of one browser (the dedicated-worker fallback has one per tab). */
@@ -258,6 +259,12 @@ export function createEngineHost(options: EngineHostOptions) {
       if (marketRoot === null) throw new Error('configureMarket first');
       if (!options.fetchHistoryRange) throw new Error('this engine has no ranged history');
       return options.fetchHistoryRange(marketRoot, symbol, period, fromMs, toMs);
+    },
+    async checkBrandConfig(input) {
+      return checkBrandConfig(input);
+    },
+    async checkSwitchesAnswer(answer) {
+      return checkSwitchesAnswer(answer);
     },
   } satisfies EngineApi;
 

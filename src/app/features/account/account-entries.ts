@@ -120,8 +120,3 @@ export function desktopMenuEntries(context: AccountMenuContext): AccountMenuEntr
 export function menuEntryOf(name: RouteName): RouteName {
   return parentEntry[name] ?? name;
 }
-
-/** Whether a path is in the account area, which desktop shows in the account dialog. */
-export function isAccountPath(path: string): boolean {
-  return path === '/user' || path.startsWith('/user/');
-}

@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals-react';
-import { findOptionsProduct, type OptionProduct } from '../../../shared/api/options';
-import { parseTimeRatePayload, type OptionTimeRate } from '../../../shared/options/option-rules';
+import type { OptionProduct } from '../../../shared/api/options';
+import type { OptionTimeRate } from '../../../shared/options/option-rules';
 import type { HttpClient } from '../../api/http-client';
 import { createSharedRefresh } from './shared-refresh';
 import { productRefreshMs } from './products';
@@ -25,6 +25,8 @@ const pageLimit = 100;
 const pagesMax = 100;
 
 async function fetchAll(http: HttpClient, silent: boolean): Promise<Map<string, LoadedOptionProduct>> {
+  // The contract and the option rules come with the first call: the first load holds neither.
+  const [{ findOptionsProduct }, { parseTimeRatePayload }] = await Promise.all([import('../../../shared/api/options'), import('../../../shared/options/option-rules')]);
   const byCode = new Map<string, LoadedOptionProduct>();
   for (let page = 1; page <= pagesMax; page += 1) {
     const { optionsProducts } = await http.call(findOptionsProduct, { limit: pageLimit, page }, { silent });

@@ -1,5 +1,4 @@
 import { signal } from '@preact/signals-react';
-import { findOptionsProduct, optionProductList } from '../../../shared/api/options';
 import type { HttpClient } from '../../api/http-client';
 
 /**
@@ -11,6 +10,8 @@ export const optionsOfferedSignal = signal<boolean | null>(null, { name: 'option
 
 export async function loadOptionsOffered(http: HttpClient, signedIn: boolean): Promise<void> {
   try {
+    // The contracts come with the call: home asks it, and the first load holds no schema.
+    const { findOptionsProduct, optionProductList } = await import('../../../shared/api/options');
     const { optionsProducts } = await http.call(signedIn ? optionProductList : findOptionsProduct, { limit: 1, page: 1 }, { silent: true });
     optionsOfferedSignal.value = optionsProducts.length > 0;
   } catch {

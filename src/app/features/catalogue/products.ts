@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals-react';
-import { productList, type Product } from '../../../shared/api/market';
+import type { Product } from '../../../shared/api/market';
 import type { HttpClient } from '../../api/http-client';
 import { createSharedRefresh } from './shared-refresh';
 
@@ -16,8 +16,9 @@ export const productsSignal = signal<ProductsState>({ status: 'loading', list: [
 
 const catalogue = createSharedRefresh(
   (http) =>
-    http
-      .call(productList, {}, { silent: productsSignal.peek().status === 'ready' })
+    // The contract comes with the first call: home's quote list is in the first load, which holds no schema.
+    import('../../../shared/api/market')
+      .then(({ productList }) => http.call(productList, {}, { silent: productsSignal.peek().status === 'ready' }))
       .then(({ list }) => {
         productsSignal.value = { status: 'ready', list };
         return true;

@@ -7,7 +7,7 @@ import type { MarketStatus } from '../../../shared/market/market-hours';
 import { formatPriceTime } from '../../../shared/format/date-time';
 import { useApp } from '../../app-context';
 import { useBrandFormat } from '../../format/use-brand-format';
-import { colourSchemeSignal } from '../../components/theme-controls';
+import { colourSchemeSignal } from '../../theme/theme-choice';
 import { showToast } from '../../components/toasts';
 import { priceSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';

@@ -1,18 +1,19 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { noticeList, noticeUnreadCount } from '../../../shared/api/notices';
 import type { HttpClient } from '../../api/http-client';
 import { useApp } from '../../app-context';
 import { showToast } from '../../components/toasts';
 import { noticesSignal, sessionSignal } from '../../engine/signals';
-import { noticeText } from '../../../shared/notices/notice-codes';
+
+/** The notice calls' contracts, fetched with a signed-in tab's first call: the first load holds no schema. */
+const noticeCalls = () => import('../../../shared/api/notices');
 
 /** Asks the unread count again (after a notice was read); kept only while the same user is signed in. */
 export function refreshUnreadCount(http: HttpClient): void {
   const user = sessionSignal.peek().uid;
-  http
-    .call(noticeUnreadCount, {}, { silent: true })
+  noticeCalls()
+    .then(({ noticeUnreadCount }) => http.call(noticeUnreadCount, {}, { silent: true }))
     .then(({ count }) => {
       if (sessionSignal.peek().uid === user) noticesSignal.value = { ...noticesSignal.peek(), unreadCount: count };
     })
@@ -38,8 +39,8 @@ export function NoticeAlerts() {
     if (user === null) return;
     let current = true;
     const ask = () => {
-      http
-        .call(noticeUnreadCount, {}, { silent: true })
+      noticeCalls()
+        .then(({ noticeUnreadCount }) => http.call(noticeUnreadCount, {}, { silent: true }))
         .then(({ count }) => {
           if (current && sessionSignal.peek().uid === user) noticesSignal.value = { ...noticesSignal.peek(), unreadCount: count };
         })
@@ -63,9 +64,9 @@ export function NoticeAlerts() {
     if (arrivals === shownArrivals.current) return;
     shownArrivals.current = arrivals;
     if (user === null) return;
-    http
-      .call(noticeList, { page: 1, limit: 1 }, { silent: true })
-      .then(({ list }) => {
+    // How a notice is worded comes with the first one that arrives.
+    Promise.all([noticeCalls().then(({ noticeList }) => http.call(noticeList, { page: 1, limit: 1 }, { silent: true })), import('../../../shared/notices/notice-codes')])
+      .then(([{ list }, { noticeText }]) => {
         const newest = list[0];
         if (newest && sessionSignal.peek().uid === user) showToast('info', noticeText(newest, (key, params) => t(key, params)).title);
       })

@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals-react';
-import { Direction } from '../../../shared/trading/order-rules';
+import { Direction } from '../../../shared/trading/direction';
 
 /** The quotation list shows by default when the window is taller than this. */
 export const quoteListDefaultMinHeightPx = 790;

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { appBannerList } from '../../../shared/api/anonymous';
 import { safeBannerUrl } from '../../../shared/config/banner-url';
 import { useApp } from '../../app-context';
 
@@ -32,8 +31,9 @@ export function BannerCarousel(props: { reloadKey?: number }) {
 
   useEffect(() => {
     const controller = new AbortController();
-    http
-      .call(appBannerList, {}, { silent: true, signal: controller.signal })
+    // The contract comes with the call (the first load holds no schema); the fallback list shows meanwhile.
+    import('../../../shared/api/anonymous')
+      .then(({ appBannerList }) => http.call(appBannerList, {}, { silent: true, signal: controller.signal }))
       .then(({ rows }) => {
         const urls = rows.flatMap((row) => safeBannerUrl(row.bannerUrl) ?? []);
         if (urls.length > 0) setBanners(urls);

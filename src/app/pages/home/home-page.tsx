@@ -36,7 +36,7 @@ export function HomePage() {
   /** Reloads what home shows: switches, banners, products, whether options are offered, and the prices when their feed is not live. */
   function refresh() {
     setBannersReload((count) => count + 1);
-    void refreshSwitches(http);
+    void refreshSwitches(http, engine);
     void loadProducts(http);
     void loadOptionsOffered(http, !visitor);
     const market = marketSignal.peek();

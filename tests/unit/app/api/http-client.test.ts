@@ -189,6 +189,21 @@ describe('request client', () => {
     expect(offline.reported[0]).toEqual({ kind: 'network' });
   });
 
+  it('answers a call as it came for a caller that checks it elsewhere (the start\'s switches), failing as a call does on transport and HTTP faults', async () => {
+    const answer = { code: 0, msg: 'success', data: { items: [{ name: 'PHONE_REGISTER', enable: true }] } };
+    const ok = client(json(answer));
+    await expect(ok.http.answerOf({ path: '/v1/wa-na/system/systemConfig/getAllConfigStatusWeb', root: 'api' }, {}, { silent: true })).resolves.toEqual(answer);
+    expect(ok.fetchImpl.mock.calls[0]![0]).toBe('https://api.example/v1/wa-na/system/systemConfig/getAllConfigStatusWeb');
+    const fault = client(json({ code: 0, data: null }, 503));
+    await expect(fault.http.answerOf({ path: '/v1/wa-na/x', root: 'api' }, {})).rejects.toMatchObject({ failure: { kind: 'http', status: 503 } });
+    expect(fault.reported).toEqual([{ kind: 'http', status: 503 }]);
+    const offline = client(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await expect(offline.http.answerOf({ path: '/v1/wa-na/x', root: 'api' }, {}, { silent: true })).rejects.toMatchObject({ failure: { kind: 'network' } });
+    expect(offline.reported).toEqual([]);
+  });
+
   it('trims every string in a payload', () => {
     expect(trimStrings({ a: ' x ', b: [' y'], c: { d: 'z  ' }, n: 1 })).toEqual({ a: 'x', b: ['y'], c: { d: 'z' }, n: 1 });
   });

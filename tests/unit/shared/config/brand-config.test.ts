@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { marketSocketUrl, parseBrandConfig, parseBrandConfigExplained } from '../../../../src/shared/config/brand-config';
+import { parseBrandConfig, parseBrandConfigExplained } from '../../../../src/shared/config/brand-config';
+import { marketSocketUrl } from '../../../../src/shared/config/socket-urls';
 
 describe('brand config.json', () => {
   it('accepts the shipped public/config.json', () => {

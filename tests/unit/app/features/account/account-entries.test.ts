@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { switchDefaults, switchNames, type Switches } from '../../../../../src/shared/config/switches';
-import { desktopMenuEntries, hubMenuEntries, isAccountPath, mayBindEmail, menuEntryOf, walletHubShortcuts, type AccountMenuContext } from '../../../../../src/app/features/account/account-entries';
+import { desktopMenuEntries, hubMenuEntries, mayBindEmail, menuEntryOf, walletHubShortcuts, type AccountMenuContext } from '../../../../../src/app/features/account/account-entries';
+import { isAccountPath } from '../../../../../src/app/routing/routes';
 import { resolveGuard } from '../../../../../src/app/routing/guards';
 import { hasScreen } from '../../../../../src/app/routing/routes';
 
