@@ -339,5 +339,56 @@ describe.each(testBackends())('money controls on $name', (backend) => {
       const placed = await withdraw(who, '100', '99', { totpCode: next });
       expect(placed.code, placed.msg).toBe(0);
     });
+
+    /** A customer with the authenticator on and every hold waited out; `code` is the next step's (the enabling one is spent). */
+    const withSecondFactor = async () => {
+      const who = await withdrawer('500');
+      const { secret } = (await call(server, '/v1/waa/user/twoFactor/setup', {}, who.token)).data as { secret: string };
+      const enabledAt = Date.now();
+      expect((await call(server, '/v1/waa/user/twoFactor/enable', { code: totpCode(secret, enabledAt) }, who.token)).code).toBe(0);
+      await waitOutHold(who.uid);
+      return { who, code: totpCode(secret, enabledAt + 30_000) };
+    };
+
+    it('answers a retried withdrawal (same key, same body, same code) with its first result, and refuses that code to any other request', async () => {
+      const { who, code } = await withSecondFactor();
+      const body = (num: string, practicalNum: string) => ({
+        num,
+        practicalNum,
+        currencyId: usdtTrc20.currencyId,
+        coinId: usdtTrc20.id,
+        paymentAddress: encodeField(who.address, who.aesKey),
+        locale: 'en',
+        totpCode: code,
+      });
+      const key = crypto.randomUUID();
+      // The client sends twice at once (a retry racing the first), then once more after: one withdrawal, three successes.
+      const raced = await Promise.all([moneyCall('/v1/waa/withdraw/submit', body('100', '99'), who.token, key), moneyCall('/v1/waa/withdraw/submit', body('100', '99'), who.token, key)]);
+      expect(raced.map((answer) => answer.code)).toEqual([0, 0]);
+      const retried = await moneyCall('/v1/waa/withdraw/submit', body('100', '99'), who.token, key);
+      expect(retried.code, retried.msg).toBe(0);
+      expect(await reviewsOf(who.uid, 'withdrawal')).toHaveLength(1);
+      // The same key with another body: 1016; the same code on a new key (another request): spent, 1020.
+      expect((await moneyCall('/v1/waa/withdraw/submit', body('101', '100'), who.token, key)).code).toBe(ErrorCode.INCORRECT_PARAMETER_VALUE);
+      expect((await moneyCall('/v1/waa/withdraw/submit', body('100', '99'), who.token)).code).toBe(ErrorCode.INVALID_VERIFICATION_CODE);
+      expect(await reviewsOf(who.uid, 'withdrawal')).toHaveLength(1);
+      expect((await ledger.walletBalances(who.uid)).get('USDT')).toBe(money('400'));
+    });
+
+    it('answers a retried new address (same key, same body, same code) with its first result, and refuses that code to another address', async () => {
+      const { who, code } = await withSecondFactor();
+      const address = tronAddress();
+      const body = (saved: string) => ({ currencyId: usdtTrc20.id, cryptocurrencyAddress: encodeField(saved, who.aesKey), totpCode: code });
+      const key = crypto.randomUUID();
+      const raced = await Promise.all([moneyCall('/v1/waa/wallet/crypto/insert', body(address), who.token, key), moneyCall('/v1/waa/wallet/crypto/insert', body(address), who.token, key)]);
+      expect(raced.map((answer) => answer.code)).toEqual([0, 0]);
+      expect((await moneyCall('/v1/waa/wallet/crypto/insert', body(address), who.token, key)).code).toBe(0);
+      const addresses = () => server.database.db.selectFrom('saved_crypto_address').select('id').where('uid', '=', who.uid).execute();
+      // The withdrawer's own address and this one.
+      expect(await addresses()).toHaveLength(2);
+      expect((await moneyCall('/v1/waa/wallet/crypto/insert', body(tronAddress()), who.token)).code).toBe(ErrorCode.INVALID_VERIFICATION_CODE);
+      expect((await moneyCall('/v1/waa/wallet/crypto/insert', body(tronAddress()), who.token, key)).code).toBe(ErrorCode.INCORRECT_PARAMETER_VALUE);
+      expect(await addresses()).toHaveLength(2);
+    });
   });
 });
