@@ -66,4 +66,6 @@ export const migrations: Record<string, Migration> = {
   '0026-money-controls': moneyControls,
   '0034-sign-in-trust': signInTrust,
   '0038-verified-documents': verifiedDocuments,
+  '0039-second-factor-request': secondFactorRequest,
+  '0040-staff-invitation-voided': staffInvitationVoided,
 };
