@@ -38,7 +38,7 @@ describe.each(testBackends())('money controls: enrolment, segregation of duties,
   beforeAll(async () => {
     server = await startTestServer(
       backend,
-      { FOUR_EYES_USD: '1000', STALE_PRICE_MS: '600000', CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500', LOGIN_ATTEMPTS_PER_15_MIN: '500' },
+      { FOUR_EYES_USD: '1000', SOLO_APPROVALS_USD: '2000', STALE_PRICE_MS: '600000', CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500', LOGIN_ATTEMPTS_PER_15_MIN: '500' },
       { marketSource: script.source, nowMs },
     );
     ledger = createLedger(server.database.db);
@@ -201,6 +201,42 @@ describe.each(testBackends())('money controls: enrolment, segregation of duties,
       const independent = await createStaffAndSignIn(server, { roles: ['finance'], nowMs });
       await decided(server, independent.token, { kind: 'withdrawal', id, decision: 'approve' }, 'approved');
       expect(paidOut(id)).toBe(1);
+    });
+
+    it('refuses two members one admin invited within the period as the two approvers: the admin, reading both invitations, would be both pairs of eyes', async () => {
+      nextStep();
+      const first = await inviteEnrolAndSignIn(server, adminA.token, { roles: ['finance'], nowMs });
+      nextStep();
+      const second = await inviteEnrolAndSignIn(server, adminA.token, { roles: ['finance'], nowMs });
+      const id = await submitReview(server, { kind: 'withdrawal', uid: customer.uid, facts: { amount: '5000 USDT' }, amountUsd: '5000' });
+      await decided(server, first.token, { kind: 'withdrawal', id, decision: 'approve' }, 'awaiting_second');
+      expect((await decide(server, second.token, { kind: 'withdrawal', id, decision: 'approve' })).code).toBe(ErrorCode.STAFF_DUTIES_RELATED);
+      expect(paidOut(id)).toBe(0);
+      // A member the same admin did not make completes it.
+      await decided(server, adminB.token, { kind: 'withdrawal', id, decision: 'approve' }, 'approved');
+      expect(paidOut(id)).toBe(1);
+    });
+
+    it('lets one member approve alone at most SOLO_APPROVALS_USD over 24 hours across customers: past it, items under four-eyes wait for a second member', async () => {
+      nextStep();
+      const [solo, other] = [await createStaffAndSignIn(server, { roles: ['finance'], nowMs }), await createStaffAndSignIn(server, { roles: ['finance'], nowMs })];
+      // The attack: many accounts (sock puppets), each just under four-eyes, all approved by one member.
+      const puppets = [await newCustomer(server), await newCustomer(server), await newCustomer(server), await newCustomer(server)];
+      const items = [];
+      for (const puppet of puppets) items.push(await submitReview(server, { kind: 'withdrawal', uid: puppet.uid, amountUsd: '900' }));
+      await decided(server, solo.token, { kind: 'withdrawal', id: items[0]!, decision: 'approve' }, 'approved');
+      // 900 so far: of two approvals at once, one takes it to 1,800 alone; the other (2,700) waits, whichever commits first.
+      const raced = await Promise.all([items[1]!, items[2]!].map((id) => decide(server, solo.token, { kind: 'withdrawal', id, decision: 'approve' })));
+      expect(raced.map((answer) => (answer.data as { status: string }).status).sort()).toEqual(['approved', 'awaiting_second']);
+      await decided(server, solo.token, { kind: 'withdrawal', id: items[3]!, decision: 'approve' }, 'awaiting_second');
+      expect(items.map(paidOut).reduce((sum, runs) => sum + runs, 0)).toBe(2);
+      const waiting = [items[1]!, items[2]!, items[3]!].filter((id) => paidOut(id) === 0);
+      expect((await decide(server, solo.token, { kind: 'withdrawal', id: waiting[0]!, decision: 'approve' })).code).toBe(ErrorCode.REVIEW_SAME_APPROVER);
+      // A second member completes them; their own solo budget is untouched by it (a second approval is not a solo one).
+      for (const id of waiting) await decided(server, other.token, { kind: 'withdrawal', id, decision: 'approve' }, 'approved');
+      expect(items.map(paidOut)).toEqual([1, 1, 1, 1]);
+      const small = await submitReview(server, { kind: 'withdrawal', uid: puppets[0]!.uid, amountUsd: '900' });
+      await decided(server, other.token, { kind: 'withdrawal', id: small, decision: 'approve' }, 'approved');
     });
 
     it('refuses the second approval of a member whose roles the first approver changed within the period, whichever approves first', async () => {

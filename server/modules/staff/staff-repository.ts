@@ -96,7 +96,7 @@ export function createStaffRepository(db: Kysely<Database>) {
       await trx.updateTable('staff_invitation').set({ confirmed_at: at }).where('id', '=', invitation.id).execute();
     },
     /**
-     * Who created or changed the roles of whom between two members since `since`, as the audit
+     * What any member did to either of two members (created, invited again, re-roled) since `since`, as the audit
      * trail (this module's) recorded it: what segregation of duties is judged on.
      */
     async relationsBetween(trx: StaffDb, a: number, b: number, since: Date) {
@@ -107,9 +107,8 @@ export function createStaffRepository(db: Kysely<Database>) {
         .where('action', 'in', ['staff.create', 'staff.resendInvitation', 'staff.setRoles'])
         .where('target_type', '=', 'staff')
         .where('at', '>=', since)
-        .where((eb) =>
-          eb.or([eb.and([eb('staff_id', '=', a), eb('target_id', '=', String(b))]), eb.and([eb('staff_id', '=', b), eb('target_id', '=', String(a))])]),
-        )
+        // What anyone did to either: the rule looks for one acting on the other, or one maker of both.
+        .where('target_id', 'in', [String(a), String(b)])
         .execute();
       return rows.map((row) => ({ actorId: row.staff_id, targetId: Number(row.target_id), atMs: timeMs(row.at) }));
     },
