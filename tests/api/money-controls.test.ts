@@ -7,27 +7,15 @@ import { ErrorCode } from '../../src/shared/errors/catalogue';
 import { encodeField } from '../../src/shared/money/encoded-field';
 import { formatMoney, money } from '../../src/shared/money/money';
 import { readAccessToken } from '../../src/shared/session/token';
-import { post, startTestServer, testBackends, type TestServer } from './harness';
+import { startTestServer, testBackends, type TestServer } from './harness';
 import { call, loginByEmail, password } from './identity-support';
 import { decide, decided, newCustomer } from './reviews-support';
-import { saveAddress, tronAddress, verifyJunior } from './support/money-controls';
+import { creditWallet, keyedCall, moneyCustomer, saveAddress, tronAddress, usdtTrc20Of, verifyJunior, type CoinNetwork, type Envelope, type MoneyCustomer } from './support/money-controls';
 import { createStaffAndSignIn } from './support/staff';
 import { jpegImage, multipartBody, multipartCall } from './uploads-support';
 
-type Customer = Awaited<ReturnType<typeof newCustomer>> & { aesKey: string; address: string; email: string };
+type Customer = MoneyCustomer & { address: string; email: string };
 type Staff = Awaited<ReturnType<typeof createStaffAndSignIn>>;
-interface Envelope {
-  code: number;
-  msg: string;
-  data: unknown;
-}
-interface CoinNetwork {
-  id: number;
-  currencyId: number;
-  currency: string;
-  protocol: string;
-  said: string;
-}
 
 const dayMs = 24 * 3600 * 1000;
 
@@ -58,25 +46,20 @@ describe.each(testBackends())('money controls on $name', (backend) => {
       createStaffAndSignIn(server, { roles: ['admin'] }),
       createStaffAndSignIn(server, { roles: ['admin'] }),
     ]);
-    const probe = await newCustomer(server, 'probe');
-    const networks = (await call(server, '/v1/waa/wallet/coinNetworks', {}, probe.token)).data as { dtoList: CoinNetwork[] };
-    usdtTrc20 = networks.dtoList.find((network) => network.currency === 'USDT' && network.protocol === 'TRC20')!;
-    expect(usdtTrc20).toBeDefined();
+    usdtTrc20 = await usdtTrc20Of(server, (await newCustomer(server, 'probe')).token);
   });
   afterAll(async () => {
     await server?.close();
   });
 
-  const moneyCall = async (path: string, body: unknown, token: string, key: string = crypto.randomUUID()): Promise<Envelope> =>
-    (await post(server.app, path, body, { authorization: `Bearer ${token}`, 'idempotency-key': key })).json() as Envelope;
-  const fund = (uid: number, amount: string) =>
-    server.database.db.transaction().execute((trx) => ledger.creditWalletDeposit(trx, { uid, currency: 'USDT', amount: money(amount), key: `test-wallet-deposit:${crypto.randomUUID()}` }));
+  const moneyCall = (path: string, body: unknown, token: string, key: string = crypto.randomUUID()): Promise<Envelope> => keyedCall(server, path, body, token, key);
+  const fund = (uid: number, amount: string) => creditWallet(server, ledger, uid, amount);
   const house = async (kind: string) => ledger.balance({ owner: null, book: 'real', kind: kind as never, currency: 'USDT' });
 
   const customer = async (prefix = 'controlled'): Promise<Customer> => {
-    const session = await newCustomer(server, prefix);
+    const session = await moneyCustomer(server, prefix);
     const email = ((await call(server, '/v1/waa/user/info', {}, session.token)).data as { email: string }).email;
-    return { ...session, email, aesKey: readAccessToken(session.token)!.aesKey, address: tronAddress() };
+    return { ...session, email, address: tronAddress() };
   };
   /** The cooling-off of every change so far, waited out (the clock moved on a day). */
   const waitOutHold = async (uid: number) => {
