@@ -194,14 +194,14 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     notices,
     site,
     verificationLevel,
-    idempotent: (request, uid, path, work) => runOnce(database.db, { request, uid, path, ...(nowMs ? { nowMs } : {}) }, work),
+    idempotent: (request, uid, path, work, confirm) => runOnce(database.db, { request, uid, path, ...(nowMs ? { nowMs } : {}), ...(confirm ? { confirm } : {}) }, work),
     signedIn,
     limits: withdrawalLimits,
     staffRoutes,
     proposals,
     requireEmail: (uid) => identity.requireEmail(uid),
     securityChangedAt: (uid) => identity.securityChangedAt(uid),
-    confirmSecondFactor: (uid, code, client) => identity.confirmSecondFactor(uid, code, client),
+    confirmSecondFactor: (uid, code, client, requestTag) => identity.confirmSecondFactor(uid, code, client, requestTag),
     nowMs,
   });
   // Loans: the 'loan' (four-eyes) and 'repayment' review kinds, paid from and back to the house's loans; a cash change told to the account's sockets.

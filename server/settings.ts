@@ -181,6 +181,13 @@ const environmentSchema = z.object({
    * another staff member (four-eyes); every loan does whatever its amount.
    */
   FOUR_EYES_USD: z.string().regex(/^\d{1,22}(\.\d{1,8})?$/, 'expected a decimal amount in USD, e.g. 1000').default('1000'),
+  /**
+   * What one staff member may approve alone (items under four-eyes) over 24 hours, across
+   * every customer's withdrawals and deposits; the approval that would reach it waits for a
+   * second member instead. Four-eyes per customer alone lets one member approve just under it
+   * for any number of accounts.
+   */
+  SOLO_APPROVALS_USD: z.string().regex(/^\d{1,22}(\.\d{1,8})?$/, 'expected a decimal amount in USD, e.g. 10000').default('10000'),
   /** A staff invitation (staff/create) can be used this many hours after it is sent. */
   STAFF_INVITATION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(72),
   /**
@@ -346,6 +353,7 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     marketLoadSymbols: values.MARKET_LOAD_SYMBOLS,
     marketLoadTicksPerSecond: values.MARKET_LOAD_TICKS_PER_SECOND,
     fourEyesUsd: values.FOUR_EYES_USD,
+    soloApprovalsUsd: values.SOLO_APPROVALS_USD,
     staffInvitationTtlMs: values.STAFF_INVITATION_TTL_HOURS * 3_600_000,
     staffDutiesPeriodMs: values.STAFF_DUTIES_PERIOD_DAYS * 86_400_000,
     staffConsoleUrl: (values.STAFF_CONSOLE_URL ?? `http://localhost:${values.PORT}/staff`).replace(/\/+$/, ''),

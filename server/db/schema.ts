@@ -180,6 +180,8 @@ export interface AppUserTable {
   totp_enabled: Generated<boolean>;
   /** The last second-factor step spent (a code is accepted once). */
   totp_last_step: NullableBigintColumn;
+  /** The idempotent request that spent that step (0039): its retry may present the code again; null for a sign-in's. */
+  totp_last_request: string | null;
   virtual_used_at: Date | null;
   created_at: Generated<Date>;
   trade_prohibited: Generated<boolean>;
@@ -334,6 +336,8 @@ export interface StaffInvitationTable {
   password_set_at: Date | null;
   confirmed_at: Date | null;
   created_at: Date;
+  /** When a newer invitation replaced this one (0040): its link no longer works. */
+  voided_at: Date | null;
 }
 
 /** A dual-control change awaiting a second admin (0032). */

@@ -51,12 +51,29 @@ export function idempotencyKeyOf(request: FastifyRequest): string {
  */
 export async function runOnce<T>(
   db: Kysely<Database>,
-  call: { request: FastifyRequest; uid: number; path: string; nowMs?: () => number },
+  call: {
+    request: FastifyRequest;
+    uid: number;
+    path: string;
+    nowMs?: () => number;
+    /**
+     * What the first run asks before it starts (a second-factor code, spent outside the
+     * transaction): skipped when the key already has a record, whose answer (or 1016) the
+     * transaction then gives, so a retry never meets a spent code. It is given a tag of this
+     * exact request (user, key, path, body), so that a retry racing the first run can be told
+     * from another request presenting the same code.
+     */
+    confirm?: (requestTag: string) => Promise<void>;
+  },
   work: (trx: Transaction<Database>) => Promise<T>,
 ): Promise<T> {
   const key = idempotencyKeyOf(call.request);
   const now = new Date((call.nowMs ?? Date.now)());
   const fingerprint = requestFingerprint(call.request, call.path);
+  if (call.confirm) {
+    const recorded = await db.selectFrom('idempotency_key').select('key').where('uid', '=', call.uid).where('key', '=', key).executeTakeFirst();
+    if (!recorded) await call.confirm(crypto.createHash('sha256').update(`${call.uid}\n${key}\n${fingerprint}`).digest('base64url'));
+  }
   return inTransaction(db, async (trx) => {
     const claimed = await trx
       .insertInto('idempotency_key')

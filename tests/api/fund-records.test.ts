@@ -3,24 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FundRecord } from '../../src/shared/api/deposit';
 import { createLedger, type Ledger } from '../../server/modules/ledger/ledger';
 import { encodeField } from '../../src/shared/money/encoded-field';
-import { money } from '../../src/shared/money/money';
-import { readAccessToken } from '../../src/shared/session/token';
-import { post, startTestServer, testBackends, type TestServer } from './harness';
+import { startTestServer, testBackends, type TestServer } from './harness';
 import { call } from './identity-support';
-import { decided, newCustomer } from './reviews-support';
-import { saveAddress, verifyJunior } from './support/money-controls';
+import { decided } from './reviews-support';
+import { creditWallet, keyedCall, moneyCustomer, saveAddress, usdtTrc20Of, verifyJunior, type CoinNetwork, type MoneyCustomer as Customer } from './support/money-controls';
 import { createStaffAndSignIn } from './support/staff';
 import { jpegImage, multipartBody, multipartCall } from './uploads-support';
 
-type Customer = Awaited<ReturnType<typeof newCustomer>> & { aesKey: string };
 type Staff = Awaited<ReturnType<typeof createStaffAndSignIn>>;
-interface CoinNetwork {
-  id: number;
-  currencyId: number;
-  currency: string;
-  protocol: string;
-  said: string;
-}
 interface Records {
   list: FundRecord[];
   pages: number;
@@ -35,12 +25,8 @@ describe.each(testBackends())('deposit and withdraw records on $name', (backend)
   let usdtTrc20: CoinNetwork;
   let proof: Buffer;
 
-  const customer = async (): Promise<Customer> => {
-    const session = await newCustomer(server, 'records');
-    return { ...session, aesKey: readAccessToken(session.token)!.aesKey };
-  };
-  const fund = (uid: number, amount: string) =>
-    server.database.db.transaction().execute((trx) => ledger.creditWalletDeposit(trx, { uid, currency: 'USDT', amount: money(amount), key: `test-wallet-deposit:${crypto.randomUUID()}` }));
+  const customer = (): Promise<Customer> => moneyCustomer(server, 'records');
+  const fund = (uid: number, amount: string) => creditWallet(server, ledger, uid, amount);
   const deposit = async (who: Customer, amt: string) => {
     const body = multipartBody(
       { metaData: JSON.stringify({ coinId: usdtTrc20.id, said: usdtTrc20.said, locale: 'en', amt }) },
@@ -50,13 +36,8 @@ describe.each(testBackends())('deposit and withdraw records on $name', (backend)
     expect(answer.code, answer.msg).toBe(0);
   };
   const withdraw = async (who: Customer, num: string, practicalNum: string) => {
-    const response = await post(
-      server.app,
-      '/v1/waa/withdraw/submit',
-      { num, practicalNum, currencyId: usdtTrc20.currencyId, coinId: usdtTrc20.id, paymentAddress: encodeField(address, who.aesKey), locale: 'en' },
-      { authorization: `Bearer ${who.token}`, 'idempotency-key': crypto.randomUUID() },
-    );
-    const answer = response.json() as { code: number; msg: string };
+    const payload = { num, practicalNum, currencyId: usdtTrc20.currencyId, coinId: usdtTrc20.id, paymentAddress: encodeField(address, who.aesKey), locale: 'en' };
+    const answer = await keyedCall(server, '/v1/waa/withdraw/submit', payload, who.token);
     expect(answer.code, answer.msg).toBe(0);
   };
   const records = async (who: Customer, body: Record<string, unknown> = {}): Promise<Records> => {
@@ -85,9 +66,7 @@ describe.each(testBackends())('deposit and withdraw records on $name', (backend)
     const compliance = await createStaffAndSignIn(server, { roles: ['compliance'] });
     proof = await jpegImage();
     who = await customer();
-    const networks = (await call(server, '/v1/waa/wallet/coinNetworks', {}, who.token)).data as { dtoList: CoinNetwork[] };
-    usdtTrc20 = networks.dtoList.find((network) => network.currency === 'USDT' && network.protocol === 'TRC20')!;
-    expect(usdtTrc20).toBeDefined();
+    usdtTrc20 = await usdtTrc20Of(server, who.token);
     await fund(who.uid, '1000');
     // A withdrawal needs junior verification and a saved address.
     await verifyJunior(server, who, compliance.token);

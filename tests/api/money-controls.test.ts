@@ -7,27 +7,15 @@ import { ErrorCode } from '../../src/shared/errors/catalogue';
 import { encodeField } from '../../src/shared/money/encoded-field';
 import { formatMoney, money } from '../../src/shared/money/money';
 import { readAccessToken } from '../../src/shared/session/token';
-import { post, startTestServer, testBackends, type TestServer } from './harness';
+import { startTestServer, testBackends, type TestServer } from './harness';
 import { call, loginByEmail, password } from './identity-support';
 import { decide, decided, newCustomer } from './reviews-support';
-import { saveAddress, tronAddress, verifyJunior } from './support/money-controls';
+import { creditWallet, keyedCall, moneyCustomer, saveAddress, tronAddress, usdtTrc20Of, verifyJunior, type CoinNetwork, type Envelope, type MoneyCustomer } from './support/money-controls';
 import { createStaffAndSignIn } from './support/staff';
 import { jpegImage, multipartBody, multipartCall } from './uploads-support';
 
-type Customer = Awaited<ReturnType<typeof newCustomer>> & { aesKey: string; address: string; email: string };
+type Customer = MoneyCustomer & { address: string; email: string };
 type Staff = Awaited<ReturnType<typeof createStaffAndSignIn>>;
-interface Envelope {
-  code: number;
-  msg: string;
-  data: unknown;
-}
-interface CoinNetwork {
-  id: number;
-  currencyId: number;
-  currency: string;
-  protocol: string;
-  said: string;
-}
 
 const dayMs = 24 * 3600 * 1000;
 
@@ -58,25 +46,20 @@ describe.each(testBackends())('money controls on $name', (backend) => {
       createStaffAndSignIn(server, { roles: ['admin'] }),
       createStaffAndSignIn(server, { roles: ['admin'] }),
     ]);
-    const probe = await newCustomer(server, 'probe');
-    const networks = (await call(server, '/v1/waa/wallet/coinNetworks', {}, probe.token)).data as { dtoList: CoinNetwork[] };
-    usdtTrc20 = networks.dtoList.find((network) => network.currency === 'USDT' && network.protocol === 'TRC20')!;
-    expect(usdtTrc20).toBeDefined();
+    usdtTrc20 = await usdtTrc20Of(server, (await newCustomer(server, 'probe')).token);
   });
   afterAll(async () => {
     await server?.close();
   });
 
-  const moneyCall = async (path: string, body: unknown, token: string, key: string = crypto.randomUUID()): Promise<Envelope> =>
-    (await post(server.app, path, body, { authorization: `Bearer ${token}`, 'idempotency-key': key })).json() as Envelope;
-  const fund = (uid: number, amount: string) =>
-    server.database.db.transaction().execute((trx) => ledger.creditWalletDeposit(trx, { uid, currency: 'USDT', amount: money(amount), key: `test-wallet-deposit:${crypto.randomUUID()}` }));
+  const moneyCall = (path: string, body: unknown, token: string, key: string = crypto.randomUUID()): Promise<Envelope> => keyedCall(server, path, body, token, key);
+  const fund = (uid: number, amount: string) => creditWallet(server, ledger, uid, amount);
   const house = async (kind: string) => ledger.balance({ owner: null, book: 'real', kind: kind as never, currency: 'USDT' });
 
   const customer = async (prefix = 'controlled'): Promise<Customer> => {
-    const session = await newCustomer(server, prefix);
+    const session = await moneyCustomer(server, prefix);
     const email = ((await call(server, '/v1/waa/user/info', {}, session.token)).data as { email: string }).email;
-    return { ...session, email, aesKey: readAccessToken(session.token)!.aesKey, address: tronAddress() };
+    return { ...session, email, address: tronAddress() };
   };
   /** The cooling-off of every change so far, waited out (the clock moved on a day). */
   const waitOutHold = async (uid: number) => {
@@ -338,6 +321,57 @@ describe.each(testBackends())('money controls on $name', (backend) => {
       const next = totpCode(secret, enabledAt + stepMs);
       const placed = await withdraw(who, '100', '99', { totpCode: next });
       expect(placed.code, placed.msg).toBe(0);
+    });
+
+    /** A customer with the authenticator on and every hold waited out; `code` is the next step's (the enabling one is spent). */
+    const withSecondFactor = async () => {
+      const who = await withdrawer('500');
+      const { secret } = (await call(server, '/v1/waa/user/twoFactor/setup', {}, who.token)).data as { secret: string };
+      const enabledAt = Date.now();
+      expect((await call(server, '/v1/waa/user/twoFactor/enable', { code: totpCode(secret, enabledAt) }, who.token)).code).toBe(0);
+      await waitOutHold(who.uid);
+      return { who, code: totpCode(secret, enabledAt + 30_000) };
+    };
+
+    it('answers a retried withdrawal (same key, same body, same code) with its first result, and refuses that code to any other request', async () => {
+      const { who, code } = await withSecondFactor();
+      const body = (num: string, practicalNum: string) => ({
+        num,
+        practicalNum,
+        currencyId: usdtTrc20.currencyId,
+        coinId: usdtTrc20.id,
+        paymentAddress: encodeField(who.address, who.aesKey),
+        locale: 'en',
+        totpCode: code,
+      });
+      const key = crypto.randomUUID();
+      // The client sends twice at once (a retry racing the first), then once more after: one withdrawal, three successes.
+      const raced = await Promise.all([moneyCall('/v1/waa/withdraw/submit', body('100', '99'), who.token, key), moneyCall('/v1/waa/withdraw/submit', body('100', '99'), who.token, key)]);
+      expect(raced.map((answer) => answer.code)).toEqual([0, 0]);
+      const retried = await moneyCall('/v1/waa/withdraw/submit', body('100', '99'), who.token, key);
+      expect(retried.code, retried.msg).toBe(0);
+      expect(await reviewsOf(who.uid, 'withdrawal')).toHaveLength(1);
+      // The same key with another body: 1016; the same code on a new key (another request): spent, 1020.
+      expect((await moneyCall('/v1/waa/withdraw/submit', body('101', '100'), who.token, key)).code).toBe(ErrorCode.INCORRECT_PARAMETER_VALUE);
+      expect((await moneyCall('/v1/waa/withdraw/submit', body('100', '99'), who.token)).code).toBe(ErrorCode.INVALID_VERIFICATION_CODE);
+      expect(await reviewsOf(who.uid, 'withdrawal')).toHaveLength(1);
+      expect((await ledger.walletBalances(who.uid)).get('USDT')).toBe(money('400'));
+    });
+
+    it('answers a retried new address (same key, same body, same code) with its first result, and refuses that code to another address', async () => {
+      const { who, code } = await withSecondFactor();
+      const address = tronAddress();
+      const body = (saved: string) => ({ currencyId: usdtTrc20.id, cryptocurrencyAddress: encodeField(saved, who.aesKey), totpCode: code });
+      const key = crypto.randomUUID();
+      const raced = await Promise.all([moneyCall('/v1/waa/wallet/crypto/insert', body(address), who.token, key), moneyCall('/v1/waa/wallet/crypto/insert', body(address), who.token, key)]);
+      expect(raced.map((answer) => answer.code)).toEqual([0, 0]);
+      expect((await moneyCall('/v1/waa/wallet/crypto/insert', body(address), who.token, key)).code).toBe(0);
+      const addresses = () => server.database.db.selectFrom('saved_crypto_address').select('id').where('uid', '=', who.uid).execute();
+      // The withdrawer's own address and this one.
+      expect(await addresses()).toHaveLength(2);
+      expect((await moneyCall('/v1/waa/wallet/crypto/insert', body(tronAddress()), who.token)).code).toBe(ErrorCode.INVALID_VERIFICATION_CODE);
+      expect((await moneyCall('/v1/waa/wallet/crypto/insert', body(tronAddress()), who.token, key)).code).toBe(ErrorCode.INCORRECT_PARAMETER_VALUE);
+      expect(await addresses()).toHaveLength(2);
     });
   });
 });

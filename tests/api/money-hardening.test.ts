@@ -7,26 +7,12 @@ import { reconcileBooks } from '../../server/modules/ledger/reconciliation';
 import { ErrorCode } from '../../src/shared/errors/catalogue';
 import { encodeField } from '../../src/shared/money/encoded-field';
 import { formatMoney, money } from '../../src/shared/money/money';
-import { readAccessToken } from '../../src/shared/session/token';
 import { post, scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
 import { call } from './identity-support';
 import { newCustomer } from './reviews-support';
-import { saveAddress, tronAddress } from './support/money-controls';
+import { coinNetworks, creditWallet as credit, keyedCall, moneyCustomer, saveAddress, tronAddress, usdtTrc20Of, type CoinNetwork, type Envelope, type MoneyCustomer as Customer } from './support/money-controls';
 import { jpegImage, multipartBody, multipartCall } from './uploads-support';
 
-interface Envelope {
-  code: number;
-  msg: string;
-  data: unknown;
-}
-interface CoinNetwork {
-  id: number;
-  currencyId: number;
-  currency: string;
-  protocol: string;
-  said: string;
-}
-type Customer = Awaited<ReturnType<typeof newCustomer>> & { aesKey: string };
 
 /**
  * Issue 31's smaller money findings (8), each as a customer would meet it: an Idempotency-Key
@@ -49,16 +35,9 @@ describe.each(testBackends())('money hardening on $name', (backend) => {
   const clock = () => Date.now();
 
   const savedAddress = (who: { token: string; aesKey: string }) => savedAddressOn(server, who, usdtTrc20.id);
-  const customer = async (): Promise<Customer> => {
-    const session = await newCustomer(server, 'hardened');
-    return { ...session, aesKey: readAccessToken(session.token)!.aesKey };
-  };
-  const keyed = async (path: string, body: unknown, token: string, key: string | null = crypto.randomUUID()): Promise<Envelope & { status: number }> => {
-    const response = await post(server.app, path, body, { authorization: `Bearer ${token}`, ...(key ? { 'idempotency-key': key } : {}) });
-    return { status: response.statusCode, ...(response.json() as Envelope) };
-  };
-  const creditWallet = (uid: number, currency: string, amount: string) =>
-    server.database.db.transaction().execute((trx) => ledger.creditWalletDeposit(trx, { uid, currency, amount: money(amount), key: `test-wallet-deposit:${crypto.randomUUID()}` }));
+  const customer = (): Promise<Customer> => moneyCustomer(server, 'hardened');
+  const keyed = (path: string, body: unknown, token: string, key: string | null = crypto.randomUUID()): Promise<Envelope & { status: number }> => keyedCall(server, path, body, token, key);
+  const creditWallet = (uid: number, currency: string, amount: string) => credit(server, ledger, uid, amount, currency);
   const walletOf = async (uid: number, currency = 'USDT') => formatMoney(await ledger.balance({ owner: uid, book: 'real', kind: 'wallet', currency }));
   const cashOf = async (uid: number) => formatMoney(await ledger.balance({ owner: uid, book: 'real', kind: 'cash' }));
   const heldOf = async (uid: number) => formatMoney(await ledger.balance({ owner: uid, book: 'real', kind: UserAccountKind.withdrawalHold, currency: 'USDT' }));
@@ -84,9 +63,7 @@ describe.each(testBackends())('money hardening on $name', (backend) => {
     ledger = createLedger(server.database.db);
     script.push([{ symbol: 'BTCUSDT', timeMs: clock(), bid: 6_700_000, ask: 6_700_100, volume: 1 }]);
     const probe = await customer();
-    const networks = (await call(server, '/v1/waa/wallet/coinNetworks', {}, probe.token)).data as { dtoList: CoinNetwork[] };
-    usdtTrc20 = networks.dtoList.find((network) => network.currency === 'USDT' && network.protocol === 'TRC20')!;
-    expect(usdtTrc20).toBeDefined();
+    usdtTrc20 = await usdtTrc20Of(server, probe.token);
   });
   afterAll(async () => {
     await server?.close();
@@ -182,8 +159,7 @@ describe.each(testBackends())('money hardening on $name', (backend) => {
 
     it('deposit/submit refuses a 22-digit BTC amount whose USD worth does not fit (1016)', async () => {
       const who = await customer();
-      const networks = (await call(server, '/v1/waa/wallet/coinNetworks', {}, who.token)).data as { dtoList: CoinNetwork[] };
-      const btc = networks.dtoList.find((network) => network.currency === 'BTC')!;
+      const btc = (await coinNetworks(server, who.token)).find((network) => network.currency === 'BTC')!;
       const answer = await deposit(who, { coinId: btc.id, said: btc.said, amt: '1234567890123456789012' });
       expect({ status: answer.status, code: answer.code, msg: answer.msg }).toEqual({ status: 200, code: ErrorCode.INCORRECT_PARAMETER_VALUE, msg: 'This amount is too large to deposit. (1016)' });
       expect(await depositsOf(who.uid)).toEqual([]);

@@ -30,6 +30,7 @@ const newAddress = () => `10.77.${Math.floor((addresses += 1) / 250)}.${addresse
 /** Routes of the staff table that change something (the rest only read). */
 const mutatingPaths = [
   '/v1/staff/staff/create',
+  '/v1/staff/staff/resendInvitation',
   '/v1/staff/staff/setRoles',
   '/v1/staff/staff/disable',
   '/v1/staff/customers/setTradingProhibited',
@@ -273,8 +274,10 @@ describe.each(testBackends())('staff back office under attack on $name', (backen
     const optionProducts = ((await staffCall(server, '/v1/staff/config/optionProducts', {}, admin.token)).data as { list: { id: number }[] }).list;
     // A proposal to decide: its proposer may reject (withdraw) it.
     const proposal = ((await staffCall(server, '/v1/staff/config/setProduct', { productCode: products[0]!.productCode, fields: { overnightRate: '0.0002' } }, admin.token)).data as { proposalId: number }).proposalId;
+    const invited = (await staffCall(server, '/v1/staff/staff/create', { email: newEmail('walk-invited'), roles: ['support'] }, admin.token)).data as { staffId: number };
     const bodies: Record<(typeof mutatingPaths)[number], unknown> = {
       '/v1/staff/staff/create': { email: newEmail('walk'), roles: ['support'] },
+      '/v1/staff/staff/resendInvitation': { staffId: invited.staffId },
       '/v1/staff/staff/setRoles': { staffId: target.staffId, roles: ['support', 'finance'] },
       '/v1/staff/staff/disable': { staffId: target.staffId },
       '/v1/staff/customers/setTradingProhibited': { uid: customer.uid, prohibited: true, reason: 'walk' },

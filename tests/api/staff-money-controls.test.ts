@@ -38,7 +38,7 @@ describe.each(testBackends())('money controls: enrolment, segregation of duties,
   beforeAll(async () => {
     server = await startTestServer(
       backend,
-      { FOUR_EYES_USD: '1000', STALE_PRICE_MS: '600000', CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500', LOGIN_ATTEMPTS_PER_15_MIN: '500' },
+      { FOUR_EYES_USD: '1000', SOLO_APPROVALS_USD: '2000', STALE_PRICE_MS: '600000', CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500', LOGIN_ATTEMPTS_PER_15_MIN: '500' },
       { marketSource: script.source, nowMs },
     );
     ledger = createLedger(server.database.db);
@@ -116,6 +116,76 @@ describe.each(testBackends())('money controls: enrolment, segregation of duties,
     });
   });
 
+  describe('an invitation sent again', () => {
+    const listed = async (staffId: number) => {
+      for (let page = 1; ; page += 1) {
+        const answer = await staffCall(server, '/v1/staff/staff/list', { page, limit: 100 }, adminA.token);
+        expect(answer.code, answer.msg).toBe(0);
+        const { list, pages } = answer.data as { list: { staffId: number; enrolled: boolean; invitationExpiresTime: number | null }[]; pages: number };
+        const member = list.find((row) => row.staffId === staffId);
+        if (member || page >= pages) return member;
+      }
+    };
+    const enrol = (token: string) => staffCall(server, '/v1/staff/enrol', { token, password: staffPassword });
+
+    it('gives a member whose link expired a new single-use link, voids the older one (2016), is audited and listed, and makes the sender related to the member', async () => {
+      const email = newEmail('resent');
+      const created = await staffCall(server, '/v1/staff/staff/create', { email, roles: ['finance'] }, adminA.token);
+      expect(created.code, created.msg).toBe(0);
+      const { staffId } = created.data as { staffId: number };
+      const first = await invitationTokenFor(server, email);
+      expect((await listed(staffId))?.invitationExpiresTime).toBe(clock + 72 * 3_600_000);
+      // The link's 72 hours pass unused.
+      const expiredAt = clock - 1_000;
+      await server.database.db.updateTable('staff_invitation').set({ expires_at: new Date(expiredAt) }).where('staff_id', '=', staffId).execute();
+      expect((await enrol(first)).code).toBe(ErrorCode.STAFF_INVITATION_EXPIRED);
+      // The list shows when it ended (the console says "expired" and offers to send it again).
+      expect((await listed(staffId))?.invitationExpiresTime).toBe(expiredAt);
+
+      // Only an admin may send it again; the answer says where it went, nothing that signs in.
+      const finance = await createStaffAndSignIn(server, { roles: ['finance', 'compliance', 'support'], nowMs });
+      expect((await staffCall(server, '/v1/staff/staff/resendInvitation', { staffId }, finance.token)).code).toBe(ErrorCode.STAFF_ROLE_REQUIRED);
+      const resent = await staffCall(server, '/v1/staff/staff/resendInvitation', { staffId }, adminB.token);
+      expect(resent.code, resent.msg).toBe(0);
+      expect(resent.data).toEqual({ staffId, invitationSentTo: email });
+      const second = await invitationTokenFor(server, email);
+      expect(second).not.toBe(first);
+      expect(JSON.stringify(resent)).not.toContain(second);
+      expect((await listed(staffId))?.invitationExpiresTime).toBe(clock + 72 * 3_600_000);
+      const audit = await server.database.db.selectFrom('staff_audit').selectAll().where('action', '=', 'staff.resendInvitation').where('target_id', '=', String(staffId)).execute();
+      expect(audit).toHaveLength(1);
+      expect(audit[0]).toMatchObject({ staff_id: adminB.staffId, target_type: 'staff' });
+      const change = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, unknown>;
+      expect(change(audit[0]!.before)).toEqual({ email, invitationExpiresTime: expiredAt });
+      expect(change(audit[0]!.after)).toEqual({ email, invitationExpiresTime: clock + 72 * 3_600_000 });
+      expect(JSON.stringify(audit)).not.toContain(second);
+
+      // Sent again while that one is still open: the one before stops working too.
+      expect((await staffCall(server, '/v1/staff/staff/resendInvitation', { staffId }, adminB.token)).code).toBe(0);
+      const third = await invitationTokenFor(server, email);
+      expect((await enrol(first)).code).toBe(ErrorCode.STAFF_INVITATION_REPLACED);
+      expect((await enrol(second)).code).toBe(ErrorCode.STAFF_INVITATION_REPLACED);
+      const enrolled = await enrol(third);
+      expect(enrolled.code, enrolled.msg).toBe(0);
+      const secret = secretOf((enrolled.data as { otpauthUrl: string }).otpauthUrl);
+      expect((await staffCall(server, '/v1/staff/enrol/confirm', { token: third, code: totpCode(secret, nowMs()) })).code).toBe(0);
+      expect((await listed(staffId))).toMatchObject({ enrolled: true, invitationExpiresTime: null });
+      // Enrolled: nothing to send again.
+      expect((await staffCall(server, '/v1/staff/staff/resendInvitation', { staffId }, adminB.token)).code).toBe(ErrorCode.STAFF_NOT_INVITABLE);
+      expect((await staffCall(server, '/v1/staff/staff/resendInvitation', { staffId: adminA.staffId }, adminB.token)).code).toBe(ErrorCode.STAFF_NOT_INVITABLE);
+
+      // The admin who sent the link the member enrolled through is not independent of them.
+      nextStep();
+      const login = await staffCall(server, '/v1/staff/login', { email, password: staffPassword, code: totpCode(secret, nowMs()) });
+      expect(login.code, login.msg).toBe(0);
+      const member = login.data as { token: string };
+      const id = await submitReview(server, { kind: 'withdrawal', uid: customer.uid, facts: { amount: '5000 USDT' }, amountUsd: '5000' });
+      await decided(server, adminB.token, { kind: 'withdrawal', id, decision: 'approve' }, 'awaiting_second');
+      expect((await decide(server, member.token, { kind: 'withdrawal', id, decision: 'approve' })).code).toBe(ErrorCode.STAFF_DUTIES_RELATED);
+      expect(paidOut(id)).toBe(0);
+    });
+  });
+
   describe('segregation of duties', () => {
     it('refuses the second approval of a member the first approver created within the period (finding 3): nothing paid', async () => {
       const id = await submitReview(server, { kind: 'withdrawal', uid: customer.uid, facts: { amount: '5000 USDT' }, amountUsd: '5000' });
@@ -131,6 +201,42 @@ describe.each(testBackends())('money controls: enrolment, segregation of duties,
       const independent = await createStaffAndSignIn(server, { roles: ['finance'], nowMs });
       await decided(server, independent.token, { kind: 'withdrawal', id, decision: 'approve' }, 'approved');
       expect(paidOut(id)).toBe(1);
+    });
+
+    it('refuses two members one admin invited within the period as the two approvers: the admin, reading both invitations, would be both pairs of eyes', async () => {
+      nextStep();
+      const first = await inviteEnrolAndSignIn(server, adminA.token, { roles: ['finance'], nowMs });
+      nextStep();
+      const second = await inviteEnrolAndSignIn(server, adminA.token, { roles: ['finance'], nowMs });
+      const id = await submitReview(server, { kind: 'withdrawal', uid: customer.uid, facts: { amount: '5000 USDT' }, amountUsd: '5000' });
+      await decided(server, first.token, { kind: 'withdrawal', id, decision: 'approve' }, 'awaiting_second');
+      expect((await decide(server, second.token, { kind: 'withdrawal', id, decision: 'approve' })).code).toBe(ErrorCode.STAFF_DUTIES_RELATED);
+      expect(paidOut(id)).toBe(0);
+      // A member the same admin did not make completes it.
+      await decided(server, adminB.token, { kind: 'withdrawal', id, decision: 'approve' }, 'approved');
+      expect(paidOut(id)).toBe(1);
+    });
+
+    it('lets one member approve alone at most SOLO_APPROVALS_USD over 24 hours across customers: past it, items under four-eyes wait for a second member', async () => {
+      nextStep();
+      const [solo, other] = [await createStaffAndSignIn(server, { roles: ['finance'], nowMs }), await createStaffAndSignIn(server, { roles: ['finance'], nowMs })];
+      // The attack: many accounts (sock puppets), each just under four-eyes, all approved by one member.
+      const puppets = [await newCustomer(server), await newCustomer(server), await newCustomer(server), await newCustomer(server)];
+      const items = [];
+      for (const puppet of puppets) items.push(await submitReview(server, { kind: 'withdrawal', uid: puppet.uid, amountUsd: '900' }));
+      await decided(server, solo.token, { kind: 'withdrawal', id: items[0]!, decision: 'approve' }, 'approved');
+      // 900 so far: of two approvals at once, one takes it to 1,800 alone; the other (2,700) waits, whichever commits first.
+      const raced = await Promise.all([items[1]!, items[2]!].map((id) => decide(server, solo.token, { kind: 'withdrawal', id, decision: 'approve' })));
+      expect(raced.map((answer) => (answer.data as { status: string }).status).sort()).toEqual(['approved', 'awaiting_second']);
+      await decided(server, solo.token, { kind: 'withdrawal', id: items[3]!, decision: 'approve' }, 'awaiting_second');
+      expect(items.map(paidOut).reduce((sum, runs) => sum + runs, 0)).toBe(2);
+      const waiting = [items[1]!, items[2]!, items[3]!].filter((id) => paidOut(id) === 0);
+      expect((await decide(server, solo.token, { kind: 'withdrawal', id: waiting[0]!, decision: 'approve' })).code).toBe(ErrorCode.REVIEW_SAME_APPROVER);
+      // A second member completes them; their own solo budget is untouched by it (a second approval is not a solo one).
+      for (const id of waiting) await decided(server, other.token, { kind: 'withdrawal', id, decision: 'approve' }, 'approved');
+      expect(items.map(paidOut)).toEqual([1, 1, 1, 1]);
+      const small = await submitReview(server, { kind: 'withdrawal', uid: puppets[0]!.uid, amountUsd: '900' });
+      await decided(server, other.token, { kind: 'withdrawal', id: small, decision: 'approve' }, 'approved');
     });
 
     it('refuses the second approval of a member whose roles the first approver changed within the period, whichever approves first', async () => {

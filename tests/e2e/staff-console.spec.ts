@@ -59,6 +59,23 @@ test('the staff console: an admin signs in with TOTP, invites a finance member, 
   await expect(staffGrid.getByRole('row', { name: /finance@e2e\.example/ })).toContainText('Finance');
   await expect(staffGrid.getByRole('row', { name: /finance@e2e\.example/ })).toContainText('Invited: has not enrolled yet');
 
+  // The invitation is sent again (a lost or expired link): a new link, the first one voided.
+  const invitationLinks = async () =>
+    ((await (await page.request.get('/dev/outbox?to=finance%40e2e.example')).json()) as { purpose?: string; code?: string }[])
+      .filter((message) => message.purpose === 'staff invitation')
+      .map((message) => message.code ?? '');
+  await expect.poll(async () => (await invitationLinks()).length).toBe(1);
+  await staffGrid.getByRole('button', { name: 'Send the invitation to finance@e2e.example again' }).click();
+  const resendDialog = page.getByRole('dialog', { name: 'Send the invitation again' });
+  await expect(resendDialog).toContainText('the links sent before stop working');
+  await resendDialog.getByRole('button', { name: 'Send the invitation again' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'A new invitation was sent to finance@e2e.example' })).toBeVisible();
+  await expect.poll(async () => (await invitationLinks()).length).toBe(2);
+  const [firstLink, secondLink] = await invitationLinks();
+  expect(secondLink).not.toBe(firstLink);
+  const replaced = await page.request.post('/v1/staff/enrol', { data: { token: firstLink!.slice(firstLink!.indexOf('#') + 1), password: 'finance horse battery 7' } });
+  expect(((await replaced.json()) as { code: number }).code).toBe(2016);
+
   // The customer, found by e-mail; their page.
   await navigation.getByRole('link', { name: 'Customers' }).click();
   await page.getByRole('searchbox', { name: 'UID, e-mail or phone' }).fill(session.email);

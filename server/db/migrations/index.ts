@@ -30,6 +30,8 @@ import * as configProposals from './0032-config-proposals';
 import * as moneyControls from './0026-money-controls';
 import * as signInTrust from './0034-sign-in-trust';
 import * as verifiedDocuments from './0038-verified-documents';
+import * as secondFactorRequest from './0039-second-factor-request';
+import * as staffInvitationVoided from './0040-staff-invitation-voided';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +66,6 @@ export const migrations: Record<string, Migration> = {
   '0026-money-controls': moneyControls,
   '0034-sign-in-trust': signInTrust,
   '0038-verified-documents': verifiedDocuments,
+  '0039-second-factor-request': secondFactorRequest,
+  '0040-staff-invitation-voided': staffInvitationVoided,
 };

@@ -81,10 +81,13 @@ export function createIdentityContext(deps: IdentityDependencies) {
     /** Claims a try against a shared failure count (see claimTry). */
     claim: (throttle: FailureThrottle, key: string) => claimTry(throttle, cipher, key),
 
-    /** A second-factor code is right and its step not spent before (checked and spent in one statement). */
-    async spendTotp(uid: number, secret: string, code: string): Promise<boolean> {
+    /**
+     * A second-factor code is right and its step not spent before (checked and spent in one
+     * statement), or spent by this same idempotent `request` (its retry).
+     */
+    async spendTotp(uid: number, secret: string, code: string, request: string | null = null): Promise<boolean> {
       const step = matchTotpStep(secret, code, nowMs());
-      return step !== null && (await repository.useTotpStep(uid, step));
+      return step !== null && (await repository.useTotpStep(uid, step, request));
     },
 
     /** The account a device cookie and a sign-in code are bound to. */

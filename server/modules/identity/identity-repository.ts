@@ -77,13 +77,21 @@ export function createIdentityRepository(db: Kysely<Database>) {
         .where('uid', '=', uid)
         .execute();
     },
-    /** Spends a second-factor step: false when it (or a later one) was spent already (a replayed code). */
-    async useTotpStep(uid: number, step: number): Promise<boolean> {
+    /**
+     * Spends a second-factor step: false when it (or a later one) was spent already (a
+     * replayed code). With `request` (an idempotent request's tag), the step that same
+     * request spent may be presented again: a retry, never another request.
+     */
+    async useTotpStep(uid: number, step: number, request: string | null = null): Promise<boolean> {
       const result = await db
         .updateTable('app_user')
-        .set({ totp_last_step: step })
+        .set({ totp_last_step: step, totp_last_request: request })
         .where('uid', '=', uid)
-        .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+        .where((eb) => {
+          const unspent = [eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)];
+          if (request !== null) unspent.push(eb.and([eb('totp_last_step', '=', step), eb('totp_last_request', '=', request)]));
+          return eb.or(unspent);
+        })
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },

@@ -30,6 +30,7 @@ export function registerReviews(
     audit: deps.audit,
     duties: deps.duties,
     fourEyesUsd: deps.settings.fourEyesUsd,
+    soloApprovalsUsd: deps.settings.soloApprovalsUsd,
   });
   registerReviewsRoutes(deps.staffRoutes, reviews, deps.audit, deps.database.db);
   app.decorate('reviews', reviews);

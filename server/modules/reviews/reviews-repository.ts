@@ -80,6 +80,30 @@ export function createReviewsRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /**
+     * What a member approved alone (items that needed one approval, decided by theirs) of the
+     * summed kinds in the last `windowMs`, in USD, by the database's clock (the decisions' own).
+     */
+    async soloApprovedUsd(trx: Transaction<Database>, staffId: number, kinds: readonly ReviewKind[], windowMs: number): Promise<string> {
+      const row = await trx
+        .selectFrom('review_decision as d')
+        .innerJoin('review_item as i', 'i.id', 'd.review_id')
+        .select(sql<string | null>`sum(i.amount_usd)::text`.as('total'))
+        .where('d.staff_id', '=', staffId)
+        .where('d.decision', '=', 'approve')
+        .where('d.resulting_status', '=', 'approved')
+        .where('i.needs_two_approvals', '=', false)
+        .where('i.kind', 'in', [...kinds])
+        .where('d.created_at', '>=', sql<Date>`now() - ${`${Math.round(windowMs / 1000)} seconds`}::interval`)
+        .executeTakeFirst();
+      return row?.total ?? '0';
+    },
+
+    /** The item needs a second approver after all (the approving member's solo limit). */
+    async requireTwoApprovals(trx: Transaction<Database>, id: number) {
+      await trx.updateTable('review_item').set({ needs_two_approvals: true }).where('id', '=', id).execute();
+    },
+
     /** The decision a console request id recorded, if any. */
     decisionByRequestId(executor: Executor, requestId: string) {
       return executor.selectFrom('review_decision').select(['review_id', 'staff_id', 'decision', 'resulting_status']).where('request_id', '=', requestId).executeTakeFirst();

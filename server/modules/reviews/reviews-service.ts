@@ -3,7 +3,7 @@ import type { ReviewItem } from '../../../src/shared/api/staff';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { formatMoney, money, parseMoney } from '../../../src/shared/money/money';
 import { staffAccessAllows } from '../../../src/shared/staff/access';
-import { needsTwoApprovals, nextReviewStatus } from '../../../src/shared/staff/review-rules';
+import { fourEyesWindowMs, needsTwoApprovals, nextReviewStatus, soloApprovalNeedsSecond } from '../../../src/shared/staff/review-rules';
 import { isOpenReviewStatus, type openReviewFilter, reviewKindRole, reviewKinds, type ReviewDecision, type ReviewKind, type ReviewStatus } from '../../../src/shared/staff/roles';
 import type { Database } from '../../db/schema';
 import { inTransaction } from '../../db/after-commit';
@@ -106,14 +106,19 @@ export function reviewableKinds(actor: Pick<StaffActor, 'roles'>): ReviewKind[] 
  * any other use of it is refused (1016); the decision row, its audit row and the kind's
  * effect commit together or not at all.
  */
+/** The kinds whose solo approvals count against a member's SOLO_APPROVALS_USD: what moves customers' money in or out. */
+const soloLimitedKinds: readonly ReviewKind[] = ['withdrawal', 'deposit'];
+
 export function createReviewsService(deps: {
   db: Kysely<Database>;
   repository: ReviewsRepository;
   audit: StaffAudit;
   /** Segregation of duties: whether two members may be an item's two approvers, and who is disabled. */
-  duties: Pick<StaffDuties, 'requireIndependent' | 'isDisabled' | 'onMemberDisabled'>;
+  duties: Pick<StaffDuties, 'requireIndependent' | 'isDisabled' | 'onMemberDisabled' | 'lockMember'>;
   /** FOUR_EYES_USD: withdrawals (or deposits) worth this much or more over 24 hours need two approvers. */
   fourEyesUsd: string;
+  /** SOLO_APPROVALS_USD: what one member may approve alone over 24 hours, across customers. */
+  soloApprovalsUsd: string;
 }) {
   const { db, repository, audit, duties } = deps;
   const handlers = new Map<ReviewKind, ReviewKindHandler>();
@@ -185,8 +190,18 @@ export function createReviewsService(deps: {
         status = 'pending';
         first = null;
       }
+      let needsTwoApprovals = item.needs_two_approvals;
+      if (!needsTwoApprovals && status === 'pending' && request.decision === 'approve' && soloLimitedKinds.includes(item.kind)) {
+        // The member's row locked first: their parallel approvals of other items take turns over the sum.
+        await duties.lockMember(trx, actor.staffId);
+        const soFar = await repository.soloApprovedUsd(trx, actor.staffId, soloLimitedKinds, fourEyesWindowMs);
+        if (soloApprovalNeedsSecond(item.kind, item.amount_usd, soFar, deps.soloApprovalsUsd)) {
+          needsTwoApprovals = true;
+          await repository.requireTwoApprovals(trx, item.id);
+        }
+      }
       const transition = nextReviewStatus(
-        { status, needsTwoApprovals: item.needs_two_approvals, firstApproverId: first?.staffId ?? null },
+        { status, needsTwoApprovals, firstApproverId: first?.staffId ?? null },
         { decision: request.decision, staffId: actor.staffId, reason: request.reason },
       );
       if (!transition.ok) throw new AppError(transition.code);

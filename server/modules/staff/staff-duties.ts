@@ -46,6 +46,11 @@ export function createStaffDuties(deps: StaffDependencies, context: StaffContext
       return !member || member.disabled_at !== null;
     },
 
+    /** Locks a member's row, after the item a decision locked (the documented order): that member's decisions take turns. */
+    async lockMember(trx: Transaction<Database>, staffId: number): Promise<void> {
+      await repository.lockByIds(trx, [staffId]);
+    },
+
     onMemberDisabled(listener: MemberDisabledListener) {
       disabledListeners.push(listener);
     },

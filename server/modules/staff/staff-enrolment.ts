@@ -23,11 +23,12 @@ export function createStaffEnrolment(deps: StaffDependencies, context: StaffCont
   const { limit, claim, nowMs, now } = context;
   const tokenHash = (token: string) => cipher.digest(`staff-invitation:${token}`);
 
-  /** The invitation a token names, locked, or the translated refusal: unknown (or its member disabled), expired, spent. */
+  /** The invitation a token names, locked, or the translated refusal: unknown (or its member disabled), spent, replaced by a newer one, expired. */
   async function usableInvitation(trx: Transaction<Database>, token: string, step: 'enrol' | 'confirm') {
     const invitation = await repository.lockInvitation(trx, tokenHash(token));
     if (!invitation || invitation.disabled_at !== null) throw new AppError(ErrorCode.STAFF_INVITATION_INVALID);
     if (invitation.confirmed_at !== null || (step === 'enrol' && invitation.password_set_at !== null)) throw new AppError(ErrorCode.STAFF_INVITATION_USED);
+    if (invitation.voided_at !== null) throw new AppError(ErrorCode.STAFF_INVITATION_REPLACED);
     if (invitation.expires_at.getTime() <= nowMs()) throw new AppError(ErrorCode.STAFF_INVITATION_EXPIRED);
     if (step === 'confirm' && (invitation.password_set_at === null || invitation.totp_secret === null)) throw new AppError(ErrorCode.STAFF_INVITATION_INVALID, 'choose a password first');
     return invitation;

@@ -72,6 +72,7 @@ export function createStaffManagement(deps: StaffDependencies, context: StaffCon
           disabled: row.disabled_at !== null,
           mustChangePassword: row.must_change_password,
           enrolled: row.enrolled_at !== null,
+          invitationExpiresTime: row.enrolled_at === null && row.invitation_expires_at !== null ? timeMs(row.invitation_expires_at) : null,
           createdTime: timeMs(row.created_at),
           lastSignInTime: row.last_sign_in_at ? timeMs(row.last_sign_in_at) : null,
         })),
@@ -140,6 +141,30 @@ export function createStaffManagement(deps: StaffDependencies, context: StaffCon
         if (isUniqueViolation(error)) throw new AppError(ErrorCode.ACCOUNT_EXISTS, 'a staff member has this e-mail');
         throw error;
       }
+    },
+
+    /**
+     * `staff/resendInvitation`: a member who has not enrolled (an expired or lost link) is
+     * sent a new single-use link; every older open link is voided in the same transaction, so
+     * only the newest works. The admin learns where it went, nothing that signs in; the audit
+     * row counts as making the member for segregation of duties, as `staff.create` does.
+     */
+    async resendInvitation(actor: StaffActor, input: { staffId: number }): Promise<{ staffId: number; invitationSentTo: string }> {
+      if (input.staffId === actor.staffId) throw new AppError(ErrorCode.STAFF_SELF_PROTECTED);
+      return inTransaction(repository.db, async (trx) => {
+        const member = await lockActorAndTarget(trx, actor, input.staffId);
+        if (member.enrolled_at !== null || member.disabled_at !== null) throw new AppError(ErrorCode.STAFF_NOT_INVITABLE);
+        const replacedExpiry = await repository.voidOpenInvitations(trx, member.id, context.now());
+        const { expiresAt } = await enrolment.sendInvitation(trx, { staffId: member.id, email: member.email });
+        await audit.record(trx, actor, {
+          action: 'staff.resendInvitation',
+          targetType: 'staff',
+          targetId: String(member.id),
+          before: { email: member.email, invitationExpiresTime: replacedExpiry?.getTime() ?? null },
+          after: { email: member.email, invitationExpiresTime: expiresAt.getTime() },
+        });
+        return { staffId: member.id, invitationSentTo: member.email };
+      });
     },
 
     async setRoles(actor: StaffActor, input: { staffId: number; roles: readonly string[] }) {

@@ -68,10 +68,22 @@ export function createStaffRepository(db: Kysely<Database>) {
       return trx
         .selectFrom('staff_invitation as i')
         .innerJoin('staff_member as m', 'm.id', 'i.staff_id')
-        .select(['i.id', 'i.staff_id', 'i.expires_at', 'i.password_set_at', 'i.confirmed_at', 'm.email', 'm.totp_secret', 'm.disabled_at', 'm.enrolled_at'])
+        .select(['i.id', 'i.staff_id', 'i.expires_at', 'i.password_set_at', 'i.confirmed_at', 'i.voided_at', 'm.email', 'm.totp_secret', 'm.disabled_at', 'm.enrolled_at'])
         .where('i.token_hash', '=', tokenHash)
         .forUpdate()
         .executeTakeFirst();
+    },
+    /** Voids the member's open invitations (a newer one replaces them); answers when the latest of them would have expired, or null. */
+    async voidOpenInvitations(trx: StaffDb, staffId: number, at: Date): Promise<Date | null> {
+      const rows = await trx
+        .updateTable('staff_invitation')
+        .set({ voided_at: at })
+        .where('staff_id', '=', staffId)
+        .where('confirmed_at', 'is', null)
+        .where('voided_at', 'is', null)
+        .returning('expires_at')
+        .execute();
+      return rows.reduce<Date | null>((latest, row) => (latest === null || row.expires_at > latest ? row.expires_at : latest), null);
     },
     /** The member's chosen password and their new second-factor secret; the invitation now awaits a first code. */
     async setEnrolmentCredentials(trx: StaffDb, invitation: { id: number; staffId: number }, credentials: { passwordHash: string; sealedTotpSecret: string }, at: Date) {
@@ -84,25 +96,41 @@ export function createStaffRepository(db: Kysely<Database>) {
       await trx.updateTable('staff_invitation').set({ confirmed_at: at }).where('id', '=', invitation.id).execute();
     },
     /**
-     * Who created or changed the roles of whom between two members since `since`, as the audit
+     * What any member did to either of two members (created, invited again, re-roled) since `since`, as the audit
      * trail (this module's) recorded it: what segregation of duties is judged on.
      */
     async relationsBetween(trx: StaffDb, a: number, b: number, since: Date) {
       const rows = await trx
         .selectFrom('staff_audit')
         .select(['staff_id', 'target_id', 'at'])
-        .where('action', 'in', ['staff.create', 'staff.setRoles'])
+        // Who sent a member the link they enrolled through made them as much as who created them.
+        .where('action', 'in', ['staff.create', 'staff.resendInvitation', 'staff.setRoles'])
         .where('target_type', '=', 'staff')
         .where('at', '>=', since)
-        .where((eb) =>
-          eb.or([eb.and([eb('staff_id', '=', a), eb('target_id', '=', String(b))]), eb.and([eb('staff_id', '=', b), eb('target_id', '=', String(a))])]),
-        )
+        // What anyone did to either: the rule looks for one acting on the other, or one maker of both.
+        .where('target_id', 'in', [String(a), String(b)])
         .execute();
       return rows.map((row) => ({ actorId: row.staff_id, targetId: Number(row.target_id), atMs: timeMs(row.at) }));
     },
     async page(offset: number, limit: number) {
       const [rows, total] = await Promise.all([
-        db.selectFrom('staff_member').selectAll().orderBy('id').offset(offset).limit(limit).execute(),
+        db
+          .selectFrom('staff_member as m')
+          .selectAll('m')
+          // A member not enrolled yet: when their latest unvoided link ends (or ended).
+          .select((eb) =>
+            eb
+              .selectFrom('staff_invitation as i')
+              .select((sub) => sub.fn.max('i.expires_at').as('expires_at'))
+              .whereRef('i.staff_id', '=', 'm.id')
+              .where('i.confirmed_at', 'is', null)
+              .where('i.voided_at', 'is', null)
+              .as('invitation_expires_at'),
+          )
+          .orderBy('m.id')
+          .offset(offset)
+          .limit(limit)
+          .execute(),
         db.selectFrom('staff_member').select((eb) => eb.fn.countAll<string | number>().as('count')).executeTakeFirstOrThrow(),
       ]);
       return { rows, total: Number(total.count) };

@@ -11,6 +11,7 @@ import {
   staffMe,
   staffPassword,
   staffRefresh,
+  staffResendInvitation,
   staffSetRoles,
 } from '../../../src/shared/api/staff';
 import { signInClientOf } from '../../auth/sign-in-guard';
@@ -50,6 +51,7 @@ export function registerStaffCoreRoutes({ staffRoutes, signedOutRoute }: ReturnT
 
   staffRoutes.route(staffList, (body) => staff.management.list(body.page, body.limit));
   staffRoutes.route(staffCreate, (body, request) => staff.management.invite(request.staff, body));
+  staffRoutes.route(staffResendInvitation, (body, request) => staff.management.resendInvitation(request.staff, body));
   staffRoutes.route(staffSetRoles, async (body, request) => {
     await staff.management.setRoles(request.staff, body);
     return null;

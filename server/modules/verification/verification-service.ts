@@ -55,11 +55,18 @@ export interface FullSubmission {
   files: { front?: UploadedFile | undefined; reverse?: UploadedFile | undefined; avatar?: UploadedFile | undefined };
 }
 
-/** A full submission's images, re-encoded before its transaction (the upload limit and the image pool are no work to do under a lock). */
+/**
+ * A full submission's images, re-encoded before its transaction (the upload limit and the
+ * image pool are no work to do under a lock), and the brand's switches as they were checked
+ * then: the transaction reads nothing outside itself (on PGlite's one connection a read on the
+ * database handle from inside a transaction waits for that transaction; the switches' cache
+ * of 2 s hid it until the images took longer than that to prepare).
+ */
 export interface PreparedDocuments {
   front?: PreparedImage | undefined;
   reverse?: PreparedImage | undefined;
   avatar?: PreparedImage | undefined;
+  switches: Pick<Switches, 'twoTypeVerified' | 'addVerifiedEmail'>;
 }
 
 export interface JuniorSubmission {
@@ -217,7 +224,12 @@ export function createVerificationService(deps: {
       if (!files.avatar && !latest?.avatar_file_id) throw refused(ErrorCode.INCORRECT_PARAMETER_CONTENT, verificationMessageKeys.avatar);
       const prepare = async (file: UploadedFile | undefined) =>
         file ? uploads.prepareImage({ uid: request.uid, purpose: 'identityDocument', bytes: file.bytes, filename: file.filename }) : undefined;
-      return { front: await prepare(files.front), reverse: await prepare(files.reverse), avatar: await prepare(files.avatar) };
+      return {
+        front: await prepare(files.front),
+        reverse: await prepare(files.reverse),
+        avatar: await prepare(files.avatar),
+        switches: { twoTypeVerified: switches.twoTypeVerified, addVerifiedEmail: switches.addVerifiedEmail },
+      };
     },
 
     /**
@@ -227,7 +239,7 @@ export function createVerificationService(deps: {
      */
     async submitFull(trx: Transaction<Database>, request: FullSubmission, documents: PreparedDocuments): Promise<null> {
       const { uid, meta } = request;
-      const switches = await deps.switches();
+      const { switches } = documents;
       const base = await openLevel(trx, uid, 'full');
       const number = sealedNumber(meta.idCard);
       await assertDocumentFree(trx, uid, number.documentDigest);

@@ -54,7 +54,7 @@ export async function registerWithdrawals(deps: {
   requireEmail: (uid: number) => Promise<void>;
   /** Identity's: when the password, second factor or e-mail last changed, and the second factor asked before a money action. */
   securityChangedAt: (uid: number) => Promise<Date | null>;
-  confirmSecondFactor: (uid: number, code: string | undefined, client: string) => Promise<void>;
+  confirmSecondFactor: (uid: number, code: string | undefined, client: string, requestTag: string | null) => Promise<void>;
   nowMs?: (() => number) | undefined;
 }): Promise<WithdrawalsService> {
   const cipher = createDataCipher(await loadDataKey({ dataKeySetting: deps.settings.dataEncryptionKey, dataDir: deps.dataDir }));

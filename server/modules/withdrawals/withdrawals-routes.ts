@@ -23,8 +23,17 @@ import { sessionOnBook, type SignedInRequest, type SignedInRoutes } from '../../
 import type { SavedDestinations } from './saved-destinations';
 import type { WithdrawalsService } from './withdrawals-service';
 
-/** Runs a money call once per `Idempotency-Key` of the caller: a replay answers the first answer. */
-export type Idempotent = <T>(request: SignedInRequest, uid: number, path: string, work: (trx: Transaction<Database>) => Promise<T>) => Promise<T>;
+/**
+ * Runs a money call once per `Idempotency-Key` of the caller: a replay answers the first
+ * answer. `confirm` runs only before a first run (not for a replay), with the request's tag.
+ */
+export type Idempotent = <T>(
+  request: SignedInRequest,
+  uid: number,
+  path: string,
+  work: (trx: Transaction<Database>) => Promise<T>,
+  confirm?: (requestTag: string) => Promise<void>,
+) => Promise<T>;
 
 /**
  * The customer's saved addresses, bank cards and withdrawals (src/shared/api/withdraw.ts):
@@ -37,8 +46,12 @@ export async function registerWithdrawalsRoutes(
     withdrawals: WithdrawalsService;
     idempotent: Idempotent;
     requireEmail: (uid: number) => Promise<void>;
-    /** With the authenticator on, a withdrawal and a new destination ask its code (1076 missing, 1020 wrong). */
-    confirmSecondFactor: (uid: number, code: string | undefined, client: string) => Promise<void>;
+    /**
+     * With the authenticator on, a withdrawal and a new destination ask its code (1076
+     * missing, 1020 wrong or spent by another request). Asked only before the idempotent
+     * call's first run: a retry of the same key and body answers the first result.
+     */
+    confirmSecondFactor: (uid: number, code: string | undefined, client: string, requestTag: string | null) => Promise<void>;
   },
 ) {
   const { saved, withdrawals, idempotent, requireEmail, confirmSecondFactor } = deps;
@@ -48,11 +61,16 @@ export async function registerWithdrawalsRoutes(
     scope.route(cryptoWalletInsert, async (body, request) => {
       const uid = real(request);
       const save = await saved.prepareAddress(request.session.aesKey, body);
-      await confirmSecondFactor(uid, body.totpCode, request.ip);
-      return idempotent(request, uid, cryptoWalletInsert.path, async (trx) => {
-        await save(trx, uid);
-        return null;
-      });
+      return idempotent(
+        request,
+        uid,
+        cryptoWalletInsert.path,
+        async (trx) => {
+          await save(trx, uid);
+          return null;
+        },
+        (tag) => confirmSecondFactor(uid, body.totpCode, request.ip, tag),
+      );
     });
     scope.route(cryptoWalletDelete, async (body, request) => {
       await saved.deleteAddress(real(request), body.walletId);
@@ -63,16 +81,21 @@ export async function registerWithdrawalsRoutes(
     scope.route(bankCardOne, async (body, request) => saved.card(real(request), request.session.aesKey, body.id));
     scope.route(bankCardInsert, async (body, request) => {
       const uid = real(request);
-      await confirmSecondFactor(uid, body.totpCode, request.ip);
-      return idempotent(request, uid, bankCardInsert.path, async (trx) => {
-        await saved.addCard(trx, uid, request.session.aesKey, body);
-        return null;
-      });
+      return idempotent(
+        request,
+        uid,
+        bankCardInsert.path,
+        async (trx) => {
+          await saved.addCard(trx, uid, request.session.aesKey, body);
+          return null;
+        },
+        (tag) => confirmSecondFactor(uid, body.totpCode, request.ip, tag),
+      );
     });
     // A changed card is a new destination: the second factor, and the cooling-off after it.
     scope.route(bankCardUpdate, async (body, request) => {
       const uid = real(request);
-      await confirmSecondFactor(uid, body.totpCode, request.ip);
+      await confirmSecondFactor(uid, body.totpCode, request.ip, null);
       await saved.updateCard(uid, request.session.aesKey, body.id, body);
       return null;
     });
@@ -94,21 +117,31 @@ export async function registerWithdrawalsRoutes(
       const uid = real(request);
       await requireEmail(uid);
       const withdrawal = await withdrawals.prepareCrypto(uid, request.session.aesKey, body);
-      await confirmSecondFactor(uid, body.totpCode, request.ip);
-      return idempotent(request, uid, withdrawSubmit.path, async (trx) => {
-        await withdrawals.place(trx, uid, withdrawal);
-        return null;
-      });
+      return idempotent(
+        request,
+        uid,
+        withdrawSubmit.path,
+        async (trx) => {
+          await withdrawals.place(trx, uid, withdrawal);
+          return null;
+        },
+        (tag) => confirmSecondFactor(uid, body.totpCode, request.ip, tag),
+      );
     });
     scope.route(withdrawBankSubmit, async (body, request) => {
       const uid = real(request);
       await requireEmail(uid);
       const withdrawal = await withdrawals.prepareBank(uid, body);
-      await confirmSecondFactor(uid, body.totpCode, request.ip);
-      return idempotent(request, uid, withdrawBankSubmit.path, async (trx) => {
-        await withdrawals.place(trx, uid, withdrawal);
-        return null;
-      });
+      return idempotent(
+        request,
+        uid,
+        withdrawBankSubmit.path,
+        async (trx) => {
+          await withdrawals.place(trx, uid, withdrawal);
+          return null;
+        },
+        (tag) => confirmSecondFactor(uid, body.totpCode, request.ip, tag),
+      );
     });
     scope.route(withdrawCancel, async (body, request) => {
       await withdrawals.cancel(real(request), body.id);

@@ -57,6 +57,8 @@ export const staffMember = z.object({
   mustChangePassword: z.boolean(),
   /** False while an invited member has not yet set their password and confirmed their authenticator. */
   enrolled: z.boolean(),
+  /** A member not enrolled yet: when their latest link stops (or stopped) working; null once enrolled. */
+  invitationExpiresTime: z.nullable(timeMs),
   createdTime: timeMs,
   lastSignInTime: z.nullable(timeMs),
 });
@@ -72,6 +74,8 @@ export const staffCreate = contract('/v1/staff/staff/create', z.strictObject({ e
 const invitationToken = z.string().check(z.trim(), z.minLength(16), z.maxLength(128));
 export const staffEnrol = contract('/v1/staff/enrol', z.strictObject({ token: invitationToken, password }), z.object({ otpauthUrl: z.string() }));
 export const staffEnrolConfirm = contract('/v1/staff/enrol/confirm', z.strictObject({ token: invitationToken, code: totpCode }), z.null());
+/** A member not enrolled yet gets a new invitation; their older links stop working. */
+export const staffResendInvitation = contract('/v1/staff/staff/resendInvitation', z.strictObject({ staffId }), z.object({ staffId, invitationSentTo: z.string() }));
 export const staffSetRoles = contract('/v1/staff/staff/setRoles', z.strictObject({ staffId, roles }), z.null());
 export const staffDisable = contract('/v1/staff/staff/disable', z.strictObject({ staffId }), z.null());
 

@@ -15,6 +15,7 @@ export const staffRouteAccess = {
   '/v1/staff/password': 'any',
   '/v1/staff/staff/list': ['admin'],
   '/v1/staff/staff/create': ['admin'],
+  '/v1/staff/staff/resendInvitation': ['admin'],
   '/v1/staff/staff/setRoles': ['admin'],
   '/v1/staff/staff/disable': ['admin'],
   '/v1/staff/customers/search': 'any',

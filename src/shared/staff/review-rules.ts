@@ -48,6 +48,33 @@ export function needsTwoApprovals(kind: ReviewKind, amountUsd: string | null, fo
   return compareDecimals(judged, fourEyesUsd) >= 0;
 }
 
+/**
+ * Whether a member's approval that would decide a withdrawal or a deposit alone must wait
+ * for a second approver instead: what that member approved alone over the last 24 hours,
+ * across every customer, this item included, reaches `soloLimitUsd` (SOLO_APPROVALS_USD).
+ * Four-eyes per customer cannot stop one member approving just under it for many accounts
+ * (sock puppets funded by claims nobody else checks); this bounds what one person moves.
+ */
+export function soloApprovalNeedsSecond(kind: ReviewKind, amountUsd: string | null, soloSoFarUsd: string, soloLimitUsd: string): boolean {
+  if (!summedKinds.has(kind)) return false;
+  if (amountUsd === null) return true;
+  const total = addDecimals(soloSoFarUsd, amountUsd);
+  return compareDecimals(total, soloLimitUsd) >= 0;
+}
+
+/** The sum of two exact decimal strings, exactly. */
+function addDecimals(a: string, b: string): string {
+  const left = decimalUnits(a);
+  const right = decimalUnits(b);
+  const scale = Math.max(left.scale, right.scale);
+  const units = left.units * 10n ** BigInt(scale - left.scale) + right.units * 10n ** BigInt(scale - right.scale);
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
+  const whole = digits.slice(0, digits.length - scale);
+  const fraction = digits.slice(digits.length - scale);
+  return `${negative ? '-' : ''}${whole}${scale > 0 ? `.${fraction}` : ''}`;
+}
+
 /** What the decision is taken on: the item as it stands (read under its lock). */
 export interface ReviewState {
   status: ReviewStatus;

@@ -5,7 +5,7 @@ import { confirmDialog } from '../../app/components/confirm';
 import { Dialog } from '../../app/components/dialog';
 import { TextField } from '../../app/components/text-field';
 import { isValidEmail } from '../../shared/auth/validation';
-import { staffCreate, staffDisable, staffList, staffSetRoles, type StaffMember } from '../../shared/api/staff';
+import { staffCreate, staffDisable, staffList, staffResendInvitation, staffSetRoles, type StaffMember } from '../../shared/api/staff';
 import { staffRoles, type StaffRole } from '../../shared/staff/roles';
 import { ConsolePage } from '../components/section';
 import { gridColumns, StaffGrid } from '../components/staff-grid';
@@ -16,13 +16,21 @@ import { useStaff } from '../session/staff-context';
 
 const column = gridColumns<StaffMember>();
 
-/** Staff management (admin): the list, inviting a new member (who sets their own credentials), roles, disabling. */
+/** The state column's words: an invited member's link may have expired (the server's list says when it ends). */
+function memberState(member: StaffMember, nowMs: number): string {
+  if (member.disabled) return 'staff.members.state_disabled';
+  if (!member.enrolled) return member.invitationExpiresTime !== null && member.invitationExpiresTime <= nowMs ? 'staff.members.state_invitation_expired' : 'staff.members.state_invited';
+  return member.mustChangePassword ? 'staff.members.state_new' : 'staff.members.state_active';
+}
+
+/** Staff management (admin): the list, inviting a new member (who sets their own credentials) or inviting them again, roles, disabling. */
 export function StaffMembersPage() {
   const { t } = useTranslation();
   const { client, me } = useStaff();
   const format = useFormat();
   const [page, setPage] = useState(1);
-  const members = useLoad(() => client.call(staffList, { page, limit: 50 }), [page]);
+  // When the list was read: an invitation is "expired" as of then (a render must not read the clock).
+  const members = useLoad(async () => ({ ...(await client.call(staffList, { page, limit: 50 })), readAtMs: Date.now() }), [page]);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<StaffMember | null>(null);
 
@@ -36,10 +44,24 @@ export function StaffMembersPage() {
     if (await runAction(() => client.call(staffDisable, { staffId: member.staffId }), t('staff.members.disabled_done', { email: member.email }))) members.reload();
   };
 
+  const resend = async (member: StaffMember) => {
+    const confirmed = await confirmDialog({
+      title: t('staff.members.resend'),
+      message: t('staff.members.resend_confirm', { email: member.email }),
+      confirmLabel: t('staff.members.resend'),
+    });
+    if (!confirmed) return;
+    const done = await runAction(
+      () => client.call(staffResendInvitation, { staffId: member.staffId }),
+      (answer) => t('staff.members.resent_done', { email: answer.invitationSentTo }),
+    );
+    if (done) members.reload();
+  };
+
   const columns = [
     column.accessor('email', { header: t('staff.members.email') }),
     column.accessor((row) => row.roles.map((role) => t(`staff.roles.${role}`)).join(', '), { id: 'roles', header: t('staff.members.roles') }),
-    column.accessor((row) => (row.disabled ? t('staff.members.state_disabled') : !row.enrolled ? t('staff.members.state_invited') : row.mustChangePassword ? t('staff.members.state_new') : t('staff.members.state_active')), {
+    column.accessor((row) => t(memberState(row, members.data?.readAtMs ?? 0)), {
       id: 'state',
       header: t('staff.members.state'),
     }),
@@ -54,6 +76,11 @@ export function StaffMembersPage() {
         if (member.disabled || member.staffId === me.staffId) return null;
         return (
           <span className="staff-row">
+            {member.enrolled ? null : (
+              <button type="button" className="button secondary staff-small-button" aria-label={t('staff.members.resend_named', { email: member.email })} onClick={() => void resend(member)}>
+                {t('staff.members.resend')}
+              </button>
+            )}
             <button type="button" className="button secondary staff-small-button" aria-label={t('staff.members.set_roles_named', { email: member.email })} onClick={() => setEditing(member)}>
               {t('staff.members.set_roles')}
             </button>
