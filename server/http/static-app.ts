@@ -48,6 +48,12 @@ export async function registerStaticApp(
   app: FastifyInstance,
   options: { staticDir: string; brandConfigPath: string | null },
 ) {
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode !== 304) return payload;
+    keepOnlyRevalidationHeaders(reply);
+    // No body, so nothing for the compression after this hook to encode (and name in a header).
+    return null;
+  });
   const sendPage = await serveBuiltApp(app, options);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
@@ -62,6 +68,19 @@ export async function registerStaticApp(
 }
 
 const compressedCopies = ['**/*.br', '**/*.gz'];
+
+/** What a 304 must carry (RFC 9110, 15.4.5); the browser keeps every other header of the answer it stored. */
+const revalidationHeaders = new Set(['cache-control', 'content-location', 'date', 'etag', 'expires', 'vary']);
+
+/**
+ * A 304 with only the headers that update the stored answer: the security headers, the
+ * content type and the rest stay as the stored 200 had them, and a later visit's revalidation
+ * of each file costs a few hundred bytes instead of a kilobyte.
+ */
+function keepOnlyRevalidationHeaders(reply: FastifyReply) {
+  for (const name of reply.raw.getHeaderNames()) if (!revalidationHeaders.has(name)) reply.raw.removeHeader(name);
+  for (const name of Object.keys(reply.getHeaders())) if (!revalidationHeaders.has(name)) reply.removeHeader(name);
+}
 
 async function serveBuiltApp(
   app: FastifyInstance,
@@ -99,6 +118,8 @@ async function serveBuiltApp(
     preCompressed: true,
     // Set below by path: left on, send's own `public, max-age=0` would overwrite it.
     cacheControl: false,
+    // The ETag revalidates; a date beside it would only add a header to every answer.
+    lastModified: false,
     setHeaders: (response, filePath) => {
       response.setHeader('cache-control', cacheControlFor(path.relative(options.staticDir, filePath)));
       response.setHeader('vary', 'accept-encoding');

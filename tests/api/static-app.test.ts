@@ -103,6 +103,11 @@ describe.each(testBackends())('the built app, compressed and cached ($name)', (b
       const again = await get(url, { ...acceptsAll, 'if-none-match': etag });
       expect(again.statusCode, url).toBe(304);
       expect(again.rawPayload.length, url).toBe(0);
+      // Only what updates the stored page: its security headers stay as the 200 brought them.
+      expect(again.headers.etag, url).toBe(etag);
+      expect(again.headers['cache-control'], url).toBe('no-cache');
+      expect(again.headers['content-security-policy'], url).toBeUndefined();
+      expect(page.headers['content-security-policy'], url).toBeDefined();
     }
   });
 
