@@ -15,6 +15,7 @@ import { runTickFanoutBench } from './browser/tick-fanout';
 import { runSocketBytesBench } from './socket-bytes';
 import { runFanoutCapacityBench } from './fanout-capacity';
 import { runBundleBench } from './bundle/bundle-bench';
+import { runFirstVisitBench } from './browser/first-visit';
 import { runUploadsLatencyBench } from './uploads-latency';
 import { buildServer } from '../server/app';
 import { createTokenService } from '../server/auth/tokens';
@@ -92,6 +93,8 @@ async function main() {
   parts.push({ name: 'fanout-capacity', run: async () => (await runFanoutCapacityBench()).map((section) => table(section, section.header)) });
   // The browser benches need Debian's Chromium; BENCH_BROWSER=0 skips them.
   if (process.env.BENCH_BROWSER !== '0') {
+    // FIRST_VISIT_BASELINE=<another checkout> measures it too, as "before".
+    parts.push({ name: 'first-visit', run: async () => (await runFirstVisitBench()).map((section) => table(section, section.header)) });
     parts.push({ name: 'socket-bytes', run: async () => (await runSocketBytesBench()).map((section) => table(section, section.header)) });
     parts.push({
       name: 'browser',

@@ -5,6 +5,7 @@ import { createSharedConnectionLimits } from './http/connection-limits';
 import type { DatabaseHandle } from './db/database';
 import { registerDevRoutes } from './dev';
 import { createDomainEvents } from './events/domain-events';
+import { registerCompression } from './http/compression';
 import { registerErrorHandler } from './http/error-handler';
 import { registerJsonBody } from './http/json-body';
 import { registerMultipart } from './http/multipart';
@@ -75,6 +76,8 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     trustProxy: settings.trustProxy.length > 0 ? settings.trustProxy : false,
   });
   // Before any module: the scopes modules open inherit the parser, the hooks and the handler.
+  // Compression first: it attaches itself to each route declared after it.
+  await registerCompression(app);
   registerJsonBody(app);
   await registerMultipart(app);
   registerErrorHandler(app);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -17,17 +18,42 @@ export function pageFor(path: string): 'staff' | 'app' {
   return path === '/staff' || path.startsWith(staffConsolePrefix) ? 'staff' : 'app';
 }
 
+/** Content-hashed files (the build names every file under assets/ by its content): a new build gives them new names. */
+export const immutableFiles = 'public, max-age=31536000, immutable';
+/** Every other file keeps its name across builds: the browser keeps it but asks each time, and the ETag makes that a 304. */
+export const revalidatedFiles = 'no-cache';
+
+/** How long a browser may keep a built file, by its path inside the build. */
+export function cacheControlFor(relativePath: string): string {
+  return relativePath.split(/[\\/]/)[0] === 'assets' ? immutableFiles : revalidatedFiles;
+}
+
+/** Whether an If-None-Match header names this entity tag (`*`, a list, weak or strong: a GET compares weakly). */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
+}
+
 /**
  * Serves the built app: hashed assets cached for good, everything else revalidated,
  * `/config.json` from the brand's file when one is configured, and `index.html` for any
  * other page path (history fallback) so that deep links work; `/staff/` and its deep links
- * get the staff console's `staff/index.html` instead. What no route matches is answered
+ * get the staff console's `staff/index.html` instead. Each file goes out as the build's brotli or
+ * gzip copy when the browser accepts one (`vite.config.ts` writes them), with `Vary: Accept-Encoding`
+ * and an ETag of that copy. What no route matches is answered
  * here: an API path with INCORRECT_URL, a page with the app or the console, a file with 404.
  */
 export async function registerStaticApp(
   app: FastifyInstance,
   options: { staticDir: string; brandConfigPath: string | null },
 ) {
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode !== 304) return payload;
+    keepOnlyRevalidationHeaders(reply);
+    // No body, so nothing for the compression after this hook to encode (and name in a header).
+    return null;
+  });
   const sendPage = await serveBuiltApp(app, options);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
@@ -41,6 +67,21 @@ export async function registerStaticApp(
   });
 }
 
+const compressedCopies = ['**/*.br', '**/*.gz'];
+
+/** What a 304 must carry (RFC 9110, 15.4.5); the browser keeps every other header of the answer it stored. */
+const revalidationHeaders = new Set(['cache-control', 'content-location', 'date', 'etag', 'expires', 'vary']);
+
+/**
+ * A 304 with only the headers that update the stored answer: the security headers, the
+ * content type and the rest stay as the stored 200 had them, and a later visit's revalidation
+ * of each file costs a few hundred bytes instead of a kilobyte.
+ */
+function keepOnlyRevalidationHeaders(reply: FastifyReply) {
+  for (const name of reply.raw.getHeaderNames()) if (!revalidationHeaders.has(name)) reply.raw.removeHeader(name);
+  for (const name of Object.keys(reply.getHeaders())) if (!revalidationHeaders.has(name)) reply.removeHeader(name);
+}
+
 async function serveBuiltApp(
   app: FastifyInstance,
   options: { staticDir: string; brandConfigPath: string | null },
@@ -50,9 +91,13 @@ async function serveBuiltApp(
 
   if (options.brandConfigPath) {
     const brandConfigPath = options.brandConfigPath;
-    app.get('/config.json', async (_request, reply) => {
-      reply.header('cache-control', 'no-cache').type('application/json');
-      return fs.promises.readFile(brandConfigPath);
+    app.get('/config.json', async (request, reply) => {
+      const file = await fs.promises.readFile(brandConfigPath);
+      // Read at every request (the brand may change it), so its tag is of its content.
+      const etag = `"${createHash('sha256').update(file).digest('base64url').slice(0, 27)}"`;
+      reply.header('cache-control', revalidatedFiles).header('etag', etag).type('application/json');
+      if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      return file;
     });
   }
 
@@ -66,17 +111,21 @@ async function serveBuiltApp(
     // One route per built file, so that any other path reaches the history fallback.
     wildcard: false,
     // A brand's own config.json is served by the route above: the built one gets no route (two would not start).
-    ...(options.brandConfigPath ? { globIgnore: ['config.json'] } : {}),
+    // The compressed copies are read beside their file, never asked for by name.
+    globIgnore: [...compressedCopies, ...(options.brandConfigPath ? ['config.json'] : [])],
     index: false,
+    // The build's `.br` and `.gz` copies, chosen by the request's Accept-Encoding.
+    preCompressed: true,
+    // Set below by path: left on, send's own `public, max-age=0` would overwrite it.
+    cacheControl: false,
+    // The ETag revalidates; a date beside it would only add a header to every answer.
+    lastModified: false,
     setHeaders: (response, filePath) => {
-      const relative = path.relative(options.staticDir, filePath);
-      response.setHeader(
-        'cache-control',
-        relative.startsWith(`assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-      );
+      response.setHeader('cache-control', cacheControlFor(path.relative(options.staticDir, filePath)));
+      response.setHeader('vary', 'accept-encoding');
     },
   });
 
   const pageFiles = { app: 'index.html', staff: path.join('staff', 'index.html') } as const;
-  return (reply: FastifyReply, page: 'staff' | 'app') => reply.header('cache-control', 'no-cache').sendFile(pageFiles[page]);
+  return (reply: FastifyReply, page: 'staff' | 'app') => reply.sendFile(pageFiles[page]);
 }

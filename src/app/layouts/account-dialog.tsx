@@ -11,6 +11,7 @@ import { desktopMenuEntries, menuEntryOf } from '../features/account/account-ent
 import { NoticeBadge } from '../features/notices/notice-alerts';
 import { useUserInfo } from '../features/profile/use-user-info';
 import { hasScreen, type RouteName } from '../routing/routes';
+import '../styles/account-dialog.css';
 
 /** Whether a modal surface other than `own` is open (a confirmation, a detail): it is on top, and `own` waits beneath. */
 function otherModalOpen(own: HTMLElement | null): boolean {

@@ -18,6 +18,7 @@ import { foldedTopBarItems } from './top-bar-folding';
 import { TopBarMoreMenu } from './top-bar-more-menu';
 import { useTopBarFoldLevel } from './use-top-bar-fit';
 import { WorkspaceToggles } from './workspace-toggles';
+import '../styles/account-dialog.css';
 
 
 const sideLinks = [

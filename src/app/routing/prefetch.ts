@@ -1,36 +1,27 @@
-import { matchRoute } from './routes';
-import { accountDialog, desktopLayout, isLazyScreen, screens, workspaceScreen } from './screens';
-import { hasScreen } from './routes';
+import type { GuardContext } from './guards';
 import type { LazyPart } from './lazy-screen';
+import { screenOfLink, screensLinkedFrom } from './likely-next';
+import { accountDialog, desktopLayout, isLazyScreen, screens, workspaceScreen } from './screens';
+import type { ScreenRouteName } from './routes';
 
-function fetchAhead(screen: Pick<LazyPart<unknown>, 'load'>) {
+function fetchAhead(screen: Pick<LazyPart<unknown>, 'load'>): Promise<unknown> {
   // A failed prefetch costs nothing: the render asks again and shows its own failure.
-  screen.load().catch(() => undefined);
+  return screen.load().catch(() => undefined);
 }
 
-/** Fetches the screen of an address of this app ahead of a click on it. */
-export function prefetchPath(href: string) {
-  let url: URL;
-  try {
-    url = new URL(href, window.location.href);
-  } catch {
-    return;
-  }
-  if (url.origin !== window.location.origin) return;
-  const match = matchRoute(url.pathname);
-  if (!match || !hasScreen(match.route.name)) return;
-  const screen = screens[match.route.name];
-  if (isLazyScreen(screen)) fetchAhead(screen);
+function fetchScreenAhead(name: ScreenRouteName | null): Promise<unknown> {
+  const screen = name ? screens[name] : null;
+  return screen && isLazyScreen(screen) ? fetchAhead(screen) : Promise.resolve();
 }
 
 /** The desktop's frame and terminal (its start page), fetched with the first load there, never on phones. */
 export function prefetchDesktop() {
-  fetchAhead(desktopLayout);
-  fetchAhead(workspaceScreen);
-  fetchAhead(accountDialog);
+  void fetchAhead(desktopLayout);
+  void fetchAhead(workspaceScreen);
+  void fetchAhead(accountDialog);
 }
 
-/** Whether the user asked the browser to spare data (Chromium's Save-Data); then only hovered links are fetched ahead. */
+/** Whether the user asked the browser to spare data (Chromium's Save-Data); then only links pointed at are fetched ahead. */
 function savesData(): boolean {
   return (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
 }
@@ -38,37 +29,71 @@ function savesData(): boolean {
 const whenIdle: (run: () => void) => void =
   typeof requestIdleCallback === 'function' ? (run) => requestIdleCallback(run, { timeout: 3000 }) : (run) => setTimeout(run, 200);
 
+/** A link a person can reach on this screen now: laid out, and inside the window. */
+function inView(anchor: Element): boolean {
+  const box = anchor.getBoundingClientRect();
+  return box.width > 0 && box.height > 0 && box.bottom > 0 && box.right > 0 && box.top < window.innerHeight && box.left < window.innerWidth;
+}
+
+export interface Prefetcher {
+  /** The screen changed: look at its links once it has settled. */
+  lookAgain(): void;
+  stop(): void;
+}
+
+/** How long after the load, or after a navigation, the page's links are read: the screen's own data and images go first. */
+const settleMs = 1000;
+
 /**
- * Navigation stays instant: a link's screen is fetched as the pointer rests on it, a finger
- * touches it or the keyboard focuses it, and, once the page is idle after the first load,
- * every other screen one at a time.
+ * Navigation stays instant without fetching the whole app: a link's screen is fetched as the
+ * pointer rests on it, a finger touches it or the keyboard focuses it; and once the page is idle
+ * after the load or a navigation, the screens the links in view open (`screensLinkedFrom`), one
+ * at a time. Nothing else is fetched ahead, and nothing on idle under Save-Data.
  */
-export function startPrefetching(): () => void {
+export function startPrefetching(guardContext: () => GuardContext): Prefetcher {
   const onIntent = (event: Event) => {
     const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null;
-    if (anchor) prefetchPath(anchor.getAttribute('href') ?? '');
+    if (anchor) void fetchScreenAhead(screenOfLink(anchor.getAttribute('href') ?? '', window.location.href, guardContext()));
   };
   const intents = ['pointerover', 'touchstart', 'focusin'] as const;
   for (const type of intents) document.addEventListener(type, onIntent, { passive: true, capture: true });
 
   let stopped = false;
-  const queue = savesData() ? [] : Object.values(screens).filter(isLazyScreen);
+  let loaded = document.readyState === 'complete';
+  let look: ReturnType<typeof setTimeout> | null = null;
+  let queue: ScreenRouteName[] = [];
+  let fetching = false;
   const next = () => {
-    if (stopped) return;
-    const screen = queue.shift();
-    if (!screen) return;
-    void screen
-      .load()
-      .catch(() => undefined)
-      .then(() => whenIdle(next));
+    const name = queue.shift();
+    fetching = !stopped && name !== undefined;
+    if (fetching) void fetchScreenAhead(name ?? null).then(() => whenIdle(next));
   };
-  // After the load event, so the idle fetches never compete with the first screen's own.
-  const begin = () => setTimeout(() => whenIdle(next), 1000);
-  if (document.readyState === 'complete') begin();
-  else window.addEventListener('load', begin, { once: true });
+  const readLinks = () => {
+    if (stopped) return;
+    const hrefs = [...document.querySelectorAll('a[href]')].filter(inView).map((anchor) => anchor.getAttribute('href') ?? '');
+    queue = screensLinkedFrom(hrefs, window.location.href, guardContext());
+    if (!fetching) next();
+  };
+  const lookAgain = () => {
+    if (stopped || !loaded || savesData()) return;
+    if (look !== null) clearTimeout(look);
+    // After the load event, so the idle fetches never compete with the screen's own.
+    look = setTimeout(() => whenIdle(readLinks), settleMs);
+  };
+  const onLoad = () => {
+    loaded = true;
+    lookAgain();
+  };
+  if (loaded) lookAgain();
+  else window.addEventListener('load', onLoad, { once: true });
 
-  return () => {
-    stopped = true;
-    for (const type of intents) document.removeEventListener(type, onIntent, { capture: true });
+  return {
+    lookAgain,
+    stop() {
+      stopped = true;
+      if (look !== null) clearTimeout(look);
+      window.removeEventListener('load', onLoad);
+      for (const type of intents) document.removeEventListener(type, onIntent, { capture: true });
+    },
   };
 }

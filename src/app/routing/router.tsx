@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { Suspense, useEffect, type ReactNode } from 'react';
+import { Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { switchesSignal } from '../app-context';
@@ -10,7 +10,7 @@ import { PhoneViewFrame } from '../layouts/phone-view-frame';
 import { useIsDesktop, useViewport } from '../layouts/use-viewport';
 import { signInReturnSignal } from '../pages/auth/sign-in-return';
 import { loginPathFor, resolveGuard, type GuardContext } from './guards';
-import { prefetchDesktop, startPrefetching } from './prefetch';
+import { prefetchDesktop, startPrefetching, type Prefetcher } from './prefetch';
 import { hasScreen, isAccountPath, type ScreenRouteName } from './routes';
 import { ScreenLoading } from './screen-loading';
 import { accountDialog, desktopLayout, isLazyScreen, screens, workspaceScreen } from './screens';
@@ -60,9 +60,25 @@ function DesktopLayout(props: { children: ReactNode; overlay?: ReactNode }) {
   );
 }
 
-/** Screens are fetched ahead of navigation (hover, touch, focus, idle); the desktop's terminal with the first load. */
-function usePrefetching(isDesktop: boolean) {
-  useEffect(() => startPrefetching(), []);
+/**
+ * Screens are fetched ahead of navigation: a link's as it is pointed at, touched or focused, and
+ * on idle those the current screen links to (read again after each navigation and sign-in or
+ * out, through the guard as it then decides); the desktop's terminal with the first load.
+ */
+function usePrefetching(isDesktop: boolean, guardContext: GuardContext, location: string) {
+  const context = useRef(guardContext);
+  const prefetcher = useRef<Prefetcher | null>(null);
+  useEffect(() => {
+    context.current = guardContext;
+  });
+  useEffect(() => {
+    const started = startPrefetching(() => context.current);
+    prefetcher.current = started;
+    return () => started.stop();
+  }, []);
+  useEffect(() => {
+    prefetcher.current?.lookAgain();
+  }, [location, guardContext.signedIn]);
   useEffect(() => {
     if (isDesktop) prefetchDesktop();
   }, [isDesktop]);
@@ -100,7 +116,6 @@ export function AppRoutes() {
   const isDesktop = useIsDesktop();
   const viewport = useViewport();
   useSessionEndNavigation();
-  usePrefetching(isDesktop);
   const session = sessionSignal.value;
   // A new sign-in forgets this tab's last log-out.
   useEffect(() => {
@@ -114,6 +129,7 @@ export function AppRoutes() {
     // However the session ended (the log-out call, or the server's end of it noticed first).
     loggedOut: !session.signedIn && loggedOutHereSignal.value,
   };
+  usePrefetching(isDesktop, guardContext, location);
   let decision = resolveGuard(location, search, guardContext);
   // This tab's own sign-in: go where it is heading, not home with "already signed in".
   const signInReturn = signInReturnSignal.value;

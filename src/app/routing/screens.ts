@@ -5,7 +5,7 @@ import type { ScreenRouteName } from './routes';
 /**
  * The screen of every route that has one (`routesWithScreens`). Home comes with the first
  * load; every other screen is its own chunk, fetched when first shown or ahead of it
- * (`prefetch.ts`: the quotation screen, one tap from home, first of all). The quotation
+ * (`prefetch.ts`: the screens the current one links to, and a link's as it is pointed at). The quotation
  * screen's long list brings the virtualizer, which home's three rows do not need. bench/bundle-bytes.ts reads this table to name each route's chunk.
  */
 export const screens: Record<ScreenRouteName, ScreenComponent | LazyScreen> = {

@@ -12,6 +12,7 @@ import { useBrandFormat } from '../../format/use-brand-format';
 import { usePagedList } from '../trading/history/use-paged-list';
 import { refreshUnreadCount } from './notice-alerts';
 import { useNoticeText } from './notice-text';
+import '../../styles/notices.css';
 
 /** The specification's page size of the notification list. */
 export const noticePageSize = 10;

@@ -5,6 +5,7 @@ import { imageAccept } from '../../../shared/uploads/image-rules';
 import { ImageRefusedError, prepareImage } from '../money/deposit/prepare-image';
 import { usePickedImage } from '../../components/picked-image';
 import { useOwnerImage } from './owner-image';
+import '../../styles/money.css';
 
 /**
  * One document image of the verification form: picked, made ready the deposit proof's way

@@ -16,6 +16,7 @@ import { TextField } from '../../components/text-field';
 import { showToast } from '../../components/toasts';
 import { verificationFormState } from './verification-status';
 import { AlreadyVerified } from './verified-screen';
+import '../../styles/money.css';
 
 /** The junior verification (`/user/juniorVerified`): real name and document number only, the same statuses as the full form. */
 export function JuniorVerificationForm() {

@@ -19,6 +19,7 @@ import { showToast } from '../../components/toasts';
 import { VerificationImagePicker } from './image-picker';
 import { verificationFormState } from './verification-status';
 import { AlreadyVerified } from './verified-screen';
+import '../../styles/money.css';
 
 type ImagePart = keyof typeof verificationPartNames;
 const imageParts: readonly ImagePart[] = ['front', 'reverse', 'avatar'];

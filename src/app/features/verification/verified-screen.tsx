@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/icons';
+import '../../styles/money.css';
 
 /** The already-verified screen (status 2 with `verifiedScreen` on): who was verified, the number masked. */
 export function AlreadyVerified(props: { realName: string; idCard: string }) {

@@ -22,6 +22,8 @@ import { UserAvatar } from '../../features/profile/user-avatar';
 import { useIsDesktop } from '../../layouts/use-viewport';
 import { resolveGuard } from '../../routing/guards';
 import { hasScreen } from '../../routing/routes';
+import '../../styles/money.css';
+import '../../styles/profile.css';
 
 /** The specification's delay between "log out success" and the sign-in screen. */
 const logoutRedirectMs = 1000;

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageFrame } from '../../components/page-frame';
 import { forgetDraft } from '../../features/money/deposit/deposit-draft';
+import '../../styles/money.css';
 
 /**
  * `/user/agreement`: the deposit service agreement. Back returns to the deposit form, which

@@ -11,6 +11,7 @@ import { TextField } from '../../components/text-field';
 import { showToast } from '../../components/toasts';
 import { mayBindEmail } from '../../features/account/account-entries';
 import { profileChanged } from '../../features/profile/use-user-info';
+import '../../styles/notices.css';
 
 /** Seconds left before another code may be asked for. */
 function useResendWait() {

@@ -8,6 +8,7 @@ import { PageFrame } from '../../components/page-frame';
 import { TextField } from '../../components/text-field';
 import { showToast } from '../../components/toasts';
 import { adoptSession, sessionSignal } from '../../engine/signals';
+import '../../styles/notices.css';
 
 /** The specification: the sign-out and the way to /login follow a changed password after 1 second. */
 const signOutDelayMs = 1_000;

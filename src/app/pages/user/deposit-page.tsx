@@ -8,6 +8,7 @@ import { PageFrame } from '../../components/page-frame';
 import { showToast } from '../../components/toasts';
 import { DepositForm, type DepositCoinOption } from '../../features/money/deposit/deposit-form';
 import { useIsDesktop } from '../../layouts/use-viewport';
+import '../../styles/money.css';
 
 /**
  * `/user/deposit`: the deposit form over the coin networks that take deposits. When

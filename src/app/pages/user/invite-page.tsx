@@ -4,6 +4,7 @@ import { inviteInfo, type InviteInfo } from '../../../shared/api/profile';
 import { useApp } from '../../app-context';
 import { copyText } from '../../components/copy-text';
 import { PageFrame } from '../../components/page-frame';
+import '../../styles/profile.css';
 
 /**
  * `/user/invite`: the customer's invite code and sign-up link to copy, how many friends

@@ -9,6 +9,7 @@ import { TransferDrawer } from '../../features/money/wallet/transfer-drawer';
 import { useWalletBalances } from '../../features/money/wallet/use-wallet-balances';
 import { WalletRecords } from '../../features/money/wallet/wallet-records';
 import { useBrandFormat } from '../../format/use-brand-format';
+import '../../styles/money.css';
 
 type Tab = 'my_wallet' | 'wallet_record';
 

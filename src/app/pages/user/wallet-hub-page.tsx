@@ -13,6 +13,7 @@ import { ResetDemoButton } from '../../features/trading/positions/position-parts
 import { useBrandFormat } from '../../format/use-brand-format';
 import { walletHubShortcuts } from '../../features/account/account-entries';
 import { hasScreen } from '../../routing/routes';
+import '../../styles/money.css';
 
 /** The spec: the hub shows the 5 latest entries per list. */
 const latestCount = 5;

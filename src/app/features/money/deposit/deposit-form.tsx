@@ -14,6 +14,7 @@ import { TextField } from '../../../components/text-field';
 import { showToast } from '../../../components/toasts';
 import { keepDraftForAgreement, takeDraft, type DepositDraft } from './deposit-draft';
 import { ImageRefusedError, prepareImage } from './prepare-image';
+import '../../../styles/money.css';
 
 /** A coin network customers pay into (wallet/coinNetworks' dtoList entry). */
 export interface DepositCoinOption {

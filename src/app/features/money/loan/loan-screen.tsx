@@ -8,6 +8,7 @@ import { showToast } from '../../../components/toasts';
 import { TextField } from '../../../components/text-field';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { LoanSlider } from './loan-slider';
+import '../../../styles/loan.css';
 
 /** Whole dollars of an answer's exact amount ("30000.00" → 30000); amounts owed are whole hundreds. */
 const wholeDollars = (value: string) => Math.floor(Number(value.split('.')[0] ?? '0'));

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import '../../../styles/loan.css';
 
 /** A labelled range slider with its value and marks under it (the loan's amount, term and repayment). */
 export function LoanSlider(props: {

@@ -8,6 +8,7 @@ import { Dialog } from '../../../components/dialog';
 import { VirtualList } from '../../../components/virtual-list';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { useIsDesktop } from '../../../layouts/use-viewport';
+import '../../../styles/money.css';
 
 type TypeFilter = 'all' | 0 | 1;
 type StatusFilter = 'all' | 0 | 1 | 2;

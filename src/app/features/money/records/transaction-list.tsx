@@ -16,6 +16,7 @@ import { transactionOptionsOf } from '../../trading/history/option-history';
 import type { OptionStatusTab } from '../../trading/options/option-status-tabs';
 import { useTradeMode } from '../../trading/trade-mode';
 import type { TransactionQuery } from './transaction-query';
+import '../../../styles/money.css';
 
 /** The item whose details show, with the list it belongs to. */
 type Selected = { mode: 'market'; item: TradeOrder } | { mode: 'option'; item: OptionOrder };

@@ -9,6 +9,7 @@ import { Dialog } from '../../../components/dialog';
 import { TextField } from '../../../components/text-field';
 import { showToast } from '../../../components/toasts';
 import { useBrandFormat } from '../../../format/use-brand-format';
+import '../../../styles/money.css';
 
 /** The quote is asked again this often while the amount is valid: the price moves, and the confirmed quote must still hold. */
 const requoteMs = 1_000;

@@ -5,6 +5,7 @@ import { useApp } from '../../../app-context';
 import { VirtualList } from '../../../components/virtual-list';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { usePagedList } from '../../trading/history/use-paged-list';
+import '../../../styles/money.css';
 
 /** The spec's page size of record lists. */
 export const recordsPageSize = 10;

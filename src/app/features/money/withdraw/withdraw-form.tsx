@@ -28,6 +28,7 @@ import { useSavedCryptoWallets } from './crypto-wallets';
 import { OptionPicker } from './option-picker';
 import { SecondFactorField, totpCodeOf, useSecondFactorOn } from './second-factor-field';
 import { sessionAesKey } from './session-key';
+import '../../../styles/money.css';
 
 type Method = 'crypto' | 'bank';
 /** The fee quote is asked again every second while the amount stays in range (spec §4 "Withdraw"). */
