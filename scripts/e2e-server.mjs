@@ -79,8 +79,128 @@ const server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
     CUSTOMER_SERVICE_LINK: `0|${JSON.stringify([`http://localhost:${chatPort}/chat`, 'https://t.me/tradeweb_support', 'https://wa.me/18005550100', 'support@tradeweb.example'])}`,
   },
 });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code) => process.exit(code ?? 0));
+// Test-only paths beside the server, on the port after the chat's, for what the browser tests
+// would otherwise make again in each layout project (tests/e2e/long-lists.spec.ts):
+// - POST /history-account?orders=N: a demo account with N market orders placed and closed,
+//   made through the server's API as a customer would (sign-up with the outbox's code, the demo
+//   switch, addOrderMock and closeOrderMock), once per run on the first ask; later asks get the
+//   same account.
+// - POST /load-catalogue?symbols=N: starts, once per run, a second server on PORT+5 with the
+//   load-test catalogue of N symbols (MARKET_LOAD_SYMBOLS, ticking), so the suite's own server
+//   keeps the seeded one; answers at once (the caller waits for its /healthz) and it stops with
+//   this one.
+const apiBase = `http://127.0.0.1:${process.env.PORT}`;
+const historyAccounts = new Map();
+
+async function callApi(path, data, token) {
+  const response = await fetch(`${apiBase}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(data),
+  });
+  const answer = await response.json();
+  if (answer.code !== 0) throw new Error(`${path}: ${answer.code} ${answer.msg}`);
+  return answer.data;
+}
+
+async function outboxCode(to) {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const outbox = await (await fetch(`${apiBase}/dev/outbox?to=${encodeURIComponent(to)}`)).json();
+    const code = outbox.filter((message) => message.code).at(-1)?.code;
+    if (code) return code;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no code reached ${to}`);
+}
+
+async function makeHistoryAccount(orders) {
+  const email = `e2e-history-${orders}-${Date.now().toString(36)}@example.com`;
+  const password = 'e2e password 1';
+  await callApi('/v1/wa-na/sendMail', { email, type: '1', locale: 'en' });
+  const code = await outboxCode(email);
+  await callApi('/v1/wa-na/register', { username: email, password, type: 'E', code, locale: 'en' });
+  const real = await callApi('/v1/wa-na/login', { username: email, password, type: 'E' });
+  const demo = await callApi('/v1/waa/user/switch', {}, real.token);
+  // A few in flight: the embedded database writes one transaction at a time, so more would only queue.
+  const placed = [];
+  let next = 0;
+  const placeAndClose = async () => {
+    while (next < orders) {
+      const index = (next += 1);
+      const orderNo = await callApi('/exchange/addOrderMock', { tradePair: 'BTCUSDT', price: '0', orderQuantity: '0.01', multiple: 20, orderType: index % 2, buyPoint: 2, clientOrderId: `e2e-history-${index}` }, demo.token);
+      placed.push(orderNo);
+      await callApi('/exchange/closeOrderMock', { orderId: orderNo }, demo.token);
+    }
+  };
+  await Promise.all([placeAndClose(), placeAndClose(), placeAndClose()]);
+  return { email, password, orders: placed };
+}
+
+const loadCatalogueDir = `${dataDir}-load-catalogue`;
+let loadCatalogue = null;
+
+function startLoadCatalogue(symbols) {
+  fs.rmSync(loadCatalogueDir, { recursive: true, force: true });
+  loadCatalogue = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(Number(process.env.PORT) + 5),
+      DATA_DIR: loadCatalogueDir,
+      STATIC_DIR: path.resolve(process.env.STATIC_DIR ?? 'dist'),
+      LOG_LEVEL: 'warn',
+      SWITCHES: 'VIRTUAL_CURRENCY_TRADE=1,Contract=1,OptionMock=1',
+      MARKET_LOAD_SYMBOLS: String(symbols),
+      // Every load symbol ticks a few times a second: rows change while the list scrolls.
+      MARKET_LOAD_TICKS_PER_SECOND: '2000',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  loadCatalogue.on('exit', () => {
+    loadCatalogue = null;
+  });
+}
+
+const helper = http
+  .createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://helper');
+    if (request.method === 'POST' && url.pathname === '/load-catalogue') {
+      const symbols = Number(url.searchParams.get('symbols'));
+      if (!Number.isInteger(symbols) || symbols < 1 || symbols > 5000) {
+        response.writeHead(400).end();
+        return;
+      }
+      if (!loadCatalogue) startLoadCatalogue(symbols);
+      response.writeHead(202).end();
+      return;
+    }
+    const orders = Number(url.searchParams.get('orders'));
+    if (request.method !== 'POST' || url.pathname !== '/history-account' || !Number.isInteger(orders) || orders < 1 || orders > 1000) {
+      response.writeHead(404).end();
+      return;
+    }
+    if (!historyAccounts.has(orders)) historyAccounts.set(orders, makeHistoryAccount(orders));
+    historyAccounts.get(orders).then(
+      (account) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(account)),
+      (error) => {
+        // A failed attempt is not kept: the next ask tries again.
+        historyAccounts.delete(orders);
+        response.writeHead(500, { 'content-type': 'text/plain' }).end(String(error?.message ?? error));
+      },
+    );
+  })
+  .listen(Number(process.env.PORT) + 2);
+helper.unref();
+
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    loadCatalogue?.kill(signal);
+    server.kill(signal);
+  });
+server.on('exit', (code) => {
+  loadCatalogue?.kill('SIGTERM');
+  process.exit(code ?? 0);
+});
 
 // A server that stops answering makes every later test wait out its timeout in silence; this
 // says so in the log, with the time, so a run that goes wrong names its cause.

@@ -53,7 +53,7 @@ function positionsServer() {
   return server;
 }
 
-/** The list with its rows: the virtualized list renders them once it has measured its room, a moment after mounting. */
+/** The list with its rows: the virtualized list renders them once it has measured its room (support/layout.ts), a moment after mounting. */
 async function openPositions(...orders: TradeOrder[]) {
   signIn();
   loadCatalogue([eurusd]);
@@ -152,5 +152,33 @@ describe('a positions row', () => {
     act(() => pushPositions(summaryOf(position({ currentPrice: '1.08510', profitLoss: '765.00' }))));
     expect(stopLoss).toHaveFocus();
     expect(stopLoss).toHaveValue('1.075');
+  });
+});
+
+describe('a long positions list', () => {
+  it('holds only a window of rows, each telling its place in the whole list, and the keyboard reaches the last and the first', async () => {
+    const orders = Array.from({ length: 200 }, (_, index) => position({ id: index + 1, uid: `ORD-${String(index + 1).padStart(3, '0')}` }));
+    const { user } = await openPositions(orders[0]!);
+    act(() => pushPositions(summaryOf(...orders)));
+    const list = screen.getByRole('list', { name: t('position.opening') });
+    const shown = () => within(list).getAllByRole('listitem');
+    // A 600 px list area holds about ten 58 px rows; the overscan adds a few on each side.
+    await waitFor(() => expect(shown()[0]).toHaveAttribute('aria-setsize', '200'));
+    expect(shown().length).toBeLessThan(20);
+    expect(shown()[0]).toHaveAttribute('aria-posinset', '1');
+    expect(screen.queryByRole('button', { name: 'EUR/USD ORD-200' })).not.toBeInTheDocument();
+
+    row(orders[0]!).focus();
+    await user.keyboard('{End}');
+    const last = await screen.findByRole('button', { name: 'EUR/USD ORD-200' });
+    await waitFor(() => expect(last).toHaveFocus());
+    expect(last.closest('li')).toHaveAttribute('aria-posinset', '200');
+    expect(shown().length).toBeLessThan(20);
+
+    await user.keyboard('{ArrowUp}');
+    await waitFor(() => expect(row(orders[198]!)).toHaveFocus());
+    await user.keyboard('{Home}');
+    await waitFor(() => expect(row(orders[0]!)).toHaveFocus());
+    expect(shown().length).toBeLessThan(20);
   });
 });

@@ -6,9 +6,13 @@ import { Direction } from '../../../../shared/trading/order-rules';
 import { changeTone } from '../../catalogue/price-tone';
 import { pricePrecisionOf } from '../../catalogue/products';
 import { useBrandFormat } from '../../../format/use-brand-format';
+import { VirtualList, type VirtualRowProps } from '../../../components/virtual-list';
 import { PositionOrders, PositionTabs, PositionsSummaryBar, useMarketPositions, type PositionTab } from './position-parts';
 
-function OrderRow(props: { order: TradeOrder; onOpen: () => void }) {
+/** A row's height before it is measured: name, direction and volume on one line (a long name wraps), the two prices stacked beside them. */
+const orderRowEstimatePx = 58;
+
+function OrderRow(props: { order: TradeOrder; onOpen: (order: TradeOrder) => void; row: VirtualRowProps }) {
   const { t } = useTranslation();
   const format = useBrandFormat();
   const { order } = props;
@@ -17,8 +21,8 @@ function OrderRow(props: { order: TradeOrder; onOpen: () => void }) {
   // The tone follows the amount shown, so a loss rounding to 0.00 is not coloured.
   const pnl = format.amount(order.profitLoss ?? '0');
   return (
-    <li className="order-row">
-      <button type="button" className="order-row-button" onClick={props.onOpen} aria-label={`${order.productName} ${order.uid}`}>
+    <li {...props.row} className="order-row">
+      <button type="button" className="order-row-button" onClick={() => props.onOpen(order)} aria-label={`${order.productName} ${order.uid}`}>
         <span className="order-name">
           <strong>{order.productName}</strong>
           <span className={`order-direction ${buy ? 'up' : 'down'}`}>{t(buy ? 'market.buy' : 'market.sell')}</span>
@@ -36,7 +40,7 @@ function OrderRow(props: { order: TradeOrder; onOpen: () => void }) {
   );
 }
 
-/** The phone list: tabs, summary and one row per order (an account holds a screenful at most). */
+/** The phone list: tabs, summary and the orders as a virtualized list (a busy account holds hundreds). */
 export function PositionList() {
   useSignals();
   const { t } = useTranslation();
@@ -47,11 +51,15 @@ export function PositionList() {
       <PositionTabs tab={tab} onTab={setTab} />
       <PositionsSummaryBar summary={summary} tab={tab} />
       <PositionOrders summary={summary} tab={tab}>
-        <ul className="order-rows" aria-label={t(`position.${tab}`)}>
-          {orders.map((order) => (
-            <OrderRow key={order.uid} order={order} onOpen={() => openOrder(order)} />
-          ))}
-        </ul>
+        <VirtualList
+          label={t(`position.${tab}`)}
+          items={orders}
+          itemKey={(order) => order.uid}
+          sizing={{ estimatePx: orderRowEstimatePx }}
+          scrollerClassName="order-scroller"
+          listClassName="order-rows"
+          renderRow={(row) => <OrderRow key={row.key} order={row.item} onOpen={openOrder} row={row.props} />}
+        />
       </PositionOrders>
       {drawer}
     </>
