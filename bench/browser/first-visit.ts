@@ -297,7 +297,7 @@ export async function runFirstVisitBench(): Promise<Section[]> {
   };
   for (const { tree, first } of results) {
     const manifest = JSON.parse(fs.readFileSync(path.join(tree.dist, '.vite', 'manifest.json'), 'utf8')) as Manifest;
-    const files = firstLoadFiles(manifest);
+    const files = firstLoadFiles(manifest, (file) => fs.readFileSync(path.join(tree.dist, file), 'utf8'));
     const counted = total(files, (file) => bytesOf(fs.readFileSync(path.join(tree.dist, file))));
     const sent = first.filter((request) => files.has(request.path.replace(/^\//, '').split('?')[0] ?? '')).reduce((bytes, request) => bytes + request.bytes, 0);
     bundle.rows.push([tree.name, String(files.size), kb(counted.raw), kb(counted.gzip), kb(sent), `${(sent / counted.gzip).toFixed(2)}×`]);
