@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../../src/shared/errors/catalogue';
-import { compareDecimals, needsTwoApprovals, nextReviewStatus, type ReviewState } from '../../../../src/shared/staff/review-rules';
+import { compareDecimals, needsTwoApprovals, nextReviewStatus, soloApprovalNeedsSecond, type ReviewState } from '../../../../src/shared/staff/review-rules';
 
 const pendingOne: ReviewState = { status: 'pending', needsTwoApprovals: false, firstApproverId: null };
 const pendingTwo: ReviewState = { status: 'pending', needsTwoApprovals: true, firstApproverId: null };
@@ -85,5 +85,20 @@ describe('the next status of a decision', () => {
         });
       }
     }
+  });
+});
+
+describe("one member's solo approvals", () => {
+  it('sends a withdrawal or deposit to a second approver once the member’s solo approvals over 24 hours, this one included, reach the cap, exactly', () => {
+    expect(soloApprovalNeedsSecond('withdrawal', '900', '1099.99999999', '2000')).toBe(false);
+    expect(soloApprovalNeedsSecond('withdrawal', '900', '1100', '2000')).toBe(true);
+    expect(soloApprovalNeedsSecond('deposit', '0.00000001', '1999.99999999', '2000')).toBe(true);
+    expect(soloApprovalNeedsSecond('deposit', '10', '0', '2000')).toBe(false);
+  });
+
+  it('treats an item of unknown worth as over the cap, and leaves other kinds to their own rules', () => {
+    expect(soloApprovalNeedsSecond('withdrawal', null, '0', '2000')).toBe(true);
+    expect(soloApprovalNeedsSecond('identity', null, '999999', '2000')).toBe(false);
+    expect(soloApprovalNeedsSecond('juniorIdentity', '5000', '5000', '2000')).toBe(false);
   });
 });
