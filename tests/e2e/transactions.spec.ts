@@ -46,3 +46,30 @@ test('the transaction list: every order of the account, a status filter, the mar
   await page.goto('/user/wallet/transactionList?uid=0000000000000001');
   await expect(page.getByText('This trade was not found in this account.')).toBeVisible();
 });
+
+test('a trade whose title wraps (a German status beside the product) gets a taller row: nothing of it is cut or pressed past the row\'s padding @mobile', async ({ page }) => {
+  await page.goto('/');
+  await waitForApp(page);
+  const demo = await demoSession(page);
+  const order = await placeDemo(page, demo.token, { tradePair: 'DOGEUSDT', orderType: 1 });
+  expect((await callApi(page, '/exchange/closeOrderMock', demo.token, { orderId: order })).code).toBe(0);
+  await page.getByRole('button', { name: /^Language: / }).first().click();
+  await page.getByRole('option', { name: 'Deutsch' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+
+  await page.goto('/user/wallet/transactionList');
+  const row = historyEntry(page, order);
+  await expect(row).toContainText('Abgeschlossen');
+  const fit = await row.evaluate((button) => {
+    const box = button.getBoundingClientRect();
+    const padding = Number.parseFloat(getComputedStyle(button).paddingBottom);
+    const content = button.querySelector('.history-row-main')?.getBoundingClientRect();
+    const title = button.querySelector('.order-name')?.getBoundingClientRect();
+    return {
+      // "Dogecoin Verkaufen 0.01 · Abgeschlossen" does not fit one line at 390 px.
+      titleWraps: (title?.height ?? 0) > 30,
+      contentInside: content !== undefined && content.top >= box.top + padding - 0.5 && content.bottom <= box.bottom - padding + 0.5,
+    };
+  });
+  expect(fit).toEqual({ titleWraps: true, contentInside: true });
+});

@@ -4,8 +4,12 @@ import { historyKey, useHistorySource, type HistoryItem, type HistoryKind } from
 import { HistoryRow, PagedListFooter, ProfitLossSummary, useHistoryDrawer } from './history-parts';
 import type { PageOf } from './use-paged-list';
 
-/** Row height in px; the virtualizer positions rows by it and the stylesheet sizes them to it. */
-const historyRowHeight = 72;
+/**
+ * A row's height before it is measured, and the least the stylesheet gives one (`.history-row`):
+ * rows are measured, since a long name with its detail (Brent Crude Oil, a German status) wraps
+ * the title to a second line that a fixed row would cut.
+ */
+const historyRowMinPx = 72;
 /** Rows rendered beyond the screen on each side; the next page loads once the last of them exists. */
 const overscanRows = 4;
 
@@ -30,7 +34,7 @@ export function HistoryList<Item extends HistoryItem, Page extends PageOf<Item>>
         label={source.label}
         items={items}
         itemKey={historyKey}
-        sizing={{ fixedPx: historyRowHeight }}
+        sizing={{ estimatePx: historyRowMinPx }}
         overscan={overscanRows}
         scrollerClassName="history-scroller"
         listClassName="history-rows"
