@@ -22,8 +22,9 @@ export default defineConfig({
   // A server that stops answering fails every later test at its timeout; on CI the run stops
   // after this many failures instead of running past CI's limit (the failures name the cause).
   maxFailures: process.env.CI ? 12 : 0,
-  outputDir: 'test-results/e2e-artifacts',
-  reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
+  // `npm test` runs the phone and the desktop project side by side, each on its own server: each names its own files.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results/e2e-artifacts',
+  reporter: [['list'], ['json', { outputFile: process.env.E2E_REPORT_FILE ?? 'test-results/e2e.json' }]],
   // A trace records every action of every test and costs the run real time; CI keeps only its log,
   // so there it is off (the failure's message and screenshot still print), and on for local runs.
   use: { baseURL: `http://localhost:${e2ePort}`, locale: 'en-US', trace: process.env.CI ? 'off' : 'retain-on-failure', screenshot: 'only-on-failure' },

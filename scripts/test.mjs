@@ -1,7 +1,7 @@
 // `npm test`: every check, in order: types, lint, unit and API tests (PGlite, and
 // PostgreSQL when TEST_DATABASE_URL is set), the production build, then the browser
 // tests in Debian's Chromium at phone and desktop sizes. Ends with one summary line.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -64,8 +64,57 @@ run('unit and API tests', 'node_modules/.bin/vitest', [
   '--reporter=./tests/support/retried-tests-reporter.ts',
 ]);
 const built = run('build', 'node_modules/.bin/vite', ['build', '--logLevel', 'warn']);
+/**
+ * The browser tests' two projects, phone and desktop, run side by side: each on its own server
+ * (port and embedded database), each project's tests one after another as before. A test waits
+ * on the app much of its time, so two at once take little more than one; nothing is shared
+ * between the two runs but the built files.
+ */
+function runBrowserProjects() {
+  console.log('\n=== browser tests (phone and desktop side by side) ===');
+  const startedMs = Date.now();
+  const runs = [
+    { project: 'mobile', port: 8181 },
+    { project: 'desktop', port: 8191 },
+  ].map(({ project, port }) =>
+    new Promise((resolve) => {
+      const child = spawn('node_modules/.bin/playwright', ['test', '--project', project], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          ...process.env,
+          CHROMIUM_PATH: chromiumPath,
+          E2E_PORT: String(port),
+          E2E_DATA_DIR: `.tmp/e2e-data-${project}`,
+          E2E_REPORT_FILE: `test-results/e2e-${project}.json`,
+          E2E_OUTPUT_DIR: `test-results/e2e-artifacts-${project}`,
+        },
+      });
+      // Whole lines, each marked with its project, so the two logs stay readable interleaved.
+      for (const stream of [child.stdout, child.stderr]) {
+        let pending = '';
+        stream.on('data', (chunk) => {
+          const lines = (pending + chunk.toString()).split('\n');
+          pending = lines.pop() ?? '';
+          for (const line of lines) process.stdout.write(`[${project}] ${line}\n`);
+        });
+        stream.on('end', () => pending && process.stdout.write(`[${project}] ${pending}\n`));
+      }
+      child.on('close', (status) => resolve({ project, status }));
+    }),
+  );
+  return Promise.all(runs).then((results) => {
+    stageSeconds.push(`browser tests ${Math.round((Date.now() - startedMs) / 1000)} s`);
+    for (const { project, status } of results) {
+      if (status === 0) continue;
+      failedStages += 1;
+      failedStageNames.push(`browser tests (${project})`);
+      console.log(`=== browser tests (${project}): FAILED ===`);
+    }
+  });
+}
+
 if (built && ensureChromium()) {
-  run('browser tests', 'node_modules/.bin/playwright', ['test'], { env: { ...process.env, CHROMIUM_PATH: chromiumPath } });
+  await runBrowserProjects();
 } else if (built) {
   failedStages += 1;
   failedStageNames.push('browser tests (Chromium could not be installed)');
@@ -76,10 +125,11 @@ const vitest = readCounts('test-results/vitest.json', (report) => ({
   passed: report.numPassedTests,
   failed: report.numFailedTests,
 }));
-const e2e = readCounts('test-results/e2e.json', (report) => ({
-  passed: report.stats.expected,
-  failed: report.stats.unexpected + report.stats.flaky,
-}));
+const e2eReports = ['test-results/e2e-mobile.json', 'test-results/e2e-desktop.json'];
+const e2eCounts = e2eReports.map((file) => readCounts(file, (report) => ({ passed: report.stats.expected, failed: report.stats.unexpected + report.stats.flaky })));
+const e2e = e2eCounts.some(Boolean)
+  ? e2eCounts.reduce((sum, counts) => ({ passed: sum.passed + (counts?.passed ?? 0), failed: sum.failed + (counts?.failed ?? 0) }), { passed: 0, failed: 0 })
+  : null;
 // The end of the log is what a CI summary shows: name what failed, and what passed only on a retry.
 const failedUnit = readCounts('test-results/vitest.json', (report) =>
   report.testResults.flatMap((file) =>
@@ -90,7 +140,7 @@ const failedUnit = readCounts('test-results/vitest.json', (report) =>
 );
 const retried = readCounts('test-results/vitest-retried.json', (list) => list);
 const runErrors = readCounts('test-results/vitest-run-errors.json', (list) => list);
-const failedBrowser = readCounts('test-results/e2e.json', (report) => {
+const failedBrowser = e2eReports.flatMap((file) => readCounts(file, (report) => {
   const names = [];
   const visit = (suite, trail) => {
     for (const spec of suite.specs ?? []) {
@@ -105,7 +155,7 @@ const failedBrowser = readCounts('test-results/e2e.json', (report) => {
   };
   for (const suite of report.suites ?? []) visit(suite, []);
   return names;
-});
+}) ?? []);
 if (failedUnit?.length) console.log(`\nFailed unit/API tests:\n${failedUnit.map((line) => `  ${line}`).join('\n')}`);
 if (failedStageTails.length) console.log(`\nThe end of each failed stage's output:\n${failedStageTails.map((tail) => `  ${tail}`).join('\n')}`);
 if (runErrors?.length) console.log(`\nUnit/API errors outside a test (a file, a hook, unhandled):\n${runErrors.map((each) => `  ${each.where}\n    ${each.error.split('\n').slice(0, 6).join('\n    ')}`).join('\n')}`);
