@@ -15,6 +15,7 @@ export interface ManifestChunk {
   imports?: string[];
   dynamicImports?: string[];
   assets?: string[];
+  css?: string[];
 }
 export type Manifest = Record<string, ManifestChunk>;
 
@@ -39,20 +40,30 @@ function localeKeys(manifest: Manifest, parts: readonly string[]): readonly stri
 }
 const sharedWorkerFile = /(^|\/)shared-worker-[^/]*\.js$/;
 
-/** The JavaScript files a module needs before it runs: its chunk and everything it imports statically. */
-export function staticClosure(manifest: Manifest, key: string): Set<string> {
-  const files = new Set<string>();
+/** The manifest entries a module needs before it runs: its own and every static import's, once each. */
+export function staticChunks(manifest: Manifest, key: string): ManifestChunk[] {
+  const chunks: ManifestChunk[] = [];
   const seen = new Set<string>();
   const visit = (current: string) => {
     if (seen.has(current)) return;
     seen.add(current);
     const chunk = manifest[current];
     if (!chunk) throw new Error(`the manifest has no ${current}`);
-    if (chunk.file.endsWith('.js')) files.add(chunk.file);
+    chunks.push(chunk);
     for (const imported of chunk.imports ?? []) visit(imported);
   };
   visit(key);
-  return files;
+  return chunks;
+}
+
+/** The JavaScript files a module needs before it runs: its chunk and everything it imports statically. */
+export function staticClosure(manifest: Manifest, key: string): Set<string> {
+  return new Set(staticChunks(manifest, key).flatMap((chunk) => (chunk.file.endsWith('.js') ? [chunk.file] : [])));
+}
+
+/** The style sheets a module brings before it runs: its chunk's and those of its static imports. */
+export function staticStyleSheets(manifest: Manifest, key: string): Set<string> {
+  return new Set(staticChunks(manifest, key).flatMap((chunk) => chunk.css ?? []));
 }
 
 /**

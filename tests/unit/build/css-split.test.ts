@@ -1,31 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { build, type Rollup } from 'vite';
 import { describe, expect, it } from 'vitest';
-import { appEntryKey } from '../../../bench/bundle/route-bytes';
+import { appEntryKey, type Manifest, staticStyleSheets } from '../../../bench/bundle/route-bytes';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-
-interface Chunk {
-  file: string;
-  imports?: string[];
-  css?: string[];
-}
-
-/** The style sheets a module brings before it runs: its chunk's and those of its static imports. */
-function styleSheets(manifest: Record<string, Chunk>, key: string): Set<string> {
-  const sheets = new Set<string>();
-  const seen = new Set<string>();
-  const visit = (current: string) => {
-    if (seen.has(current)) return;
-    seen.add(current);
-    const chunk = manifest[current];
-    if (!chunk) throw new Error(`the manifest has no ${current}`);
-    for (const sheet of chunk.css ?? []) sheets.add(sheet);
-    for (const imported of chunk.imports ?? []) visit(imported);
-  };
-  visit(key);
-  return sheets;
-}
 
 describe("each area's style rules come with its screens", () => {
   it("keeps the wallet's, the loan's, the account's and the notices' rules out of the first load of /, and brings them with their screens", { timeout: 120_000 }, async () => {
@@ -37,8 +15,8 @@ describe("each area's style rules come with its screens", () => {
     const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[];
     const files = new Map<string, string>();
     for (const output of outputs) for (const item of output.output) files.set(item.fileName, item.type === 'chunk' ? item.code : Buffer.from(item.source).toString());
-    const manifest = JSON.parse(files.get('.vite/manifest.json') ?? '{}') as Record<string, Chunk>;
-    const rulesOf = (key: string) => [...styleSheets(manifest, key)].map((sheet) => files.get(sheet) ?? '').join('\n');
+    const manifest = JSON.parse(files.get('.vite/manifest.json') ?? '{}') as Manifest;
+    const rulesOf = (key: string) => [...staticStyleSheets(manifest, key)].map((sheet) => files.get(sheet) ?? '').join('\n');
 
     const firstLoad = rulesOf(appEntryKey);
     // The page's own frame is there (the tab bar), so the check reads real rules.
