@@ -17,5 +17,6 @@ export function sendError(
   const language = languageOfRequest(request.headers['accept-language']);
   const msg = options.message ? localizedMessage(options.message.key, options.message.params, language, code) : errorMessage(code, language);
   const body: Envelope<unknown> = { code, msg, data: options.data ?? null };
-  return reply.status(options.httpStatus ?? 200).send(body);
+  // The app shows these words, not its catalogue's, when they are in its reader's language (a CORS-safelisted header).
+  return reply.status(options.httpStatus ?? 200).header('content-language', language).send(body);
 }

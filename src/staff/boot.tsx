@@ -49,7 +49,7 @@ export async function bootConsole(root: Root) {
     apiRoot: config.apiRoot,
     tokens: sessionTokenStore(window.sessionStorage),
     getLanguage: () => i18next.language,
-    report: (failure) => showToast('error', describeStaffFailure(failure, i18next.t.bind(i18next))),
+    report: (failure) => showToast('error', describeStaffFailure(failure, i18next.t.bind(i18next), i18next.language)),
     onSignedOut: (reason) => {
       signedOutSignal.value = reason;
     },

@@ -68,6 +68,8 @@ describe.each(testBackends())('foundation API on $name', (backend) => {
     expect(body.code).toBe(1001);
     expect(body.msg).toMatch(/\(1001\)$/);
     expect(body.msg).not.toContain('Incorrect');
+    // Which language the words are in, so the app shows them rather than its generic text for the code.
+    expect(response.headers['content-language']).toBe('fr');
     expect(body.data.problems.join()).toContain('page');
   });
 

@@ -83,6 +83,12 @@ async function depositApprovedLive(page: Page, browser: Browser) {
   await page.getByTestId('deposit-proof-input').setInputFiles({ name: 'transfer.png', mimeType: 'image/png', buffer: await transferScreenshot() });
   await expect(page.getByRole('img', { name: 'Deposit proof' })).toBeVisible();
   await page.getByLabel('I have read and agree to the').check();
+  // Below the English reader's minimum: the server's own reason, not the code's generic text.
+  await page.getByLabel('Deposit amount').fill('500');
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByText('The minimum deposit is 1000 USD (1016)')).toBeVisible();
+  await expect(page.getByText('Incorrect parameter content (1016)')).toHaveCount(0);
+  await page.getByLabel('Deposit amount').fill('1500');
   await page.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Deposit submitted. It is credited once reviewed.' })).toBeVisible();
   await expect(page.getByTestId('deposit-step-1')).toBeVisible();

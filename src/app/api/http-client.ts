@@ -6,7 +6,8 @@ import type { ServerDateSample } from '../../shared/time/server-clock';
 
 /** Why a call failed, in the terms the user is told. */
 export type RequestFailure =
-  | { kind: 'code'; code: number; serverMessage: string; data?: unknown }
+  /** `messageLanguage`: the answer's Content-Language, the language the server wrote its message in. */
+  | { kind: 'code'; code: number; serverMessage: string; messageLanguage?: string | null; data?: unknown }
   | { kind: 'http'; status: number }
   | { kind: 'network' }
   | { kind: 'timeout' }
@@ -177,17 +178,18 @@ export function createHttpClient(options: HttpClientOptions) {
       return fail(response.ok ? { kind: 'malformed' } : { kind: 'http', status: response.status });
     }
     const { code, msg, message } = envelope.data;
+    const messageLanguage = response.headers.get('content-language');
     if (code === ErrorCode.SESSION_ENDED) {
       sessionLost('ended-by-server');
-      return fail({ kind: 'code', code, serverMessage: msg ?? message ?? '' });
+      return fail({ kind: 'code', code, serverMessage: msg ?? message ?? '', messageLanguage });
     }
     // The account behind the token is gone: the user info call says so, and the session ends.
     if (code === ErrorCode.USER_NOT_FOUND && contract.path === userInfoPath) {
       sessionLost('invalid');
-      return fail({ kind: 'code', code, serverMessage: msg ?? message ?? '' });
+      return fail({ kind: 'code', code, serverMessage: msg ?? message ?? '', messageLanguage });
     }
     // The error's data travels with it: a rate-limited answer names the seconds to wait.
-    if (code !== ErrorCode.SUCCESS) return fail({ kind: 'code', code, serverMessage: msg ?? message ?? '', data: envelope.data.data });
+    if (code !== ErrorCode.SUCCESS) return fail({ kind: 'code', code, serverMessage: msg ?? message ?? '', messageLanguage, data: envelope.data.data });
     if (!response.ok) return fail({ kind: 'http', status: response.status });
     const data = contract.data.safeParse(envelope.data.data);
     if (!data.success) return fail({ kind: 'malformed' });

@@ -1,9 +1,9 @@
 import { effect } from '@preact/signals-react';
 import type { Root } from 'react-dom/client';
-import { codedFailureText } from '../../shared/errors/catalogue';
 import type { BrandConfig } from '../../shared/config/brand-config';
 import { marketSocketUrl, positionsSocketUrl } from '../../shared/config/socket-urls';
 import { enabledLanguages, pickLanguage } from '../../shared/i18n/languages';
+import { describeRequestFailure } from '../api/describe-failure';
 import { createHttpClient, type RequestFailure } from '../api/http-client';
 import { App } from '../app';
 import { showToast } from '../components/toasts';
@@ -65,18 +65,7 @@ async function reloadsForNewVersion(): Promise<boolean> {
 }
 
 function describeFailure(failure: RequestFailure): string {
-  const t = i18next.t.bind(i18next);
-  switch (failure.kind) {
-    case 'code':
-      return codedFailureText(failure.code, failure.serverMessage, failure.data, (key, params) => t(key, params));
-    case 'http':
-    case 'network':
-      return t('notice.server_error');
-    case 'timeout':
-      return t('notice.connection_timeout');
-    case 'malformed':
-      return t('notice.api_constructor_error');
-  }
+  return describeRequestFailure(failure, i18next.t.bind(i18next), i18next.language);
 }
 
 /**

@@ -143,6 +143,11 @@ export function isKnownErrorCode(code: number): code is ErrorCode {
   return knownCodes.has(code);
 }
 
+/** Whether an answer's Content-Language is the reader's language ("de" for "de", "zh-TW" for "zh-tw"). */
+export function isReadersLanguage(contentLanguage: string | null | undefined, readerLanguage: string): boolean {
+  return !!contentLanguage && contentLanguage.trim().toLowerCase() === readerLanguage.trim().toLowerCase();
+}
+
 /** The i18n key of a code's message; unknown codes fall back to "unknown error". */
 export function errorMessageKey(code: number): string {
   return `errors.${isKnownErrorCode(code) ? code : ErrorCode.UNKNOWN_ERROR}`;
@@ -166,20 +171,31 @@ export function retryAfterSecondsOf(data: unknown): number | null {
 }
 
 /**
- * How a refused call is worded: 1033 with the seconds to wait; a code of the catalogue in
- * the user's language; a code the catalogue has no text for in the server's own message
- * (a brand's back end may add codes), and "unknown error" only when the server said nothing.
+ * How a refused call is worded: 1033 with the seconds to wait; the server's own words when
+ * it wrote them in the reader's language (its answer's Content-Language): they name the
+ * reason ("The minimum deposit is 1000 USD"), where the code's text is generic ("Incorrect
+ * parameter content"); else a code of the catalogue in the user's language (a brand's back end
+ * may word its messages in another language); a code the catalogue has no text for in the
+ * server's own message (a brand's back end may add codes), and "unknown error" only when the
+ * server said nothing.
  */
-export function codedFailureMessage(code: number, serverMessage: string, data: unknown): CodedFailureMessage {
+export function codedFailureMessage(code: number, serverMessage: string, data: unknown, wordedForReader = false): CodedFailureMessage {
   const seconds = code === ErrorCode.TRY_AGAIN_LATER ? retryAfterSecondsOf(data) : null;
   if (seconds !== null) return { kind: 'catalogue', key: 'notice.request_frequency_high', params: { seconds }, code };
-  if (isKnownErrorCode(code) || serverMessage.trim() === '') return { kind: 'catalogue', key: errorMessageKey(code), params: {}, code };
+  const spoken = serverMessage.trim() !== '' && (wordedForReader || !isKnownErrorCode(code));
+  if (!spoken) return { kind: 'catalogue', key: errorMessageKey(code), params: {}, code };
   const text = serverMessage.trim();
   return { kind: 'server', text: text.endsWith(`(${code})`) ? text : formatCodedMessage(text, code) };
 }
 
 /** A refused call's text in the user's language: the catalogue's message followed by its code, or the server's own words. */
-export function codedFailureText(code: number, serverMessage: string, data: unknown, translate: (key: string, params: Record<string, number>) => string): string {
-  const message = codedFailureMessage(code, serverMessage, data);
+export function codedFailureText(
+  code: number,
+  serverMessage: string,
+  data: unknown,
+  translate: (key: string, params: Record<string, number>) => string,
+  wordedForReader = false,
+): string {
+  const message = codedFailureMessage(code, serverMessage, data, wordedForReader);
   return message.kind === 'server' ? message.text : formatCodedMessage(translate(message.key, message.params), message.code);
 }

@@ -7,7 +7,8 @@ import { staffSignedOutPaths } from '../../shared/staff/access';
 
 /** Why a staff call failed, in the terms the console tells. */
 export type StaffFailure =
-  | { kind: 'code'; code: number; serverMessage: string; data?: unknown }
+  /** `messageLanguage`: the answer's Content-Language, the language the server wrote its message in. */
+  | { kind: 'code'; code: number; serverMessage: string; messageLanguage?: string | null; data?: unknown }
   | { kind: 'http'; status: number }
   | { kind: 'network' }
   | { kind: 'malformed' };
@@ -76,7 +77,7 @@ export function createStaffClient(options: StaffClientOptions) {
     const envelope = envelopeSchema.safeParse(json);
     if (!envelope.success) return { ok: false, failure: response.ok ? { kind: 'malformed' } : { kind: 'http', status: response.status } };
     const { code, msg, message } = envelope.data;
-    if (code !== ErrorCode.SUCCESS) return { ok: false, failure: { kind: 'code', code, serverMessage: msg ?? message ?? '', data: envelope.data.data } };
+    if (code !== ErrorCode.SUCCESS) return { ok: false, failure: { kind: 'code', code, serverMessage: msg ?? message ?? '', messageLanguage: response.headers.get('content-language'), data: envelope.data.data } };
     if (!response.ok) return { ok: false, failure: { kind: 'http', status: response.status } };
     const data = contract.data.safeParse(envelope.data.data);
     return data.success ? { ok: true, data: data.data } : { ok: false, failure: { kind: 'malformed' } };

@@ -12,7 +12,7 @@ import type { EngineRemote, KlineWatches } from '../../../src/app/engine/engine-
 import { sessionSignal } from '../../../src/app/engine/signals';
 import { createWatchRegistry } from '../../../src/app/engine/watch-registry';
 import { brandConfigSchema } from '../../../src/shared/config/brand-config';
-import { codedFailureText } from '../../../src/shared/errors/catalogue';
+import { describeRequestFailure } from '../../../src/app/api/describe-failure';
 import { createFakeServer, type FakeServer } from './fake-server';
 import { english } from './i18n';
 
@@ -29,10 +29,9 @@ function absentEngine<T extends object>(name: string): T {
   });
 }
 
-/** How the app tells a failed request (boot.tsx): the catalogue's text in an error toast. */
+/** How the app tells a failed request (boot.tsx): the same words, from English strings, in an error toast. */
 function describeFailure(failure: RequestFailure): string {
-  if (failure.kind === 'code') return codedFailureText(failure.code, failure.serverMessage, failure.data, (key, params) => english.t(key, params));
-  return english.t(failure.kind === 'timeout' ? 'notice.connection_timeout' : 'notice.server_error');
+  return describeRequestFailure(failure, (key, params) => english.t(key, params), 'en');
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   errorMessageKey,
   formatCodedMessage,
   isKnownErrorCode,
+  isReadersLanguage,
 } from '../../../../src/shared/errors/catalogue';
 import { languageCodes } from '../../../../src/shared/i18n/languages';
 
@@ -93,6 +94,20 @@ describe('what a refused call tells the user', () => {
     expect(codedFailureMessage(203, 'Insufficient available balance (203)', null)).toEqual({ kind: 'catalogue', key: 'errors.203', params: {}, code: 203 });
   });
 
+  it('the server’s own reason is shown when it wrote it in the reader’s language, the catalogue’s text when not', () => {
+    const reason = 'The minimum deposit is 1000 USD (1016)';
+    expect(codedFailureMessage(1016, reason, null, true)).toEqual({ kind: 'server', text: reason });
+    expect(codedFailureMessage(1016, 'Die Mindesteinzahlung beträgt 30 USD', null, true)).toEqual({ kind: 'server', text: 'Die Mindesteinzahlung beträgt 30 USD (1016)' });
+    // Another language (a brand's back end answering in English to a German reader): the catalogue, in German.
+    expect(codedFailureMessage(1016, reason, null, false)).toEqual({ kind: 'catalogue', key: 'errors.1016', params: {}, code: 1016 });
+    // Said in the reader's language but empty: the catalogue.
+    expect(codedFailureMessage(1016, ' ', null, true)).toEqual({ kind: 'catalogue', key: 'errors.1016', params: {}, code: 1016 });
+    expect(isReadersLanguage('de', 'de')).toBe(true);
+    expect(isReadersLanguage('zh-TW', 'zh-tw')).toBe(true);
+    expect(isReadersLanguage('en', 'de')).toBe(false);
+    expect(isReadersLanguage(null, 'de')).toBe(false);
+  });
+
   it('a code the catalogue has no text for shows the server’s message instead of "unknown error"', () => {
     expect(codedFailureMessage(4711, 'Product under maintenance until 10:00', null)).toEqual({ kind: 'server', text: 'Product under maintenance until 10:00 (4711)' });
     // The reference server already ends its messages with the code: not twice.
@@ -105,5 +120,6 @@ describe('what a refused call tells the user', () => {
     expect(codedFailureText(405, 'whatever the server said', null, translate)).toBe('errors.405 (405)');
     expect(codedFailureText(1033, '', { retryAfterSeconds: 7 }, translate)).toBe('notice.request_frequency_high:7 (1033)');
     expect(codedFailureText(4711, 'Product under maintenance', null, translate)).toBe('Product under maintenance (4711)');
+    expect(codedFailureText(405, 'Trading is closed for EURUSD (405)', null, translate, true)).toBe('Trading is closed for EURUSD (405)');
   });
 });
