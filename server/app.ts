@@ -6,6 +6,7 @@ import type { DatabaseHandle } from './db/database';
 import { registerDevRoutes } from './dev';
 import { createDomainEvents } from './events/domain-events';
 import { registerCompression } from './http/compression';
+import { registerCrossOrigin } from './http/cross-origin';
 import { registerErrorHandler } from './http/error-handler';
 import { registerJsonBody } from './http/json-body';
 import { registerMultipart } from './http/multipart';
@@ -77,6 +78,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   });
   // Before any module: the scopes modules open inherit the parser, the hooks and the handler.
   // Compression first: it attaches itself to each route declared after it.
+  await registerCrossOrigin(app, { allowedOrigins: settings.allowedOrigins });
   await registerCompression(app);
   registerJsonBody(app);
   await registerMultipart(app);

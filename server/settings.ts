@@ -97,6 +97,14 @@ const environmentSchema = z.object({
    * names loopback, linklocal, uniquelocal), comma-separated. Empty: forwarded headers are
    * ignored and every limit keys on the connection's own address, which a client cannot choose.
    */
+  /**
+   * The origins, besides this server's own, whose pages may call the API and open the sockets
+   * (a brand's app on another origin than its API): exact origins, comma-separated.
+   */
+  ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .refine((value) => parseAllowedOrigins(value) !== null, 'expected comma-separated origins (e.g. https://app.example.com,http://localhost:5173), without path or wildcard'),
   TRUST_PROXY: z
     .string()
     .default('')
@@ -248,6 +256,24 @@ export function parseSwitchOverrides(value: string): Partial<Record<SwitchName, 
   return overrides;
 }
 
+/** "https://app.example.com, http://localhost:5173" as exact origins; null when an entry is not an origin (a path, a wildcard, no scheme). */
+export function parseAllowedOrigins(value: string): string[] | null {
+  const entries = value.split(',').map((item) => item.trim()).filter(Boolean);
+  const origins: string[] = [];
+  for (const entry of entries) {
+    let url: URL;
+    try {
+      url = new URL(entry);
+    } catch {
+      return null;
+    }
+    // A wildcard would let any of a domain's pages act for the customer: each origin is named.
+    if (entry.includes('*') || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== entry.replace(/\/$/, '')) return null;
+    origins.push(url.origin);
+  }
+  return origins;
+}
+
 /** Proxy-addr's names for reserved ranges, accepted beside addresses and CIDRs. */
 const proxyRangeNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
@@ -335,6 +361,7 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     siteName: values.SITE_NAME,
     virtualTradingOnce: values.VIRTUAL_TRADING_ONCE,
     trustProxy: parseTrustProxy(values.TRUST_PROXY) ?? [],
+    allowedOrigins: parseAllowedOrigins(values.ALLOWED_ORIGINS) ?? [],
     loginFailuresBeforeDelay: values.LOGIN_FAILURES_BEFORE_DELAY,
     codeFailuresBeforeDelay: values.CODE_FAILURES_BEFORE_DELAY,
     authDelayMaxSeconds: values.AUTH_DELAY_MAX_SECONDS,
