@@ -38,11 +38,17 @@ export function brandConnectSources(configFile: string, warn: (message: string) 
   }
   const { apiRoot, marketRoot, exchangeRoot, marketSocketUrl } = parsed.config;
   const sources = new Set<string>();
-  for (const root of [apiRoot, marketRoot, exchangeRoot]) {
+  const roots = [
+    { root: apiRoot, sockets: false },
+    // The market and exchange roots are fetched and also opened as sockets (ws: or wss:), even on the API's origin.
+    { root: marketRoot, sockets: true },
+    { root: exchangeRoot, sockets: true },
+  ];
+  for (const { root, sockets } of roots) {
     const origin = root ? originOf(root) : null;
     if (!origin) continue;
     sources.add(origin);
-    if (root !== apiRoot) sources.add(origin.replace(/^http/, 'ws'));
+    if (sockets) sources.add(origin.replace(/^http/, 'ws'));
   }
   const socket = marketSocketUrl ? originOf(marketSocketUrl) : null;
   if (socket) sources.add(socket);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatFrameSources, registerSecurityHeaders } from '../../server/http/security-headers';
+import { brandConnectSources, chatFrameSources, registerSecurityHeaders } from '../../server/http/security-headers';
 import { post, startTestServer, testBackends, type TestServer } from './harness';
 
 const brandConfig = {
@@ -139,5 +139,19 @@ describe('security headers behind TLS', () => {
     // The only channel is embedded whatever the mode.
     expect(chatFrameSources({ ...link, mode: 1 })).toEqual(['https://chat.example']);
     expect(chatFrameSources({ ...link, url: 'javascript:alert(1)' })).toEqual([]);
+  });
+});
+
+describe('the sockets a brand config needs', () => {
+  it('allows the socket origin of the market and exchange roots even when the API shares their origin', async () => {
+    const directory = await fs.mkdtemp(path.join(os.tmpdir(), 'tradeweb-brand-'));
+    const configFile = path.join(directory, 'config.json');
+    const oneOrigin = 'https://api.brand.example';
+    await fs.writeFile(configFile, JSON.stringify({ apiRoot: oneOrigin, marketRoot: oneOrigin, exchangeRoot: oneOrigin }));
+    try {
+      expect(brandConnectSources(configFile, () => undefined).sort()).toEqual([oneOrigin, 'wss://api.brand.example'].sort());
+    } finally {
+      await fs.rm(directory, { recursive: true, force: true });
+    }
   });
 });
