@@ -75,6 +75,8 @@ const server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
     // Withdrawals right after saving an address: the browser tests add one and withdraw at once. The cooling-off
     // itself is tests/api/money-controls.test.ts's; E2E_WITHDRAWAL_HOLD_SECONDS puts it back (the withdraw screenshots).
     WITHDRAWAL_HOLD_SECONDS: process.env.E2E_WITHDRAWAL_HOLD_SECONDS ?? '0',
+    // The brand app on its own origin (split-origin.spec.ts, `/split-origin-app` below) calls this server's API and sockets.
+    ALLOWED_ORIGINS: `http://localhost:${Number(process.env.PORT) + 6}`,
     // A chat url the tests can embed without the internet (the stand-in above).
     CUSTOMER_SERVICE_LINK: `0|${JSON.stringify([`http://localhost:${chatPort}/chat`, 'https://t.me/tradeweb_support', 'https://wa.me/18005550100', 'support@tradeweb.example'])}`,
   },
@@ -89,6 +91,10 @@ const server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
 //   load-test catalogue of N symbols (MARKET_LOAD_SYMBOLS, ticking), so the suite's own server
 //   keeps the seeded one; answers at once (the caller waits for its /healthz) and it stops with
 //   this one.
+// - POST /split-origin-app: starts, once per run, a server on PORT+6 that serves the built app
+//   with a brand config (BRAND_CONFIG_PATH) whose API, market and exchange roots are this server
+//   on 127.0.0.1, another origin than the page's localhost: the app on one origin trading
+//   through another, as a brand splits them. Answers at once; the caller waits for its /healthz.
 const apiBase = `http://127.0.0.1:${process.env.PORT}`;
 const historyAccounts = new Map();
 
@@ -161,6 +167,33 @@ function startLoadCatalogue(symbols) {
   });
 }
 
+const splitOriginDir = `${dataDir}-split-origin`;
+let splitOriginApp = null;
+
+function startSplitOriginApp() {
+  fs.rmSync(splitOriginDir, { recursive: true, force: true });
+  fs.mkdirSync(splitOriginDir, { recursive: true });
+  const staticDir = path.resolve(process.env.STATIC_DIR ?? 'dist');
+  const config = JSON.parse(fs.readFileSync(path.join(staticDir, 'config.json'), 'utf8'));
+  const brandConfigPath = path.join(splitOriginDir, 'config.json');
+  fs.writeFileSync(brandConfigPath, JSON.stringify({ ...config, apiRoot: apiBase, marketRoot: apiBase, exchangeRoot: apiBase }, null, 2));
+  splitOriginApp = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(Number(process.env.PORT) + 6),
+      DATA_DIR: path.join(splitOriginDir, 'data'),
+      STATIC_DIR: staticDir,
+      BRAND_CONFIG_PATH: brandConfigPath,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  splitOriginApp.on('exit', () => {
+    splitOriginApp = null;
+  });
+}
+
 const helper = http
   .createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://helper');
@@ -171,6 +204,11 @@ const helper = http
         return;
       }
       if (!loadCatalogue) startLoadCatalogue(symbols);
+      response.writeHead(202).end();
+      return;
+    }
+    if (request.method === 'POST' && url.pathname === '/split-origin-app') {
+      if (!splitOriginApp) startSplitOriginApp();
       response.writeHead(202).end();
       return;
     }
@@ -195,10 +233,12 @@ helper.unref();
 for (const signal of ['SIGINT', 'SIGTERM'])
   process.on(signal, () => {
     loadCatalogue?.kill(signal);
+    splitOriginApp?.kill(signal);
     server.kill(signal);
   });
 server.on('exit', (code) => {
   loadCatalogue?.kill('SIGTERM');
+  splitOriginApp?.kill('SIGTERM');
   process.exit(code ?? 0);
 });
 
