@@ -7,9 +7,12 @@
  * beside the same Client reading those JSON bodies (what the wire form saves), in one run.
  * The figures are CPU time per 1,000 ticks (median of the trials).
  *
- * Today's hand-written client is gone; its figure comes from the commit before it
- * (c1fcac2: `BENCH_ONLY=engine-ingest npx tsx bench/run.ts` there), reported in the README.
+ * The hand-written client it replaced is gone from src/; with INGEST_OLD_CHECKOUT naming a
+ * checkout of the commit before (`git worktree add <dir> c1fcac2`, node_modules linked), its
+ * market socket (its own STOMP codec, the JSON bodies of /topic/prices) runs here too, over
+ * the same socket and engine, interleaved with the other paths in the same run.
  */
+import path from 'node:path';
 import type { IStompSocket } from '@stomp/stompjs';
 import type { PriceTick } from '../src/shared/api/market';
 import { encodeTickLines, splitTickLines, tickLinesMessageChars } from '../src/shared/market/tick-lines';
@@ -98,10 +101,20 @@ function engineSink() {
   };
 }
 
-/** The worker's market socket over a bench socket, connected and following every price. */
-export async function connectedWorkerSocket(brokerNaming: boolean, onPrices: (ticks: PriceTick[]) => void) {
+type MarketSocketFactory = (options: Parameters<typeof createMarketSocket>[0]) => Pick<ReturnType<typeof createMarketSocket>, 'followPrices' | 'start' | 'stop'>;
+
+/** The hand-written market socket of INGEST_OLD_CHECKOUT (null without one). */
+async function oldMarketSocket(): Promise<MarketSocketFactory | null> {
+  const checkout = process.env.INGEST_OLD_CHECKOUT;
+  if (!checkout) return null;
+  const module = (await import(path.resolve(checkout, 'src/worker/transport/market-socket.ts'))) as { createMarketSocket: MarketSocketFactory };
+  return module.createMarketSocket;
+}
+
+/** The worker's market socket (or `create`, another one of the same shape) over a bench socket, connected and following every price. */
+export async function connectedWorkerSocket(brokerNaming: boolean, onPrices: (ticks: PriceTick[]) => void, create: MarketSocketFactory = createMarketSocket) {
   let socket: BenchSocket | null = null;
-  const market = createMarketSocket({
+  const market = create({
     url: 'ws://bench/market/stomp',
     brokerNaming,
     createSocket: (url) => (socket = new BenchSocket(url)),
@@ -143,9 +156,9 @@ export async function runWorkerIngestBench() {
       for (const body of jsonBodies) count += (JSON.parse(body) as unknown[]).length;
       if (count !== ticksTotal) throw new Error('bare parse lost ticks');
     };
-    const throughSocket = async (brokerNaming: boolean, bodies: readonly string[]) => {
+    const throughSocket = async (brokerNaming: boolean, bodies: readonly string[], create?: MarketSocketFactory) => {
       let sink = engineSink();
-      const { market, socket } = await connectedWorkerSocket(brokerNaming, (ticks) => sink.onPrices(ticks));
+      const { market, socket } = await connectedWorkerSocket(brokerNaming, (ticks) => sink.onPrices(ticks), create);
       // Addressed as the endpoint addresses them: the batch subscription, or the subscription to /topic/prices.
       const destination = brokerNaming ? '/topic/prices' : '/topic/ticks';
       const subscription = socket.subscribed.get(destination)!;
@@ -163,17 +176,22 @@ export async function runWorkerIngestBench() {
     };
     const lines = await throughSocket(false, lineBodies);
     const json = await throughSocket(true, jsonBodies);
-    const paths = [
+    const createOld = await oldMarketSocket();
+    // Its subscription to /topic/prices is addressed as at a broker: the JSON bodies.
+    const old = createOld ? await throughSocket(true, jsonBodies, createOld) : null;
+    const paths: (readonly [string, () => void, readonly string[]])[] = [
       ['bare JSON.parse of the documented JSON bodies (baseline)', bareParse, jsonBodies],
       ['worker: @stomp/stompjs + tick lines → store → fan-out → klines', lines.run, lines.frames],
       ['@stomp/stompjs + the documented JSON bodies → the same engine', json.run, json.frames],
-    ] as const;
+      ...(old ? [['the hand-written client of c1fcac2 + the JSON bodies → the same engine', old.run, old.frames] as const] : []),
+    ];
     for (const [, run] of paths) run(); // warm-up
     const timings = paths.map(() => [] as number[]);
     // Interleaved trials, so that a neighbour's load on this machine falls on every path alike.
     for (let trial = 0; trial < trials; trial += 1) paths.forEach(([, run], index) => timings[index]!.push(cpuMs(run)));
     await lines.stop();
     await json.stop();
+    await old?.stop();
     const perThousand = timings.map((each) => (median(each) / ticksTotal) * 1000);
     const baseline = perThousand[0]!;
     sections.push({
