@@ -26,7 +26,10 @@ const symbolCount = 500;
 const ticksTotal = 100_000;
 const trials = 5;
 
-/** The ticks of `frames` publications of `perFrame` ticks each (the same generator as the old bench). */
+/**
+ * The ticks of `frames` publications of `perFrame` ticks each, moving as the server's do:
+ * bid and ask every tick, with them the day's change, and the day's volume every publication.
+ */
 export function makeTickBatches(frames: number, perFrame: number): PriceTick[][] {
   let time = Date.parse('2026-01-12T10:00:00Z');
   return Array.from({ length: frames }, (_, frame) =>
@@ -36,8 +39,8 @@ export function makeTickBatches(frames: number, perFrame: number): PriceTick[][]
       const price = (100 + ((frame * 7 + index * 13) % 1000) / 100).toFixed(2);
       time += 2;
       return {
-        symbol, name: `Load ${String(number + 1).padStart(3, '0')}`, price, bidPrice: price, askPrice: (Number(price) + 0.02).toFixed(2), volume: '1234',
-        lastUpdate: time, type: 'Cryptos' as const, priceChangePercent: '0.42', low: '99.00', high: '111.00',
+        symbol, name: `Load ${String(number + 1).padStart(3, '0')}`, price, bidPrice: price, askPrice: (Number(price) + 0.02).toFixed(2), volume: String(1234 + frame),
+        lastUpdate: time, type: 'Cryptos' as const, priceChangePercent: (Number(price) - 100).toFixed(2), low: '99.00', high: '111.00',
       };
     }),
   );

@@ -117,7 +117,7 @@ function startFeed(server: http.Server, ticksPerSecond: number) {
       const price = (100 + ((window * 7 + index * 13) % 1000) / 100).toFixed(2);
       return {
         symbol, name: `Load ${index + 1}`, price, bidPrice: price, askPrice: (Number(price) + 0.02).toFixed(2), volume: String(1000 + window),
-        lastUpdate: now, type: 'Cryptos', priceChangePercent: '0.42', low: '99.00', high: '111.00',
+        lastUpdate: now, type: 'Cryptos', priceChangePercent: (Number(price) - 100).toFixed(2), low: '99.00', high: '111.00',
       };
     });
     const pieces = splitTickLines(encodeTickLines(ticks), tickLinesMessageChars);
