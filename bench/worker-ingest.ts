@@ -1,6 +1,6 @@
 /**
- * Worker ingest in Node: the market endpoint's MESSAGE frames, as the WebSocket text
- * messages a browser hands over, through the worker's own market socket
+ * Worker ingest in Node: the market endpoint's MESSAGE frames, as the WebSocket messages a
+ * browser hands over (binary for tick lines, text for JSON), through the worker's own market socket
  * (`src/worker/transport/market-socket.ts`: @stomp/stompjs's Client, the batch
  * subscription's tick lines) into the engine's tick store, per-tab fan-out and kline
  * aggregation; beside a bare JSON.parse of the same ticks' documented JSON bodies, and
@@ -15,7 +15,7 @@
 import path from 'node:path';
 import type { IStompSocket } from '@stomp/stompjs';
 import type { PriceTick } from '../src/shared/api/market';
-import { encodeTickLines, splitTickLines, tickLinesMessageChars } from '../src/shared/market/tick-lines';
+import { createTickLinesEncoder, splitTickLines, tickLinesMessageChars } from '../src/shared/market/tick-lines';
 import { createKlineAggregator } from '../src/worker/engine/kline-aggregator';
 import { createPriceFanout } from '../src/worker/engine/price-fanout';
 import { createTickStore } from '../src/worker/engine/tick-store';
@@ -78,7 +78,8 @@ class BenchSocket implements IStompSocket {
     this.readyState = 3;
     this.onclose?.({ code: 1000, reason: '' });
   }
-  deliver(data: string) {
+  /** A text message, or the octets of a binary one (as the endpoint sends tick lines). */
+  deliver(data: string | ArrayBuffer) {
     this.onmessage?.({ data });
   }
 }
@@ -151,8 +152,10 @@ export async function runWorkerIngestBench() {
   for (const perFrame of [50, 2_000]) {
     const batches = makeTickBatches(ticksTotal / perFrame, perFrame);
     const jsonBodies = batches.map((ticks) => JSON.stringify(ticks));
-    // Cut as the endpoint cuts a big batch.
-    const lineBodies = batches.flatMap((ticks) => splitTickLines(encodeTickLines(ticks), tickLinesMessageChars));
+    // Encoded as the endpoint's source encodes a publication (each symbol whole at first, then its changes), cut as it cuts a big batch.
+    // Every trial replays them from the first: the whole lines come first again, so each trial decodes as the first did.
+    const encoder = createTickLinesEncoder('0');
+    const lineBodies = batches.flatMap((ticks) => splitTickLines(encoder.encode(ticks), tickLinesMessageChars));
 
     const bareParse = () => {
       let count = 0;
@@ -166,7 +169,9 @@ export async function runWorkerIngestBench() {
       const destination = brokerNaming ? '/topic/prices' : '/topic/ticks';
       const subscription = socket.subscribed.get(destination)!;
       const contentType = brokerNaming ? 'application/json' : 'text/plain';
-      const frames = bodies.map((body, index) => messageFrame(destination, subscription, index, body, contentType));
+      const text = bodies.map((body, index) => messageFrame(destination, subscription, index, body, contentType));
+      // The endpoint sends tick lines as binary messages, the documented JSON as text.
+      const frames = brokerNaming ? text : text.map((frame) => new TextEncoder().encode(frame).buffer);
       return {
         frames,
         run() {
@@ -182,7 +187,7 @@ export async function runWorkerIngestBench() {
     const createOld = await oldMarketSocket();
     // Its subscription to /topic/prices is addressed as at a broker: the JSON bodies.
     const old = createOld ? await throughSocket(true, jsonBodies, createOld) : null;
-    const paths: (readonly [string, () => void, readonly string[]])[] = [
+    const paths: (readonly [string, () => void, readonly (string | ArrayBuffer)[]])[] = [
       ['bare JSON.parse of the documented JSON bodies (baseline)', bareParse, jsonBodies],
       ['worker: @stomp/stompjs + tick lines → store → fan-out → klines', lines.run, lines.frames],
       ['@stomp/stompjs + the documented JSON bodies → the same engine', json.run, json.frames],
@@ -203,7 +208,7 @@ export async function runWorkerIngestBench() {
       rows: paths.map(([name, , wire], index) => [
         name,
         index === 0 ? '–' : String(wire.length),
-        (wire.reduce((sum, text) => sum + Buffer.byteLength(text), 0) / ticksTotal).toFixed(0),
+        (wire.reduce((sum, message) => sum + (typeof message === 'string' ? Buffer.byteLength(message) : message.byteLength), 0) / ticksTotal).toFixed(0),
         `${perThousand[index]!.toFixed(2)} ms`,
         `${(perThousand[index]! / baseline).toFixed(2)}×`,
       ]),
