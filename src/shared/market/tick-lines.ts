@@ -29,7 +29,7 @@ import { productTypes, type PriceTick } from '../api/market';
  *
  * Bodies join by LF (`joinTickLines`), so a connection's batch is the concatenation of its
  * sources' bodies, encoded once per publication; a header line every `ticksPerBase` ticks
- * lets a big batch be cut into MESSAGEs of a few kilobytes (`splitTickLines`), each read in
+ * lets a big batch be cut into MESSAGEs of at most 16 KB (`splitTickLines`), each read in
  * order: the library's parser costs about twice as much per octet on frames of a hundred
  * kilobytes as on frames of a few.
  */
@@ -46,8 +46,12 @@ export const batchHeader = 'batch';
 
 /** A body starts a new header line after this many ticks, where it may be cut. */
 export const ticksPerBase = 32;
-/** The size of MESSAGE the endpoint cuts a batch to (in UTF-16 units, about octets for these bodies). */
-export const tickLinesMessageChars = 4096;
+/**
+ * The size of MESSAGE the endpoint cuts a batch to (in UTF-16 units, about octets for these
+ * bodies): a 100 ms window of 500 symbols in one MESSAGE. Fewer, larger messages cost the
+ * worker less (each WebSocket message has its cost), up to the parser's own limit below.
+ */
+export const tickLinesMessageChars = 16384;
 
 const lineBreaks = /[\t\n\r]/g;
 const decimal = String.raw`-?\d+(?:\.\d+)?`;
