@@ -11,7 +11,7 @@ import { runTriggerIndexBench } from './trigger-index';
 import { runOrderThroughputBench } from './order-throughput';
 import { runOptionSettlementBench } from './option-settlement';
 import { runQuoteScrollBench } from './browser/quote-scroll';
-import { runTickFanoutBench } from './browser/tick-fanout';
+import { fanoutOptionsFromEnv, runTickFanoutBench } from './browser/tick-fanout';
 import { runSocketBytesBench } from './socket-bytes';
 import { runFanoutCapacityBench } from './fanout-capacity';
 import { runBundleBench } from './bundle/bundle-bench';
@@ -98,7 +98,7 @@ async function main() {
     parts.push({ name: 'socket-bytes', run: async () => (await runSocketBytesBench()).map((section) => table(section, section.header)) });
     parts.push({
       name: 'browser',
-      run: async () => [...(await runTickFanoutBench()), ...(await runQuoteScrollBench())].map((section) => table(section, section.header)),
+      run: async () => [...(await runTickFanoutBench(fanoutOptionsFromEnv())), ...(await runQuoteScrollBench())].map((section) => table(section, section.header)),
     });
   }
   const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim()).filter(Boolean);

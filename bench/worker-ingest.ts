@@ -1,18 +1,21 @@
 /**
- * Worker ingest in Node: the market endpoint's MESSAGE frames, as the WebSocket text
- * messages a browser hands over, through the worker's own market socket
+ * Worker ingest in Node: the market endpoint's MESSAGE frames, as the WebSocket messages a
+ * browser hands over (binary for tick lines, text for JSON), through the worker's own market socket
  * (`src/worker/transport/market-socket.ts`: @stomp/stompjs's Client, the batch
  * subscription's tick lines) into the engine's tick store, per-tab fan-out and kline
  * aggregation; beside a bare JSON.parse of the same ticks' documented JSON bodies, and
  * beside the same Client reading those JSON bodies (what the wire form saves), in one run.
  * The figures are CPU time per 1,000 ticks (median of the trials).
  *
- * Today's hand-written client is gone; its figure comes from the commit before it
- * (c1fcac2: `BENCH_ONLY=engine-ingest npx tsx bench/run.ts` there), reported in the README.
+ * The hand-written client it replaced is gone from src/; with INGEST_OLD_CHECKOUT naming a
+ * checkout of the commit before (`git worktree add <dir> c1fcac2`, node_modules linked), its
+ * market socket (its own STOMP codec, the JSON bodies of /topic/prices) runs here too, over
+ * the same socket and engine, interleaved with the other paths in the same run.
  */
+import path from 'node:path';
 import type { IStompSocket } from '@stomp/stompjs';
 import type { PriceTick } from '../src/shared/api/market';
-import { encodeTickLines, splitTickLines, tickLinesMessageChars } from '../src/shared/market/tick-lines';
+import { createTickLinesEncoder, splitTickLines, tickLinesMessageChars } from '../src/shared/market/tick-lines';
 import { createKlineAggregator } from '../src/worker/engine/kline-aggregator';
 import { createPriceFanout } from '../src/worker/engine/price-fanout';
 import { createTickStore } from '../src/worker/engine/tick-store';
@@ -23,7 +26,10 @@ const symbolCount = 500;
 const ticksTotal = 100_000;
 const trials = 5;
 
-/** The ticks of `frames` publications of `perFrame` ticks each (the same generator as the old bench). */
+/**
+ * The ticks of `frames` publications of `perFrame` ticks each, moving as the server's do:
+ * bid and ask every tick, with them the day's change, and the day's volume every publication.
+ */
 export function makeTickBatches(frames: number, perFrame: number): PriceTick[][] {
   let time = Date.parse('2026-01-12T10:00:00Z');
   return Array.from({ length: frames }, (_, frame) =>
@@ -33,8 +39,8 @@ export function makeTickBatches(frames: number, perFrame: number): PriceTick[][]
       const price = (100 + ((frame * 7 + index * 13) % 1000) / 100).toFixed(2);
       time += 2;
       return {
-        symbol, name: `Load ${String(number + 1).padStart(3, '0')}`, price, bidPrice: price, askPrice: (Number(price) + 0.02).toFixed(2), volume: '1234',
-        lastUpdate: time, type: 'Cryptos' as const, priceChangePercent: '0.42', low: '99.00', high: '111.00',
+        symbol, name: `Load ${String(number + 1).padStart(3, '0')}`, price, bidPrice: price, askPrice: (Number(price) + 0.02).toFixed(2), volume: String(1234 + frame),
+        lastUpdate: time, type: 'Cryptos' as const, priceChangePercent: (Number(price) - 100).toFixed(2), low: '99.00', high: '111.00',
       };
     }),
   );
@@ -72,7 +78,8 @@ class BenchSocket implements IStompSocket {
     this.readyState = 3;
     this.onclose?.({ code: 1000, reason: '' });
   }
-  deliver(data: string) {
+  /** A text message, or the octets of a binary one (as the endpoint sends tick lines). */
+  deliver(data: string | ArrayBuffer) {
     this.onmessage?.({ data });
   }
 }
@@ -98,10 +105,20 @@ function engineSink() {
   };
 }
 
-/** The worker's market socket over a bench socket, connected and following every price. */
-export async function connectedWorkerSocket(brokerNaming: boolean, onPrices: (ticks: PriceTick[]) => void) {
+type MarketSocketFactory = (options: Parameters<typeof createMarketSocket>[0]) => Pick<ReturnType<typeof createMarketSocket>, 'followPrices' | 'start' | 'stop'>;
+
+/** The hand-written market socket of INGEST_OLD_CHECKOUT (null without one). */
+async function oldMarketSocket(): Promise<MarketSocketFactory | null> {
+  const checkout = process.env.INGEST_OLD_CHECKOUT;
+  if (!checkout) return null;
+  const module = (await import(path.resolve(checkout, 'src/worker/transport/market-socket.ts'))) as { createMarketSocket: MarketSocketFactory };
+  return module.createMarketSocket;
+}
+
+/** The worker's market socket (or `create`, another one of the same shape) over a bench socket, connected and following every price. */
+export async function connectedWorkerSocket(brokerNaming: boolean, onPrices: (ticks: PriceTick[]) => void, create: MarketSocketFactory = createMarketSocket) {
   let socket: BenchSocket | null = null;
-  const market = createMarketSocket({
+  const market = create({
     url: 'ws://bench/market/stomp',
     brokerNaming,
     createSocket: (url) => (socket = new BenchSocket(url)),
@@ -135,22 +152,26 @@ export async function runWorkerIngestBench() {
   for (const perFrame of [50, 2_000]) {
     const batches = makeTickBatches(ticksTotal / perFrame, perFrame);
     const jsonBodies = batches.map((ticks) => JSON.stringify(ticks));
-    // Cut as the endpoint cuts a big batch.
-    const lineBodies = batches.flatMap((ticks) => splitTickLines(encodeTickLines(ticks), tickLinesMessageChars));
+    // Encoded as the endpoint's source encodes a publication (each symbol whole at first, then its changes), cut as it cuts a big batch.
+    // Every trial replays them from the first: the whole lines come first again, so each trial decodes as the first did.
+    const encoder = createTickLinesEncoder('0');
+    const lineBodies = batches.flatMap((ticks) => splitTickLines(encoder.encode(ticks), tickLinesMessageChars));
 
     const bareParse = () => {
       let count = 0;
       for (const body of jsonBodies) count += (JSON.parse(body) as unknown[]).length;
       if (count !== ticksTotal) throw new Error('bare parse lost ticks');
     };
-    const throughSocket = async (brokerNaming: boolean, bodies: readonly string[]) => {
+    const throughSocket = async (brokerNaming: boolean, bodies: readonly string[], create?: MarketSocketFactory) => {
       let sink = engineSink();
-      const { market, socket } = await connectedWorkerSocket(brokerNaming, (ticks) => sink.onPrices(ticks));
+      const { market, socket } = await connectedWorkerSocket(brokerNaming, (ticks) => sink.onPrices(ticks), create);
       // Addressed as the endpoint addresses them: the batch subscription, or the subscription to /topic/prices.
       const destination = brokerNaming ? '/topic/prices' : '/topic/ticks';
       const subscription = socket.subscribed.get(destination)!;
       const contentType = brokerNaming ? 'application/json' : 'text/plain';
-      const frames = bodies.map((body, index) => messageFrame(destination, subscription, index, body, contentType));
+      const text = bodies.map((body, index) => messageFrame(destination, subscription, index, body, contentType));
+      // The endpoint sends tick lines as binary messages, the documented JSON as text.
+      const frames = brokerNaming ? text : text.map((frame) => new TextEncoder().encode(frame).buffer);
       return {
         frames,
         run() {
@@ -163,17 +184,22 @@ export async function runWorkerIngestBench() {
     };
     const lines = await throughSocket(false, lineBodies);
     const json = await throughSocket(true, jsonBodies);
-    const paths = [
+    const createOld = await oldMarketSocket();
+    // Its subscription to /topic/prices is addressed as at a broker: the JSON bodies.
+    const old = createOld ? await throughSocket(true, jsonBodies, createOld) : null;
+    const paths: (readonly [string, () => void, readonly (string | ArrayBuffer)[]])[] = [
       ['bare JSON.parse of the documented JSON bodies (baseline)', bareParse, jsonBodies],
       ['worker: @stomp/stompjs + tick lines → store → fan-out → klines', lines.run, lines.frames],
       ['@stomp/stompjs + the documented JSON bodies → the same engine', json.run, json.frames],
-    ] as const;
+      ...(old ? [['the hand-written client of c1fcac2 + the JSON bodies → the same engine', old.run, old.frames] as const] : []),
+    ];
     for (const [, run] of paths) run(); // warm-up
     const timings = paths.map(() => [] as number[]);
     // Interleaved trials, so that a neighbour's load on this machine falls on every path alike.
     for (let trial = 0; trial < trials; trial += 1) paths.forEach(([, run], index) => timings[index]!.push(cpuMs(run)));
     await lines.stop();
     await json.stop();
+    await old?.stop();
     const perThousand = timings.map((each) => (median(each) / ticksTotal) * 1000);
     const baseline = perThousand[0]!;
     sections.push({
@@ -182,7 +208,7 @@ export async function runWorkerIngestBench() {
       rows: paths.map(([name, , wire], index) => [
         name,
         index === 0 ? '–' : String(wire.length),
-        (wire.reduce((sum, text) => sum + Buffer.byteLength(text), 0) / ticksTotal).toFixed(0),
+        (wire.reduce((sum, message) => sum + (typeof message === 'string' ? Buffer.byteLength(message) : message.byteLength), 0) / ticksTotal).toFixed(0),
         `${perThousand[index]!.toFixed(2)} ms`,
         `${(perThousand[index]! / baseline).toFixed(2)}×`,
       ]),

@@ -13,6 +13,8 @@ import { createMarketSocket } from '../../src/worker/transport/market-socket';
 declare const self: DedicatedWorkerGlobalScope;
 
 let ticks = 0;
+/** Every tick since the start (never reset): the backlog is what the feed sent less this. */
+let totalTicks = 0;
 let rows = 0;
 /** How late each batch's newest tick arrived (now − its lastUpdate), since the last reset. */
 let lags: number[] = [];
@@ -31,6 +33,7 @@ self.onmessage = (event: MessageEvent<{ type: 'start'; url: string; watched: str
           ...handlers,
           onPrices(batch, glance) {
             ticks += batch.length;
+            totalTicks += batch.length;
             const newest = batch[batch.length - 1];
             if (newest) lags.push(Date.now() - newest.lastUpdate);
             handlers.onPrices(batch, glance);
@@ -45,7 +48,7 @@ self.onmessage = (event: MessageEvent<{ type: 'start'; url: string; watched: str
     return;
   }
   const sorted = [...lags].sort((a, b) => a - b);
-  self.postMessage({ ticks, rows, lagP50Ms: sorted[Math.floor(sorted.length / 2)] ?? null, lagP99Ms: sorted[Math.floor(sorted.length * 0.99)] ?? null, lagMaxMs: sorted.at(-1) ?? null });
+  self.postMessage({ ticks, totalTicks, rows, lagP50Ms: sorted[Math.floor(sorted.length / 2)] ?? null, lagP99Ms: sorted[Math.floor(sorted.length * 0.99)] ?? null, lagMaxMs: sorted.at(-1) ?? null });
   if (message.reset) {
     ticks = 0;
     rows = 0;

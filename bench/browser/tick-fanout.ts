@@ -29,6 +29,11 @@ export interface FanoutBenchOptions {
   warmupMs: number;
   measureMs: number;
   port: number;
+  /** Issue 30's target run: this many tabs at `throttledRate` × CPU throttle, app and paint floor alike (null: left out). */
+  throttledTabs: number | null;
+  throttledRate: number;
+  /** The one phone-size tab at 4× (app and baseline). */
+  phone: boolean;
 }
 
 export const defaultFanoutOptions: FanoutBenchOptions = {
@@ -38,7 +43,27 @@ export const defaultFanoutOptions: FanoutBenchOptions = {
   warmupMs: 4_000,
   measureMs: 10_000,
   port: 8291,
+  throttledTabs: 8,
+  throttledRate: 4,
+  phone: true,
 };
+
+/**
+ * The options with the environment's overrides: BENCH_MEASURE_MS, BENCH_FANOUT_PORT,
+ * BENCH_TABS (e.g. `1,4,8`; `none` leaves the unthrottled rows out), BENCH_THROTTLED_TABS
+ * (`none` leaves the throttled target run out), BENCH_PHONE=0.
+ */
+export function fanoutOptionsFromEnv(base: FanoutBenchOptions = defaultFanoutOptions, env: NodeJS.ProcessEnv = process.env): FanoutBenchOptions {
+  const list = (value: string) => (value === 'none' ? [] : value.split(',').map(Number));
+  return {
+    ...base,
+    ...(env.BENCH_MEASURE_MS ? { measureMs: Number(env.BENCH_MEASURE_MS) } : {}),
+    ...(env.BENCH_FANOUT_PORT ? { port: Number(env.BENCH_FANOUT_PORT) } : {}),
+    ...(env.BENCH_TABS ? { tabCounts: list(env.BENCH_TABS) } : {}),
+    ...(env.BENCH_THROTTLED_TABS ? { throttledTabs: list(env.BENCH_THROTTLED_TABS)[0] ?? null } : {}),
+    ...(env.BENCH_PHONE === '0' ? { phone: false } : {}),
+  };
+}
 
 type Variant = 'worker' | 'baseline' | 'floor';
 
@@ -177,11 +202,15 @@ function startPublicationProbe(origin: string) {
     const client = new Client({
       webSocketFactory: () => new WebSocket(`${origin.replace('http', 'ws')}/market/stomp`, ['v12.stomp']),
       connectHeaders: { host: '/' },
-      reconnectDelay: 0,
+      // A connection the server dropped (a slow consumer under a throttled run) comes back with its subscriptions.
+      reconnectDelay: 500,
       debug: () => undefined,
     });
+    let everOpened = false;
     const opened: ProbeConnection = {
       subscribe(destination, onMessage) {
+        // Off the connection, the entry is subscribed again when it reconnects.
+        if (!client.connected) return () => undefined;
         const subscription = client.subscribe(destination, (message) => onMessage(message.body));
         return () => {
           if (client.connected) subscription.unsubscribe();
@@ -189,7 +218,15 @@ function startPublicationProbe(origin: string) {
       },
       disconnect: () => client.deactivate(),
     };
-    client.onConnect = () => onOpen(opened);
+    client.onConnect = () => {
+      if (!everOpened) {
+        everOpened = true;
+        onOpen(opened);
+        return;
+      }
+      process.stderr.write('tick fan-out: a probe connection reconnected\n');
+      for (const entry of followed) if (entry.connection === opened && entry.leave) entry.leave = opened.subscribe(entry.destination, entry.onMessage);
+    };
     client.activate();
     return opened;
   };
@@ -357,9 +394,9 @@ async function runScenario(
   origin: string,
   server: ChildProcess,
   probe: ReturnType<typeof startPublicationProbe>,
-  scenario: { variant: Variant; tabs: number; viewport: { width: number; height: number }; throttle: number; floor?: FloorInput },
+  scenario: { variant: Variant; tabs: number; viewport: { width: number; height: number }; throttle: number; floor?: FloorInput; quiet?: boolean },
 ): Promise<ScenarioResult> {
-  process.stderr.write(`tick fan-out: ${scenario.variant}, ${scenario.tabs} tab(s), ${scenario.viewport.width}×${scenario.viewport.height}\n`);
+  process.stderr.write(`tick fan-out: ${scenario.variant}, ${scenario.tabs} tab(s), ${scenario.viewport.width}×${scenario.viewport.height}, CPU ${scenario.throttle}×\n`);
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: '/usr/bin/chromium',
@@ -400,7 +437,7 @@ async function runScenario(
     await new Promise((resolve) => setTimeout(resolve, 300));
     const data = await Promise.all(pages.map((page) => page.evaluate(() => (window as unknown as { __bench: PageProbeData }).__bench)));
 
-    const quiet = scenario.throttle === 1 ? await quietWindow(options, context, pages, meters, probe, scenario) : null;
+    const quiet = (scenario.quiet ?? scenario.throttle === 1) ? await quietWindow(options, context, pages, meters, probe, scenario) : null;
 
     const quoteListHtml =
       scenario.variant === 'worker'
@@ -493,8 +530,19 @@ export async function runTickFanoutBench(options: FanoutBenchOptions = defaultFa
         results.push(await runScenario(options, origin, server, probe, { variant: 'floor', tabs, viewport: desktop, throttle: 1, floor }));
       }
     }
+    // The target run: the app's tabs and the paint floor at the same throttle, each with its quiet window.
+    const throttled: { app: ScenarioResult; floor: ScenarioResult | null } | null = options.throttledTabs
+      ? await (async () => {
+          const tabs = options.throttledTabs!;
+          const throttle = options.throttledRate;
+          const app = await runScenario(options, origin, server, probe, { variant: 'worker', tabs, viewport: desktop, throttle, quiet: true });
+          if (!app.quoteListHtml || app.updateBurstsPerSecondPerTab <= 0) return { app, floor: null };
+          const floor = { html: app.quoteListHtml, updatesPerSecond: app.rowUpdatesPerSecondPerTab, batchMs: 1000 / app.updateBurstsPerSecondPerTab };
+          return { app, floor: await runScenario(options, origin, server, probe, { variant: 'floor', tabs, viewport: desktop, throttle, floor, quiet: true }) };
+        })()
+      : null;
     const phoneResults: ScenarioResult[] = [];
-    for (const variant of ['worker', 'baseline'] as const) {
+    for (const variant of options.phone ? (['worker', 'baseline'] as const) : []) {
       phoneResults.push(await runScenario(options, origin, server, probe, { variant, tabs: 1, viewport: phone, throttle: 4 }));
     }
 
@@ -547,7 +595,39 @@ export async function runTickFanoutBench(options: FanoutBenchOptions = defaultFa
       fixed(result.latencyP50Ms, 0),
       fixed(result.latencyP99Ms, 0),
     ]);
+    const overFloor = (value: number | undefined, base: number | undefined) => (value !== undefined && base ? `${(value / base).toFixed(2)}×` : '–');
+    const throttledRows = throttled
+      ? [throttled.app, throttled.floor].flatMap((result) =>
+          result
+            ? [
+                [
+                  result.variant === 'worker' ? 'app (SharedWorker)' : 'floor (precomputed strings, no framework)',
+                  String(result.tabs),
+                  fixed(result.rowUpdatesPerSecondPerTab, 0),
+                  fixed(result.updateBurstsPerSecondPerTab, 1),
+                  result.variant === 'worker' ? fixed(result.latencyP50Ms, 0) : '–',
+                  result.variant === 'worker' ? fixed(result.latencyP99Ms, 0) : '–',
+                  fixed(result.quiet?.cpuMsPerSecondPerTab ?? null),
+                  overFloor(result.quiet?.cpuMsPerSecondPerTab, throttled.floor?.quiet?.cpuMsPerSecondPerTab),
+                  fixed(result.quiet?.wallMsPerSecondPerTab ?? null),
+                  overFloor(result.quiet?.wallMsPerSecondPerTab, throttled.floor?.quiet?.wallMsPerSecondPerTab),
+                  fixed(result.mainThreadMsPerSecondPerTab),
+                  fixed(result.browserCpuMsPerSecond, 0),
+                ],
+              ]
+            : [],
+        )
+      : [];
     return [
+      ...(throttled
+        ? [
+            {
+              title: `Tick fan-out target run: ${throttled.app.tabs} tabs, ${options.symbols} symbols at ${options.ticksPerSecond} ticks/s, ${desktop.width}×${desktop.height}, CPU throttled ${options.throttledRate}× (app and floor alike), ${options.measureMs / 1000} s per window. Targets: p99 tick → DOM ≤ 50 ms, main thread ≤ 1.3× the floor. Latency in the first window (with the probe); main thread in the second (probe unsubscribed): CPU from a trace, wall from TaskDuration`,
+              header: ['page', 'tabs', 'row updates/s per tab', 'paint batches/s', 'p50 ms', 'p99 ms', 'main thread CPU ms/s per tab', 'CPU vs floor', 'main thread wall ms/s per tab', 'wall vs floor', 'wall ms/s per tab with the probe', 'browser CPU ms/s'],
+              rows: throttledRows,
+            },
+          ]
+        : []),
       {
         title: `Live quotes in Chromium, ${options.symbols} symbols at ${options.ticksPerSecond} ticks/s, ${desktop.width}×${desktop.height}, ${options.measureMs / 1000} s per row (CPU in ms per second; latency from publication to the row's DOM update)`,
         header: ['variant', 'tabs', 'browser sockets', 'browser CPU ms/s', 'main thread ms/s per tab', 'main thread: baseline ÷ app', 'of which script ms/s', 'script: baseline ÷ app', 'row updates/s per tab', 'p50 ms', 'p99 ms', 'server CPU ms/s', 'hidden tabs'],
@@ -570,11 +650,11 @@ export async function runTickFanoutBench(options: FanoutBenchOptions = defaultFa
         ],
         rows: floorRows,
       },
-      {
+      ...(phoneResults.length === 0 ? [] : [{
         title: `Quote list at phone size (${phone.width}×${phone.height}), CPU throttled 4×, one tab, ${options.measureMs / 1000} s`,
         header: ['variant', 'main thread ms/s', 'of which script ms/s', 'long tasks > 50 ms', 'longest task ms', 'p50 ms', 'p99 ms'],
         rows: phoneRows,
-      },
+      }]),
     ];
   } finally {
     await probe.stop().catch(() => undefined);

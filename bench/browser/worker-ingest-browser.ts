@@ -3,7 +3,7 @@
  * socket (@stomp/stompjs, tick lines; bench/browser/ingest-worker.ts) in a dedicated
  * worker of a blank page, fed by a feed that speaks the market endpoint's side of the
  * batch subscription: every 100 ms a publication window of one tick per symbol, encoded
- * and cut into MESSAGEs as the endpoint does. The worker thread's CPU time is read from
+ * (stateful, against each symbol's previous tick) and cut into MESSAGEs as the endpoint does. The worker thread's CPU time is read from
  * /proc over a measuring window after a warm-up: unlike wall time it leaves out the time
  * the thread waited for a core on a busy machine. `Emulation.setCPUThrottlingRate` on the
  * page throttles its workers too (a fixed loop in a worker took 5× as long at rate 4), but
@@ -22,7 +22,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { build } from 'esbuild';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { PriceTick } from '../../src/shared/api/market';
-import { encodeTickLines, splitTickLines, tickLinesMessageChars, tickLinesTopic } from '../../src/shared/market/tick-lines';
+import { createTickLinesEncoder, splitTickLines, tickLinesMessageChars, tickLinesTopic } from '../../src/shared/market/tick-lines';
 import { serializeFrame } from '../../server/modules/market/stomp/frame';
 
 const windowMs = 100;
@@ -36,6 +36,7 @@ interface Scenario {
 
 interface WorkerStats {
   ticks: number;
+  totalTicks: number;
   rows: number;
   lagP50Ms: number | null;
   lagP99Ms: number | null;
@@ -100,6 +101,16 @@ function startFeed(server: http.Server, ticksPerSecond: number) {
   /** Ticks sent to the batch subscriptions so far. */
   let sent = 0;
   let window = 0;
+  /** The all-prices source's encoder, as the server holds it, and its last publication. */
+  const encoder = createTickLinesEncoder('0');
+  let lastTicks: PriceTick[] = [];
+  const sendBatch = (peer: { socket: WebSocket; batch: string | null }, messageId: string, body: string) => {
+    for (const [index, piece] of splitTickLines(body, tickLinesMessageChars).entries()) {
+      // As binary messages, as the endpoint sends tick lines.
+      const frame = serializeFrame({ command: 'MESSAGE', headers: { destination: tickLinesTopic, subscription: peer.batch!, 'message-id': `${messageId}-${index}`, 'content-type': 'text/plain' }, body: piece });
+      peer.socket.send(Buffer.from(frame, 'utf8'), { binary: true });
+    }
+  };
   wss.on('connection', (socket: WebSocket) => {
     const peer = { socket, batch: null as string | null };
     sockets.add(peer);
@@ -107,6 +118,11 @@ function startFeed(server: http.Server, ticksPerSecond: number) {
       const text = data.toString();
       if (text.startsWith('CONNECT')) socket.send(serializeFrame({ command: 'CONNECTED', headers: { version: '1.2', 'heart-beat': '10000,10000' } }));
       if (text.startsWith('SUBSCRIBE') && text.includes(`\ndestination:${tickLinesTopic}\n`)) peer.batch = /\nid:([^\n]*)/.exec(text)?.[1] ?? null;
+      // A member of the batch (the all-prices topic) starts from the source's state, as at the endpoint.
+      if (text.startsWith('SUBSCRIBE') && text.includes('\nbatch:') && peer.batch !== null && lastTicks.length > 0) {
+        sendBatch(peer, 'snapshot', encoder.snapshot(lastTicks));
+        sent += lastTicks.length;
+      }
     });
     socket.on('close', () => sockets.delete(peer));
   });
@@ -117,15 +133,15 @@ function startFeed(server: http.Server, ticksPerSecond: number) {
       const price = (100 + ((window * 7 + index * 13) % 1000) / 100).toFixed(2);
       return {
         symbol, name: `Load ${index + 1}`, price, bidPrice: price, askPrice: (Number(price) + 0.02).toFixed(2), volume: String(1000 + window),
-        lastUpdate: now, type: 'Cryptos', priceChangePercent: '0.42', low: '99.00', high: '111.00',
+        lastUpdate: now, type: 'Cryptos', priceChangePercent: (Number(price) - 100).toFixed(2), low: '99.00', high: '111.00',
       };
     });
-    const pieces = splitTickLines(encodeTickLines(ticks), tickLinesMessageChars);
+    // Encoded once for every peer, as the endpoint's source does; a peer that joined meanwhile had the state first.
+    const body = encoder.encode(ticks);
+    lastTicks = ticks;
     for (const peer of sockets) {
       if (peer.batch === null) continue;
-      for (const [index, body] of pieces.entries()) {
-        peer.socket.send(serializeFrame({ command: 'MESSAGE', headers: { destination: tickLinesTopic, subscription: peer.batch, 'message-id': `${window}-${index}`, 'content-type': 'text/plain' }, body }));
-      }
+      sendBatch(peer, String(window), body);
       sent += ticks.length;
     }
   }, windowMs);
@@ -231,11 +247,13 @@ async function runScenario(workerScript: string, scenario: Scenario) {
     const sent = feed.sent() - sentBefore;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const settled = await stats(false);
+    // Counted from the start on both sides, so that no window falls between the two counts' resets.
+    const backlog = feed.sent() - settled.totalTicks;
     return {
       ...scenario,
       sentPerSecond: sent / seconds,
       receivedPerSecond: inWindow.ticks / seconds,
-      backlog: Math.max(0, sent - settled.ticks),
+      backlog,
       cpuShare: (cpuAfter - cpuBefore) / seconds,
       measured: inWindow,
     };

@@ -235,6 +235,54 @@ async function openWireClient(url: string): Promise<{ extensions: string; frames
   };
 }
 
+describe('tick lines through the shared deflate', () => {
+  it('sends a batch as binary messages, deflated once, that a client with and one without permessage-deflate read alike', async () => {
+    const source = 'lines:/topic/prices';
+    const server = await startStompTestServer({
+      allowedDestination: (destination) => destination === '/topic/ticks' || destination === '/topic/prices',
+      batchDestination: '/topic/ticks',
+      batchSourceOf: (destination) => (destination === '/topic/prices' ? source : null),
+      heartbeatMs: 0,
+      compression: 'shared',
+    });
+    servers.push(server);
+    const readers = await Promise.all(
+      [true, false].map(async (perMessageDeflate) => {
+        const socket = new WebSocket(server.url, ['v12.stomp'], { perMessageDeflate });
+        sockets.push(socket);
+        const received: { binary: boolean; frames: StompFrame[] }[] = [];
+        socket.on('message', (data: Buffer, isBinary: boolean) => {
+          const parsed = parseMessage(new Uint8Array(data), frameLimits);
+          received.push({ binary: isBinary, frames: parsed.ok ? parsed.items.flatMap((item) => (item.kind === 'frame' ? [item.frame] : [])) : [] });
+        });
+        await new Promise<void>((resolve, reject) => {
+          socket.once('open', resolve);
+          socket.once('error', reject);
+        });
+        for (const frame of [
+          { command: 'CONNECT', headers: { 'accept-version': '1.2', host: 'localhost', 'heart-beat': '0,0' } },
+          { command: 'SUBSCRIBE', headers: { id: 'ticks', destination: '/topic/ticks' } },
+          { command: 'SUBSCRIBE', headers: { id: 'prices', destination: '/topic/prices', batch: 'ticks', receipt: 'member' } },
+        ] as const) {
+          socket.send(serializeFrame(frame));
+        }
+        await vi.waitFor(() => expect(received.flatMap((each) => each.frames).some((frame) => frame.headers['receipt-id'] === 'member')).toBe(true), { timeout: WAIT_MS });
+        return { perMessageDeflate, received };
+      }),
+    );
+    // Big enough to be deflated, in one MESSAGE.
+    const body = `@1790000000000\t0\n${Array.from({ length: 200 }, (_, index) => `=${index.toString(36)}\tS${index}\t${filler(index).slice(0, 40)}\t1\t0\t1.00\t1.01\t0\t0.00\t1.00\t1.00`).join('\n')}`.slice(0, 12_000);
+    const whole = body.slice(0, body.lastIndexOf('\n'));
+    server.bus.publish(source, whole);
+    for (const reader of readers) {
+      await vi.waitFor(() => expect(reader.received.some((each) => each.frames.some((frame) => frame.command === 'MESSAGE'))).toBe(true), { timeout: WAIT_MS });
+      const batch = reader.received.find((each) => each.frames.some((frame) => frame.command === 'MESSAGE'))!;
+      expect(batch.binary, `permessage-deflate ${reader.perMessageDeflate}`).toBe(true);
+      expect(batch.frames[0]).toMatchObject({ headers: { destination: '/topic/ticks', subscription: 'ticks' }, body: whole });
+    }
+  });
+});
+
 describe('market STOMP endpoint on the wire', () => {
   it('sends big MESSAGE frames compressed on their own, the same octets to every socket, and the rest plain', async () => {
     const { url, bus } = await startServer();

@@ -8,6 +8,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_FRAME_LIMITS, parseMessage, serializeFrame, type ParsedItem, type StompFrame } from '../../server/modules/market/stomp/frame';
 import { registerStompEndpoint, type StompEndpointOptions } from '../../server/modules/market/stomp/stomp-endpoint';
 import { createTopicBus } from '../../server/modules/market/topic-bus';
+import type { PriceTick } from '../../src/shared/api/market';
+import { createTickLinesDecoder, createTickLinesEncoder } from '../../src/shared/market/tick-lines';
+import { priceTick } from '../unit/support/price-tick';
 import { startStompTestServer, type StompTestServer } from './stomp-test-server';
 
 // `ws` ships no type declarations (and @types/ws is not installed): type what the tests use.
@@ -485,6 +488,62 @@ describe('market STOMP endpoint with a raw ws client', () => {
     expect(messages.length).toBeLessThan(published);
     const ids = messages.map((frame) => Number(frame.headers['message-id']));
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  });
+});
+
+describe('tick lines for a slow consumer', () => {
+  it("after dropping a batch's MESSAGEs, sends its members' state before the next publication, so that every price reads right again", async () => {
+    const source = 'lines:/topic/prices';
+    const encoder = createTickLinesEncoder('p');
+    const latest = new Map<string, PriceTick>();
+    const { url, bus } = await startServer({
+      maxBufferedBytes: 64 * 1024,
+      allowedDestination: (destination) => destination === '/topic/ticks' || destination === '/topic/prices',
+      batchDestination: '/topic/ticks',
+      batchSourceOf: (destination) => (destination === '/topic/prices' ? source : null),
+      snapshotOf: (destination) => (destination === source ? encoder.snapshot([...latest.values()]) : null),
+    });
+    const client = await RawClient.open(url);
+    await client.connect();
+    client.sendFrame('SUBSCRIBE', { id: 'ticks', destination: '/topic/ticks', receipt: 'batch' });
+    client.sendFrame('SUBSCRIBE', { id: 'prices', destination: '/topic/prices', batch: 'ticks', receipt: 'member' });
+    expect(await client.nextFrame()).toMatchObject({ command: 'RECEIPT' });
+    expect(await client.nextFrame()).toMatchObject({ command: 'RECEIPT' });
+    const publish = (ticks: PriceTick[]) => {
+      for (const tick of ticks) latest.set(tick.symbol, tick);
+      bus.publish(source, encoder.encode(ticks));
+    };
+    const symbols = Array.from({ length: 32 }, (_, index) => `S${index}`);
+    // All in one tick, as in the test above: long random names (each tick whole, as a renamed product) and a volume that grows.
+    const published = 400;
+    for (let round = 1; round <= published; round += 1) {
+      publish(symbols.map((symbol) => priceTick(symbol, '1.00', round, { name: randomBytes(1_200).toString('base64'), volume: String(round) })));
+    }
+    // Then only the bid moves: a change line, the names and volumes being those of the last round.
+    let marker = 0;
+    const bodies = () => client.received.flatMap((entry) => (entry.item.kind === 'frame' && entry.item.frame.headers.destination === '/topic/ticks' ? [entry.item.frame.body] : []));
+    await vi.waitFor(
+      () => {
+        marker += 1;
+        publish(symbols.map((symbol) => ({ ...latest.get(symbol)!, price: `2.${marker}`, bidPrice: `2.${marker}`, lastUpdate: published + marker })));
+        const previous = new RegExp(`\\t2\\.${marker - 1}(\\n|$)`);
+        expect(bodies().some((body) => previous.test(body))).toBe(true);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    const decoder = createTickLinesDecoder();
+    const seen = new Map<string, PriceTick>();
+    const received = bodies();
+    expect(received.length).toBeLessThan(published);
+    for (const body of received) {
+      const ticks = decoder.decode(body);
+      expect(ticks).not.toBeNull();
+      for (const tick of ticks ?? []) seen.set(tick.symbol, tick);
+    }
+    // Whatever reached the client last, it reads as the server published it, names and volumes included.
+    const last = [...seen.values()];
+    const lastMarker = Number(last[0]?.bidPrice.slice(2));
+    expect(last).toEqual(symbols.map((symbol) => ({ ...latest.get(symbol)!, price: `2.${lastMarker}`, bidPrice: `2.${lastMarker}`, lastUpdate: published + lastMarker })));
   });
 });
 

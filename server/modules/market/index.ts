@@ -6,7 +6,7 @@ import type { Settings } from '../../settings';
 import { createBrokerPublisher } from './broker-publisher';
 import { instruments as seededInstruments, loadTestInstruments } from './catalogue';
 import { teeTopicBus } from './fanout-bus';
-import { encodeTickLines, tickLinesTopic } from '../../../src/shared/market/tick-lines';
+import { tickLinesTopic } from '../../../src/shared/market/tick-lines';
 import { createMarketDataService, isTickLinesSource, tickLinesSource, type MarketDataService } from './market-data-service';
 import { createMarketRepository } from './market-repository';
 import { registerMarketRoutes } from './market-routes';
@@ -114,9 +114,9 @@ export async function registerMarket(
     snapshotOf: (destination) => {
       if (isTickLinesSource(destination)) {
         const parsed = parseMarketDestination(destination.slice(tickLinesSource('').length));
-        if (parsed?.topic === 'prices') return encodeTickLines(market.allTicks());
+        if (parsed?.topic === 'prices') return market.tickLinesSnapshot(destination, market.allTicks());
         const tick = parsed && parsed.topic !== 'kline' ? market.latestTick(parsed.symbol) : null;
-        return tick ? encodeTickLines([tick]) : null;
+        return tick ? market.tickLinesSnapshot(destination, [tick]) : null;
       }
       const parsed = parseMarketDestination(destination);
       if (parsed?.topic === 'prices') return JSON.stringify(market.allTicks());

@@ -2,7 +2,7 @@ import { glancePriceIntervalMs, priceTopic, type PriceTick, type Product } from 
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { barStartMs, foldTick, formatFixed, klinePeriods, toWireBar, type Bar, type KlinePeriod, type WireBar } from '../../../src/shared/market/kline';
 import { marketStatusAt, type MarketStatus } from '../../../src/shared/market/market-hours';
-import { encodeTickLines } from '../../../src/shared/market/tick-lines';
+import { createTickLinesEncoder, type TickLinesEncoder } from '../../../src/shared/market/tick-lines';
 import { productTermsViolation, type ProductTerms } from '../../../src/shared/market/product-fields';
 import { afterCommit, type Executor } from '../../db/after-commit';
 import { AppError } from '../../http/app-error';
@@ -76,6 +76,18 @@ export function createMarketDataService(options: {
   /** Who hears every accepted tick as it arrives (the trading engine's triggers). */
   const quoteListeners = new Set<(tick: RawTick) => void>();
   const unsavedBars = new Map<string, { symbol: string; period: KlinePeriod; precision: number; bar: Bar }>();
+  /**
+   * The tick-lines encoder of each lines source someone follows (its state: what its
+   * subscribers last got of each symbol). One left without subscribers at a publication is
+   * dropped, so that a later subscriber's snapshot and the next publication start afresh.
+   */
+  const lineEncoders = new Map<string, TickLinesEncoder>();
+  let nextEncoderKey = 0;
+  const lineEncoder = (source: string) => {
+    let encoder = lineEncoders.get(source);
+    if (!encoder) lineEncoders.set(source, (encoder = createTickLinesEncoder((nextEncoderKey++).toString(36))));
+    return encoder;
+  };
 
   function stateOf(symbol: string): SymbolState {
     const state = states.get(symbol);
@@ -226,7 +238,8 @@ export function createMarketDataService(options: {
       const ticks: PriceTick[] = [];
       const publishLines = (topic: string, batch: readonly PriceTick[]) => {
         const source = tickLinesSource(topic);
-        if (publisher.subscriberCount(source) > 0) publisher.publish(source, encodeTickLines(batch));
+        if (publisher.subscriberCount(source) > 0) publisher.publish(source, lineEncoder(source).encode(batch));
+        else lineEncoders.delete(source);
       };
       for (const symbol of changed) {
         const state = states.get(symbol);
@@ -316,6 +329,11 @@ export function createMarketDataService(options: {
 
     allTicks(): PriceTick[] {
       return [...states.values()].flatMap((state) => wireTick(state) ?? []);
+    },
+
+    /** What a new subscriber of a lines source starts from (tick lines of `latest`, against the source's state); empty for no ticks. */
+    tickLinesSnapshot(source: string, latest: readonly PriceTick[]): string {
+      return lineEncoder(source).snapshot(latest);
     },
 
     /** The server's own latest quote, in units, with its time (fills and settlement use this). */

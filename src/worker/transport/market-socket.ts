@@ -2,7 +2,7 @@ import { Client, Versions, type IMessage, type IStompSocket, type StompSubscript
 import { decodePriceBatch, isPriceTick, priceTopic, wireBarSchema, type PriceTick } from '../../shared/api/market';
 import { brokerDestination } from '../../shared/api/market-broker';
 import type { KlinePeriod, WireBar } from '../../shared/market/kline';
-import { batchHeader, decodeTickLines, tickLinesTopic } from '../../shared/market/tick-lines';
+import { batchHeader, createTickLinesDecoder, tickLinesTopic } from '../../shared/market/tick-lines';
 import { noPrices, type PriceSelection } from '../engine/price-subscriptions';
 import {
   connectionLost,
@@ -98,8 +98,11 @@ export function createMarketSocket(options: MarketSocketOptions) {
   let everyTick: ReadonlySet<string> = new Set();
   const priceTopics = new Map<string, StompSubscription | null>();
 
+  /** The batch subscription's sources, as this connection got them (tick lines refer to earlier ones). */
+  let tickLines = createTickLinesDecoder();
+
   function onTickLines(message: IMessage) {
-    const ticks = decodeTickLines(message.body);
+    const ticks = tickLines.decode(message.body);
     if (!ticks) {
       options.log?.('market: a tick-lines message did not match the form');
       return;
@@ -187,7 +190,10 @@ export function createMarketSocket(options: MarketSocketOptions) {
   client.onConnect = () => {
     setState(connectionOpened());
     forgetSubscriptions();
-    if (batched) client.subscribe(tickLinesTopic, onTickLines, { id: batchId });
+    if (batched) {
+      tickLines = createTickLinesDecoder();
+      client.subscribe(tickLinesTopic, onTickLines, { id: batchId });
+    }
     syncPriceTopics();
     for (const topic of klineTopics.keys()) subscribeKline(topic);
   };

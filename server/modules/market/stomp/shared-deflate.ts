@@ -28,6 +28,7 @@ const SYNC_FLUSH_TAIL = Buffer.from([0x00, 0x00, 0xff, 0xff]);
 const MIN_WINDOW_BITS = 9;
 const MAX_WINDOW_BITS = 15;
 const TEXT_OPCODE = 0x01;
+const BINARY_OPCODE = 0x02;
 
 export interface DeflateSettings {
   level: number;
@@ -55,9 +56,9 @@ export function deflateMessage(message: Uint8Array, windowBits: number, settings
   return tail >= 0 && deflated.subarray(tail).equals(SYNC_FLUSH_TAIL) ? deflated.subarray(0, tail) : deflated;
 }
 
-/** The octets of one unmasked, final text frame with RSV1 set (a compressed message), as header and payload. */
-export function compressedTextFrame(payload: Buffer): readonly [Buffer, Buffer] {
-  const [header, body] = ws.Sender.frame(payload, { fin: true, opcode: TEXT_OPCODE, rsv1: true, mask: false, readOnly: false });
+/** The octets of one unmasked, final text (or `binary`) frame with RSV1 set (a compressed message), as header and payload. */
+export function compressedTextFrame(payload: Buffer, binary = false): readonly [Buffer, Buffer] {
+  const [header, body] = ws.Sender.frame(payload, { fin: true, opcode: binary ? BINARY_OPCODE : TEXT_OPCODE, rsv1: true, mask: false, readOnly: false });
   if (!header || body !== payload) throw new Error('ws framed a compressed message unexpectedly');
   return [header, payload];
 }

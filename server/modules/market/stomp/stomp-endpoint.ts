@@ -239,14 +239,18 @@ function toBytes(data: RawData): Uint8Array {
 class MessageFrame {
   private readonly deflated = new Map<number, readonly [Buffer, Buffer]>();
 
-  constructor(readonly plain: Buffer) {}
+  /** `binary`: sent as a binary WebSocket message (tick lines: the browser's client then reads the octets as they came, without decoding and encoding them again). */
+  constructor(
+    readonly plain: Buffer,
+    readonly binary = false,
+  ) {}
 
   /** The whole compressed frame (header, payload) for a socket of this deflate; null when the frame is too small to be worth it. */
   compressedFor(deflate: NegotiatedDeflate): readonly [Buffer, Buffer] | null {
     if (this.plain.length < sharedDeflateSettings.threshold) return null;
     let frame = this.deflated.get(deflate.windowBits);
     if (!frame) {
-      frame = compressedTextFrame(deflateMessage(this.plain, deflate.windowBits, sharedDeflateSettings));
+      frame = compressedTextFrame(deflateMessage(this.plain, deflate.windowBits, sharedDeflateSettings), this.binary);
       this.deflated.set(deflate.windowBits, frame);
     }
     return frame;
@@ -266,7 +270,7 @@ class MessageFrames {
   private nextMessageId = 1;
   private current: { destination: string; subscription: string; body: string; frame: MessageFrame; servedTo: WeakSet<object> } | null = null;
 
-  frameFor(connection: object, subscription: string, destination: string, body: string, contentType: string): MessageFrame {
+  frameFor(connection: object, subscription: string, destination: string, body: string, contentType: string, binary = false): MessageFrame {
     const current = this.current;
     if (current && current.body === body && current.subscription === subscription && current.destination === destination && !current.servedTo.has(connection)) {
       current.servedTo.add(connection);
@@ -276,6 +280,7 @@ class MessageFrames {
     this.nextMessageId += 1;
     const frame = new MessageFrame(
       Buffer.from(serializeFrame({ command: 'MESSAGE', headers: { destination, subscription, 'message-id': messageId, 'content-type': contentType }, body }), 'utf8'),
+      binary,
     );
     if (this.current === null) queueMicrotask(() => (this.current = null));
     this.current = { destination, subscription, body, frame, servedTo: new WeakSet([connection]) };
@@ -331,6 +336,13 @@ class StompConnection {
   private dropped = 0;
   /** The ids of this connection's batch subscriptions. */
   private readonly batchIds = new Set<string>();
+  /** Each batch's members: subscription id → lines source (the states a resent snapshot covers). */
+  private readonly batchMembers = new Map<string, Map<string, string>>();
+  /**
+   * Batches that lost a MESSAGE to a slow-consumer drop: tick lines refer to what the client
+   * got before, so their next MESSAGE starts with every member's snapshot again.
+   */
+  private readonly batchesBehind = new Set<string>();
   /** Tick lines gathered for each batch during the current publication, sent when it ends. */
   private readonly gathered = new Map<string, string[]>();
   private batchesDue = false;
@@ -395,15 +407,16 @@ class StompConnection {
   /** Sends a publication: the shared compressed frame where this socket takes it. */
   private transmitMessage(frame: MessageFrame): void {
     if (this.socket.readyState !== SOCKET_OPEN) return;
-    // STOMP frames are text: the octets are sent as a text message.
+    // STOMP frames are text: the octets are sent as a text message, or as a binary one where the frame says so.
+    const binary = frame.binary;
     if (!this.sharedDeflate) {
       // ws compresses it if this socket negotiated a deflate that cannot be shared (its context kept).
-      this.socket.send(frame.plain, { binary: false });
+      this.socket.send(frame.plain, { binary });
     } else {
       const compressed = frame.compressedFor(this.sharedDeflate.deflate);
-      if (!compressed) this.socket.send(frame.plain, { binary: false, compress: false });
+      if (!compressed) this.socket.send(frame.plain, { binary, compress: false });
       // Should ws ever hold frames of its own, it deflates this one itself, after them.
-      else if (!this.sharedDeflate.write(compressed)) this.socket.send(frame.plain, { binary: false, compress: true });
+      else if (!this.sharedDeflate.write(compressed)) this.socket.send(frame.plain, { binary, compress: true });
     }
     this.beatKeeper?.sent();
   }
@@ -531,9 +544,12 @@ class StompConnection {
   private onBatchSubscribe(frame: StompFrame, id: string, destination: string): void {
     this.subscriptions.add(id, destination, () => {
       this.batchIds.delete(id);
+      this.batchMembers.delete(id);
+      this.batchesBehind.delete(id);
       this.gathered.delete(id);
     });
     this.batchIds.add(id);
+    this.batchMembers.set(id, new Map());
     this.sendReceipt(frame.headers);
   }
 
@@ -543,7 +559,11 @@ class StompConnection {
     const source = this.settings.batchSourceOf(destination);
     if (source === null) return this.fail('not batchable', `${destination} cannot be batched`, frame);
     const unsubscribe = this.settings.bus.subscribe(source, (lines) => this.gather(batch, lines));
-    this.subscriptions.add(id, destination, unsubscribe);
+    this.batchMembers.get(batch)?.set(id, source);
+    this.subscriptions.add(id, destination, () => {
+      unsubscribe();
+      this.batchMembers.get(batch)?.delete(id);
+    });
     this.sendReceipt(frame.headers);
     const snapshot = this.settings.snapshotOf(source);
     if (snapshot !== null) this.gather(batch, snapshot);
@@ -565,7 +585,14 @@ class StompConnection {
       const destination = this.settings.batchDestination;
       for (const [id, bodies] of this.gathered) {
         if (destination === null) continue;
-        for (const piece of splitTickLines(joinTickLines(bodies), tickLinesMessageChars)) this.deliver(id, destination, piece, 'text/plain');
+        if (this.batchesBehind.has(id)) {
+          if (this.congested()) continue;
+          this.batchesBehind.delete(id);
+          bodies.unshift(...[...(this.batchMembers.get(id)?.values() ?? [])].map((source) => this.settings.snapshotOf(source) ?? ''));
+        }
+        for (const piece of splitTickLines(joinTickLines(bodies), tickLinesMessageChars)) {
+          if (!this.deliver(id, destination, piece, 'text/plain', true)) this.batchesBehind.add(id);
+        }
       }
       this.gathered.clear();
     });
@@ -583,8 +610,9 @@ class StompConnection {
     if (receipt !== undefined) this.transmit(serializeFrame({ command: 'RECEIPT', headers: { 'receipt-id': receipt } }));
   }
 
-  private deliver(subscription: string, destination: string, body: string, contentType = 'application/json'): void {
-    if (this.phase !== 'connected') return;
+  /** Sends a MESSAGE; false when it was dropped for a slow consumer. */
+  private deliver(subscription: string, destination: string, body: string, contentType = 'application/json', binary = false): boolean {
+    if (this.phase !== 'connected') return true;
     // Skip rather than queue for a slow consumer: market data is superseded quickly,
     // and an unbounded queue per socket would let one slow client exhaust memory.
     if (this.congested()) {
@@ -592,8 +620,9 @@ class StompConnection {
         this.settings.log.warn({ bufferedAmount: this.socket.bufferedAmount }, 'stomp: slow consumer, dropping messages');
       }
       this.dropped += 1;
-      return;
+      return false;
     }
-    this.transmitMessage(this.settings.frames.frameFor(this, subscription, destination, body, contentType));
+    this.transmitMessage(this.settings.frames.frameFor(this, subscription, destination, body, contentType, binary));
+    return true;
   }
 }

@@ -1,7 +1,7 @@
 import type { IStompSocket } from '@stomp/stompjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PriceTick } from '../../../../src/shared/api/market';
-import { encodeTickLines } from '../../../../src/shared/market/tick-lines';
+import { createTickLinesEncoder } from '../../../../src/shared/market/tick-lines';
 import type { ConnectionState } from '../../../../src/worker/engine/reconnect-policy';
 import { createMarketSocket, type MarketSocketOptions } from '../../../../src/worker/transport/market-socket';
 import { parseMessage, serializeFrame, type OutgoingFrame, type StompFrame } from '../../../../server/modules/market/stomp/frame';
@@ -76,8 +76,10 @@ class FakeSocket implements IStompSocket {
       .filter((frame) => frame.command === 'SUBSCRIBE' || frame.command === 'UNSUBSCRIBE')
       .map((frame) => `${frame.command} ${frame.command === 'SUBSCRIBE' ? frame.headers.destination : frame.headers.id}`);
   }
+  /** The server's encoder of the source the test's batches come from (one per connection here). */
+  readonly tickLines = createTickLinesEncoder('p');
   /** A batch MESSAGE of these ticks, as the market endpoint sends it. */
-  receiveTickLines(ticks: readonly PriceTick[], body = encodeTickLines(ticks)) {
+  receiveTickLines(ticks: readonly PriceTick[], body = this.tickLines.encode(ticks)) {
     this.receive({ command: 'MESSAGE', headers: { destination: '/topic/ticks', subscription: 'ticks', 'message-id': '1' }, body });
   }
 }
@@ -237,13 +239,15 @@ describe('market socket (@stomp/stompjs)', () => {
   });
 
   it('subscribes again to every followed topic on every reconnection, prices move again, and a success resets the count', async () => {
-    const { market, sockets, prices, latest } = setup();
+    const { market, sockets, prices, logs, latest } = setup();
     market.followPrices({ all: false, symbols: ['BTCUSDT', 'EURUSD'], everyTick: ['BTCUSDT'] });
     market.start();
     await settle();
     latest().accept();
     const first = latest();
     expect(first.subscribeCommands()).toEqual(['SUBSCRIBE /topic/ticks', 'SUBSCRIBE /topic/price/BTCUSDT', 'SUBSCRIBE /topic/price-1s/EURUSD']);
+    first.receiveTickLines([tick('BTCUSDT', '64000.50')]);
+    prices.length = 0;
 
     first.drop(1001);
     expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, gaveUp: false });
@@ -255,6 +259,10 @@ describe('market socket (@stomp/stompjs)', () => {
     latest().accept();
     expect(market.state).toEqual({ status: 'open', failedAttempts: 0, gaveUp: false });
     expect(latest().subscribeCommands()).toEqual(['SUBSCRIBE /topic/ticks', 'SUBSCRIBE /topic/price/BTCUSDT', 'SUBSCRIBE /topic/price-1s/EURUSD']);
+    // A change against what the first connection got is not of this connection: its server has not given that id.
+    latest().receiveTickLines([], first.tickLines.encode([tick('BTCUSDT', '64000.75')]));
+    expect(prices).toEqual([]);
+    expect(logs.at(-1)).toBe('market: a tick-lines message did not match the form');
     latest().receiveTickLines([tick('BTCUSDT', '64001.00')]);
     expect(prices).toEqual([{ ticks: [tick('BTCUSDT', '64001.00')], glance: false }]);
 
