@@ -108,11 +108,25 @@ describe('the withdraw form', () => {
     expect(submit).toBeDisabled();
   });
 
-  it('shows why withdrawal is blocked instead of the form', async () => {
+  it('shows why withdrawal is blocked instead of the form, with the way to the verification the server asks for', async () => {
     signIn();
-    renderView(<WithdrawForm />, { server: withdrawServer({ status: new Refusal(ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION) }) });
+    renderView(<WithdrawForm />, { server: withdrawServer({ status: new Refusal(ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION, '', { requiredLevel: 'junior' }) }) });
     expect(await screen.findByTestId('withdraw-blocked')).toHaveTextContent(t(`errors.${ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION}`));
+    expect(screen.getByRole('link', { name: t('withdraw.verify_identity') })).toHaveAttribute('href', '/user/juniorVerified');
     expect(screen.queryByRole('button', { name: t('withdraw.submit') })).not.toBeInTheDocument();
+  });
+
+  it('leads to the full verification when the brand asks for it', async () => {
+    signIn();
+    renderView(<WithdrawForm />, { server: withdrawServer({ status: new Refusal(ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION, '', { requiredLevel: 'full' }) }) });
+    expect(await screen.findByRole('link', { name: t('withdraw.verify_identity') })).toHaveAttribute('href', '/user/verified');
+  });
+
+  it('offers no verification for a block verifying would not lift (one withdrawal under review)', async () => {
+    signIn();
+    renderView(<WithdrawForm />, { server: withdrawServer({ status: new Refusal(ErrorCode.WITHDRAWAL_UNDER_REVIEW) }) });
+    expect(await screen.findByTestId('withdraw-blocked')).toHaveTextContent(t(`errors.${ErrorCode.WITHDRAWAL_UNDER_REVIEW}`));
+    expect(screen.queryByRole('link', { name: t('withdraw.verify_identity') })).toBeNull();
   });
 
   it('asks for an address first when none is saved for the network', async () => {
