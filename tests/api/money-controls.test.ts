@@ -149,6 +149,8 @@ describe.each(testBackends())('money controls on $name', (backend) => {
       const huge = await deposit(who, '1000000000000');
       expect(huge.code).toBe(ErrorCode.DEPOSIT_OVER_MAXIMUM);
       expect(huge.msg).toContain('10000.00');
+      // The answer names the maximum for the form to show beside the amount.
+      expect(huge.data).toEqual({ maxUsd: '10000.00' });
       // An unverified customer's cap is 10,000 (config/limits' default for none).
       expect((await deposit(who, '10000.01')).code).toBe(ErrorCode.DEPOSIT_OVER_MAXIMUM);
       expect(await reviewsOf(who.uid, 'deposit')).toEqual([]);
@@ -203,7 +205,8 @@ describe.each(testBackends())('money controls on $name', (backend) => {
       expect((await saveAddress(server, who, usdtTrc20.id, who.address)).code).toBe(0);
       await waitOutHold(who.uid);
       await fund(who.uid, '500');
-      expect((await call(server, '/v1/waa/withdraw/status', {}, who.token)).code).toBe(ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION);
+      // The answer names the level to reach, for the screen to lead there.
+      expect(await call(server, '/v1/waa/withdraw/status', {}, who.token)).toMatchObject({ code: ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION, data: { requiredLevel: 'junior' } });
       expect((await withdraw(who, '100', '99')).code).toBe(ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION);
       expect((await limitsOf(who)).level).toBe('none');
     });

@@ -111,6 +111,26 @@ describe.each(testBackends())('money hardening on $name', (backend) => {
       expect(await heldOf(who.uid)).toBe('200.00');
     });
 
+    it('bankCard/update: the same key and body answers the first result, another account number under it changes nothing', async () => {
+      const who = await customer();
+      const card = { bankName: 'vib', name: encodeField('Linh Tran', who.aesKey), account: encodeField('0123456789', who.aesKey) };
+      expect((await keyed('/v1/waa/bankCard/insert', card, who.token)).code).toBe(0);
+      const listed = async () => ((await call(server, '/v1/waa/bankCard/all', {}, who.token)).data as { list: { id: number; bankName: string; accountMasked: string }[] }).list;
+      const id = (await listed())[0]!.id;
+      const changedAt = async () => (await server.database.db.selectFrom('bank_card').select('updated_at').where('id', '=', id).executeTakeFirstOrThrow()).updated_at;
+      const key = crypto.randomUUID();
+      const edit = (account: string) => ({ ...card, id, bankName: 'vib hanoi', account: encodeField(account, who.aesKey) });
+      // Without a key the change is refused before anything is written, as on the other money calls.
+      expect((await keyed('/v1/waa/bankCard/update', edit('5555000011'), who.token, null)).code).toBe(ErrorCode.INCORRECT_PARAMETER_CONTENT);
+      expect((await keyed('/v1/waa/bankCard/update', edit('0123456000'), who.token, key)).code).toBe(0);
+      const firstChange = await changedAt();
+      expect(await keyed('/v1/waa/bankCard/update', edit('9999999999'), who.token, key)).toMatchObject(reused);
+      // The same body again answers the first result and writes nothing (the card's change time, which starts the cooling-off, stays).
+      expect(await keyed('/v1/waa/bankCard/update', edit('0123456000'), who.token, key)).toMatchObject({ code: 0, data: null });
+      expect(await changedAt()).toEqual(firstChange);
+      expect(await listed()).toEqual([{ id, bankName: 'vib hanoi', accountMasked: '****6000' }]);
+    });
+
     it('deposit/submit: another amount or another proof under the first key records nothing more', async () => {
       const who = await customer();
       const key = crypto.randomUUID();

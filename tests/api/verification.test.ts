@@ -313,7 +313,7 @@ describe.each(testBackends())('identity verification on $name', (backend) => {
     expect((await call(server, '/v1/waa/withdraw/status', {}, unverified.token)).code).toBe(0);
     await setSwitch(server, 'withdrawNeedsVerification', true);
     try {
-      expect((await call(server, '/v1/waa/withdraw/status', {}, unverified.token)).code).toBe(ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION);
+      expect(await call(server, '/v1/waa/withdraw/status', {}, unverified.token)).toMatchObject({ code: ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION, data: { requiredLevel: 'full' } });
       const attempt = await post(
         server.app,
         '/v1/waa/withdraw/submit',

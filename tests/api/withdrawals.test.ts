@@ -145,13 +145,13 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
     expect((await call(server, '/v1/waa/bankCard/one', { id }, stranger.token)).code).toBe(ErrorCode.DATA_NOT_FOUND);
     const strangerFields = Object.fromEntries(Object.entries(personal).map(([field]) => [field, encodeField('stolen', stranger.aesKey)]));
     const hijack = { ...card, ...strangerFields, bankName: 'stolen', id };
-    expect((await call(server, '/v1/waa/bankCard/update', hijack, stranger.token)).code).toBe(ErrorCode.DATA_NOT_FOUND);
+    expect((await moneyCall(server, '/v1/waa/bankCard/update', hijack, stranger.token, crypto.randomUUID())).code).toBe(ErrorCode.DATA_NOT_FOUND);
     expect((await call(server, '/v1/waa/bankCard/delete', { id }, stranger.token)).code).toBe(ErrorCode.DATA_NOT_FOUND);
     expect(((await call(server, '/v1/waa/bankCard/one', { id }, owner.token)).data as { bankName: string }).bankName).toBe('kb');
 
     // The owner edits, then deletes.
     const edited = { ...card, id, account: encodeField('110-234-000111', owner.aesKey) };
-    expect((await call(server, '/v1/waa/bankCard/update', edited, owner.token)).code).toBe(0);
+    expect((await moneyCall(server, '/v1/waa/bankCard/update', edited, owner.token, crypto.randomUUID())).code).toBe(0);
     expect(((await call(server, '/v1/waa/bankCard/all', {}, owner.token)).data as { list: { accountMasked: string }[] }).list[0]!.accountMasked).toBe('****0111');
     expect((await call(server, '/v1/waa/bankCard/delete', { id }, owner.token)).code).toBe(0);
     expect((await call(server, '/v1/waa/bankCard/one', { id }, owner.token)).code).toBe(ErrorCode.DATA_NOT_FOUND);

@@ -77,6 +77,9 @@ test('a held-back account: the sign-in screen offers an e-mailed code, and the o
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: "Confirm it's you" })).toBeVisible();
   await expect(page.getByText(`We can send a sign-in code to ${email}`, { exact: false })).toBeVisible();
+  // The step is the answer: no toast of the wait ("retry in 16 seconds") says otherwise or covers its buttons.
+  await expect(page.getByText(/Requests are too frequent/)).toHaveCount(0);
+  await expect(page.getByRole('alert')).toHaveCount(0);
   await screen(page, 'en');
 
   // Checked before it is sent: eight characters of the code's alphabet.

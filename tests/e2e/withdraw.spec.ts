@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { totpCode } from '../../server/auth/totp';
 import { adoptTokens, callApi, createSession, e2eStaffMember, fundTradingAccount, isDesktop, signInToConsole, verifyJunior, waitForApp, type StaffCredentials } from './support';
 
 /** The finance members scripts/e2e-finance-staff.ts made for this layout's run (two: four-eyes). */
@@ -123,4 +124,35 @@ test('a withdrawal with its fee quote, approved by two finance staff in the cons
   // The wallet hub's latest records show it too.
   await page.goto('/user/wallet');
   await expect(page.getByTestId('hub-latest-funds').locator('.wallet-record').first()).toContainText('-1500.00 USDT · Success');
+});
+
+test('on a 360 × 640 phone the Withdraw button stays in view and uncovered under the quote and the authenticator code @mobile', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto('/');
+  await waitForApp(page);
+  const session = await createSession(page);
+  await adoptTokens(page, session);
+  await verifyJunior(page, session.token);
+  await page.goto('/user/wallet/addCrypto');
+  await page.getByTestId('coin-network-picker').click();
+  await page.getByRole('option', { name: 'USDT · TRC20' }).click();
+  await page.getByLabel('Crypto address').fill('TAzNLU555pAZSmv5NiusS4AihvBgpMwbKY');
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByTestId('crypto-wallet-list')).toBeVisible();
+  // The authenticator on: the form asks its code above the button.
+  const setup = (await callApi(page, '/v1/waa/user/twoFactor/setup', session.token)).data as { secret: string };
+  expect((await callApi(page, '/v1/waa/user/twoFactor/enable', session.token, { code: totpCode(setup.secret, Date.now()) })).code).toBe(0);
+
+  await page.setViewportSize({ width: 360, height: 640 });
+  await page.goto('/user/withdraw');
+  await page.getByTestId('withdraw-network-picker').click();
+  await page.getByRole('option', { name: 'USDT · TRC20' }).click();
+  await page.getByLabel('Amount').fill('100');
+  await expect(page.getByTestId('withdraw-fee')).toHaveText(/\d/);
+  await expect(page.getByLabel('Authenticator code')).toBeAttached();
+  const submit = page.getByRole('button', { name: 'Withdraw' });
+  await expect(submit).toBeInViewport({ ratio: 1 });
+  // Nothing is drawn over it: the point at its centre is the button.
+  const box = (await submit.boundingBox())!;
+  expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('button')?.textContent, { x: box.x + box.width / 2, y: box.y + box.height / 2 })).toBe('Withdraw');
 });

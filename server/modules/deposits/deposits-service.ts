@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import type { DepositOverMaximum } from '../../../src/shared/api/deposit';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { fallbackLanguage, isLanguageCode, type LanguageCode } from '../../../src/shared/i18n/languages';
 import { depositAmountProblem, depositAmountProblemKeys, depositAmountUnits, minimumDepositUsd, PayState } from '../../../src/shared/money/deposit-rules';
@@ -176,7 +177,11 @@ export function createDepositsService(deps: {
       const minimum = minimumDepositUsd(meta.locale);
       if (amountUsd < money(minimum)) throw refused(ErrorCode.INCORRECT_PARAMETER_VALUE, 'deposit.minimum', { amount: minimum });
       const maximum = minMoney(money(deps.depositMaxUsd), money(await deps.depositCapUsd(uid)));
-      if (amountUsd > maximum) throw refused(ErrorCode.DEPOSIT_OVER_MAXIMUM, 'deposit.over_maximum', { amount: formatMoney(maximum) });
+      if (amountUsd > maximum) {
+        // The data names the maximum for the form to show beside the amount (depositOverMaximum).
+        const maxUsd = formatMoney(maximum);
+        throw new AppError(ErrorCode.DEPOSIT_OVER_MAXIMUM, 'deposit.over_maximum', 200, { maxUsd } satisfies DepositOverMaximum, { key: 'deposit.over_maximum', params: { amount: maxUsd } });
+      }
       const prepared = await uploads.prepareImage({ uid, purpose: 'depositProof', bytes: proof.bytes, filename: proof.filename });
       return { uid, coin, amount, amountUsd, proof: prepared, said: meta.said, locale: meta.locale };
     },

@@ -67,8 +67,8 @@ export function createSavedDestinationsRepository(db: Kysely<Database>) {
     },
 
     /** Answers whether the owner had this card. */
-    async updateCard(uid: number, id: number, values: Updateable<BankCardTable>): Promise<boolean> {
-      const result = await db.updateTable('bank_card').set(values).where('id', '=', id).where('uid', '=', uid).executeTakeFirst();
+    async updateCard(executor: Executor, uid: number, id: number, values: Updateable<BankCardTable>): Promise<boolean> {
+      const result = await executor.updateTable('bank_card').set(values).where('id', '=', id).where('uid', '=', uid).executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
 

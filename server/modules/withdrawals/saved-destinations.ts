@@ -169,8 +169,8 @@ export function createSavedDestinations(deps: {
       await repository.insertCard(executor, { uid, ...cardColumns(fields, aesKey) });
     },
 
-    async updateCard(uid: number, aesKey: string, id: number, fields: CardFields) {
-      if (!(await repository.updateCard(uid, id, { ...cardColumns(fields, aesKey), updated_at: new Date() }))) throw notFound();
+    async updateCard(executor: Executor, uid: number, aesKey: string, id: number, fields: CardFields) {
+      if (!(await repository.updateCard(executor, uid, id, { ...cardColumns(fields, aesKey), updated_at: new Date() }))) throw notFound();
     },
 
     async deleteCard(uid: number, id: number) {

@@ -92,12 +92,19 @@ export async function registerWithdrawalsRoutes(
         (tag) => confirmSecondFactor(uid, body.totpCode, request.ip, tag),
       );
     });
-    // A changed card is a new destination: the second factor, and the cooling-off after it.
+    // A changed card is a new destination: the second factor, and the cooling-off after it; once per Idempotency-Key like the other money calls.
     scope.route(bankCardUpdate, async (body, request) => {
       const uid = real(request);
-      await confirmSecondFactor(uid, body.totpCode, request.ip, null);
-      await saved.updateCard(uid, request.session.aesKey, body.id, body);
-      return null;
+      return idempotent(
+        request,
+        uid,
+        bankCardUpdate.path,
+        async (trx) => {
+          await saved.updateCard(trx, uid, request.session.aesKey, body.id, body);
+          return null;
+        },
+        (tag) => confirmSecondFactor(uid, body.totpCode, request.ip, tag),
+      );
     });
     scope.route(bankCardDelete, async (body, request) => {
       await saved.deleteCard(real(request), body.id);

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { WithdrawalQuoteData, WithdrawalRecord, WithdrawLimitsData } from '../../../src/shared/api/withdraw';
+import type { WithdrawalNeedsVerification, WithdrawalQuoteData, WithdrawalRecord, WithdrawLimitsData } from '../../../src/shared/api/withdraw';
 import type { Switches } from '../../../src/shared/config/switches';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { maskedTail } from '../../../src/shared/money/encoded-field';
@@ -148,7 +148,7 @@ export function createWithdrawalsService(deps: {
   async function assertVerifiedIfRequired(uid: number): Promise<VerificationLevelName> {
     const required = (await deps.switches()).withdrawNeedsVerification ? 'full' : deps.minLevel;
     const level = await deps.verificationLevel(uid);
-    if (!meetsLevel(level, required)) throw new AppError(ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION);
+    if (!meetsLevel(level, required)) throw new AppError(ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION, undefined, 200, { requiredLevel: required } satisfies WithdrawalNeedsVerification);
     return level;
   }
 

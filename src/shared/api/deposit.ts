@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { contract, noBody, positiveId } from './contract';
+import { decimalString } from './envelope';
 
 /**
  * Deposits and the deposit/withdraw records (../shared/API.md `deposit/*`, `fund/records`).
@@ -17,6 +18,9 @@ export const depositSubmitMeta = z.strictObject({
   locale: z.string().check(z.minLength(2), z.maxLength(10)),
 });
 export const depositSubmit = contract('/v1/waa/deposit/submit', depositSubmitMeta, z.null());
+/** The data of a deposit refused over its maximum (1075): the most one deposit of this customer may be worth, in USD. */
+export const depositOverMaximum = z.object({ maxUsd: decimalString });
+export type DepositOverMaximum = z.infer<typeof depositOverMaximum>;
 
 export const depositStatus = contract('/v1/waa/deposit/status', noBody, z.object({ enabled: z.boolean() }));
 

@@ -129,6 +129,9 @@ export const bankWithdrawMeta = z.object({
   feeNum: decimalString,
 });
 export type BankWithdrawMeta = z.infer<typeof bankWithdrawMeta>;
+/** The data of a refusal for want of verification (1067): the level the customer must reach, for the screen to lead there. */
+export const withdrawalNeedsVerification = z.object({ requiredLevel: z.enum(verificationLevels) });
+export type WithdrawalNeedsVerification = z.infer<typeof withdrawalNeedsVerification>;
 export const withdrawBankMeta = contract('/v1/waa/withdraw/bankMeta', noBody, bankWithdrawMeta);
 
 export const withdrawalQuoteData = z.object({

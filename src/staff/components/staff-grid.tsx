@@ -113,7 +113,6 @@ export function StaffGrid<T extends RowData>(props: {
     scrollMarginPx: headHeightPx,
   });
   const shown = server ? rows.map((row, index) => ({ item: row, index, key: row.id, props: { 'aria-rowindex': index + 2 } })) : windowRows;
-  const pageTotal = server ? Math.max(server.pages, 1) : 1;
   const columnCount = props.columns.length;
 
   return (
@@ -192,17 +191,25 @@ export function StaffGrid<T extends RowData>(props: {
           </tbody>
         </table>
       </div>
-      {server && pageTotal > 1 ? (
-        <nav className="staff-pager" aria-label={t('staff.grid.pages')}>
-          <button type="button" className="button secondary" disabled={server.page <= 1} onClick={() => server.onPage(server.page - 1)}>
-            {t('staff.grid.previous')}
-          </button>
-          <span>{t('staff.grid.page_of', { page: server.page, pages: pageTotal })}</span>
-          <button type="button" className="button secondary" disabled={server.page >= pageTotal} onClick={() => server.onPage(server.page + 1)}>
-            {t('staff.grid.next')}
-          </button>
-        </nav>
-      ) : null}
+      {server ? <ServerPager {...server} /> : null}
     </div>
+  );
+}
+
+/** Previous, "page N of M" and next through the server's pages; nothing while there is only one. The grids' pager, and any other server-paged list's. */
+export function ServerPager(props: ServerPages) {
+  const { t } = useTranslation();
+  const pageTotal = Math.max(props.pages, 1);
+  if (pageTotal <= 1) return null;
+  return (
+    <nav className="staff-pager" aria-label={t('staff.grid.pages')}>
+      <button type="button" className="button secondary" disabled={props.page <= 1} onClick={() => props.onPage(props.page - 1)}>
+        {t('staff.grid.previous')}
+      </button>
+      <span>{t('staff.grid.page_of', { page: props.page, pages: pageTotal })}</span>
+      <button type="button" className="button secondary" disabled={props.page >= pageTotal} onClick={() => props.onPage(props.page + 1)}>
+        {t('staff.grid.next')}
+      </button>
+    </nav>
   );
 }

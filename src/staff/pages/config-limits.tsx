@@ -7,6 +7,8 @@ import { Card } from '../components/section';
 import { runAction } from '../session/run-action';
 import { useLoad } from '../session/use-load';
 import { useStaff } from '../session/staff-context';
+import { useFormat } from '../session/use-format';
+import { holdDuration } from './config-rules';
 
 const limitFields = ['dailyWithdrawUsd', 'monthlyWithdrawUsd', 'depositMaxUsd'] as const satisfies readonly (keyof LevelLimits)[];
 
@@ -19,18 +21,20 @@ const limitFields = ['dailyWithdrawUsd', 'monthlyWithdrawUsd', 'depositMaxUsd'] 
 export function LimitsTab() {
   const { t } = useTranslation();
   const { client } = useStaff();
+  const format = useFormat();
   const loaded = useLoad(() => client.call(configLimits, {}), []);
   const [draft, setDraft] = useState<LimitsByLevel | null>(null);
   const shown = draft ?? loaded.data?.limits ?? null;
   if (!shown || !loaded.data) return <p>{t('common.loading')}</p>;
   const settings = loaded.data;
+  const hold = holdDuration(settings.holdSeconds);
   const change = (level: (typeof verificationLevels)[number], field: (typeof limitFields)[number], value: string) =>
     setDraft({ ...shown, [level]: { ...shown[level], [field]: value.trim() } });
   return (
     <Card title={t('staff.config.tabs.limits')}>
       <p className="staff-muted">{t('staff.limits.explain')}</p>
       <p className="staff-muted" data-testid="limits-settings">
-        {t('staff.limits.settings', { depositMax: settings.depositMaxUsd, hours: Math.round(settings.holdSeconds / 3600), level: t(`staff.limits.levels.${settings.withdrawMinLevel}`) })}
+        {t('staff.limits.settings', { depositMax: format.amount(settings.depositMaxUsd), hold: t(`staff.limits.hold_${hold.unit}`, { count: hold.count }), level: t(`staff.limits.levels.${settings.withdrawMinLevel}`) })}
       </p>
       <div className="staff-limits">
         {verificationLevels.map((level) => (

@@ -65,3 +65,11 @@ export function compareDecimals(a: string, b: string): number {
   if (left === null || right === null) return a === b ? 0 : 1;
   return left === right ? 0 : left < right ? -1 : 1;
 }
+
+/**
+ * The cooling-off as the limits tab says it: whole hours in hours, anything shorter or between
+ * in minutes (rounded up), so a half-hour hold never reads as "0 h".
+ */
+export function holdDuration(seconds: number): { unit: 'hours' | 'minutes'; count: number } {
+  return seconds % 3600 === 0 ? { unit: 'hours', count: seconds / 3600 } : { unit: 'minutes', count: Math.ceil(seconds / 60) };
+}

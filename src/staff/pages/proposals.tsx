@@ -4,11 +4,15 @@ import { configProposalsDecide, configProposalsList, proposalStatuses, type Conf
 import type { ReviewDecision } from '../../shared/staff/roles';
 import { ReasonDialog } from '../components/reason-dialog';
 import { Card } from '../components/section';
+import { ServerPager } from '../components/staff-grid';
 import { runAction } from '../session/run-action';
 import { useFormat } from '../session/use-format';
 import { useLoad } from '../session/use-load';
 import { useStaff } from '../session/staff-context';
 import { describeChange } from './audit-change';
+
+/** Proposals per page of the server's list (newest first), as the audit trail pages. */
+const proposalsPerPage = 50;
 
 /**
  * Dual control (admin): the changes that move money awaiting a second admin, with who
@@ -20,7 +24,8 @@ export function ProposalsTab() {
   const { client, me } = useStaff();
   const format = useFormat();
   const [status, setStatus] = useState<ProposalStatus | 'all'>('proposed');
-  const proposals = useLoad(() => client.call(configProposalsList, { status: status === 'all' ? undefined : status, page: 1, limit: 50 }), [status]);
+  const [page, setPage] = useState(1);
+  const proposals = useLoad(() => client.call(configProposalsList, { status: status === 'all' ? undefined : status, page, limit: proposalsPerPage }), [status, page]);
   // One requestId per attempt, made when the dialog opens: a retried click decides once.
   const [attempt, setAttempt] = useState<{ proposal: ConfigProposal; decision: ReviewDecision; requestId: string } | null>(null);
   const list = proposals.data?.list ?? [];
@@ -31,7 +36,13 @@ export function ProposalsTab() {
       actions={
         <label className="staff-inline-field">
           <span>{t('staff.proposals.status_filter')}</span>
-          <select value={status} onChange={(event) => setStatus(event.target.value as ProposalStatus | 'all')}>
+          <select
+            value={status}
+            onChange={(event) => {
+              setStatus(event.target.value as ProposalStatus | 'all');
+              setPage(1);
+            }}
+          >
             {proposalStatuses.map((candidate) => (
               <option key={candidate} value={candidate}>
                 {t(`staff.proposals.statuses.${candidate}`)}
@@ -105,6 +116,7 @@ export function ProposalsTab() {
           );
         })}
       </ul>
+      <ServerPager page={page} pages={proposals.data?.pages ?? 1} onPage={setPage} />
       {attempt ? (
         <ReasonDialog
           title={attempt.decision === 'approve' ? t('staff.proposals.approve_named', { id: attempt.proposal.id }) : t('staff.proposals.reject_named', { id: attempt.proposal.id })}

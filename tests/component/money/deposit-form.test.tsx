@@ -2,10 +2,11 @@ import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { DepositForm, type DepositCoinOption } from '../../../src/app/features/money/deposit/deposit-form';
 import { depositSubmit } from '../../../src/shared/api/deposit';
+import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { idempotencyHeader } from '../../../src/shared/api/idempotency';
 import { uploadPartNames } from '../../../src/shared/api/uploads';
 import { signIn } from '../support/engine-state';
-import { createFakeServer } from '../support/fake-server';
+import { createFakeServer, Refusal } from '../support/fake-server';
 import { t } from '../support/i18n';
 import { renderView } from '../support/render';
 
@@ -18,10 +19,15 @@ const coins: DepositCoinOption[] = [
 const pngBytes = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (char) => char.charCodeAt(0));
 const proofPng = () => new File([pngBytes], 'transfer.png', { type: 'image/png' });
 
-async function openStepTwo(coin: string) {
-  signIn();
+function acceptingServer() {
   const server = createFakeServer();
   server.on(depositSubmit, () => null);
+  return server;
+}
+
+/** Step two for the network; the server accepts the deposit unless the test gives one that answers otherwise. */
+async function openStepTwo(coin: string, server = acceptingServer()) {
+  signIn();
   const view = renderView(<DepositForm coins={coins} />, { server, path: '/user/deposit' });
   await view.user.selectOptions(screen.getByRole('combobox', { name: t('deposit.choose_coin') }), coin);
   await view.user.click(screen.getByRole('button', { name: t('deposit.next') }));
@@ -76,6 +82,25 @@ describe('the deposit form', () => {
     const { user, proof } = await openStepTwo('USDT · TRC20');
     await user.upload(proof, new File(['GIF89a'], 'transfer.gif', { type: 'image/gif' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(t('upload.illegal_extension'));
+  });
+
+  it('says at the amount what one deposit may be worth at most when the server refuses it over the maximum, and keeps the form', async () => {
+    const server = createFakeServer();
+    server.on(depositSubmit, () => new Refusal(ErrorCode.DEPOSIT_OVER_MAXIMUM, 'A single deposit can be worth at most 10000.00 USD', { maxUsd: '10000.00' }));
+    const { user, amount, proof, done } = await openStepTwo('USDT · TRC20', server);
+    await user.type(amount, '25000');
+    await user.upload(proof, proofPng());
+    await screen.findByRole('img', { name: t('deposit.proof') });
+    await user.click(screen.getByRole('checkbox', { name: t('deposit.agreement_read') }));
+    await user.click(done);
+
+    const refusal = await screen.findByRole('alert');
+    expect(refusal).toHaveTextContent('A single deposit can be worth at most 10,000.00 USD');
+    // Beside the amount the customer corrects, not in a toast that goes (and covers Done on a small phone).
+    expect(amount).toHaveAccessibleDescription(expect.stringContaining('10,000.00 USD'));
+    expect(screen.queryByText(/above the maximum allowed/)).toBeNull();
+    expect(amount).toHaveValue('25000');
+    expect(screen.getByTestId('deposit-step-2')).toBeInTheDocument();
   });
 
   it('sends the amount, the network, its address and the proof as one deposit, then starts over', async () => {

@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { WithdrawForm } from '../../../src/app/features/money/withdraw/withdraw-form';
+import { twoFactorStatus } from '../../../src/shared/api/auth';
 import { idempotencyHeader } from '../../../src/shared/api/idempotency';
 import { walletCoinNetworks, type CoinNetworkOption } from '../../../src/shared/api/wallet';
 import { bankCardList, cryptoWalletList, withdrawStatus, withdrawSubmit, withdrawWalletCalculate, type WithdrawalQuoteData } from '../../../src/shared/api/withdraw';
@@ -108,11 +109,43 @@ describe('the withdraw form', () => {
     expect(submit).toBeDisabled();
   });
 
-  it('shows why withdrawal is blocked instead of the form', async () => {
+  it('shows why withdrawal is blocked instead of the form, with the way to the verification the server asks for', async () => {
     signIn();
-    renderView(<WithdrawForm />, { server: withdrawServer({ status: new Refusal(ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION) }) });
+    renderView(<WithdrawForm />, { server: withdrawServer({ status: new Refusal(ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION, '', { requiredLevel: 'junior' }) }) });
     expect(await screen.findByTestId('withdraw-blocked')).toHaveTextContent(t(`errors.${ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION}`));
+    expect(screen.getByRole('link', { name: t('withdraw.verify_identity') })).toHaveAttribute('href', '/user/juniorVerified');
     expect(screen.queryByRole('button', { name: t('withdraw.submit') })).not.toBeInTheDocument();
+  });
+
+  it('leads to the full verification when the brand asks for it', async () => {
+    signIn();
+    renderView(<WithdrawForm />, { server: withdrawServer({ status: new Refusal(ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION, '', { requiredLevel: 'full' }) }) });
+    expect(await screen.findByRole('link', { name: t('withdraw.verify_identity') })).toHaveAttribute('href', '/user/verified');
+  });
+
+  it('offers no verification for a block verifying would not lift (one withdrawal under review)', async () => {
+    signIn();
+    renderView(<WithdrawForm />, { server: withdrawServer({ status: new Refusal(ErrorCode.WITHDRAWAL_UNDER_REVIEW) }) });
+    expect(await screen.findByTestId('withdraw-blocked')).toHaveTextContent(t(`errors.${ErrorCode.WITHDRAWAL_UNDER_REVIEW}`));
+    expect(screen.queryByRole('link', { name: t('withdraw.verify_identity') })).toBeNull();
+  });
+
+  it('asks the authenticator code with its hint written out under the field, and sends it with the withdrawal', async () => {
+    const server = withdrawServer();
+    server.on(twoFactorStatus, () => ({ enabled: true }));
+    const { user, amount, submit } = await openWithdraw(server);
+    const code = await screen.findByRole('textbox', { name: t('withdraw.totp_label') });
+    // Not a placeholder, which a phone's width cut off: text that wraps.
+    expect(code).not.toHaveAttribute('placeholder');
+    expect(screen.getByText(t('withdraw.totp_hint'))).toBeVisible();
+    await user.type(amount, '100');
+    await screen.findByText('99.00');
+    expect(submit).toBeDisabled();
+    await user.type(code, '12a3456');
+    expect(code).toHaveValue('123456');
+    await user.click(submit);
+    await waitFor(() => expect(server.bodiesOf(withdrawSubmit)).toHaveLength(1));
+    expect(server.bodiesOf(withdrawSubmit)[0]).toMatchObject({ num: '100', totpCode: '123456' });
   });
 
   it('asks for an address first when none is saved for the network', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Product } from '../../../src/shared/api/market';
 import { describeChange } from '../../../src/staff/pages/audit-change';
-import { changedProductFields, productDraftOf, productDraftProblem } from '../../../src/staff/pages/config-rules';
+import { changedProductFields, holdDuration, productDraftOf, productDraftProblem } from '../../../src/staff/pages/config-rules';
 
 const product: Product = {
   productCode: 'BTCUSDT',
@@ -62,5 +62,16 @@ describe('an audit row read by a person', () => {
       { field: 'title', before: '—', after: 'Hello' },
       { field: 'count', before: '—', after: '1' },
     ]);
+  });
+});
+
+describe('the cooling-off named on the limits tab', () => {
+  it('says whole hours in hours and anything else in minutes, never 0 h for a short hold', () => {
+    expect(holdDuration(86_400)).toEqual({ unit: 'hours', count: 24 });
+    expect(holdDuration(1800)).toEqual({ unit: 'minutes', count: 30 });
+    expect(holdDuration(240)).toEqual({ unit: 'minutes', count: 4 });
+    expect(holdDuration(5400)).toEqual({ unit: 'minutes', count: 90 });
+    expect(holdDuration(61)).toEqual({ unit: 'minutes', count: 2 });
+    expect(holdDuration(0)).toEqual({ unit: 'hours', count: 0 });
   });
 });

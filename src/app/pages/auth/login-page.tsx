@@ -167,13 +167,16 @@ export function LoginPage() {
   async function signIn(body: LoginBody) {
     let answer;
     try {
-      answer = await http.call(login, body);
+      answer = await http.call(login, body, { silent: true });
     } catch (error) {
       if (heldBack(error) && !body.signInCode) {
+        // The step says why and offers the code; a toast of the wait ("retry in 900 seconds") would tell the owner otherwise.
         pending.current = body;
         setSignInCode('');
         setStep('sign-in-code');
+        return;
       }
+      if (error instanceof RequestError) http.report(error.failure);
       throw error;
     }
     if (answer.qrcodeStatus === 0) {

@@ -2,12 +2,14 @@ import { useId, useRef, useState } from 'react';
 import { usePickedImage } from '../../../components/picked-image';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { depositSubmit } from '../../../../shared/api/deposit';
-import { newIdempotencyKey } from '../../../api/http-client';
+import { depositOverMaximum, depositSubmit } from '../../../../shared/api/deposit';
+import { ErrorCode } from '../../../../shared/errors/catalogue';
+import { newIdempotencyKey, RequestError } from '../../../api/http-client';
 import { uploadPartNames } from '../../../../shared/api/uploads';
 import { depositAmountDecimals, depositAmountProblem, depositAmountProblemKeys, minimumDepositUsd } from '../../../../shared/money/deposit-rules';
 import { imageAccept } from '../../../../shared/uploads/image-rules';
 import { useApp } from '../../../app-context';
+import { useBrandFormat } from '../../../format/use-brand-format';
 import { Checkbox } from '../../../components/checkbox';
 import { copyText } from '../../../components/copy-text';
 import { TextField } from '../../../components/text-field';
@@ -24,6 +26,13 @@ export interface DepositCoinOption {
   address: string;
   said: string;
   logoUrl: string;
+}
+
+/** The most one deposit may be worth (USD), from a refusal over the maximum (1075); null for any other failure. */
+function refusedMaximumUsd(error: unknown): string | null {
+  if (!(error instanceof RequestError) || error.failure.kind !== 'code' || error.failure.code !== ErrorCode.DEPOSIT_OVER_MAXIMUM) return null;
+  const data = depositOverMaximum.safeParse(error.failure.data);
+  return data.success ? data.data.maxUsd : null;
 }
 
 const emptyDraft: DepositDraft = { step: 1, method: 0, coinId: null, amount: '', agreed: false };
@@ -44,6 +53,7 @@ function typedAmount(value: string): string {
 export function DepositForm(props: { coins: readonly DepositCoinOption[] }) {
   const { t, i18n } = useTranslation();
   const { http } = useApp();
+  const format = useBrandFormat();
   const [, navigate] = useLocation();
   const [draft, setDraft] = useState<DepositDraft>(() => takeDraft() ?? emptyDraft);
   const [proof, setProof] = useState<File | null>(null);
@@ -89,15 +99,20 @@ export function DepositForm(props: { coins: readonly DepositCoinOption[] }) {
       await http.call(
         depositSubmit,
         { coinId: coin.id, amt: draft.amount.trim(), said: coin.said, locale: i18n.language },
-        { files: { [uploadPartNames.depositProof]: proof }, idempotencyKey: idempotencyKey.current },
+        { files: { [uploadPartNames.depositProof]: proof }, idempotencyKey: idempotencyKey.current, silent: true },
       );
       showToast('success', t('deposit.submitted'));
       idempotencyKey.current = newIdempotencyKey();
       setProof(null);
       setErrors({});
       setDraft(emptyDraft);
-    } catch {
-      // The request client told the customer; the form keeps what they entered.
+    } catch (error) {
+      // Over the maximum: said at the amount, with the figure, where it stays while the customer corrects it
+      // (a toast would hide the maximum after a moment, and the button under it on a small phone).
+      const maxUsd = refusedMaximumUsd(error);
+      if (maxUsd !== null) setErrors((current) => ({ ...current, amount: t('deposit.over_maximum', { amount: format.amount(maxUsd) }) }));
+      else if (error instanceof RequestError) http.report(error.failure);
+      // The form keeps what they entered.
     } finally {
       setSubmitting(false);
     }

@@ -120,7 +120,7 @@ export function BankCardForm(props: { cardId: number | null }) {
     try {
       const confirmed = { ...body, ...totpCodeOf(secondFactorOn, code) };
       if (cardId === null) await http.call(bankCardInsert, confirmed, { idempotencyKey: newIdempotencyKey() });
-      else await http.call(bankCardUpdate, { ...confirmed, id: cardId });
+      else await http.call(bankCardUpdate, { ...confirmed, id: cardId }, { idempotencyKey: newIdempotencyKey() });
       showToast('success', t(cardId === null ? 'withdraw.add_success' : 'withdraw.update_success'));
       navigate('/user/wallet/bankCard', { replace: true });
     } catch {

@@ -25,17 +25,20 @@ export function useSecondFactorOn(): boolean {
 export function SecondFactorField(props: { enabled: boolean; value: string; onChange: (value: string) => void }) {
   const { t } = useTranslation();
   if (!props.enabled) return null;
+  // The hint under the field, where it wraps: as a placeholder it was cut at a phone's width in every language.
   return (
-    <TextField
-      label={t('withdraw.totp_label')}
-      value={props.value}
-      inputMode="numeric"
-      autoComplete="one-time-code"
-      maxLength={6}
-      placeholder={t('withdraw.totp_hint')}
-      inputClassName="numeric"
-      onChange={(value) => props.onChange(value.replace(/\D/g, '').slice(0, 6))}
-    />
+    <>
+      <TextField
+        label={t('withdraw.totp_label')}
+        value={props.value}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        inputClassName="numeric"
+        onChange={(value) => props.onChange(value.replace(/\D/g, '').slice(0, 6))}
+      />
+      <p className="field-hint">{t('withdraw.totp_hint')}</p>
+    </>
   );
 }
 

@@ -9,6 +9,7 @@ import {
   withdrawStatus,
   withdrawSubmit,
   withdrawWalletCalculate,
+  withdrawalNeedsVerification,
   type BankWithdrawMeta,
   type WithdrawalQuoteData,
   type WithdrawLimitsData,
@@ -18,7 +19,7 @@ import { encodeField } from '../../../../shared/money/encoded-field';
 import { parseMoney } from '../../../../shared/money/money';
 import { parseWithdrawalAmount, withdrawalAmountInput } from '../../../../shared/money/withdrawal-quote';
 import { newIdempotencyKey, RequestError } from '../../../api/http-client';
-import { useApp } from '../../../app-context';
+import { switchesSignal, useApp } from '../../../app-context';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { showToast } from '../../../components/toasts';
 import { TextField } from '../../../components/text-field';
@@ -35,10 +36,10 @@ type Method = 'crypto' | 'bank';
 const requoteMs = 1000;
 const blockedCodes: ReadonlySet<number> = new Set([ErrorCode.WITHDRAWAL_UNAVAILABLE, ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION, ErrorCode.WITHDRAWAL_UNDER_REVIEW]);
 
-/** The methods this account may use, or the blocked code of `withdraw/status`. */
+/** The methods this account may use, or the blocked code of `withdraw/status` (with the verification screen it asks for, 1067). */
 function useWithdrawMethods() {
   const { http } = useApp();
-  const [state, setState] = useState<{ methods: Method[] | null; blockedCode: number | null }>({ methods: null, blockedCode: null });
+  const [state, setState] = useState<{ methods: Method[] | null; blockedCode: number | null; verifyAt: string | null }>({ methods: null, blockedCode: null, verifyAt: null });
   useEffect(() => {
     let stopped = false;
     http
@@ -47,17 +48,30 @@ function useWithdrawMethods() {
         const methods: Method[] = [];
         if (flags.cryptoEnabled) methods.push('crypto');
         if (flags.bankCardEnabled) methods.push('bank');
-        if (!stopped) setState({ methods, blockedCode: null });
+        if (!stopped) setState({ methods, blockedCode: null, verifyAt: null });
       })
       .catch((error: unknown) => {
-        const code = error instanceof RequestError && error.failure.kind === 'code' ? error.failure.code : ErrorCode.WITHDRAWAL_UNAVAILABLE;
-        if (!stopped) setState({ methods: [], blockedCode: blockedCodes.has(code) ? code : ErrorCode.WITHDRAWAL_UNAVAILABLE });
+        const failure = error instanceof RequestError && error.failure.kind === 'code' ? error.failure : null;
+        const code = failure?.code ?? ErrorCode.WITHDRAWAL_UNAVAILABLE;
+        const verifyAt = code === ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION ? verificationScreenFor(failure?.data) : null;
+        if (!stopped) setState({ methods: [], blockedCode: blockedCodes.has(code) ? code : ErrorCode.WITHDRAWAL_UNAVAILABLE, verifyAt });
       });
     return () => {
       stopped = true;
     };
   }, [http]);
   return state;
+}
+
+/**
+ * Where a customer refused for want of verification (1067) goes: the junior form when junior
+ * is what the server asks and the brand offers it, otherwise the full verification (which
+ * meets any level).
+ */
+function verificationScreenFor(data: unknown): string {
+  const refusal = withdrawalNeedsVerification.safeParse(data);
+  const junior = refusal.success && refusal.data.requiredLevel === 'junior' && switchesSignal.peek()['user/juniorVerfiy'];
+  return junior ? '/user/juniorVerified' : '/user/verified';
 }
 
 /** What the customer may still withdraw (`withdraw/limits`), asked again after a refused submission. */
@@ -110,7 +124,7 @@ export function WithdrawForm() {
   const { t } = useTranslation();
   const { http } = useApp();
   const [, navigate] = useLocation();
-  const { methods, blockedCode } = useWithdrawMethods();
+  const { methods, blockedCode, verifyAt } = useWithdrawMethods();
   const [method, setMethod] = useState<Method>('crypto');
   const [networks, setNetworks] = useState<CoinNetworkOption[]>([]);
   const [networkId, setNetworkId] = useState<number | null>(null);
@@ -248,9 +262,14 @@ export function WithdrawForm() {
   if (methods === null) return <p>{t('common.loading')}</p>;
   if (blockedCode !== null) {
     return (
-      <p className="money-empty" data-testid="withdraw-blocked">
-        {t(`errors.${blockedCode}`)}
-      </p>
+      <div className="money-empty" data-testid="withdraw-blocked">
+        <p>{t(`errors.${blockedCode}`)}</p>
+        {verifyAt ? (
+          <Link href={verifyAt} className="button primary">
+            {t('withdraw.verify_identity')}
+          </Link>
+        ) : null}
+      </div>
     );
   }
 
@@ -362,9 +381,11 @@ export function WithdrawForm() {
       </dl>
 
       <SecondFactorField enabled={secondFactorOn} value={code} onChange={setCode} />
-      <button type="submit" className="button primary" disabled={!canSubmit}>
-        {t('withdraw.submit')}
-      </button>
+      <div className="money-form-actions">
+        <button type="submit" className="button primary" disabled={!canSubmit}>
+          {t('withdraw.submit')}
+        </button>
+      </div>
     </form>
   );
 }
