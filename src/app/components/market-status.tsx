@@ -15,17 +15,17 @@ export function MarketStatus() {
   const { t } = useTranslation();
   const market = marketSignal.value;
   // Either socket giving up (prices, or the account's exchange socket) ends in the same alert.
-  const gaveUp = market.gaveUp || positionsSignal.value.gaveUp;
+  const connectionFailed = market.connectionFailed || positionsSignal.value.connectionFailed;
 
   useEffect(() => {
-    if (!gaveUp) return;
+    if (!connectionFailed) return;
     void confirmDialog({ title: t('notice.network_abnormal'), message: t('market.connection_failed') }).then((confirmed) => {
       if (confirmed) window.location.reload();
     });
-  }, [gaveUp, t]);
+  }, [connectionFailed, t]);
 
   if (!market.ready) return <LoadingScreen label={t('boot.loading')} />;
-  const notice = market.status !== 'open' && !market.gaveUp ? t('notice.reconnecting') : market.stale ? t('market.stale') : null;
+  const notice = market.status !== 'open' && !market.connectionFailed ? t('notice.reconnecting') : market.stale ? t('market.stale') : null;
   // The live region stays in the page while the notice comes and goes: a region added
   // together with its text is often not read out; a change inside one is, once.
   return (
