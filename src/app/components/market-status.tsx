@@ -8,20 +8,24 @@ import { confirmDialog } from './confirm';
 /**
  * The market connection as the user sees it: the loading screen until the all-prices
  * feed first arrives, a notice while prices are stale or the socket reconnects, and the
- * alert whose confirm reloads once reconnection of either socket gave up.
+ * alert whose confirm reloads after more than 10 failed reconnections of either socket (it
+ * goes once the connection is back; the engine never stops trying).
  */
 export function MarketStatus() {
   useSignals();
   const { t } = useTranslation();
   const market = marketSignal.value;
-  // Either socket giving up (prices, or the account's exchange socket) ends in the same alert.
+  // Either socket failing (prices, or the account's exchange socket) raises the same alert.
   const connectionFailed = market.connectionFailed || positionsSignal.value.connectionFailed;
 
   useEffect(() => {
     if (!connectionFailed) return;
-    void confirmDialog({ title: t('notice.network_abnormal'), message: t('market.connection_failed') }).then((confirmed) => {
+    // The engine keeps trying meanwhile: once a connection opens the alert goes by itself.
+    const answered = new AbortController();
+    void confirmDialog({ title: t('notice.network_abnormal'), message: t('market.connection_failed') }, answered.signal).then((confirmed) => {
       if (confirmed) window.location.reload();
     });
+    return () => answered.abort();
   }, [connectionFailed, t]);
 
   if (!market.ready) return <LoadingScreen label={t('boot.loading')} />;
