@@ -28,6 +28,12 @@ export function MarketStatus() {
     return () => answered.abort();
   }, [connectionFailed, t]);
 
+  // Old prices must not look live: while stale (silent, or no connection) the price cells are greyed (layout.css).
+  const stale = market.ready && market.stale;
+  useEffect(() => {
+    document.documentElement.toggleAttribute('data-prices-stale', stale);
+  }, [stale]);
+
   if (!market.ready) return <LoadingScreen label={t('boot.loading')} />;
   const notice = market.status !== 'open' && !market.connectionFailed ? t('notice.reconnecting') : market.stale ? t('market.stale') : null;
   // The live region stays in the page while the notice comes and goes: a region added

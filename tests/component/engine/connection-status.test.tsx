@@ -39,8 +39,12 @@ describe('the connection as the terminal shows it', () => {
     show({ status: 'closed', stale: true });
     expect(screen.getByRole('img', { name: 'Price connection: Connecting…' })).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe('Trying to reconnect…');
+    expect(document.documentElement.hasAttribute('data-prices-stale')).toBe(true);
     show({ status: 'closed', stale: true, connectionFailed: true });
     expect(screen.getByRole('img', { name: 'Price connection: Offline' })).toBeTruthy();
+    // Live again: the prices are no longer greyed.
+    show({ status: 'open' });
+    expect(document.documentElement.hasAttribute('data-prices-stale')).toBe(false);
   });
 
   it('raises the reload alert after the failures, and takes it down by itself once the connection is back', () => {
