@@ -115,7 +115,6 @@ function newClientId(): string {
  */
 export async function connectEngine(): Promise<{ remote: EngineRemote; welcome: EngineWelcome; watches: WatchRegistry; klines: KlineWatches }> {
   const clientId = newClientId();
-  const listener = Comlink.proxy(applyEngineBatch);
   // What this tab shows, sent as one set; re-sent after a new hello (eviction, bfcache, another engine).
   const watches = createWatchRegistry((symbols, glance) => void link.calls.watchPrices(clientId, symbols, glance));
   // Whether this tab is seen: with none visible for a while the engine goes quiet (only the account's prices
@@ -124,7 +123,8 @@ export async function connectEngine(): Promise<{ remote: EngineRemote; welcome: 
   const link = createEngineLink({
     open: openEngine,
     clientId,
-    listener,
+    listener: applyEngineBatch,
+    exposeListener: (listener) => Comlink.proxy(listener),
     timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>) },
     onWelcome(welcome) {
       resetBatchSequence();

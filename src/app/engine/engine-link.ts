@@ -1,7 +1,10 @@
 import type { EngineApi, EngineKind, EngineListener, EngineWelcome, MarketSettings, SessionSettings } from '../../shared/protocol/engine';
 
-/** A tab's first hello that gets no answer in this long means the shared worker will not answer. */
-export const engineHelloTimeoutMs = 5_000;
+/**
+ * A tab's first hello that gets no answer in this long means the shared worker will not
+ * answer: long enough for its script to arrive over a slow phone network.
+ */
+export const engineHelloTimeoutMs = 10_000;
 /** Heartbeats unanswered in a row, each for a whole interval, before the engine counts as dead. */
 export const engineHeartbeatsMissedMax = 2;
 
@@ -33,6 +36,8 @@ export function createEngineLink(options: {
   open: (kind: EngineKind) => EngineEndpoint | null;
   clientId: string;
   listener: EngineListener;
+  /** Makes a listener callable from the worker (Comlink.proxy in the app). */
+  exposeListener?: (listener: EngineListener) => EngineListener;
   timers: EngineLinkTimers;
   helloTimeoutMs?: number;
   /** Every hello's answer, the first and after a change of engine. */
@@ -90,7 +95,11 @@ export function createEngineLink(options: {
   }
 
   async function hello(timeoutMs: number | null): Promise<EngineWelcome | null> {
-    const asked = current().hello(options.clientId, options.listener);
+    // Only the engine of the moment is heard: one given up on (a late answer, a worker that
+    // comes back) must not mix its batches into the new engine's.
+    const heard = endpoint;
+    const listener: EngineListener = (batch) => (endpoint === heard ? options.listener(batch) : undefined);
+    const asked = current().hello(options.clientId, options.exposeListener ? options.exposeListener(listener) : listener);
     const welcome = timeoutMs === null ? await asked : await within(asked, timeoutMs);
     if (welcome) options.onWelcome(welcome);
     return welcome;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialMarketSnapshot, signedOutSession, type EngineKind, type EngineWelcome } from '../../../../src/shared/protocol/engine';
+import { initialMarketSnapshot, signedOutSession, type EngineKind, type EngineListener, type EngineWelcome } from '../../../../src/shared/protocol/engine';
 import { createEngineLink, engineHelloTimeoutMs, type EngineCalls, type EngineEndpoint } from '../../../../src/app/engine/engine-link';
 import { createFakeClock, settle } from '../../support/fake-clock';
 
@@ -12,8 +12,10 @@ function fakeEngine(kind: EngineKind) {
   let known = true;
   const failures: (() => void)[] = [];
   const never = new Promise<never>(() => undefined);
+  const listeners: EngineListener[] = [];
   const calls = {
-    hello: async () => {
+    hello: async (_id: string, listener: EngineListener) => {
+      listeners.push(listener);
       said.push('hello');
       if (silent) return never;
       return welcomeOf(kind);
@@ -34,6 +36,8 @@ function fakeEngine(kind: EngineKind) {
   return {
     endpoint,
     said,
+    /** A batch pushed to every listener this engine was given. */
+    push: (seq: number) => listeners.forEach((listener) => listener({ seq, events: [] })),
     silence: () => void (silent = true),
     forgetTab: () => void (known = false),
     fail: () => failures.forEach((handler) => handler()),
@@ -45,6 +49,7 @@ function setup(options: { sharedAvailable?: boolean } = {}) {
   const shared = fakeEngine('shared');
   const dedicated: ReturnType<typeof fakeEngine>[] = [];
   const welcomes: EngineKind[] = [];
+  const heard: number[] = [];
   let replaced = 0;
   const link = createEngineLink({
     open: (kind) => {
@@ -54,7 +59,7 @@ function setup(options: { sharedAvailable?: boolean } = {}) {
       return next.endpoint;
     },
     clientId: 'tab',
-    listener: () => undefined,
+    listener: (batch) => void heard.push(batch.seq),
     timers: time.timers,
     onWelcome: (welcome) => void welcomes.push(welcome.kind),
     onReplaced: () => {
@@ -62,7 +67,7 @@ function setup(options: { sharedAvailable?: boolean } = {}) {
       void link.calls.watchPrices('tab', ['BTCUSDT']);
     },
   });
-  return { time, link, shared, dedicated, welcomes, replaced: () => replaced };
+  return { time, link, shared, dedicated, welcomes, heard, replaced: () => replaced };
 }
 
 describe('the tab’s link to its engine', () => {
@@ -87,6 +92,18 @@ describe('the tab’s link to its engine', () => {
     expect((await started).kind).toBe('dedicated');
     expect(shared.said).toContain('closed');
     expect(link.kind).toBe('dedicated');
+  });
+
+  it('hears only the engine of the moment: a shared worker given up on that pushes after all is not mixed in', async () => {
+    const { time, link, shared, dedicated, heard } = setup();
+    shared.silence();
+    const started = link.start();
+    await settle();
+    time.advance(engineHelloTimeoutMs);
+    await started;
+    shared.push(1);
+    dedicated[0]?.push(2);
+    expect(heard).toEqual([2]);
   });
 
   it('starts a dedicated worker where there is no shared one', async () => {
