@@ -6,9 +6,10 @@ import { marketSignal, positionsSignal } from '../engine/signals';
 /**
  * A small mark of the live connection (a dot and a word) for the terminal's top bar: whether
  * the prices shown are live, delayed, being reconnected or cut off. The notice and the
- * alert speak; this only shows (an image with its name, not a second live region).
+ * alert speak; this only shows (an image with its name, not a second live region). `compact`:
+ * the dot alone, where the top bar runs out of room.
  */
-export function ConnectionIndicator() {
+export function ConnectionIndicator(props: { compact?: boolean }) {
   useSignals();
   const { t } = useTranslation();
   const shown = connectionShown(marketSignal.value, positionsSignal.value.connectionFailed);
@@ -16,7 +17,7 @@ export function ConnectionIndicator() {
   return (
     <span className="connection-indicator" data-connection={shown} role="img" aria-label={t('market.connection.label', { state: word })} title={t('market.connection.label', { state: word })}>
       <span className="connection-dot" aria-hidden="true" />
-      <span aria-hidden="true">{word}</span>
+      {props.compact ? null : <span aria-hidden="true">{word}</span>}
     </span>
   );
 }

@@ -103,7 +103,7 @@ function TopBar() {
   return (
     <header className="top-bar" ref={bar}>
       <DebugTapTarget className="brand">{config.siteName}</DebugTapTarget>
-      <ConnectionIndicator />
+      <ConnectionIndicator compact={folded.has('connectionWord')} />
       <TradeModeSwitch />
       <WorkspaceToggles hidden={folded} />
       {showsChart ? (
