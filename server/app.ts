@@ -224,7 +224,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   registerStaffCustomers({ database, staffRoutes, audit, identity, ledger, trading, options, deposits, verifiedStatus });
   registerStaffConfig({ database, staffRoutes, audit, site, market, options, wallet, proposals });
   registerNoticesStaffRoutes({ database, staffRoutes, audit, notices, identity });
-  registerDevRoutes(app, { settings, delivery, feedControl });
+  registerDevRoutes(app, { settings, delivery, feedControl, stomp });
   app.get('/healthz', async () => ({
     status: 'ok',
     database: database.kind,

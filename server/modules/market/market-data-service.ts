@@ -196,7 +196,9 @@ export function createMarketDataService(options: {
         // the last stored minute, or on a fresh database the last backfilled one.
         const [latestMinute] = lastMinute ? [lastMinute] : await repository.loadBars({ symbol: instrument.code, period: '1min', precision: instrument.precision, limit: 1 });
         if (latestMinute) {
-          state.latest = { symbol: instrument.code, timeMs: latestMinute.time + minuteMs - 1, bid: latestMinute.close, ask: latestMinute.close, volume: 0 };
+          // Dated at the minute's end, but never after now: a restart inside the minute it stored
+          // would otherwise refuse every live tick (older, by that date) until the minute ended.
+          state.latest = { symbol: instrument.code, timeMs: Math.min(latestMinute.time + minuteMs - 1, now), bid: latestMinute.close, ask: latestMinute.close, volume: 0 };
         }
       }
       return resumeAt;

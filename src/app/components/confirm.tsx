@@ -14,11 +14,20 @@ interface ConfirmRequest {
 
 const pending = signal<ConfirmRequest | null>(null, { name: 'confirmRequest' });
 
-/** Asks the user; resolves true on confirm and false on cancel or dismiss. */
-export function confirmDialog(request: Omit<ConfirmRequest, 'resolve'>): Promise<boolean> {
+/**
+ * Asks the user; resolves true on confirm and false on cancel or dismiss. `signal`: the
+ * question no longer stands (the connection it was about came back): the dialog closes, false.
+ */
+export function confirmDialog(request: Omit<ConfirmRequest, 'resolve'>, signal?: AbortSignal): Promise<boolean> {
   pending.peek()?.resolve(false);
   return new Promise((resolve) => {
-    pending.value = { ...request, resolve };
+    const asked: ConfirmRequest = { ...request, resolve };
+    pending.value = asked;
+    signal?.addEventListener('abort', () => {
+      if (pending.peek() !== asked) return;
+      pending.value = null;
+      resolve(false);
+    });
   });
 }
 

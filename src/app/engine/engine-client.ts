@@ -1,5 +1,7 @@
 import * as Comlink from 'comlink';
-import type { EngineApi, EngineWelcome } from '../../shared/protocol/engine';
+import type { EngineApi, EngineKind, EngineWelcome } from '../../shared/protocol/engine';
+import { logDebug } from '../debug/debug-log';
+import { createEngineLink, type EngineCalls, type EngineEndpoint } from './engine-link';
 import {
   adoptSession,
   applyEngineBatch,
@@ -26,7 +28,7 @@ export interface KlineWatches {
   range(symbol: string, period: KlinePeriod, fromMs: number, toMs: number): Promise<WireBar[]>;
 }
 
-function createKlineWatches(remote: Comlink.Remote<EngineApi>, clientId: string) {
+function createKlineWatches(remote: EngineCalls, clientId: string) {
   const uses = new Map<string, { symbol: string; period: KlinePeriod; count: number; fromTicks: boolean }>();
   const watches: KlineWatches = {
     watch(symbol, period, options = {}) {
@@ -62,26 +64,41 @@ function createKlineWatches(remote: Comlink.Remote<EngineApi>, clientId: string)
   };
 }
 
-export type EngineRemote = Comlink.Remote<EngineApi>;
+export type EngineRemote = EngineCalls;
 
-function createWorkerEndpoint(): Comlink.Endpoint {
-  if (typeof SharedWorker !== 'undefined') {
+/** A worker's port as an engine endpoint: Comlink over it, its error event as the failure. */
+function workerEndpoint(port: Comlink.Endpoint, worker: { addEventListener(type: 'error', listener: () => void): void; terminate?: () => void }): EngineEndpoint {
+  const calls = Comlink.wrap<EngineApi>(port);
+  return {
+    calls: calls as unknown as EngineCalls,
+    onFailure: (handler) => worker.addEventListener('error', handler),
+    close() {
+      calls[Comlink.releaseProxy]();
+      worker.terminate?.();
+    },
+  };
+}
+
+function openEngine(kind: EngineKind): EngineEndpoint | null {
+  if (kind === 'shared') {
+    if (typeof SharedWorker === 'undefined') return null;
     try {
       const worker = new SharedWorker(new URL('../../worker/hub/shared-worker.ts', import.meta.url), {
         type: 'module',
         name: 'tradeweb-engine',
       });
       worker.port.start();
-      return worker.port;
+      return workerEndpoint(worker.port, worker);
     } catch {
       // Some browsers expose SharedWorker but refuse module workers; use the fallback.
+      return null;
     }
   }
   const worker = new Worker(new URL('../../worker/hub/dedicated-worker.ts', import.meta.url), {
     type: 'module',
     name: 'tradeweb-engine',
   });
-  return worker;
+  return workerEndpoint(worker, worker);
 }
 
 function newClientId(): string {
@@ -91,61 +108,61 @@ function newClientId(): string {
 }
 
 /**
- * Connects this tab to the data engine: the ready handshake, the heartbeat that keeps
- * the tab registered, and a goodbye when the page goes away.
+ * Connects this tab to the data engine: the ready handshake (with a fallback to a dedicated
+ * worker when the shared one does not answer or dies), the heartbeat that keeps the tab
+ * registered, the network's return and the tab's visibility told to the engine, and a
+ * goodbye when the page goes away.
  */
 export async function connectEngine(): Promise<{ remote: EngineRemote; welcome: EngineWelcome; watches: WatchRegistry; klines: KlineWatches }> {
-  const remote = Comlink.wrap<EngineApi>(createWorkerEndpoint());
   const clientId = newClientId();
-  const listener = Comlink.proxy(applyEngineBatch);
-
-  async function hello(): Promise<EngineWelcome> {
-    resetBatchSequence();
-    const welcome = await remote.hello(clientId, listener);
-    engineKindSignal.value = welcome.kind;
-    marketSignal.value = welcome.market;
-    adoptSession(welcome.session);
-    void remote.positions().then((state) => (positionsSignal.value = state));
-    void remote.options().then((state) => (optionsSignal.value = state));
-    // Only a known balance: null would wipe one a view has just loaded while the socket joins.
-    void remote.balance().then((balance) => {
-      if (balance) balanceSignal.value = balance;
-    });
-    return welcome;
-  }
-
-  // What this tab shows, sent as one set; re-sent after a new hello (eviction, bfcache).
-  const watches = createWatchRegistry((symbols, glance) => void remote.watchPrices(clientId, symbols, glance));
-  const klines = createKlineWatches(remote, clientId);
-  // Whether this tab is seen: with none visible for a while the engine goes quiet (only the account's prices stay live).
-  const sendVisibility = () => void remote.setVisible(clientId, document.visibilityState === 'visible');
-  const sayHelloAgain = () =>
-    hello().then(() => {
+  // What this tab shows, sent as one set; re-sent after a new hello (eviction, bfcache, another engine).
+  const watches = createWatchRegistry((symbols, glance) => void link.calls.watchPrices(clientId, symbols, glance));
+  // Whether this tab is seen: with none visible for a while the engine goes quiet (only the account's prices
+  // stay live); shown again, a socket waiting to reconnect tries at once.
+  const sendVisibility = () => void link.calls.setVisible(clientId, document.visibilityState === 'visible');
+  const link = createEngineLink({
+    open: openEngine,
+    clientId,
+    listener: applyEngineBatch,
+    exposeListener: (listener) => Comlink.proxy(listener),
+    timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>) },
+    onWelcome(welcome) {
+      resetBatchSequence();
+      engineKindSignal.value = welcome.kind;
+      marketSignal.value = welcome.market;
+      adoptSession(welcome.session);
+      const remote = link.calls;
+      void remote.positions().then((state) => (positionsSignal.value = state));
+      void remote.options().then((state) => (optionsSignal.value = state));
+      // Only a known balance: null would wipe one a view has just loaded while the socket joins.
+      void remote.balance().then((balance) => {
+        if (balance) balanceSignal.value = balance;
+      });
+    },
+    onReplaced() {
       sendVisibility();
       watches.resend();
       klines.resend();
-    });
-  const welcome = await hello();
+    },
+    log: logDebug,
+  });
+  const remote = link.calls;
+  const klines = createKlineWatches(remote, clientId);
+  const welcome = await link.start();
   sendVisibility();
   document.addEventListener('visibilitychange', sendVisibility);
+  // The network is back: a socket waiting out its backoff tries now.
+  window.addEventListener('online', () => void remote.connectivityHint());
 
-  const heartbeat = setInterval(() => {
-    remote
-      .heartbeat(clientId)
-      .then((known) => (known ? undefined : sayHelloAgain()))
-      .catch(() => undefined);
-  }, welcome.heartbeatIntervalMs);
+  const heartbeat = setInterval(() => void link.heartbeat(welcome.heartbeatIntervalMs), welcome.heartbeatIntervalMs);
 
   window.addEventListener('pagehide', (event) => {
     // A page kept in the back/forward cache comes back; it says hello again on pageshow.
     void remote.goodbye(clientId);
-    if (!event.persisted) {
-      clearInterval(heartbeat);
-      remote[Comlink.releaseProxy]();
-    }
+    if (!event.persisted) clearInterval(heartbeat);
   });
   window.addEventListener('pageshow', (event) => {
-    if (event.persisted) void sayHelloAgain();
+    if (event.persisted) void link.heartbeat(welcome.heartbeatIntervalMs);
   });
 
   return { remote, welcome, watches, klines: klines.watches };

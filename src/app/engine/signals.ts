@@ -19,7 +19,7 @@ export const sessionSignal = signal<SessionSnapshot>(signedOutSession, { name: '
 export const engineKindSignal = signal<EngineKind | null>(null, { name: 'engineKind' });
 export const marketSignal = signal<MarketSnapshot>(initialMarketSnapshot, { name: 'market' });
 /** The signed-in account's open positions and pending orders, live from the engine's feed. */
-export const positionsSignal = signal<PositionsState>({ holt: null, pending: null, gaveUp: false }, { name: 'positions' });
+export const positionsSignal = signal<PositionsState>({ holt: null, pending: null, connectionFailed: false }, { name: 'positions' });
 
 /** The signed-in account's running options with their countdowns (about every 200 ms), and recent settlements. */
 export const optionsSignal = signal<OptionsState>({ loaded: false, running: [], settled: [] }, { name: 'options' });

@@ -5,6 +5,7 @@ import { Link, useLocation } from 'wouter';
 import { useApp } from '../app-context';
 import { AccountMenu } from '../features/account/account-menu';
 import { BookSwitch } from '../features/account/book-switch';
+import { ConnectionIndicator } from '../components/connection-indicator';
 import { LanguagePicker } from '../components/language-picker';
 import { TradeModeSwitch } from '../features/trading/trade-mode-switch';
 import { SchemeToggle, ThemeColourControl } from '../components/theme-controls';
@@ -102,6 +103,7 @@ function TopBar() {
   return (
     <header className="top-bar" ref={bar}>
       <DebugTapTarget className="brand">{config.siteName}</DebugTapTarget>
+      <ConnectionIndicator compact={folded.has('connectionWord')} />
       <TradeModeSwitch />
       <WorkspaceToggles hidden={folded} />
       {showsChart ? (

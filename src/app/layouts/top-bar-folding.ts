@@ -4,8 +4,8 @@
  * one at a time in a declared order, secondary ones first, so every language and every
  * signed-in state fits without per-language widths. The account switch (Real/Demo), the
  * user card, the trade-mode switch and the chart's period and candle type never fold; last
- * of all the user card shortens to its badges and an icon (`userName`), its name kept for
- * assistive technology and as a tooltip.
+ * of all the connection mark drops its word (`connectionWord`) and the user card shortens to
+ * its badges and an icon (`userName`), both named for assistive technology and as a tooltip.
  */
 export const topBarFoldOrder = [
   'themeColour',
@@ -17,6 +17,8 @@ export const topBarFoldOrder = [
   'quoteList',
   'search',
   'placeOrder',
+  // The connection mark keeps its dot (named for assistive technology, its word as a tooltip).
+  'connectionWord',
   'userName',
 ] as const;
 

@@ -72,8 +72,8 @@ export interface MarketSnapshot {
   status: 'connecting' | 'open' | 'closed';
   /** Nothing arrived for 10 s. */
   stale: boolean;
-  /** Reconnection gave up: the tabs offer a reload. */
-  gaveUp: boolean;
+  /** More than 10 reconnection attempts failed in a row (they go on): the tabs offer a reload until it opens. */
+  connectionFailed: boolean;
   /** The all-prices feed has arrived at least once (the loading screen hides). */
   ready: boolean;
   symbolCount: number;
@@ -82,7 +82,7 @@ export interface MarketSnapshot {
 export const initialMarketSnapshot: MarketSnapshot = {
   status: 'connecting',
   stale: false,
-  gaveUp: false,
+  connectionFailed: false,
   ready: false,
   symbolCount: 0,
 };
@@ -152,8 +152,8 @@ export interface OptionsState {
 export interface PositionsState {
   holt: PositionsSummary | null;
   pending: PositionsSummary | null;
-  /** Reconnection of the exchange socket gave up (the market socket's rule): the tabs offer a reload. */
-  gaveUp: boolean;
+  /** More than 10 reconnections of the exchange socket failed (the market socket's rule; they go on): the tabs offer a reload. */
+  connectionFailed: boolean;
 }
 
 export type EngineEvent = {
@@ -239,6 +239,12 @@ export interface EngineApi {
   historyRange(symbol: string, period: KlinePeriod, fromMs: number, toMs: number): Promise<WireBar[]>;
   /** After the reconnection alert: try again from the first attempt. */
   reconnectMarket(): Promise<void>;
+  /**
+   * The browser is online again (`online`) or a tab was shown: every socket waiting to
+   * reconnect tries now with its count from the start, and the session clock checks what it
+   * could not reach. An open connection is left alone.
+   */
+  connectivityHint(): Promise<void>;
   /**
    * Checks config.json as the tab fetched it: the config with its defaults, or its problems
    * (zod/mini's bare words). The engine holds the schema (and zod) so that the page's first

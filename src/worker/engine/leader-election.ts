@@ -12,7 +12,9 @@ export type MarketRelayMessage =
   /** A follower's chart needs the server's forming bar of this pair: the leader follows it. */
   | { type: 'kline-watch'; symbol: string; period: KlinePeriod }
   /** A follower's tabs show these prices: the leader's socket follows the union of every engine's. */
-  | { type: 'prices-follow'; engineId: string; selection: PriceSelection };
+  | { type: 'prices-follow'; engineId: string; selection: PriceSelection }
+  /** A follower's tab is shown, or its network came back: the leader's socket tries now if it is waiting. */
+  | { type: 'retry-now' };
 
 export interface RelayChannel {
   post(message: MarketRelayMessage): void;
@@ -66,6 +68,10 @@ export function leaderElectedConnection(options: {
         followUnion();
         return;
       }
+      if (message.type === 'retry-now') {
+        real?.tryNowIfWaiting();
+        return;
+      }
       if (message.type === 'kline-watch') {
         if (!real) return;
         followerKlines.set(pairKey(message.symbol, message.period), { symbol: message.symbol, period: message.period });
@@ -117,6 +123,10 @@ export function leaderElectedConnection(options: {
       },
       restart() {
         real?.restart();
+      },
+      tryNowIfWaiting() {
+        if (real) real.tryNowIfWaiting();
+        else options.relay.post({ type: 'retry-now' });
       },
       watchKline(symbol, period) {
         ownKlines.set(pairKey(symbol, period), { symbol, period });

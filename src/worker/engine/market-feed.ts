@@ -13,6 +13,8 @@ import { createTickStore } from './tick-store';
 export interface MarketConnection {
   start(): void;
   restart(): void;
+  /** Waiting between reconnection attempts: try now, the count from the start (an open or opening connection is left alone). */
+  tryNowIfWaiting(): void;
   stop(): Promise<void>;
   /** Follows the server's forming bar of (symbol, period) (its `/topic/kline/{symbol}/{period}`), across reconnections. */
   watchKline(symbol: string, period: KlinePeriod): void;
@@ -97,7 +99,11 @@ export function createMarketFeed(options: {
     options.onSnapshot(snapshot);
   }
 
-  const staleness = createStalenessMonitor({ clock: options.clock, onChange: (stale) => update({ stale }) });
+  /** The socket has been open once: from then on, a closed one means the prices shown are old. */
+  let everOpen = false;
+  /** Stale: silent for 10 s while prices moved, or without a connection (nothing can arrive). */
+  const isStale = (status: MarketSnapshot['status']) => staleness.stale || (everOpen && status !== 'open');
+  const staleness = createStalenessMonitor({ clock: options.clock, onChange: () => update({ stale: isStale(snapshot.status) }) });
   /** The most symbols the all-prices topic has brought: how many the market has, as far as the engine knows. */
   let knownSymbolCount = 0;
 
@@ -137,8 +143,15 @@ export function createMarketFeed(options: {
       scheduleFlush(glance === true);
     },
     onState(state) {
+      if (state.status === 'open' && snapshot.status !== 'open') store.newConnection();
+      everOpen ||= state.status === 'open';
       // Ready once the socket is open: with per-symbol topics no price may come before a tab asks for one.
-      update({ status: state.status, gaveUp: state.gaveUp, ...(state.status === 'open' ? { ready: true } : {}) });
+      update({
+        status: state.status,
+        connectionFailed: state.connectionFailed,
+        stale: isStale(state.status),
+        ...(state.status === 'open' ? { ready: true } : {}),
+      });
     },
     onBar(symbol, period, bar) {
       const key = klines.adopt(symbol, period, bar);
@@ -280,6 +293,10 @@ export function createMarketFeed(options: {
     },
     reconnect() {
       connection.restart();
+    },
+    /** The network is back or a tab shows: a socket waiting to reconnect tries now. */
+    retryNow() {
+      connection.tryNowIfWaiting();
     },
     watchedCount(): number {
       return fanout.watchedSymbols().length;

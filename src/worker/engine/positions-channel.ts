@@ -3,7 +3,7 @@ import type { OptionOrder } from '../../shared/api/options';
 import { exchangeFeedMessage, type ExchangeCadenceMessage } from '../../shared/api/trading';
 import type { PositionsState, SessionSnapshot } from '../../shared/protocol/engine';
 import type { Timers } from './ports';
-import { connectionLost, connectionOpened, initialConnectionState, type ConnectionState } from './reconnect-policy';
+import { connectionLost, connectionOpened, initialConnectionState, retryNow, type ConnectionState, type RandomSource } from './reconnect-policy';
 
 /** The positions socket as the channel sees it: the worker gives it a WebSocket, tests a fake. */
 export interface PositionsConnection {
@@ -29,7 +29,7 @@ export type PositionsConnector = (
 ) => PositionsConnection;
 
 
-export const emptyPositions: PositionsState = { holt: null, pending: null, gaveUp: false };
+export const emptyPositions: PositionsState = { holt: null, pending: null, connectionFailed: false };
 
 /** The server closes with this when the token is not (or no longer) good: do not retry with it. */
 const refusedCode = 4401;
@@ -38,8 +38,8 @@ const refusedCode = 4401;
  * The browser's one exchange socket (`/exchange/ws`): positions, pending orders, option
  * pushes, the balance and the notice count. Opened for the signed-in account,
  * reopened for the other one after an account switch, closed at sign-out; reconnects
- * with the market socket's rule (reconnect-policy.ts: 500 ms × attempt, giving up after 10
- * with the alert) using the session's latest token.
+ * for ever with the market socket's rule (reconnect-policy.ts: 500 ms × attempt up to 30 s,
+ * jittered, the alert after 10) using the session's latest token.
  */
 export function createPositionsChannel(options: {
   timers: Timers;
@@ -56,6 +56,8 @@ export function createPositionsChannel(options: {
   /** The server refused the session (4401: signed out, password reset, blocked): check it now. */
   onRefused?: () => void;
   log?: (message: string) => void;
+  /** The reconnection waits' jitter (`Math.random` by default; tests fix it). */
+  random?: RandomSource;
 }) {
   let socketUrl = '';
   let session: SessionSnapshot | null = null;
@@ -99,6 +101,8 @@ export function createPositionsChannel(options: {
         }
         heard = true;
         connectionState = connectionOpened();
+        // The alert after many failures goes once the socket speaks again.
+        if (state.connectionFailed) publish({ ...state, connectionFailed: false });
         let parsed: unknown;
         try {
           parsed = JSON.parse(text);
@@ -131,12 +135,11 @@ export function createPositionsChannel(options: {
           options.onRefused?.();
           return;
         }
-        const lost = connectionLost(connectionState);
+        const lost = connectionLost(connectionState, options.random);
         connectionState = lost.state;
-        if (lost.retryInMs === null) {
-          options.log?.('positions: reconnection gave up');
-          publish({ ...state, gaveUp: true });
-          return;
+        if (lost.state.connectionFailed && !state.connectionFailed) {
+          options.log?.('positions: more than 10 reconnections failed; trying on');
+          publish({ ...state, connectionFailed: true });
         }
         retry = options.timers.setTimeout(() => {
           retry = null;
@@ -168,6 +171,14 @@ export function createPositionsChannel(options: {
       if (next === quiet) return;
       quiet = next;
       if (connection && joined) connection.send(cadenceMessage(quiet));
+    },
+    /** The network is back or a tab shows: waiting to reconnect, try now with the count from the start. */
+    retryNow() {
+      if (retry === null) return;
+      options.timers.clearTimeout(retry);
+      retry = null;
+      connectionState = retryNow(connectionState);
+      open();
     },
     stop() {
       drop();

@@ -1,9 +1,16 @@
 /**
- * Reconnection of the market socket: wait 500 ms × the attempt number before each try;
- * after more than 10 failed attempts tell the user (an alert whose confirm reloads).
+ * Reconnection of the engine's sockets: wait 500 ms × the attempt number before each try,
+ * capped at about 30 s and jittered (so that every browser a server restart dropped does not
+ * come back in the same instant), and never stop trying. After more than 10 failed attempts
+ * the tabs say the connection failed (an alert whose confirm reloads); the attempts go on
+ * meanwhile and the alert goes once a connection opens.
  */
 export const reconnectStepMs = 500;
 export const reconnectAttemptsBeforeAlert = 10;
+/** The longest wait between two attempts. */
+export const reconnectCapMs = 30_000;
+/** Each wait is drawn within ±20 % of its base (never above the cap). */
+export const reconnectJitterShare = 0.2;
 
 export type ConnectionStatus = 'connecting' | 'open' | 'closed';
 
@@ -11,25 +18,44 @@ export interface ConnectionState {
   status: ConnectionStatus;
   /** Failed attempts since the last successful connection. */
   failedAttempts: number;
-  /** True once the attempts are exhausted; the tabs show the alert. */
-  gaveUp: boolean;
+  /** More than 10 attempts failed in a row: the tabs show the alert (the attempts go on). */
+  connectionFailed: boolean;
 }
 
-export const initialConnectionState: ConnectionState = { status: 'connecting', failedAttempts: 0, gaveUp: false };
+export const initialConnectionState: ConnectionState = { status: 'connecting', failedAttempts: 0, connectionFailed: false };
 
-export function reconnectDelayMs(attempt: number): number {
-  return reconnectStepMs * Math.max(1, attempt);
+/** A number in [0, 1), `Math.random` in the worker; tests pass a fixed one. */
+export type RandomSource = () => number;
+
+/** The wait before the attempt after `attempt` failures: 500 ms × attempt up to the cap, ±20 % by `random`. */
+export function reconnectDelayMs(attempt: number, random: RandomSource = Math.random, capMs: number = reconnectCapMs): number {
+  const base = Math.min(capMs, reconnectStepMs * Math.max(1, attempt));
+  const jittered = base * (1 - reconnectJitterShare + 2 * reconnectJitterShare * random());
+  return Math.round(Math.min(capMs, jittered));
 }
 
 export function connectionOpened(): ConnectionState {
-  return { status: 'open', failedAttempts: 0, gaveUp: false };
+  return { status: 'open', failedAttempts: 0, connectionFailed: false };
 }
 
-/** A connection closed or failed to open: the next state, and how long to wait (null: stop trying). */
-export function connectionLost(state: ConnectionState): { state: ConnectionState; retryInMs: number | null } {
+/** A connection closed or failed to open: the next state, and how long to wait before the next attempt. */
+export function connectionLost(
+  state: ConnectionState,
+  random: RandomSource = Math.random,
+  capMs: number = reconnectCapMs,
+): { state: ConnectionState; retryInMs: number } {
   const failedAttempts = state.failedAttempts + 1;
-  if (failedAttempts > reconnectAttemptsBeforeAlert) {
-    return { state: { status: 'closed', failedAttempts, gaveUp: true }, retryInMs: null };
-  }
-  return { state: { status: 'closed', failedAttempts, gaveUp: false }, retryInMs: reconnectDelayMs(failedAttempts) };
+  return {
+    state: { status: 'closed', failedAttempts, connectionFailed: state.connectionFailed || failedAttempts > reconnectAttemptsBeforeAlert },
+    retryInMs: reconnectDelayMs(failedAttempts, random, capMs),
+  };
+}
+
+/**
+ * The network came back or a tab was shown: an attempt now, with the count from the start.
+ * A connection that keeps failing says so again after more than 10 attempts (the alert
+ * stays up meanwhile: `connectionFailed` is kept until a connection opens).
+ */
+export function retryNow(state: ConnectionState): ConnectionState {
+  return { status: 'connecting', failedAttempts: 0, connectionFailed: state.connectionFailed };
 }

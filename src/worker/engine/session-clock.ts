@@ -28,9 +28,12 @@ export function createSessionClock(options: {
   demoAllowed: () => boolean;
   /** Only one engine per browser runs the clock (the dedicated-worker fallback has several). */
   isOwner: () => boolean;
+  log?: (message: string) => void;
 }) {
   let busy = false;
   let timer: unknown = null;
+  /** The start check could not reach the server: it is asked again when the server may be back. */
+  let startCheckPending = false;
 
   async function guarded(work: () => Promise<void>) {
     if (busy || !options.isOwner()) return;
@@ -47,6 +50,7 @@ export function createSessionClock(options: {
     const answer = await options.api.refresh({ token: current.token, refreshToken: current.refreshToken });
     // The session may have changed meanwhile (sign-out, another sign-in): keep the newer one.
     if (options.session().version !== current.version) return;
+    if (answer.kind === 'unreachable') options.log?.('session: the refresh could not reach the server; asked again when it is back');
     if (answer.kind === 'ok') await options.signIn(answer.tokens);
     else if (answer.kind === 'ended') await options.signOut('ended-by-server');
   }
@@ -65,20 +69,37 @@ export function createSessionClock(options: {
     });
   }
 
+  /** Whether the stored session's token is still good (-1 signs out); unreachable, asked again later. */
+  async function startCheck() {
+    await guarded(async () => {
+      const current = options.session();
+      startCheckPending = false;
+      if (!current.signedIn || !current.token) return;
+      const verdict = await options.api.checkToken(current.token);
+      startCheckPending = verdict === 'unreachable' && options.session().version === current.version;
+      if (verdict === 'invalid' && options.session().version === current.version) await options.signOut('invalid');
+    });
+  }
+
   return {
     /** The start check, then the minute clock. */
     async start() {
       if (timer !== null) return;
       timer = options.timers.setInterval(() => void tick(), sessionCheckEveryMs);
-      await guarded(async () => {
-        const current = options.session();
-        if (!current.signedIn || !current.token) return;
-        const verdict = await options.api.checkToken(current.token);
-        if (verdict === 'invalid' && options.session().version === current.version) await options.signOut('invalid');
-      });
+      await startCheck();
       await tick();
     },
     tick,
+    /**
+     * The server may be reachable again (a socket reopened, the browser is online, a tab
+     * shows): what could not reach it (the start check, a due refresh) is done now rather
+     * than at the next minute.
+     */
+    async resume() {
+      if (timer === null) return;
+      if (startCheckPending) await startCheck();
+      await tick();
+    },
     /**
      * Asks the server now whether the session lives (the positions socket was refused with
      * 4401): an ended session signs out in every tab at once, not at the next expiry.

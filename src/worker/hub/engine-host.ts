@@ -5,6 +5,7 @@ import {
   engineHeartbeatIntervalMs,
   type EngineApi,
   type EngineKind,
+  type MarketSnapshot,
   type SessionSettings,
   type SessionSnapshot,
 } from '../../shared/protocol/engine';
@@ -18,6 +19,7 @@ import { createPositionsChannel, emptyPositions, type PositionsConnector } from 
 import { createSessionClock, type SessionApi, type SessionClock } from '../engine/session-clock';
 import { createSessionStore } from '../engine/session-store';
 import { checkBrandConfig, checkSwitchesAnswer } from '../engine/start-checks';
+import type { RandomSource } from '../engine/reconnect-policy';
 import { createClientRegistry } from './client-registry';
 
 /** Messages between engines of one browser (the dedicated-worker fallback has one per tab). */
@@ -49,6 +51,8 @@ export interface EngineHostOptions {
   /** POSTs `/market/history/limit` (bars between two times) under the market root; absent, the engine has no such history. */
   fetchHistoryRange?: (marketRoot: string, symbol: string, period: KlinePeriod, fromMs: number, toMs: number) => Promise<WireBar[]>;
   log?: (message: string) => void;
+  /** The reconnection waits' jitter (`Math.random` by default; tests fix it). */
+  random?: RandomSource;
 }
 
 /**
@@ -108,6 +112,7 @@ export function createEngineHost(options: EngineHostOptions) {
         onConnected: () => void optionCountdowns?.reload(),
         onRefused: () => void sessionClock?.verify(),
         ...(options.log ? { log: options.log } : {}),
+        ...(options.random ? { random: options.random } : {}),
       })
     : null;
   /** The account the exchange socket, the option countdowns and the balance belong to. */
@@ -146,6 +151,17 @@ export function createEngineHost(options: EngineHostOptions) {
 
   function shareWithPeers(snapshot: SessionSnapshot) {
     peers?.post({ type: 'session', snapshot });
+  }
+
+  /** The market socket's last status, and whether it has been open once (a reopening means the server is back). */
+  let marketStatus: MarketSnapshot['status'] = 'connecting';
+  let marketWasOpen = false;
+
+  /** The server may answer again: every socket waiting to reconnect tries now, and the session clock catches up. */
+  function recoverConnections(includingMarket: boolean) {
+    if (includingMarket) market?.retryNow();
+    positions?.retryNow();
+    void sessionClock?.resume();
   }
 
   const restored = session.restore();
@@ -213,6 +229,7 @@ export function createEngineHost(options: EngineHostOptions) {
           signOut: (reason) => api.signOut(reason),
           demoAllowed: () => sessionSettings?.demoAllowed ?? false,
           isOwner: options.ownsSessionClock ?? (() => true),
+          ...(options.log ? { log: options.log } : {}),
         });
         void sessionClock.start();
       } else void sessionClock.tick();
@@ -228,7 +245,14 @@ export function createEngineHost(options: EngineHostOptions) {
           sendRows: (clientId, rows) => clients.sendTo(clientId, [{ type: 'prices', payload: rows }]),
           sendBar: (clientId, update) => clients.sendTo(clientId, [{ type: 'kline', payload: update }]),
           fetchHistory: (symbol, period) => options.fetchHistory(settings.marketRoot, symbol, period),
-          onSnapshot: (snapshot) => clients.broadcast([{ type: 'market', payload: snapshot }]),
+          onSnapshot: (snapshot) => {
+            clients.broadcast([{ type: 'market', payload: snapshot }]);
+            // The market socket is back after an outage: the server answers again, so the
+            // exchange socket and the session clock need not wait out their own backoff.
+            if (snapshot.status === 'open' && marketStatus !== 'open' && marketWasOpen) recoverConnections(false);
+            marketWasOpen ||= snapshot.status === 'open';
+            marketStatus = snapshot.status;
+          },
           sendExpired: (symbols) => clients.broadcast([{ type: 'pricesExpired', payload: symbols }]),
           ...(settings.quietAfterMs !== undefined ? { quietAfterMs: settings.quietAfterMs } : {}),
           followAllPrices: settings.followAllPrices ?? false,
@@ -244,6 +268,11 @@ export function createEngineHost(options: EngineHostOptions) {
     },
     async setVisible(clientId, visible) {
       market?.setVisible(clientId, visible);
+      // Someone looks: a connection waiting out its backoff tries now.
+      if (visible) recoverConnections(true);
+    },
+    async connectivityHint() {
+      recoverConnections(true);
     },
     async watchKline(clientId, symbol, period, fromTicks?) {
       if (!market) throw new Error('configureMarket first');

@@ -8,7 +8,9 @@ import {
   connectionLost,
   connectionOpened,
   initialConnectionState,
+  retryNow,
   type ConnectionState,
+  type RandomSource,
 } from '../engine/reconnect-policy';
 
 /** Heart-beats every 10 s both ways (the server's own interval); a silent server is noticed by the staleness check too. */
@@ -47,6 +49,8 @@ export interface MarketSocketOptions {
    * JSON bodies (a broker knows no batch subscription).
    */
   brokerNaming?: boolean;
+  /** The reconnection waits' jitter (`Math.random` by default; tests fix it). */
+  random?: RandomSource;
 }
 
 const defaultCreateSocket: CreateSocket = (url, protocols) => new WebSocket(url, protocols);
@@ -55,8 +59,8 @@ const ignoreMessage = () => undefined;
 /**
  * The one market connection of this browser: @stomp/stompjs's Client over WebSocket,
  * subscribed to the prices the engine follows (per-symbol topics, or the all-prices topic)
- * and reconnecting by the engine's policy (500 ms × attempt, then give up and let the tabs
- * offer a reload): the Client's own reconnection is off, and each attempt is an activate().
+ * and reconnecting by the engine's policy (500 ms × attempt up to 30 s, jittered, for ever; the
+ * tabs offer a reload after 10): the Client's own reconnection is off, and each attempt is an activate().
  *
  * At the server's endpoint the price topics are followed as members of one batch
  * subscription (`tick-lines.ts`): their ticks arrive as one compact MESSAGE per publication,
@@ -206,15 +210,23 @@ export function createMarketSocket(options: MarketSocketOptions) {
     // No socket is left, so this ends the attempt at once; the policy decides on the next.
     void client.deactivate();
     if (wasOpen) options.log?.(`market: connection closed (${event?.code ?? ''}${event?.reason ? `: ${event.reason}` : ''})`);
-    const lost = connectionLost(state);
+    const lost = connectionLost(state, options.random);
     setState(lost.state);
-    if (lost.retryInMs === null) return;
     retryTimer = setTimeout(() => {
       retryTimer = null;
       setState({ ...state, status: 'connecting' });
       client.activate();
     }, lost.retryInMs);
   };
+
+  /** Waiting for the next attempt (the network is back, a tab shows): try now, the count from the start. */
+  function tryNowIfWaiting() {
+    if (retryTimer === null) return;
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    setState(retryNow(state));
+    client.activate();
+  }
 
   /** Stops retrying and lets the current connection go: DISCONNECT with a receipt, or dropped after a second without one. */
   async function dropConnection(): Promise<void> {
@@ -240,8 +252,9 @@ export function createMarketSocket(options: MarketSocketOptions) {
 
   return {
     start,
-    /** After giving up, a user's "retry" starts the count again. */
+    /** A user's "retry" (home's refresh): a new connection now, the count from the start. */
     restart: start,
+    tryNowIfWaiting,
     stop: dropConnection,
     get state() {
       return state;

@@ -41,7 +41,7 @@ export function pushBalance(balanceAmount: string) {
 }
 
 export function pushPositions(holt: PositionsSummary | null, pending: PositionsSummary | null = null) {
-  positionsSignal.value = { holt, pending, gaveUp: false };
+  positionsSignal.value = { holt, pending, connectionFailed: false };
 }
 
 /** The catalogue the engine's product list would hold (for a price's precision). */
@@ -54,7 +54,7 @@ export function resetEngineSignals() {
   batch(() => {
     sessionSignal.value = { ...signedOutSession, version: sessionSignal.peek().version + 1 };
     balanceSignal.value = null;
-    positionsSignal.value = { holt: null, pending: null, gaveUp: false };
+    positionsSignal.value = { holt: null, pending: null, connectionFailed: false };
     productsSignal.value = { status: 'loading', list: [] };
     for (const symbol of pricedSymbols) priceSignal(symbol).value = null;
   });

@@ -31,6 +31,8 @@ export function createTestHost(options: {
     sessionApi: () => sessionApi,
     connectPositions: options.connectPositions,
     fetchRunningOptions: options.fetchRunningOptions,
+    // No jitter: each reconnection waits exactly 500 ms × the attempt (up to the cap).
+    random: () => 0.5,
   });
 }
 

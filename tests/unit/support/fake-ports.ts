@@ -11,12 +11,15 @@ export function fakeMarket() {
   const klineTopics = new Set<string>();
   /** Every price selection the engine asked the socket to follow, in order. */
   const selections: PriceSelection[] = [];
+  /** How many times the engine asked a waiting socket to try now. */
+  let retriesNow = 0;
   const connect = (url: string): MarketConnectionFactory => (given) => {
     urls.push(url);
     Object.assign(handlers, given);
     return {
-      start: () => given.onState({ status: 'connecting', failedAttempts: 0, gaveUp: false }),
+      start: () => given.onState({ status: 'connecting', failedAttempts: 0, connectionFailed: false }),
       restart: () => undefined,
+      tryNowIfWaiting: () => void (retriesNow += 1),
       stop: async () => undefined,
       watchKline: (symbol, period) => void klineTopics.add(`${symbol}|${period}`),
       unwatchKline: (symbol, period) => void klineTopics.delete(`${symbol}|${period}`),
@@ -29,6 +32,9 @@ export function fakeMarket() {
     urls,
     klineTopics,
     selections,
+    get retriesNow() {
+      return retriesNow;
+    },
     /** What the socket follows now. */
     get following(): PriceSelection {
       return selections.at(-1) ?? noPrices;

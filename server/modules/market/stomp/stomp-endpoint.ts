@@ -100,6 +100,11 @@ export interface StompEndpointOptions {
 export interface StompEndpoint {
   /** Open WebSocket connections on this endpoint, CONNECTed or not yet. */
   connectionCount(): number;
+  /**
+   * An outage, for browser tests (`/dev/market/outage`, DEV_MARKET_CONTROL only): every open
+   * socket is cut and every new one cut at once for `ms`, as if the endpoint had gone away.
+   */
+  cutFor(ms: number): void;
 }
 
 /** The part of a `ws` WebSocket the endpoint uses (the package ships no types). */
@@ -171,8 +176,15 @@ export async function registerStompEndpoint(app: FastifyInstance, options: Stomp
   const perAddress = options.connectionsPerAddress ?? createConnectionLimit(maxConnectionsPerAddress);
   const connections = new Set<StompConnection>();
 
+  /** Until when sockets are cut on arrival (`cutFor`). */
+  let cutUntilMs = 0;
+
   app.get(options.path, { websocket: true }, (rawSocket, request) => {
     const socket = rawSocket as StompSocket;
+    if (Date.now() < cutUntilMs) {
+      socket.terminate();
+      return;
+    }
     if (socket.protocol !== '' && !(STOMP_SUBPROTOCOLS as readonly string[]).includes(socket.protocol)) {
       settings.log.debug({ protocol: socket.protocol }, 'stomp: refused a socket with a foreign subprotocol');
       socket.close(CLOSE_PROTOCOL_ERROR, 'STOMP subprotocol required');
@@ -222,7 +234,13 @@ export async function registerStompEndpoint(app: FastifyInstance, options: Stomp
     for (const connection of connections) connection.shutdown();
   });
 
-  return { connectionCount: () => connections.size };
+  return {
+    connectionCount: () => connections.size,
+    cutFor(ms) {
+      cutUntilMs = Date.now() + ms;
+      for (const connection of connections) connection.shutdown();
+    },
+  };
 }
 
 function toBytes(data: RawData): Uint8Array {

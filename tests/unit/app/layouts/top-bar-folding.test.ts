@@ -26,6 +26,8 @@ describe('top bar folding', () => {
     expect([...foldedTopBarItems(99)]).toEqual([...topBarFoldOrder]);
     expect([...foldedTopBarItems(-1)]).toEqual([]);
     for (const fixed of ['bookSwitch', 'userCard', 'tradeMode']) expect(topBarFoldOrder).not.toContain(fixed);
+    // Last of all the connection mark's word, then the user's name.
+    expect(topBarFoldOrder.slice(-2)).toEqual(['connectionWord', 'userName']);
   });
 
   it('keeps everything unfolded while it fits', () => {

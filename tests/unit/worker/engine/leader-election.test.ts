@@ -38,6 +38,8 @@ interface FakeSockets {
   emitBar: ((symbol: string, period: KlinePeriod, bar: WireBar) => void)[];
   /** Each socket's followed prices, latest last. */
   prices: PriceSelection[][];
+  /** How many times a socket was asked to try now (only the leader's is real). */
+  retriesNow: number;
 }
 
 function engineTab(lock: ExclusiveLock, relay: RelayChannel, sockets: FakeSockets) {
@@ -54,9 +56,10 @@ function engineTab(lock: ExclusiveLock, relay: RelayChannel, sockets: FakeSocket
         sockets.emit.push(handlers.onPrices);
         sockets.klines.push(klines);
         sockets.emitBar.push(handlers.onBar);
-        handlers.onState({ status: 'open', failedAttempts: 0, gaveUp: false });
+        handlers.onState({ status: 'open', failedAttempts: 0, connectionFailed: false });
       },
       restart: () => undefined,
+      tryNowIfWaiting: () => void (sockets.retriesNow += 1),
       stop: async () => undefined,
       watchKline: (symbol, period) => void klines.add(`${symbol}|${period}`),
       unwatchKline: (symbol, period) => void klines.delete(`${symbol}|${period}`),
@@ -77,7 +80,7 @@ const tick = (price: string) => priceTick('BTCUSDT', price, 1);
 function twoStartedTabs() {
   const lock = fakeLocks();
   const network = fakeBroadcastNetwork<MarketRelayMessage>();
-  const sockets: FakeSockets = { opened: 0, emit: [], klines: [], emitBar: [], prices: [] };
+  const sockets: FakeSockets = { opened: 0, emit: [], klines: [], emitBar: [], prices: [], retriesNow: 0 };
   const first = engineTab(lock, network(), sockets);
   const second = engineTab(lock, network(), sockets);
   first.connection.start();
@@ -94,6 +97,15 @@ describe('market leader election (dedicated-worker fallback)', () => {
     expect(first.received).toEqual([[tick('1.00')]]);
     expect(second.received).toEqual([[tick('1.00')]]);
     expect(second.states.at(-1)?.status).toBe('open');
+  });
+
+  it('has the leader’s waiting socket try now when a follower tab is shown or its network is back', async () => {
+    const { sockets, first, second } = twoStartedTabs();
+    await Promise.resolve();
+    second.connection.tryNowIfWaiting();
+    expect(sockets.retriesNow).toBe(1);
+    first.connection.tryNowIfWaiting();
+    expect(sockets.retriesNow).toBe(2);
   });
 
   it('follows a follower tab’s kline topic on the leader’s socket and relays the server’s bars to it', async () => {

@@ -59,7 +59,7 @@ describe('engine positions feed', () => {
     await host.api.signIn({ token: await signAccessToken(9, 1), refreshToken: 'r3' });
     expect(feed.opened).toHaveLength(2);
     expect(feed.live[0]!.closed).toBe(true);
-    expect(latestPositions(first)).toEqual({ holt: null, pending: null, gaveUp: false });
+    expect(latestPositions(first)).toEqual({ holt: null, pending: null, connectionFailed: false });
   });
 
   it('reconnects a dropped socket with the market socket\'s rule (500 ms × attempt), and not after a refusal (4401)', async () => {
@@ -86,20 +86,55 @@ describe('engine positions feed', () => {
     expect(feed.opened).toHaveLength(4);
   });
 
-  it('gives up after 10 failed reconnections and tells every tab, which shows the reload alert', async () => {
+  it('after 10 failed reconnections tells every tab (the reload alert) and keeps trying, at most 30 s apart, until the socket speaks again', async () => {
     const { time, feed, host, first, second } = await twoTabsWithPositions();
     await host.api.signIn({ token: await signAccessToken(9, 0), refreshToken: 'r' });
     for (let attempt = 1; attempt <= 10; attempt += 1) {
       feed.live.at(-1)!.handlers.onClose(1006);
       time.advance(500 * attempt);
       expect(feed.opened).toHaveLength(attempt + 1);
-      expect(latestPositions(first)?.gaveUp).toBe(false);
+      expect(latestPositions(first)?.connectionFailed).toBe(false);
     }
     feed.live.at(-1)!.handlers.onClose(1006);
-    time.advance(60_000);
-    expect(feed.opened).toHaveLength(11);
-    for (const each of [first, second]) expect(latestPositions(each)?.gaveUp).toBe(true);
-    expect((await host.api.positions()).gaveUp).toBe(true);
+    for (const each of [first, second]) expect(latestPositions(each)?.connectionFailed).toBe(true);
+    expect((await host.api.positions()).connectionFailed).toBe(true);
+    // A server away for ten minutes more: the attempts go on.
+    for (let attempt = 12; attempt <= 40; attempt += 1) {
+      time.advance(Math.min(30_000, 500 * (attempt - 1)));
+      expect(feed.opened).toHaveLength(attempt);
+      feed.live.at(-1)!.handlers.onClose(1006);
+      // The tabs stay open meanwhile.
+      await host.api.heartbeat('one');
+      await host.api.heartbeat('two');
+    }
+    time.advance(30_000);
+    feed.live.at(-1)!.handlers.onMessage(holtOrder(3));
+    for (const each of [first, second]) expect(latestPositions(each)).toMatchObject({ connectionFailed: false, holt: summary(3) });
+  });
+
+  it('tries again at once when a tab shows or the browser is back online, from the first attempt', async () => {
+    const { time, feed, host } = await twoTabsWithPositions();
+    await host.api.signIn({ token: await signAccessToken(9, 0), refreshToken: 'r' });
+    for (let attempt = 1; attempt <= 15; attempt += 1) {
+      feed.live.at(-1)!.handlers.onClose(1006);
+      time.advance(500 * attempt);
+    }
+    feed.live.at(-1)!.handlers.onClose(1006);
+    expect(feed.opened).toHaveLength(16);
+    await host.api.connectivityHint();
+    expect(feed.opened).toHaveLength(17);
+    // Failing again waits 500 ms, not 8 s.
+    feed.live.at(-1)!.handlers.onClose(1006);
+    time.advance(500);
+    expect(feed.opened).toHaveLength(18);
+    feed.live.at(-1)!.handlers.onClose(1006);
+    await host.api.setVisible('one', true);
+    expect(feed.opened).toHaveLength(19);
+    // An open socket is left alone.
+    feed.live.at(-1)!.handlers.onMessage(holtOrder(1));
+    await host.api.connectivityHint();
+    await host.api.setVisible('two', true);
+    expect(feed.opened).toHaveLength(19);
   });
 
   it('closes the socket at sign-out and clears the positions', async () => {
@@ -110,7 +145,7 @@ describe('engine positions feed', () => {
 
     await host.api.signOut('logout');
     expect(feed.live.every((entry) => entry.closed)).toBe(true);
-    expect(latestPositions(first)).toEqual({ holt: null, pending: null, gaveUp: false });
+    expect(latestPositions(first)).toEqual({ holt: null, pending: null, connectionFailed: false });
   });
 
   it('asks the server at once when the socket is refused (4401), and signs every tab out when the session ended', async () => {

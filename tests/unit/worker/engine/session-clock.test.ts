@@ -38,6 +38,37 @@ describe('engine session clock', () => {
     expect(fake.refreshes).toEqual(['r1']);
   });
 
+  it('refreshes as soon as the server may be back (a tab shows, the browser is online) after a refresh that could not reach it, not a minute later', async () => {
+    const next = await signAccessToken(7, 0, Math.floor((startMs + minutes(20)) / 1000));
+    const fake = fakeSessionApi({ refresh: [{ kind: 'unreachable' }, { kind: 'ok', tokens: { token: next, refreshToken: 'r2' } }] });
+    const { time, host, only } = await signedInHost(minutes(4), fake.api);
+    await host.api.configureSession(sessionSettings(false));
+    await settle();
+    expect(fake.refreshes).toEqual(['r1']);
+    time.advance(10_000);
+    await host.api.connectivityHint();
+    await settle();
+    expect(fake.refreshes).toEqual(['r1', 'r1']);
+    expect(only.sessions().at(-1)).toMatchObject({ signedIn: true, token: next, refreshToken: 'r2' });
+  });
+
+  it('asks again whether a stored session lives when the start check could not reach the server, and signs out once it says no', async () => {
+    const fake = fakeSessionApi({ check: 'unreachable' });
+    const { host, only } = await signedInHost(minutes(30), fake.api);
+    await host.api.configureSession(sessionSettings(false));
+    await settle();
+    expect(fake.checks).toHaveLength(1);
+    fake.answerChecksWith('invalid');
+    await host.api.setVisible('tab', true);
+    await settle();
+    expect(fake.checks).toHaveLength(2);
+    expect(only.sessions().at(-1)).toMatchObject({ signedIn: false, endReason: 'invalid' });
+    // Once answered, it is not asked again.
+    await host.api.connectivityHint();
+    await settle();
+    expect(fake.checks).toHaveLength(2);
+  });
+
   it('keeps the session when the server cannot be reached, and tries again the next minute', async () => {
     const fake = fakeSessionApi({ refresh: [{ kind: 'unreachable' }, { kind: 'unreachable' }] });
     const { time, host, only } = await signedInHost(minutes(4), fake.api);

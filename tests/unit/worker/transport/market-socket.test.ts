@@ -101,6 +101,8 @@ function setup(overrides: Partial<MarketSocketOptions> = {}) {
     onPrices: (ticks, glance) => prices.push({ ticks, glance: glance === true }),
     onState: (state) => states.push(state),
     log: (message) => logs.push(message),
+    // No jitter unless a test brings its own: each wait is exactly 500 ms × the attempt.
+    random: () => 0.5,
     ...overrides,
   });
   const latest = () => {
@@ -129,13 +131,13 @@ describe('market socket (@stomp/stompjs)', () => {
     await settle();
     expect(sockets).toHaveLength(1);
     expect(latest()).toMatchObject({ url: 'wss://markets.example/market/stomp', protocols: ['v12.stomp'] });
-    expect(market.state).toEqual({ status: 'connecting', failedAttempts: 0, gaveUp: false });
+    expect(market.state).toEqual({ status: 'connecting', failedAttempts: 0, connectionFailed: false });
 
     latest().open();
     const [connect] = latest().frames();
     expect(connect).toMatchObject({ command: 'CONNECT', headers: { 'accept-version': '1.2', host: '/', 'heart-beat': '10000,10000' } });
     latest().receive({ command: 'CONNECTED', headers: { version: '1.2', 'heart-beat': '0,0' } });
-    expect(market.state).toEqual({ status: 'open', failedAttempts: 0, gaveUp: false });
+    expect(market.state).toEqual({ status: 'open', failedAttempts: 0, connectionFailed: false });
     expect(latest().subscriptionIds('/topic/ticks')).toEqual(['ticks']);
     expect(latest().subscriptions('/topic/prices').map((frame) => frame.headers.batch)).toEqual(['ticks']);
 
@@ -210,13 +212,13 @@ describe('market socket (@stomp/stompjs)', () => {
     expect(latest().frames().filter((frame) => frame.command === 'UNSUBSCRIBE')).toHaveLength(1);
   });
 
-  it('retries after 500 ms × the attempt, and gives up after 10 failed attempts', async () => {
+  it('retries after 500 ms × the attempt up to 30 s for ever, raising the alert after more than 10 failed attempts and clearing it once open', async () => {
     const { market, sockets, latest } = setup();
     market.start();
     await settle();
     for (let attempt = 1; attempt <= 10; attempt += 1) {
       latest().drop();
-      expect(market.state).toEqual({ status: 'closed', failedAttempts: attempt, gaveUp: false });
+      expect(market.state).toEqual({ status: 'closed', failedAttempts: attempt, connectionFailed: false });
       const count = sockets.length;
       await settle(500 * attempt - 1);
       expect(sockets).toHaveLength(count);
@@ -225,17 +227,59 @@ describe('market socket (@stomp/stompjs)', () => {
       expect(market.state.status).toBe('connecting');
     }
     latest().drop();
-    expect(market.state).toEqual({ status: 'closed', failedAttempts: 11, gaveUp: true });
-    await settle(60_000);
-    expect(sockets).toHaveLength(11);
-
-    // The user's "retry" starts again from a clean count.
-    market.restart();
-    await settle();
-    expect(sockets).toHaveLength(12);
-    expect(market.state).toEqual({ status: 'connecting', failedAttempts: 0, gaveUp: false });
+    expect(market.state).toEqual({ status: 'closed', failedAttempts: 11, connectionFailed: true });
+    // Still trying, for more than half an hour: the waits grow to 30 s and stay there.
+    for (let attempt = 11; attempt <= 80; attempt += 1) {
+      const count = sockets.length;
+      await settle(Math.min(30_000, 500 * attempt));
+      expect(sockets).toHaveLength(count + 1);
+      expect(market.state.connectionFailed).toBe(true);
+      latest().drop();
+    }
+    await settle(30_000);
     latest().accept();
-    expect(market.state).toEqual({ status: 'open', failedAttempts: 0, gaveUp: false });
+    expect(market.state).toEqual({ status: 'open', failedAttempts: 0, connectionFailed: false });
+  });
+
+  it('tries at once when told the network is back while it waits, from the first attempt; an open connection is left alone', async () => {
+    const { market, sockets, latest } = setup();
+    market.start();
+    await settle();
+    for (let attempt = 1; attempt <= 20; attempt += 1) {
+      latest().drop();
+      await settle(Math.min(30_000, 500 * attempt));
+    }
+    latest().drop();
+    expect(market.state.failedAttempts).toBe(21);
+    const count = sockets.length;
+    market.tryNowIfWaiting();
+    await settle();
+    expect(sockets).toHaveLength(count + 1);
+    expect(market.state).toEqual({ status: 'connecting', failedAttempts: 0, connectionFailed: true });
+    // Failing again waits 500 ms, not 11 s.
+    latest().drop();
+    await settle(500);
+    expect(sockets).toHaveLength(count + 2);
+    // Asked again while an attempt is under way, or once open: no second socket.
+    market.tryNowIfWaiting();
+    await settle();
+    expect(sockets).toHaveLength(count + 2);
+    latest().accept();
+    market.tryNowIfWaiting();
+    await settle();
+    expect(sockets).toHaveLength(count + 2);
+    expect(market.state.status).toBe('open');
+  });
+
+  it('spreads the waits by the injected random', async () => {
+    const early = setup({ random: () => 0 });
+    early.market.start();
+    await settle();
+    early.latest().drop();
+    await settle(399);
+    expect(early.sockets).toHaveLength(1);
+    await settle(1);
+    expect(early.sockets).toHaveLength(2);
   });
 
   it('subscribes again to every followed topic on every reconnection, prices move again, and a success resets the count', async () => {
@@ -250,14 +294,14 @@ describe('market socket (@stomp/stompjs)', () => {
     prices.length = 0;
 
     first.drop(1001);
-    expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, gaveUp: false });
+    expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, connectionFailed: false });
     await settle(500);
     latest().drop(); // the first retry fails too
     expect(market.state.failedAttempts).toBe(2);
     await settle(1000);
     expect(sockets).toHaveLength(3);
     latest().accept();
-    expect(market.state).toEqual({ status: 'open', failedAttempts: 0, gaveUp: false });
+    expect(market.state).toEqual({ status: 'open', failedAttempts: 0, connectionFailed: false });
     expect(latest().subscribeCommands()).toEqual(['SUBSCRIBE /topic/ticks', 'SUBSCRIBE /topic/price/BTCUSDT', 'SUBSCRIBE /topic/price-1s/EURUSD']);
     // A change against what the first connection got is not of this connection: its server has not given that id.
     latest().receiveTickLines([], first.tickLines.encode([tick('BTCUSDT', '64000.75')]));
@@ -282,7 +326,7 @@ describe('market socket (@stomp/stompjs)', () => {
     expect(market.state.status).toBe('connecting');
     await settle(1);
     expect(latest().closed).toBe(true);
-    expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, gaveUp: false });
+    expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, connectionFailed: false });
 
     await settle(500);
     expect(sockets).toHaveLength(2);
@@ -302,7 +346,7 @@ describe('market socket (@stomp/stompjs)', () => {
     expect(market.state.status).toBe('open');
     await settle(11_000);
     expect(latest().closed).toBe(true);
-    expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, gaveUp: false });
+    expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, connectionFailed: false });
   });
 
   it('reports an ERROR frame, and reconnects when the server closes after it', async () => {
@@ -313,7 +357,7 @@ describe('market socket (@stomp/stompjs)', () => {
     latest().receive({ command: 'ERROR', headers: { message: 'unknown destination' }, body: 'no such destination' });
     expect(logs).toContain('market: STOMP error unknown destination');
     latest().drop(1002);
-    expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, gaveUp: false });
+    expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, connectionFailed: false });
     await settle(500);
     expect(sockets).toHaveLength(2);
   });

@@ -71,7 +71,7 @@ function watch(clock: ReturnType<typeof virtualTimers>, options: { maxTries: num
   const checksAtMs: number[] = [];
   const fetchesAtMs: number[] = [];
   const results: OptionOrder[] = [];
-  let gaveUp = 0;
+  let connectionFailed = 0;
   const handle = watchOptionCompletion({
     uid: settledOrder.uid,
     maxTries: options.maxTries,
@@ -88,9 +88,9 @@ function watch(clock: ReturnType<typeof virtualTimers>, options: { maxTries: num
       return Promise.resolve({ ...settledOrder, status: options.orderStatus?.(fetchesAtMs.length) ?? 1 });
     },
     onResult: (order) => results.push(order),
-    onGiveUp: () => (gaveUp += 1),
+    onGiveUp: () => (connectionFailed += 1),
   });
-  return { handle, checksAtMs, fetchesAtMs, results, gaveUp: () => gaveUp };
+  return { handle, checksAtMs, fetchesAtMs, results, connectionFailed: () => connectionFailed };
 }
 
 describe('option completion check', () => {
@@ -102,7 +102,7 @@ describe('option completion check', () => {
     await clock.advance(60_000);
     expect(completionTriesFromForm).toBe(12);
     expect(run.checksAtMs).toEqual([1000, 2500, 4000, 5500, 7000, 8500, 10000, 11500, 13000, 14500, 16000, 17500]);
-    expect(run.gaveUp()).toBe(1);
+    expect(run.connectionFailed()).toBe(1);
     expect(run.results).toEqual([]);
     expect(clock.pendingCount()).toBe(0);
   });
@@ -113,7 +113,7 @@ describe('option completion check', () => {
     await clock.advance(120_000);
     expect(run.checksAtMs).toHaveLength(40);
     expect(run.checksAtMs.at(-1)).toBe(1000 + 39 * 1500);
-    expect(run.gaveUp()).toBe(1);
+    expect(run.connectionFailed()).toBe(1);
   });
 
   it('fetches the order once completed and reports it once, with no further checks', async () => {
@@ -123,7 +123,7 @@ describe('option completion check', () => {
     expect(run.checksAtMs).toEqual([1000, 2500, 4000]);
     expect(run.fetchesAtMs).toEqual([4000]);
     expect(run.results).toEqual([expect.objectContaining({ uid: settledOrder.uid, result: 'win', winLost: '40' })]);
-    expect(run.gaveUp()).toBe(0);
+    expect(run.connectionFailed()).toBe(0);
     expect(clock.pendingCount()).toBe(0);
   });
 
@@ -135,7 +135,7 @@ describe('option completion check', () => {
     expect(run.checksAtMs).toEqual([1000, 2500, 4000, 5500]);
     expect(run.fetchesAtMs).toEqual([4000, 5500]);
     expect(run.results).toHaveLength(1);
-    expect(run.gaveUp()).toBe(0);
+    expect(run.connectionFailed()).toBe(0);
   });
 
   it('gives up when every try fails, without a result', async () => {
@@ -143,7 +143,7 @@ describe('option completion check', () => {
     const run = watch(clock, { maxTries: 3, fail: () => 'completed' });
     await clock.advance(60_000);
     expect(run.checksAtMs).toEqual([1000, 2500, 4000]);
-    expect(run.gaveUp()).toBe(1);
+    expect(run.connectionFailed()).toBe(1);
     expect(run.results).toEqual([]);
   });
 
@@ -163,7 +163,7 @@ describe('option completion check', () => {
     run.handle.cancel();
     await clock.advance(60_000);
     expect(run.checksAtMs).toEqual([1000, 2500]);
-    expect(run.gaveUp()).toBe(0);
+    expect(run.connectionFailed()).toBe(0);
     expect(clock.pendingCount()).toBe(0);
   });
 
@@ -171,7 +171,7 @@ describe('option completion check', () => {
     const clock = virtualTimers();
     let answer: (completed: boolean) => void = () => undefined;
     const results: OptionOrder[] = [];
-    let gaveUp = 0;
+    let connectionFailed = 0;
     const handle = watchOptionCompletion({
       uid: settledOrder.uid,
       maxTries: 12,
@@ -179,14 +179,14 @@ describe('option completion check', () => {
       isCompleted: () => new Promise((resolve) => (answer = resolve)),
       fetchOrder: () => Promise.resolve(settledOrder),
       onResult: (order) => results.push(order),
-      onGiveUp: () => (gaveUp += 1),
+      onGiveUp: () => (connectionFailed += 1),
     });
     await clock.advance(1_000);
     handle.cancel();
     answer(true);
     await clock.advance(60_000);
     expect(results).toEqual([]);
-    expect(gaveUp).toBe(0);
+    expect(connectionFailed).toBe(0);
     expect(clock.pendingCount()).toBe(0);
   });
 });
