@@ -3,7 +3,7 @@ import net from 'node:net';
 import zlib from 'node:zlib';
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_FRAME_LIMITS, parseMessage, serializeFrame, type StompFrame } from '../../server/modules/market/stomp/frame';
+import { DEFAULT_FRAME_LIMITS, parseMessage, serializeFrame, type OutgoingFrame, type StompFrame } from '../../server/modules/market/stomp/frame';
 import { startStompTestServer, type StompTestServer } from './stomp-test-server';
 
 /**
@@ -259,11 +259,12 @@ describe('tick lines through the shared deflate', () => {
           socket.once('open', resolve);
           socket.once('error', reject);
         });
-        for (const frame of [
+        const frames: OutgoingFrame[] = [
           { command: 'CONNECT', headers: { 'accept-version': '1.2', host: 'localhost', 'heart-beat': '0,0' } },
           { command: 'SUBSCRIBE', headers: { id: 'ticks', destination: '/topic/ticks' } },
           { command: 'SUBSCRIBE', headers: { id: 'prices', destination: '/topic/prices', batch: 'ticks', receipt: 'member' } },
-        ] as const) {
+        ];
+        for (const frame of frames) {
           socket.send(serializeFrame(frame));
         }
         await vi.waitFor(() => expect(received.flatMap((each) => each.frames).some((frame) => frame.headers['receipt-id'] === 'member')).toBe(true), { timeout: WAIT_MS });
