@@ -13,9 +13,9 @@ export function ConnectionIndicator(props: { compact?: boolean }) {
   useSignals();
   const { t } = useTranslation();
   const shown = connectionShown(marketSignal.value, positionsSignal.value.connectionFailed);
-  const word = t(`market.connection.${shown}`);
+  const word = t(`market.link_${shown}`);
   return (
-    <span className="connection-indicator" data-connection={shown} role="img" aria-label={t('market.connection.label', { state: word })} title={t('market.connection.label', { state: word })}>
+    <span className="connection-indicator" data-connection={shown} role="img" aria-label={t('market.link_label', { state: word })} title={t('market.link_label', { state: word })}>
       <span className="connection-dot" aria-hidden="true" />
       {props.compact ? null : <span aria-hidden="true">{word}</span>}
     </span>
