@@ -99,7 +99,7 @@ describe('the staff request client', () => {
     await expect(staff.call(customersSearch, { query: 'a' })).rejects.toMatchObject({ failure: { kind: 'code', code: 23519 } });
     expect(store.current).toBeNull();
     expect(signedOut).toEqual(['ended-by-server']);
-    expect(reports).toEqual([{ kind: 'code', code: 23519, serverMessage: 'session ended', data: null }]);
+    expect(reports).toEqual([{ kind: 'code', code: 23519, serverMessage: 'session ended', messageLanguage: null, data: null }]);
   });
 
   it('fetches a review file with the bearer token, refreshing once when the token has expired', async () => {

@@ -108,7 +108,7 @@ describe('request client', () => {
   it('reports a server code, unless silent', async () => {
     const failing = client(json({ code: 1001, msg: 'bad', data: null }));
     await expect(failing.http.call(getCustomerLink, {})).rejects.toThrow('code 1001');
-    expect(failing.reported).toEqual([{ kind: 'code', code: 1001, serverMessage: 'bad', data: null }]);
+    expect(failing.reported).toEqual([{ kind: 'code', code: 1001, serverMessage: 'bad', messageLanguage: null, data: null }]);
     const silent = client(json({ code: 1001, msg: 'bad', data: null }));
     await expect(silent.http.call(getCustomerLink, {}, { silent: true })).rejects.toThrow();
     expect(silent.reported).toEqual([]);
@@ -117,7 +117,13 @@ describe('request client', () => {
   it('a rate-limited answer (HTTP 429) reports its code with the seconds to wait', async () => {
     const limited = client(json({ code: 1033, msg: 'Retry in 42 seconds (1033)', data: { retryAfterSeconds: 42 } }, 429));
     await expect(limited.http.call(getCustomerLink, {})).rejects.toThrow('code 1033');
-    expect(limited.reported).toEqual([{ kind: 'code', code: 1033, serverMessage: 'Retry in 42 seconds (1033)', data: { retryAfterSeconds: 42 } }]);
+    expect(limited.reported).toEqual([{ kind: 'code', code: 1033, serverMessage: 'Retry in 42 seconds (1033)', messageLanguage: null, data: { retryAfterSeconds: 42 } }]);
+  });
+
+  it("reports the language the server wrote its message in (Content-Language), so the user may be shown the server's own reason", async () => {
+    const german = client(async () => new Response(JSON.stringify({ code: 1016, msg: 'Die Mindesteinzahlung beträgt 30 USD (1016)', data: null }), { headers: { 'content-language': 'de' } }));
+    await expect(german.http.call(getCustomerLink, {})).rejects.toThrow('code 1016');
+    expect(german.reported).toEqual([{ kind: 'code', code: 1016, serverMessage: 'Die Mindesteinzahlung beträgt 30 USD (1016)', messageLanguage: 'de', data: null }]);
   });
 
   it('ends the session on 23519 and on HTTP 401 from a signed-in path', async () => {
