@@ -553,6 +553,16 @@ async function main() {
           await keepStaffTokens(page, 'enrol-admin');
         },
       },
+      {
+        name: 'staff-four-eyes-deposits',
+        home: '/staff/',
+        prepare: staffSignedIn('desktop-a'),
+        open: async (page) => {
+          await page.goto('/staff/queues/deposit');
+          await page.locator('table tbody tr').filter({ hasText: String(largeDeposit.uid) }).first().waitFor();
+          await keepStaffTokens(page, 'desktop-a');
+        },
+      },
     ];
     const afterHold: Screen[] = [
       {
@@ -562,16 +572,6 @@ async function main() {
         open: async (page) => {
           await page.goto('/staff/queues/withdrawal');
           await page.locator('table tbody tr').filter({ hasText: String(large.uid) }).first().waitFor();
-          await keepStaffTokens(page, 'desktop-a');
-        },
-      },
-      {
-        name: 'staff-four-eyes-deposits',
-        home: '/staff/',
-        prepare: staffSignedIn('desktop-a'),
-        open: async (page) => {
-          await page.goto('/staff/queues/deposit');
-          await page.locator('table tbody tr').filter({ hasText: String(largeDeposit.uid) }).first().waitFor();
           await keepStaffTokens(page, 'desktop-a');
         },
       },
