@@ -1,7 +1,7 @@
 import { createRoot } from 'react-dom/client';
 import { boot } from './boot/boot';
 import { desktopMinWidthPx } from './layouts/viewport-rules';
-import { prefetchDesktop } from './routing/prefetch';
+import { prefetchDesktop } from './routing/desktop-prefetch';
 import './styles/app.css';
 
 const container = document.getElementById('root');

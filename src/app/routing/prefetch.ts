@@ -1,24 +1,16 @@
+/**
+ * Link prefetching, loaded by the router after the first screen (it is not needed before the
+ * first price, so it stays out of the first load).
+ */
 import type { GuardContext } from './guards';
-import type { LazyPart } from './lazy-screen';
 import { screenOfLink, screensLinkedFrom } from './likely-next';
-import { accountDialog, desktopLayout, isLazyScreen, screens, workspaceScreen } from './screens';
+import { fetchAhead } from './desktop-prefetch';
+import { isLazyScreen, screens } from './screens';
 import type { ScreenRouteName } from './routes';
-
-function fetchAhead(screen: Pick<LazyPart<unknown>, 'load'>): Promise<unknown> {
-  // A failed prefetch costs nothing: the render asks again and shows its own failure.
-  return screen.load().catch(() => undefined);
-}
 
 function fetchScreenAhead(name: ScreenRouteName | null): Promise<unknown> {
   const screen = name ? screens[name] : null;
   return screen && isLazyScreen(screen) ? fetchAhead(screen) : Promise.resolve();
-}
-
-/** The desktop's frame and terminal (its start page), fetched with the first load there, never on phones. */
-export function prefetchDesktop() {
-  void fetchAhead(desktopLayout);
-  void fetchAhead(workspaceScreen);
-  void fetchAhead(accountDialog);
 }
 
 /** Whether the user asked the browser to spare data (Chromium's Save-Data); then only links pointed at are fetched ahead. */

@@ -10,7 +10,8 @@ import { PhoneViewFrame } from '../layouts/phone-view-frame';
 import { useIsDesktop, useViewport } from '../layouts/use-viewport';
 import { signInReturnSignal } from '../pages/auth/sign-in-return';
 import { loginPathFor, resolveGuard, type GuardContext } from './guards';
-import { prefetchDesktop, startPrefetching, type Prefetcher } from './prefetch';
+import { prefetchDesktop } from './desktop-prefetch';
+import type { Prefetcher } from './prefetch';
 import { hasScreen, isAccountPath, type ScreenRouteName } from './routes';
 import { ScreenLoading } from './screen-loading';
 import { accountDialog, desktopLayout, isLazyScreen, screens, workspaceScreen } from './screens';
@@ -72,9 +73,17 @@ function usePrefetching(isDesktop: boolean, guardContext: GuardContext, location
     context.current = guardContext;
   });
   useEffect(() => {
-    const started = startPrefetching(() => context.current);
-    prefetcher.current = started;
-    return () => started.stop();
+    // Fetched after the first screen: nothing of it is needed before the first price.
+    let stopped = false;
+    void import('./prefetch').then(({ startPrefetching }) => {
+      if (stopped) return;
+      prefetcher.current = startPrefetching(() => context.current);
+    });
+    return () => {
+      stopped = true;
+      prefetcher.current?.stop();
+      prefetcher.current = null;
+    };
   }, []);
   useEffect(() => {
     prefetcher.current?.lookAgain();
