@@ -8,7 +8,7 @@ import { runAction } from '../session/run-action';
 import { useFormat } from '../session/use-format';
 import { useLoad } from '../session/use-load';
 import { useStaff } from '../session/staff-context';
-import { describeChange } from './audit-change';
+import { useChangeText } from './use-change-text';
 
 /**
  * Dual control (admin): the changes that move money awaiting a second admin, with who
@@ -19,6 +19,7 @@ export function ProposalsTab() {
   const { t } = useTranslation();
   const { client, me } = useStaff();
   const format = useFormat();
+  const change = useChangeText();
   const [status, setStatus] = useState<ProposalStatus | 'all'>('proposed');
   const proposals = useLoad(() => client.call(configProposalsList, { status: status === 'all' ? undefined : status, page: 1, limit: 50 }), [status]);
   // One requestId per attempt, made when the dialog opens: a retried click decides once.
@@ -77,9 +78,9 @@ export function ProposalsTab() {
               <table className="staff-change-table">
                 <caption className="visually-hidden">{t('staff.proposals.change')}</caption>
                 <tbody>
-                  {describeChange(proposal.before, proposal.after).map((line) => (
+                  {change.describe(proposal.before, proposal.after).map((line) => (
                     <tr key={line.field}>
-                      <th scope="row">{line.field}</th>
+                      <th scope="row">{change.fieldLabel(line.field)}</th>
                       <td>{line.before}</td>
                       <td aria-hidden="true">→</td>
                       <td>{line.after}</td>
