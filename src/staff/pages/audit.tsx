@@ -52,18 +52,22 @@ export function AuditPage() {
       id: 'change',
       header: t('staff.audit.change'),
       enableSorting: false,
-      cell: (info) =>
-        info.getValue().length === 0 ? (
+      // The accessor's lines serve the filter (the table keeps them per row); the cell words
+      // them anew, so a language chosen later shows at once.
+      cell: (info) => {
+        const lines = change.describe(info.row.original.before, info.row.original.after);
+        return lines.length === 0 ? (
           '—'
         ) : (
-        <ul className="staff-change">
-          {info.getValue().map((line) => (
-            <li key={line.field}>
-              <span className="staff-change-field">{change.fieldLabel(line.field)}</span>: <del>{line.before}</del> → <ins>{line.after}</ins>
-            </li>
-          ))}
-        </ul>
-        ),
+          <ul className="staff-change">
+            {lines.map((line) => (
+              <li key={line.field}>
+                <span className="staff-change-field">{change.fieldLabel(line.field)}</span>: <del>{line.before}</del> → <ins>{line.after}</ins>
+              </li>
+            ))}
+          </ul>
+        );
+      },
     }),
     column.accessor((row) => row.address ?? '—', { id: 'address', header: t('staff.audit.address') }),
   ];

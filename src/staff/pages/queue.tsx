@@ -38,11 +38,18 @@ export function QueuePage() {
   const counts = list.data?.counts ?? {};
   const kindLabel = (candidate: ReviewKind) => `${t(`staff.kinds.${candidate}`)} (${counts[candidate] ?? 0})`;
 
+  const factsText = (facts: Record<string, string>) => factRows(facts, { grouping: config.amountCommaGrouping, t }).map(([label, value]) => `${label}: ${value}`).join(' · ');
+
   const columns = [
     column.accessor('id', { header: t('staff.reviews.id'), cell: (info) => <Link href={`/queues/${kind}/${info.getValue()}`}>#{info.getValue()}</Link> }),
     column.accessor('uid', { header: t('staff.customer.uid'), cell: (info) => <Link href={`/customers/${info.getValue()}`}>{info.getValue()}</Link> }),
     column.accessor('status', { header: t('staff.reviews.status'), cell: (info) => <span className={`staff-status staff-review-${info.getValue()}`}>{t(`staff.statuses.${info.getValue()}`)}</span> }),
-    column.accessor((row) => factRows(row.facts, { grouping: config.amountCommaGrouping, t }).map(([label, value]) => `${label}: ${value}`).join(' · '), { id: 'facts', header: t('staff.reviews.facts') }),
+    column.accessor((row) => factsText(row.facts), {
+      id: 'facts',
+      header: t('staff.reviews.facts'),
+      // Worded anew on each render (the table keeps accessor values per row): a language chosen later shows at once.
+      cell: (info) => factsText(info.row.original.facts),
+    }),
     column.accessor((row) => row.amountUsd ?? '—', { id: 'amountUsd', header: t('staff.reviews.amount_usd') }),
     column.accessor((row) => (row.needsTwoApprovals ? t('staff.reviews.two_approvals') : t('staff.reviews.one_approval')), { id: 'approvals', header: t('staff.reviews.approvals') }),
     column.accessor('createdTime', { header: t('staff.reviews.created'), cell: (info) => format.time(info.getValue()) }),

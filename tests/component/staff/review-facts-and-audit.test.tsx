@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { Route, Router } from 'wouter';
@@ -46,7 +46,7 @@ const auditRows: AuditRow[] = [
   { id: 2, staffId: 1, staffEmail: 'ada@example.com', action: 'staff.setRoles', targetType: 'staff', targetId: '3', before: { roles: ['support'] }, after: { roles: ['admin', 'finance'] }, time: Date.UTC(2026, 11, 1, 11), address: null },
 ];
 
-function renderConsole(path: string, routePattern: string, page: () => React.ReactNode) {
+function renderConsole(path: string, routePattern: string, page: () => React.ReactNode, i18n = germanConsole()) {
   const answers = new Map<string, unknown>([
     [reviewsGet.path, { item: deposit, files: [], decisions: [] }],
     [auditList.path, { list: auditRows, pages: 1 }],
@@ -56,7 +56,7 @@ function renderConsole(path: string, routePattern: string, page: () => React.Rea
   const me = { id: 1, email: 'ada@example.com', roles: ['admin', 'finance', 'compliance'] } as unknown as StaffSelf;
   const { hook } = memoryLocation({ path, static: true });
   return render(
-    <I18nextProvider i18n={germanConsole()}>
+    <I18nextProvider i18n={i18n}>
       <StaffContext.Provider value={{ client, me, config, signOut: () => undefined }}>
         <Router hook={hook}>
           <Route path={routePattern}>{page()}</Route>
@@ -97,5 +97,16 @@ describe('review facts and audit values, for an operator reading German', () => 
     expect(roles.textContent).toBe('Rollen: Support → Administrator, Finanzen');
     const page = document.body.textContent ?? '';
     for (const raw of ['null', '["admin"', 'tradeProhibited', 'false', 'true']) expect(page).not.toContain(raw);
+  });
+
+  it('words the audit changes anew when the operator picks another language', async () => {
+    const i18n = germanConsole();
+    await i18n.changeLanguage('en');
+    renderConsole('/audit', '/audit', () => <AuditPage />, i18n);
+    const english = (await screen.findByText('Trading prohibited', { selector: '.staff-change-field' })).closest('li')!;
+    expect(english.textContent).toBe('Trading prohibited: No → Yes');
+    await act(() => i18n.changeLanguage('de'));
+    const german = (await screen.findByText('Handel gesperrt', { selector: '.staff-change-field' })).closest('li')!;
+    expect(german.textContent).toBe('Handel gesperrt: Nein → Ja');
   });
 });
