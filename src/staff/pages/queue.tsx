@@ -50,7 +50,7 @@ export function QueuePage() {
       // Worded anew on each render (the table keeps accessor values per row): a language chosen later shows at once.
       cell: (info) => factsText(info.row.original.facts),
     }),
-    column.accessor((row) => row.amountUsd ?? '—', { id: 'amountUsd', header: t('staff.reviews.amount_usd') }),
+    column.accessor((row) => row.amountUsd, { id: 'amountUsd', header: t('staff.reviews.amount_usd'), cell: (info) => { const amount = info.getValue(); return amount === null ? '—' : format.amount(amount); } }),
     column.accessor((row) => (row.needsTwoApprovals ? t('staff.reviews.two_approvals') : t('staff.reviews.one_approval')), { id: 'approvals', header: t('staff.reviews.approvals') }),
     column.accessor('createdTime', { header: t('staff.reviews.created'), cell: (info) => format.time(info.getValue()) }),
   ];

@@ -70,7 +70,7 @@ export function ReviewItemPage() {
             rows={[
               [t('staff.customer.uid'), <Link key="uid" href={`/customers/${data.item.uid}`}>{data.item.uid}</Link>],
               ...factRows(data.item.facts, { grouping: config.amountCommaGrouping, t }),
-              [t('staff.reviews.amount_usd'), data.item.amountUsd ?? '—'],
+              [t('staff.reviews.amount_usd'), data.item.amountUsd === null ? '—' : format.amount(data.item.amountUsd)],
               [t('staff.reviews.created'), format.time(data.item.createdTime)],
               [t('staff.reviews.decided'), format.time(data.item.decidedTime)],
             ]}

@@ -79,6 +79,7 @@ describe('review facts and audit values, for an operator reading German', () => 
     expect(factValue(facts, 'Netzwerk')).toBe('TRC20');
     expect(factValue(facts, 'Betrag')).toBe('12,500.5');
     expect(factValue(facts, 'Wert')).toBe('12,500.50 USD');
+    expect(factValue(facts, 'Wert (USD)')).toBe('12,501.00');
     expect(factValue(facts, 'Gleiche Art, letzte 24 Stunden')).toBe('300.00 USD');
     expect(factValue(facts, 'Sprache des Kunden')).toBe('日本語');
     expect(factValue(facts, 'Bezahlt an')).toBe('TQ9wXkP2mJ7vR4sD8fG3hN6bV1cZ5aE0yU');
