@@ -131,9 +131,15 @@ test('the staff console: an admin signs in with TOTP, invites a finance member, 
   const prohibition = audit.getByRole('row').filter({ hasText: 'Trading prohibited or allowed' });
   await expect(prohibition).toContainText(admin.email);
   await expect(prohibition).toContainText(`customer ${uid}`);
-  await expect(prohibition).toContainText(/false\s*→\s*true/);
+  await expect(prohibition).toContainText(/Trading prohibited:\s*No\s*→\s*Yes/);
   const notice = audit.getByRole('row').filter({ hasText: 'Notice sent' });
   await expect(notice).toContainText('Your account is under review');
+
+  // In German the console's own words change too (fetched with the language), the audit's as well.
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('de');
+  await expect(page.getByRole('navigation', { name: 'Bereiche der Konsole' }).getByRole('link', { name: 'Prüfprotokoll' })).toBeVisible();
+  const germanAudit = page.getByRole('table', { name: 'Prüfprotokoll' });
+  await expect(germanAudit.getByRole('row').filter({ hasText: 'Handel gesperrt oder erlaubt' })).toContainText(/Handel gesperrt:\s*Nein\s*→\s*Ja/);
 
   await customerContext.close();
 });

@@ -10,11 +10,83 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function show(value: unknown): string {
-  if (value === undefined) return '—';
-  if (value === null) return 'null';
+/** The words a change's values read in: the console's yes, no and role names. */
+export interface ChangeWords {
+  yes: string;
+  no: string;
+  role: (code: string) => string;
+}
+
+function show(value: unknown, field: string, words: ChangeWords): string {
+  // Absent and empty (null) read alike: a dash, never the word "null".
+  if (value === undefined || value === null) return '—';
+  if (typeof value === 'boolean') return value ? words.yes : words.no;
   if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string' || typeof item === 'number')) {
+    if (value.length === 0) return '—';
+    const items = value.map(String);
+    return (lastSegment(field) === 'roles' ? items.map(words.role) : items).join(', ');
+  }
   return JSON.stringify(value);
+}
+
+function lastSegment(field: string): string {
+  return field.slice(field.lastIndexOf('.') + 1);
+}
+
+/**
+ * Each audited field with a label the console already has (the screen that edits it), or one
+ * of its own under staff.audit.fields; any other keeps its name.
+ */
+const fieldLabelKeys: Readonly<Record<string, string>> = {
+  spread: 'staff.products.spread',
+  feeRate: 'staff.products.fee_rate',
+  overnightRate: 'staff.products.overnight_rate',
+  multiple: 'staff.products.leverage',
+  minCount: 'staff.products.min_volume',
+  maxCount: 'staff.products.max_volume',
+  tradeStatus: 'staff.products.trade_status',
+  code: 'staff.currencies.code',
+  name: 'staff.currencies.name',
+  decimals: 'staff.currencies.decimals',
+  icon: 'staff.currencies.icon',
+  valuedByProduct: 'staff.currencies.price_product',
+  transferFeeRate: 'staff.currencies.transfer_fee_rate',
+  enabled: 'staff.currencies.enabled',
+  sort: 'staff.currencies.sort',
+  network: 'staff.currencies.network',
+  depositAddress: 'staff.currencies.deposit_address',
+  minWithdraw: 'staff.currencies.min_withdraw',
+  maxWithdraw: 'staff.currencies.max_withdraw',
+  withdrawFeeType: 'staff.currencies.fee_type',
+  withdrawFee: 'staff.currencies.fee',
+  dailyWithdrawUsd: 'staff.limits.dailyWithdrawUsd',
+  monthlyWithdrawUsd: 'staff.limits.monthlyWithdrawUsd',
+  depositMaxUsd: 'staff.limits.depositMaxUsd',
+  roles: 'staff.members.roles',
+  email: 'staff.members.email',
+  status: 'staff.reviews.status',
+  kind: 'staff.ledger.kind',
+  title: 'staff.notices.title_label',
+  tradeProhibited: 'staff.audit.fields.tradeProhibited',
+  reason: 'staff.audit.fields.reason',
+  blocked: 'staff.audit.fields.blocked',
+  liveSessions: 'staff.audit.fields.liveSessions',
+  decision: 'staff.audit.fields.decision',
+  mustChangePassword: 'staff.audit.fields.mustChangePassword',
+  enrolled: 'staff.audit.fields.enrolled',
+  passwordSet: 'staff.audit.fields.passwordSet',
+  query: 'staff.audit.fields.query',
+  page: 'staff.audit.fields.page',
+  shown: 'staff.audit.fields.shown',
+  via: 'staff.audit.fields.via',
+  firstApproverId: 'staff.audit.fields.firstApproverId',
+};
+
+/** The label key of a change's field (by its last part: `fields.spread` is a spread), or null. */
+export function changeFieldLabelKey(field: string): string | null {
+  return fieldLabelKeys[lastSegment(field)] ?? null;
 }
 
 function flatten(value: unknown, prefix: string, into: Map<string, unknown>) {
@@ -28,9 +100,9 @@ function flatten(value: unknown, prefix: string, into: Map<string, unknown>) {
 
 /**
  * An audit row's before and after as the fields that differ (nested objects by their paths),
- * so a reader sees "tradeProhibited: false → true" rather than two JSON documents.
+ * so a reader sees "Trading prohibited: No → Yes" rather than two JSON documents.
  */
-export function describeChange(before: unknown, after: unknown): ChangeLine[] {
+export function describeChange(before: unknown, after: unknown, words: ChangeWords): ChangeLine[] {
   const left = new Map<string, unknown>();
   const right = new Map<string, unknown>();
   flatten(before, '', left);
@@ -38,5 +110,5 @@ export function describeChange(before: unknown, after: unknown): ChangeLine[] {
   const fields = [...new Set([...left.keys(), ...right.keys()])];
   return fields
     .filter((field) => JSON.stringify(left.get(field)) !== JSON.stringify(right.get(field)))
-    .map((field) => ({ field, before: show(left.get(field)), after: show(right.get(field)) }));
+    .map((field) => ({ field, before: show(left.get(field), field, words), after: show(right.get(field), field, words) }));
 }

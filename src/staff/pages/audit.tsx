@@ -6,7 +6,7 @@ import { gridColumns, StaffGrid } from '../components/staff-grid';
 import { useFormat } from '../session/use-format';
 import { useLoad } from '../session/use-load';
 import { useStaff } from '../session/staff-context';
-import { describeChange } from './audit-change';
+import { useChangeText } from './use-change-text';
 
 const column = gridColumns<AuditRow>();
 
@@ -21,6 +21,7 @@ export function AuditPage() {
   const { t } = useTranslation();
   const { client } = useStaff();
   const format = useFormat();
+  const change = useChangeText();
   const [typed, setTyped] = useState({ staffId: '', uid: '', action: '' });
   const [filters, setFilters] = useState<AuditFilters>({});
   const [page, setPage] = useState(1);
@@ -47,22 +48,26 @@ export function AuditPage() {
       cell: (info) => <span title={info.getValue()}>{t(`staff.actions.${info.getValue().replace('.', '_')}`, { defaultValue: info.getValue() })}</span>,
     }),
     column.accessor((row) => `${row.targetType}${row.targetId ? ` ${row.targetId}` : ''}`, { id: 'target', header: t('staff.audit.target') }),
-    column.accessor((row) => describeChange(row.before, row.after), {
+    column.accessor((row) => change.describe(row.before, row.after), {
       id: 'change',
       header: t('staff.audit.change'),
       enableSorting: false,
-      cell: (info) =>
-        info.getValue().length === 0 ? (
+      // The accessor's lines serve the filter (the table keeps them per row); the cell words
+      // them anew, so a language chosen later shows at once.
+      cell: (info) => {
+        const lines = change.describe(info.row.original.before, info.row.original.after);
+        return lines.length === 0 ? (
           '—'
         ) : (
-        <ul className="staff-change">
-          {info.getValue().map((line) => (
-            <li key={line.field}>
-              <span className="staff-change-field">{line.field || t('staff.audit.value')}</span>: <del>{line.before}</del> → <ins>{line.after}</ins>
-            </li>
-          ))}
-        </ul>
-        ),
+          <ul className="staff-change">
+            {lines.map((line) => (
+              <li key={line.field}>
+                <span className="staff-change-field">{change.fieldLabel(line.field)}</span>: <del>{line.before}</del> → <ins>{line.after}</ins>
+              </li>
+            ))}
+          </ul>
+        );
+      },
     }),
     column.accessor((row) => row.address ?? '—', { id: 'address', header: t('staff.audit.address') }),
   ];

@@ -9,7 +9,7 @@ import { runAction } from '../session/run-action';
 import { useFormat } from '../session/use-format';
 import { useLoad } from '../session/use-load';
 import { useStaff } from '../session/staff-context';
-import { describeChange } from './audit-change';
+import { useChangeText } from './use-change-text';
 
 /** Proposals per page of the server's list (newest first), as the audit trail pages. */
 const proposalsPerPage = 50;
@@ -23,6 +23,7 @@ export function ProposalsTab() {
   const { t } = useTranslation();
   const { client, me } = useStaff();
   const format = useFormat();
+  const change = useChangeText();
   const [status, setStatus] = useState<ProposalStatus | 'all'>('proposed');
   const [page, setPage] = useState(1);
   const proposals = useLoad(() => client.call(configProposalsList, { status: status === 'all' ? undefined : status, page, limit: proposalsPerPage }), [status, page]);
@@ -88,9 +89,9 @@ export function ProposalsTab() {
               <table className="staff-change-table">
                 <caption className="visually-hidden">{t('staff.proposals.change')}</caption>
                 <tbody>
-                  {describeChange(proposal.before, proposal.after).map((line) => (
+                  {change.describe(proposal.before, proposal.after).map((line) => (
                     <tr key={line.field}>
-                      <th scope="row">{line.field}</th>
+                      <th scope="row">{change.fieldLabel(line.field)}</th>
                       <td>{line.before}</td>
                       <td aria-hidden="true">→</td>
                       <td>{line.after}</td>

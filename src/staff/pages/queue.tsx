@@ -8,6 +8,7 @@ import { reviewKindsFor } from '../navigation';
 import { useFormat } from '../session/use-format';
 import { useLoad } from '../session/use-load';
 import { useStaff } from '../session/staff-context';
+import { factRows } from './review-facts';
 
 const column = gridColumns<ReviewItem>();
 
@@ -18,7 +19,7 @@ function isStatus(value: string | null): value is ReviewStatus {
 /** A review queue: the kinds the member may decide as tabs with their open counts, a status filter, the items. */
 export function QueuePage() {
   const { t } = useTranslation();
-  const { client, me } = useStaff();
+  const { client, me, config } = useStaff();
   const format = useFormat();
   const [, navigate] = useLocation();
   const kinds = reviewKindsFor(me.roles);
@@ -37,12 +38,19 @@ export function QueuePage() {
   const counts = list.data?.counts ?? {};
   const kindLabel = (candidate: ReviewKind) => `${t(`staff.kinds.${candidate}`)} (${counts[candidate] ?? 0})`;
 
+  const factsText = (facts: Record<string, string>) => factRows(facts, { grouping: config.amountCommaGrouping, t }).map(([label, value]) => `${label}: ${value}`).join(' · ');
+
   const columns = [
     column.accessor('id', { header: t('staff.reviews.id'), cell: (info) => <Link href={`/queues/${kind}/${info.getValue()}`}>#{info.getValue()}</Link> }),
     column.accessor('uid', { header: t('staff.customer.uid'), cell: (info) => <Link href={`/customers/${info.getValue()}`}>{info.getValue()}</Link> }),
     column.accessor('status', { header: t('staff.reviews.status'), cell: (info) => <span className={`staff-status staff-review-${info.getValue()}`}>{t(`staff.statuses.${info.getValue()}`)}</span> }),
-    column.accessor((row) => Object.entries(row.facts).map(([label, value]) => `${label}: ${value}`).join(' · '), { id: 'facts', header: t('staff.reviews.facts') }),
-    column.accessor((row) => row.amountUsd ?? '—', { id: 'amountUsd', header: t('staff.reviews.amount_usd') }),
+    column.accessor((row) => factsText(row.facts), {
+      id: 'facts',
+      header: t('staff.reviews.facts'),
+      // Worded anew on each render (the table keeps accessor values per row): a language chosen later shows at once.
+      cell: (info) => factsText(info.row.original.facts),
+    }),
+    column.accessor((row) => row.amountUsd, { id: 'amountUsd', header: t('staff.reviews.amount_usd'), cell: (info) => { const amount = info.getValue(); return amount === null ? '—' : format.amount(amount); } }),
     column.accessor((row) => (row.needsTwoApprovals ? t('staff.reviews.two_approvals') : t('staff.reviews.one_approval')), { id: 'approvals', header: t('staff.reviews.approvals') }),
     column.accessor('createdTime', { header: t('staff.reviews.created'), cell: (info) => format.time(info.getValue()) }),
   ];

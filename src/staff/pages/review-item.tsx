@@ -9,6 +9,7 @@ import { runAction } from '../session/run-action';
 import { useFormat } from '../session/use-format';
 import { useLoad } from '../session/use-load';
 import { useStaff } from '../session/staff-context';
+import { factRows } from './review-facts';
 import { useAuthorisedFile } from './authorised-file';
 
 function isKind(value: string): value is ReviewKind {
@@ -18,7 +19,7 @@ function isKind(value: string): value is ReviewKind {
 /** One review item: its facts, files shown inline, its decision history, and approve / reject. */
 export function ReviewItemPage() {
   const { t } = useTranslation();
-  const { client } = useStaff();
+  const { client, config } = useStaff();
   const format = useFormat();
   const params = useParams<{ kind: string; id: string }>();
   const kind: ReviewKind = isKind(params.kind) ? params.kind : 'deposit';
@@ -68,8 +69,8 @@ export function ReviewItemPage() {
           <Facts
             rows={[
               [t('staff.customer.uid'), <Link key="uid" href={`/customers/${data.item.uid}`}>{data.item.uid}</Link>],
-              ...Object.entries(data.item.facts),
-              [t('staff.reviews.amount_usd'), data.item.amountUsd ?? '—'],
+              ...factRows(data.item.facts, { grouping: config.amountCommaGrouping, t }),
+              [t('staff.reviews.amount_usd'), data.item.amountUsd === null ? '—' : format.amount(data.item.amountUsd)],
               [t('staff.reviews.created'), format.time(data.item.createdTime)],
               [t('staff.reviews.decided'), format.time(data.item.decidedTime)],
             ]}

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Rollup } from 'vite';
 import { describe, expect, it } from 'vitest';
-import { bytesOf, firstLoadFiles, routeExtraFiles, staticClosure, total, appEntryKey, type Bytes, type Manifest } from '../../../bench/bundle/route-bytes';
+import { bytesOf, firstLoadFiles, routeExtraFiles, staffFirstLoadFiles, staticClosure, total, appEntryKey, type Bytes, type Manifest } from '../../../bench/bundle/route-bytes';
+import { fallbackLanguage, languageCodes } from '../../../src/shared/i18n/languages';
 import { chunkRawBudget, firstLoadGzipBudget, largeChunkExceptions } from './budgets';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -56,6 +57,15 @@ describe('the production build stays within its byte budgets', () => {
     const pageZod = [...files.keys()].filter((file) => file.endsWith('.js') && !/(^|\/)(shared|dedicated)-worker-/.test(file) && zodCore(file));
     expect(pageZod.length, 'the page has a chunk with zod').toBeGreaterThan(0);
     expect(pageZod.filter((file) => !text(file).includes('jitless')), 'page chunks with zod but not its jitless setting').toEqual([]);
+
+    // The staff console starts with its English strings only: each other language's staff
+    // strings are a chunk of their own, fetched when an operator picks that language.
+    const staffFirstLoad = staffFirstLoadFiles(manifest);
+    for (const language of languageCodes.filter((code) => code !== fallbackLanguage)) {
+      const strings = manifest[`src/staff/i18n/${language}.json`];
+      expect(strings?.isDynamicEntry, `${language} staff strings are loaded on demand`).toBe(true);
+      expect(staffFirstLoad.has(strings?.file ?? ''), `${language} staff strings in the console's first load`).toBe(false);
+    }
 
     const oversized = [...files]
       .filter(([file]) => file.endsWith('.js') && !largeChunkExceptions.some((pattern) => pattern.test(file)))

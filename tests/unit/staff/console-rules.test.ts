@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Product } from '../../../src/shared/api/market';
-import { describeChange } from '../../../src/staff/pages/audit-change';
+import staffEnglish from '../../../src/staff/i18n/en.json';
+import { changeFieldLabelKey, describeChange, type ChangeWords } from '../../../src/staff/pages/audit-change';
+import { describeFacts } from '../../../src/staff/pages/review-facts';
 import { changedProductFields, holdDuration, productDraftOf, productDraftProblem } from '../../../src/staff/pages/config-rules';
 
 const product: Product = {
@@ -41,27 +43,62 @@ describe('the product form', () => {
   });
 });
 
+const words: ChangeWords = { yes: 'yes', no: 'no', role: (code) => `${code[0]?.toUpperCase()}${code.slice(1)} role` };
+
 describe('an audit row read by a person', () => {
   it('lists the fields that differ with their before and after values', () => {
-    expect(describeChange({ tradeProhibited: false, reason: null }, { tradeProhibited: true, reason: 'chargeback' })).toEqual([
-      { field: 'tradeProhibited', before: 'false', after: 'true' },
-      { field: 'reason', before: 'null', after: 'chargeback' },
+    expect(describeChange({ tradeProhibited: false, reason: null }, { tradeProhibited: true, reason: 'chargeback' }, words)).toEqual([
+      { field: 'tradeProhibited', before: 'no', after: 'yes' },
+      { field: 'reason', before: '—', after: 'chargeback' },
     ]);
   });
 
   it('follows nested fields by their path and shows what was absent as a dash', () => {
-    expect(describeChange({ fields: { spread: '0.5' } }, { fields: { spread: '0.7', feeRate: '0.002' } })).toEqual([
+    expect(describeChange({ fields: { spread: '0.5' } }, { fields: { spread: '0.7', feeRate: '0.002' } }, words)).toEqual([
       { field: 'fields.spread', before: '0.5', after: '0.7' },
       { field: 'fields.feeRate', before: '—', after: '0.002' },
     ]);
   });
 
   it('shows a created value against nothing, and a switched scalar as one line', () => {
-    expect(describeChange(false, true)).toEqual([{ field: '', before: 'false', after: 'true' }]);
-    expect(describeChange(null, { title: 'Hello', count: 1 })).toEqual([
+    expect(describeChange(false, true, words)).toEqual([{ field: '', before: 'no', after: 'yes' }]);
+    expect(describeChange(null, { title: 'Hello', count: 1 }, words)).toEqual([
       { field: 'title', before: '—', after: 'Hello' },
       { field: 'count', before: '—', after: '1' },
     ]);
+  });
+
+  it('names roles in a list of roles, lists other arrays plainly, and labels known fields', () => {
+    expect(describeChange({ roles: ['support'] }, { roles: ['admin', 'finance'] }, words)).toEqual([{ field: 'roles', before: 'Support role', after: 'Admin role, Finance role' }]);
+    expect(describeChange(null, { shown: [3, 4] }, words)).toEqual([{ field: 'shown', before: '—', after: '3, 4' }]);
+    expect(describeChange({ roles: ['admin'] }, { roles: [] }, words)).toEqual([{ field: 'roles', before: 'Admin role', after: '—' }]);
+    expect(changeFieldLabelKey('fields.spread')).toBe('staff.products.spread');
+    expect(changeFieldLabelKey('tradeProhibited')).toBe('staff.audit.fields.tradeProhibited');
+    expect(changeFieldLabelKey('somethingNew')).toBeNull();
+  });
+});
+
+describe('review facts', () => {
+  it('labels the facts the server sends and formats their values at their own precision', () => {
+    const rows = describeFacts({ amount: '0.01234567', amountUsd: '12500.5', locale: 'de', channel: 'bank card', 'Real name': 'Ana Lima', unknown: 'x' }, { grouping: true });
+    expect(rows).toEqual([
+      { field: 'amount', labelKey: 'staff.facts.amount', value: '0.01234567', valueKey: null },
+      { field: 'amountUsd', labelKey: 'staff.facts.amountUsd', value: '12,500.5 USD', valueKey: null },
+      { field: 'locale', labelKey: 'staff.facts.locale', value: 'Deutsch', valueKey: null },
+      { field: 'channel', labelKey: 'staff.facts.channel', value: null, valueKey: 'staff.facts.channels.bank' },
+      { field: 'Real name', labelKey: 'staff.facts.realName', value: 'Ana Lima', valueKey: null },
+      { field: 'unknown', labelKey: null, value: 'x', valueKey: null },
+    ]);
+    expect(describeFacts({ amount: '12500.50' }, { grouping: false })[0]?.value).toBe('12500.50');
+  });
+
+  it('has a console string for every label and value it names', () => {
+    const keys = describeFacts(
+      { currency: '', network: '', channel: 'crypto address', amount: '1', fee: '1', practical: '1', amountUsd: '1', last24hUsd: '1', paidTo: '', destination: '', locale: 'en', days: '', guarantor: '', remark: '', loan: '', owedBefore: '1', owedAfter: '1', canceled: '', 'Real name': '', 'Document type': '', 'Document number': '', 'E-mail': '', Language: 'en', 'Earlier submission': '' },
+      { grouping: false },
+    ).flatMap((fact) => [fact.labelKey, fact.valueKey]);
+    const missing = keys.filter((key): key is string => key !== null).filter((key) => typeof key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], staffEnglish) !== 'string');
+    expect(missing).toEqual([]);
   });
 });
 
