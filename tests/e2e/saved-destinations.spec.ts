@@ -55,10 +55,10 @@ test('saved withdrawal destinations: a bank card added, listed by bank and last 
   await page.getByRole('link', { name: 'Add crypto wallet' }).click();
   await page.getByTestId('coin-network-picker').click();
   await page.getByRole('option', { name: 'USDT · TRC20' }).click();
-  // A mistyped address fails its network's checksum: refused with the reason, nothing saved.
+  // A mistyped address fails its network's checksum: refused with the server's reason, naming the network, nothing saved.
   await page.getByLabel('Crypto address').fill(`${address.slice(0, -1)}C`);
   await page.getByRole('button', { name: 'Confirm' }).click();
-  await expect(page.getByText('This address is not valid on the chosen network')).toBeVisible();
+  await expect(page.getByText('This is not a valid TRC20 address (1073)')).toBeVisible();
   await expect(page).toHaveURL(/\/user\/wallet\/addCrypto/);
   await page.getByLabel('Crypto address').fill(address);
   await page.getByRole('button', { name: 'Confirm' }).click();

@@ -3,22 +3,23 @@
  * itself (a ResizeObserver in `use-top-bar-fit.ts`); this module only decides. Controls fold
  * one at a time in a declared order, secondary ones first, so every language and every
  * signed-in state fits without per-language widths. The account switch (Real/Demo), the
- * user card, the trade-mode switch and the chart's period and candle type never fold; last
- * of all the connection mark drops its word (`connectionWord`) and the user card shortens to
- * its badges and an icon (`userName`), both named for assistive technology and as a tooltip.
+ * user card, the trade-mode switch and the chart's period and candle type never fold; the
+ * connection mark drops its word (`connectionWord`) early, keeping its coloured dot; last of
+ * all the user card shortens to its badges and an icon (`userName`), both named for assistive
+ * technology and as a tooltip.
  */
 export const topBarFoldOrder = [
   'themeColour',
   'phoneView',
   'colourScheme',
+  // The connection mark keeps its dot (its state's colour, named for assistive technology, its word as a tooltip) before the language folds.
+  'connectionWord',
   'language',
   'indicators',
   // The start page's panel toggles, the least used first.
   'quoteList',
   'search',
   'placeOrder',
-  // The connection mark keeps its dot (named for assistive technology, its word as a tooltip).
-  'connectionWord',
   'userName',
 ] as const;
 
