@@ -81,12 +81,12 @@ test('a loan requested with a guarantor, approved by two finance staff, credited
 
     // Four-eyes: the first approval waits for a second, different finance member; nothing is credited yet.
     const a = await consoleOf(browser, first);
-    await approveIn(a.page, 'loan', uid, 'amount: 100000.00', 'Awaiting a second approval');
+    await approveIn(a.page, 'loan', uid, 'Amount: 100,000.00', 'Awaiting a second approval');
     await a.context.close();
     await page.goto('/user');
     await expect(page.getByTestId('hub-available-balance')).toHaveText('0.00');
     const b = await consoleOf(browser, second);
-    await approveIn(b.page, 'loan', uid, 'amount: 100000.00', 'Approved');
+    await approveIn(b.page, 'loan', uid, 'Amount: 100,000.00', 'Approved');
 
     // Credited: the balance moves, and the loan screen shows the repayment view.
     await page.goto('/user');
@@ -114,7 +114,7 @@ test('a loan requested with a guarantor, approved by two finance staff, credited
     await expect(page.getByTestId('loan-repay')).toBeDisabled();
 
     // Finance approves the repayment: the cash and the debt drop together.
-    await approveIn(b.page, 'repayment', uid, 'amount: 30000.00', 'Approved');
+    await approveIn(b.page, 'repayment', uid, 'Amount: 30,000.00', 'Approved');
     await b.context.close();
     await page.goto('/user/loan');
     await expect(page.getByTestId('loan-records').locator('li').first()).toContainText('Approved');

@@ -23,7 +23,7 @@ async function approveInConsole(browser: Browser, member: StaffCredentials, uid:
   await expect(page.getByRole('tab', { name: /Withdrawals/ })).toHaveAttribute('aria-selected', 'true');
   const row = page.getByRole('table', { name: 'Withdrawals to review' }).getByRole('row').filter({ has: page.getByRole('link', { name: String(uid), exact: true }) });
   await expect(row).toContainText('Two approvers');
-  await expect(row).toContainText('amount: 1500.00');
+  await expect(row).toContainText('Amount: 1,500.00');
   await row.getByRole('link', { name: /^#\d+$/ }).click();
   await page.getByRole('button', { name: 'Approve' }).click();
   const dialog = page.getByRole('dialog', { name: 'Approve' });
