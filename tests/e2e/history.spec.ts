@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { formatAmount } from '../../src/shared/format/amount';
-import { adoptTokens, callApi as api, createSession, demoSession, expectMovingProfitThenClose, isDesktop, waitForApp } from './support';
+import { adoptTokens, buyFromPlaceFormAndViewPosition, callApi as api, createSession, demoSession, expectMovingProfitThenClose, isDesktop, waitForApp } from './support';
 
 interface Closed {
   uid: string;
@@ -47,16 +47,7 @@ test('a demo market order placed through the form, live in positions, closed, is
 
   // Placed through the place form, as a user does.
   await page.goto('/BTCUSDT/place?direction=0');
-  await expect(page.getByTestId('place-available')).toHaveText('100,000.00');
-  const volume = page.getByLabel('Volume (lots)');
-  await volume.fill('0.10');
-  await volume.blur();
-  await page.getByRole('button', { name: 'Buy', exact: true }).click();
-  const placed = page.getByRole('region', { name: 'Order placed' });
-  await expect(placed.getByTestId('placed-order')).toHaveText(/^\d{16}$/);
-  const orderNo = (await placed.getByTestId('placed-order').textContent()) ?? '';
-  await placed.getByRole('button', { name: 'View position' }).click();
-  await expect(page).toHaveURL(/\/position$/);
+  const orderNo = await buyFromPlaceFormAndViewPosition(page);
 
   // Live in positions: its profit moves with the price (crypto quotes round the clock).
   await expectMovingProfitThenClose(page, orderNo);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { demoSession, expectMovingProfitThenClose, waitForApp } from './support';
+import { buyFromPlaceFormAndViewPosition, demoSession, expectMovingProfitThenClose, waitForApp } from './support';
 
 /**
  * A brand that serves its app on one origin and its API, market and exchange roots on another
@@ -40,19 +40,9 @@ test('the app on its own origin trades through the API and sockets on another: l
   await expect(current).toHaveText(/^\d+\.\d{2}$/);
   const first = await current.textContent();
   await expect(current).not.toHaveText(first ?? '', { timeout: 15_000 });
-  // The balance over the API on the other origin.
-  await expect(page.getByTestId('place-available')).toHaveText('100,000.00');
-
-  const volume = page.getByLabel('Volume (lots)');
-  await volume.fill('0.10');
-  await volume.blur();
-  await page.getByRole('button', { name: 'Buy', exact: true }).click();
-  const placed = page.getByRole('region', { name: 'Order placed' });
-  await expect(placed.getByTestId('placed-order')).toHaveText(/^\d{16}$/);
-  const orderNo = (await placed.getByTestId('placed-order').textContent()) ?? '';
-  // The position arrives over the exchange socket on the other origin, its profit moving; closed through the API there.
-  await placed.getByRole('button', { name: 'View position' }).click();
-  await expect(page).toHaveURL(/\/position$/);
+  // The balance and the order over the API on the other origin; the position arrives over the
+  // exchange socket there, its profit moving, and is closed through the API there.
+  const orderNo = await buyFromPlaceFormAndViewPosition(page);
   await expectMovingProfitThenClose(page, orderNo);
 
   expect(refusals).toEqual([]);

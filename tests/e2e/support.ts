@@ -118,6 +118,24 @@ export async function expectMovingProfitThenClose(page: Page, orderNo: string) {
   await expect(page.getByText('Operation successful')).toBeVisible();
 }
 
+/**
+ * On the place form of a demo account (100,000 virtual): buys 0.10 lots as a user does, reads
+ * the order number the confirmation names, and opens its position from there; answers the number.
+ */
+export async function buyFromPlaceFormAndViewPosition(page: Page): Promise<string> {
+  await expect(page.getByTestId('place-available')).toHaveText('100,000.00');
+  const volume = page.getByLabel('Volume (lots)');
+  await volume.fill('0.10');
+  await volume.blur();
+  await page.getByRole('button', { name: 'Buy', exact: true }).click();
+  const placed = page.getByRole('region', { name: 'Order placed' });
+  await expect(placed.getByTestId('placed-order')).toHaveText(/^\d{16}$/);
+  const orderNo = (await placed.getByTestId('placed-order').textContent()) ?? '';
+  await placed.getByRole('button', { name: 'View position' }).click();
+  await expect(page).toHaveURL(/\/position$/);
+  return orderNo;
+}
+
 /** A history entry: a list row's button on phones, a grid row on desktop. */
 export function historyEntry(page: Page, orderNo: string) {
   return page.getByRole(isDesktop(page) ? 'row' : 'button', { name: new RegExp(orderNo) });
