@@ -6,7 +6,7 @@ import { loadPreferences } from '../app/preferences/preferences';
 import { applyBrandColours, applyColourScheme } from '../app/theme/theme';
 import { parseBrandConfig, type BrandConfig } from '../shared/config/brand-config';
 import { enabledLanguages, pickLanguage } from '../shared/i18n/languages';
-import { describeStaffFailure } from './api/describe-failure';
+import { describeCallFailure } from '../shared/errors/describe-failure';
 import { createStaffClient, sessionTokenStore } from './api/staff-client';
 import { ConsoleApp, signedOutSignal } from './console-app';
 import { changeLanguage, i18next, initStaffI18n } from './i18n/staff-i18n';
@@ -49,7 +49,7 @@ export async function bootConsole(root: Root) {
     apiRoot: config.apiRoot,
     tokens: sessionTokenStore(window.sessionStorage),
     getLanguage: () => i18next.language,
-    report: (failure) => showToast('error', describeStaffFailure(failure, i18next.t.bind(i18next), i18next.language)),
+    report: (failure) => showToast('error', describeCallFailure(failure, i18next.t.bind(i18next), i18next.language)),
     onSignedOut: (reason) => {
       signedOutSignal.value = reason;
     },

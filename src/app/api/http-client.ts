@@ -2,16 +2,11 @@ import type * as z from 'zod/mini';
 import type { ApiContract, ApiRoot } from '../../shared/api/contract';
 import { idempotencyHeader } from '../../shared/api/idempotency';
 import { ErrorCode } from '../../shared/errors/catalogue';
+import type { CallFailure } from '../../shared/errors/describe-failure';
 import type { ServerDateSample } from '../../shared/time/server-clock';
 
 /** Why a call failed, in the terms the user is told. */
-export type RequestFailure =
-  /** `messageLanguage`: the answer's Content-Language, the language the server wrote its message in. */
-  | { kind: 'code'; code: number; serverMessage: string; messageLanguage?: string | null; data?: unknown }
-  | { kind: 'http'; status: number }
-  | { kind: 'network' }
-  | { kind: 'timeout' }
-  | { kind: 'malformed' };
+export type RequestFailure = CallFailure;
 
 export class RequestError extends Error {
   constructor(readonly failure: RequestFailure) {

@@ -3,8 +3,8 @@ import type { Root } from 'react-dom/client';
 import type { BrandConfig } from '../../shared/config/brand-config';
 import { marketSocketUrl, positionsSocketUrl } from '../../shared/config/socket-urls';
 import { enabledLanguages, pickLanguage } from '../../shared/i18n/languages';
-import { describeRequestFailure } from '../api/describe-failure';
 import { createHttpClient, type RequestFailure } from '../api/http-client';
+import { describeCallFailure } from '../../shared/errors/describe-failure';
 import { App } from '../app';
 import { showToast } from '../components/toasts';
 import { colourSchemeSignal, themeColourSignal } from '../theme/theme-choice';
@@ -65,7 +65,7 @@ async function reloadsForNewVersion(): Promise<boolean> {
 }
 
 function describeFailure(failure: RequestFailure): string {
-  return describeRequestFailure(failure, i18next.t.bind(i18next), i18next.language);
+  return describeCallFailure(failure, i18next.t.bind(i18next), i18next.language);
 }
 
 /**

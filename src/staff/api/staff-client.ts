@@ -3,15 +3,11 @@ import type { ApiContract } from '../../shared/api/contract';
 import { envelopeSchema } from '../../shared/api/envelope';
 import { staffLogin, staffLogout, staffRefresh } from '../../shared/api/staff';
 import { ErrorCode } from '../../shared/errors/catalogue';
+import type { CallFailure } from '../../shared/errors/describe-failure';
 import { staffSignedOutPaths } from '../../shared/staff/access';
 
-/** Why a staff call failed, in the terms the console tells. */
-export type StaffFailure =
-  /** `messageLanguage`: the answer's Content-Language, the language the server wrote its message in. */
-  | { kind: 'code'; code: number; serverMessage: string; messageLanguage?: string | null; data?: unknown }
-  | { kind: 'http'; status: number }
-  | { kind: 'network' }
-  | { kind: 'malformed' };
+/** Why a staff call failed, in the terms the console tells (the console sets no timeout). */
+export type StaffFailure = Exclude<CallFailure, { kind: 'timeout' }>;
 
 export class StaffRequestError extends Error {
   constructor(readonly failure: StaffFailure) {

@@ -12,7 +12,7 @@ import type { EngineRemote, KlineWatches } from '../../../src/app/engine/engine-
 import { sessionSignal } from '../../../src/app/engine/signals';
 import { createWatchRegistry } from '../../../src/app/engine/watch-registry';
 import { brandConfigSchema } from '../../../src/shared/config/brand-config';
-import { describeRequestFailure } from '../../../src/app/api/describe-failure';
+import { describeCallFailure } from '../../../src/shared/errors/describe-failure';
 import { createFakeServer, type FakeServer } from './fake-server';
 import { english } from './i18n';
 
@@ -31,7 +31,7 @@ function absentEngine<T extends object>(name: string): T {
 
 /** How the app tells a failed request (boot.tsx): the same words, from English strings, in an error toast. */
 function describeFailure(failure: RequestFailure): string {
-  return describeRequestFailure(failure, (key, params) => english.t(key, params), 'en');
+  return describeCallFailure(failure, (key, params) => english.t(key, params), 'en');
 }
 
 /**
