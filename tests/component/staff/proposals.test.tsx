@@ -1,30 +1,15 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { I18nextProvider } from 'react-i18next';
 import { describe, expect, it } from 'vitest';
 import { configProposalsList, type ConfigProposal } from '../../../src/shared/api/staff';
 import { brandConfigSchema } from '../../../src/shared/config/brand-config';
-import englishStrings from '../../../src/shared/i18n/locales/en.json';
 import { createStaffClient } from '../../../src/staff/api/staff-client';
-import staffEnglish from '../../../src/staff/i18n/en.json';
 import { ProposalsTab } from '../../../src/staff/pages/proposals';
 import { StaffContext } from '../../../src/staff/session/staff-context';
 import { createFakeServer } from '../support/fake-server';
+import { consoleI18n } from '../support/i18n';
 
-/** The console's English: the shared strings with the console's own over them, as initStaffI18n loads them. */
-function consoleEnglish() {
-  const instance = i18next.createInstance();
-  void instance.use(initReactI18next).init({
-    lng: 'en',
-    fallbackLng: 'en',
-    resources: { en: { translation: englishStrings } },
-    interpolation: { escapeValue: false },
-    initAsync: false,
-  });
-  instance.addResourceBundle('en', 'translation', staffEnglish, true, false);
-  return instance;
-}
 
 /** Proposal n of a long history: a limits change by another admin, still open. */
 function proposal(id: number): ConfigProposal {
@@ -59,7 +44,7 @@ function renderProposals(total: number) {
   });
   const services = { client, me: { staffId: 1, email: 'admin@bank.example', roles: ['admin' as const], mustChangePassword: false }, config: brandConfigSchema.parse({}), signOut: () => undefined };
   render(
-    <I18nextProvider i18n={consoleEnglish()}>
+    <I18nextProvider i18n={consoleI18n()}>
       <StaffContext.Provider value={services}>
         <ProposalsTab />
       </StaffContext.Provider>

@@ -1,33 +1,16 @@
 import { act, render, screen, within } from '@testing-library/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { I18nextProvider } from 'react-i18next';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { describe, expect, it } from 'vitest';
 import { auditList, reviewsGet, type AuditRow, type ReviewItem } from '../../../src/shared/api/staff';
 import type { BrandConfig } from '../../../src/shared/config/brand-config';
-import sharedEnglish from '../../../src/shared/i18n/locales/en.json';
-import sharedGerman from '../../../src/shared/i18n/locales/de.json';
-import staffEnglish from '../../../src/staff/i18n/en.json';
-import staffGerman from '../../../src/staff/i18n/de.json';
 import type { StaffClient } from '../../../src/staff/api/staff-client';
 import { AuditPage } from '../../../src/staff/pages/audit';
 import { ReviewItemPage } from '../../../src/staff/pages/review-item';
 import { StaffContext, type StaffSelf } from '../../../src/staff/session/staff-context';
+import { consoleI18n } from '../support/i18n';
 
-/** The console's strings in German with English under them, as the console loads them for a German operator. */
-function germanConsole() {
-  const instance = i18next.createInstance();
-  void instance.use(initReactI18next).init({
-    lng: 'de',
-    fallbackLng: 'en',
-    resources: { en: { translation: { ...sharedEnglish, ...staffEnglish } }, de: { translation: { ...sharedGerman, ...staffGerman } } },
-    interpolation: { escapeValue: false },
-    returnNull: false,
-    initAsync: false,
-  });
-  return instance;
-}
 
 const deposit: ReviewItem = {
   id: 5,
@@ -46,7 +29,7 @@ const auditRows: AuditRow[] = [
   { id: 2, staffId: 1, staffEmail: 'ada@example.com', action: 'staff.setRoles', targetType: 'staff', targetId: '3', before: { roles: ['support'] }, after: { roles: ['admin', 'finance'] }, time: Date.UTC(2026, 11, 1, 11), address: null },
 ];
 
-function renderConsole(path: string, routePattern: string, page: () => React.ReactNode, i18n = germanConsole()) {
+function renderConsole(path: string, routePattern: string, page: () => React.ReactNode, i18n = consoleI18n('de')) {
   const answers = new Map<string, unknown>([
     [reviewsGet.path, { item: deposit, files: [], decisions: [] }],
     [auditList.path, { list: auditRows, pages: 1 }],
@@ -101,7 +84,7 @@ describe('review facts and audit values, for an operator reading German', () => 
   });
 
   it('words the audit changes anew when the operator picks another language', async () => {
-    const i18n = germanConsole();
+    const i18n = consoleI18n('de');
     await i18n.changeLanguage('en');
     renderConsole('/audit', '/audit', () => <AuditPage />, i18n);
     const english = (await screen.findByText('Trading prohibited', { selector: '.staff-change-field' })).closest('li')!;
