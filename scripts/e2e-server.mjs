@@ -22,7 +22,7 @@ chat.unref();
 // (the otpauth URL's secret lets the test compute the authenticator's codes).
 const firstAdminFile = 'first-admin.json';
 fs.mkdirSync(dataDir, { recursive: true });
-const firstAdmin = spawnSync('npm', ['run', '--silent', 'staff', '--', 'create', '--email', 'admin@e2e.example', '--role', 'admin'], {
+const firstAdmin = spawnSync('npm', ['run', '--silent', 'staff', '--', 'create', '--email', 'admin@e2e.example', '--role', 'admin', '--document', 'E2E-admin@e2e.example'], {
   encoding: 'utf8',
   env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
 });
@@ -34,7 +34,7 @@ if (firstAdmin.status !== 0 || !firstAdminLine.startsWith('{')) {
 fs.writeFileSync(path.join(dataDir, firstAdminFile), `${firstAdminLine}\n`);
 // A finance member for the money tests' review approvals, made the same way and kept as
 // `finance-reviewer.json` (the staff-console test keeps the first admin to itself).
-const reviewer = spawnSync('npm', ['run', '--silent', 'staff', '--', 'create', '--email', 'reviewer@e2e.example', '--role', 'finance'], {
+const reviewer = spawnSync('npm', ['run', '--silent', 'staff', '--', 'create', '--email', 'reviewer@e2e.example', '--role', 'finance', '--document', 'E2E-reviewer@e2e.example'], {
   encoding: 'utf8',
   env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
 });

@@ -1,4 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Transaction } from 'kysely';
+import type { Database } from './db/schema';
 import { createDataCipher, loadDataKey } from './auth/data-key';
 import type { TokenService } from './auth/tokens';
 import { createSharedConnectionLimits } from './http/connection-limits';
@@ -114,9 +116,12 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     nowMs,
   });
   // The staff core registers the staff scope; the staff modules registered after it receive its `staffRoutes` and `audit`.
-  const { staffRoutes, audit, duties } = await registerStaff(app, { settings, database, tokens, dataDir: dependencies.dataDir ?? null, messages: outbox, sendMessage, nowMs });
+  const { staffRoutes, audit, duties, conflicts } = await registerStaff(app, { settings, database, tokens, dataDir: dependencies.dataDir ?? null, messages: outbox, sendMessage, nowMs });
   // The review queues: the modules that own a review kind (money, account) receive `reviews` to register its effect and submit items.
-  const reviews = registerReviews(app, { settings, database, staffRoutes, audit, duties });
+  // Identity verification's statements: the review queues' conflict-of-interest test reads a customer's documents through them.
+  const verificationRepository = createVerificationRepository(database.db);
+  const customerOf = async (trx: Transaction<Database>, uid: number) => ({ uid, email: await identity.emailOf(uid, trx), documentDigests: await verificationRepository.documentDigestsOf(uid, trx) });
+  const reviews = registerReviews(app, { settings, database, staffRoutes, audit, duties, conflicts, customerOf });
   // Uploaded images: stored by the modules that take them (deposits; avatars and identity documents), read back by owner and reviewer.
   const uploads = await registerUploads({
     settings,
@@ -160,7 +165,6 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const depositsRepository = createDepositsRepository(database.db);
   const depositedUsd = (uid: number) => depositsRepository.approvedUsdTotal(uid);
   // Identity verification's reads come before the account (user/info's verifiedStatus) and withdrawals (1067).
-  const verificationRepository = createVerificationRepository(database.db);
   const verifiedStatus = async (uid: number) => verifiedStatusOf(await verificationRepository.latest(uid, 'full'));
   // The level that names a customer's withdrawal limits and deposit cap: the highest approved one.
   const verificationLevel = async (uid: number): Promise<VerificationLevelName> => {

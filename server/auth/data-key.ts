@@ -2,6 +2,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
+/** The tests' key when no DATA_DIR is given (see below). */
+let inMemoryKey: Buffer | undefined;
+
 /**
  * The key that encrypts sensitive fields at rest and keys the one-time-code hashes:
  * DATA_ENCRYPTION_KEY (base64, 32 bytes) when set, else a random key created once under
@@ -13,7 +16,9 @@ export async function loadDataKey(options: { dataKeySetting: string | null; data
     if (key.length !== 32) throw new Error('DATA_ENCRYPTION_KEY must be 32 bytes, base64-encoded');
     return key;
   }
-  if (!options.dataDir) return crypto.randomBytes(32);
+  // No DATA_DIR (tests only: the settings always name one): one key for the process, so every
+  // module seals and digests with the same key, as they do when it lives under DATA_DIR.
+  if (!options.dataDir) return (inMemoryKey ??= crypto.randomBytes(32));
   const file = path.join(options.dataDir, 'secrets', 'data.key');
   try {
     return Buffer.from(await fs.readFile(file, 'utf8'), 'base64');

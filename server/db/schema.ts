@@ -27,6 +27,7 @@ export interface Database {
   staff_refresh_token: StaffRefreshTokenTable;
   staff_audit: StaffAuditTable;
   staff_invitation: StaffInvitationTable;
+  staff_customer_link: StaffCustomerLinkTable;
   config_proposal: ConfigProposalTable;
   notice: NoticeTable;
   review_item: ReviewItemTable;
@@ -325,6 +326,18 @@ export interface StaffMemberTable {
   last_sign_in_at: Date | null;
   /** When the member confirmed their second factor; null: invited, cannot sign in yet (0030). */
   enrolled_at: Date | null;
+  /** The keyed digest of the member's own identity document number, and its mask; null until declared (0041). */
+  document_digest: Generated<string | null>;
+  document_masked: Generated<string | null>;
+  document_declared_at: Generated<Date | null>;
+}
+
+/** A customer account declared as a staff member's own (0041): they decide none of its review items. */
+export interface StaffCustomerLinkTable {
+  staff_id: number;
+  uid: number;
+  recorded_by: number;
+  created_at: Generated<Date>;
 }
 
 /** A staff member's single-use invitation (0030): only the token's digest is kept. */

@@ -1,10 +1,12 @@
 /**
- * `npm run staff -- create --email <e-mail> --role <role> [--role <role>…]`: creates a
+ * `npm run staff -- create --email <e-mail> --role <role> [--role <role>…] [--document <number>]`: creates a
  * staff member in the configured database (DATA_DIR's PGlite, while the server is stopped,
  * or DATABASE_URL), through the same function as the console's `staff/create`, and prints
  * one JSON line { email, oneTimePassword, otpauthUrl }: the only time they are shown. The
  * creation is audited (no staff member, address 'cli'). Exits 1 with the reason on stderr
- * for a bad e-mail, an unknown role or an e-mail that already has an account.
+ * for a bad e-mail, an unknown role or an e-mail that already has an account. `--document`
+ * declares the member's own identity document (conflict of interest), which they would
+ * otherwise declare in the console before their first decision.
  */
 import { parseArgs } from 'node:util';
 import { createTokenService, loadSigningKey } from '../auth/tokens';
@@ -15,10 +17,10 @@ import { createStaffCore } from '../modules/staff';
 import { readSettings } from '../settings';
 import { staffRoles } from '../../src/shared/staff/roles';
 
-const usage = `usage: npm run staff -- create --email <e-mail> --role <${staffRoles.join('|')}> [--role …]`;
+const usage = `usage: npm run staff -- create --email <e-mail> --role <${staffRoles.join('|')}> [--role …] [--document <the member's identity document number>]`;
 
 export async function runStaffCommand(args: string[], environment: NodeJS.ProcessEnv = process.env): Promise<{ email: string; oneTimePassword: string; otpauthUrl: string }> {
-  const { positionals, values } = parseArgs({ args, allowPositionals: true, strict: true, options: { email: { type: 'string' }, role: { type: 'string', multiple: true } } });
+  const { positionals, values } = parseArgs({ args, allowPositionals: true, strict: true, options: { email: { type: 'string' }, role: { type: 'string', multiple: true }, document: { type: 'string' } } });
   if (positionals.length !== 1 || positionals[0] !== 'create' || !values.email || !values.role?.length) throw new Error(usage);
   const settings = readSettings(environment);
   const database = await openDatabase(settings.databaseUrl ? { kind: 'postgres', url: settings.databaseUrl } : { kind: 'pglite', dataDir: settings.dataDir });
@@ -27,6 +29,8 @@ export async function runStaffCommand(args: string[], environment: NodeJS.Proces
     const tokens = createTokenService({ key, accessTokenTtlSeconds: settings.accessTokenTtlSeconds });
     const staff = await createStaffCore({ settings, db: database.db, tokens, dataDir: settings.dataDir });
     const created = await staff.management.create({ email: values.email, roles: values.role }, commandLineActor);
+    // The member's own identity document, when the operator has it: they decide nothing until it is declared.
+    if (values.document) await staff.conflicts.declareDocument(commandLineActor, created.staffId, values.document);
     return { email: created.email, oneTimePassword: created.oneTimePassword, otpauthUrl: created.otpauthUrl };
   } finally {
     await database.close();

@@ -17,6 +17,7 @@ import { ChangePasswordPage } from './pages/change-password';
 import { ConfigPage } from './pages/config';
 import { CustomerPage } from './pages/customer';
 import { CustomersPage } from './pages/customers';
+import { DeclarationsPage } from './pages/declarations';
 import { EnrolPage } from './pages/enrol';
 import { HomePage } from './pages/home';
 import { NoticesPage } from './pages/notices';
@@ -117,6 +118,7 @@ function SignedInRoutes() {
         {allowed.has('audit') ? <Route path="/audit" component={AuditPage} /> : null}
         {allowed.has('config') ? <Route path="/config" component={ConfigPage} /> : null}
         {allowed.has('staff') ? <Route path="/staff-members" component={StaffMembersPage} /> : null}
+        <Route path="/declarations" component={DeclarationsPage} />
         <Route>{() => <Redirect to="/" replace />}</Route>
       </Switch>
     </ConsoleLayout>

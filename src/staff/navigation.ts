@@ -3,7 +3,7 @@ import { reviewKindRole, reviewKinds, type ReviewKind, type StaffRole } from '..
 
 /** A section of the console: its address under /staff/, its label key, and the call it starts with (its access). */
 export interface ConsoleSection {
-  id: 'home' | 'customers' | 'queues' | 'notices' | 'audit' | 'config' | 'staff';
+  id: 'home' | 'customers' | 'queues' | 'notices' | 'audit' | 'config' | 'staff' | 'declarations';
   href: string;
   labelKey: string;
 }
@@ -19,6 +19,7 @@ const sectionCalls = {
   audit: '/v1/staff/audit/list',
   config: '/v1/staff/config/switches',
   staff: '/v1/staff/staff/list',
+  declarations: '/v1/staff/me/declarations',
 } as const satisfies Partial<Record<ConsoleSection['id'], keyof typeof staffRouteAccess>>;
 
 const sections: readonly ConsoleSection[] = [
@@ -29,6 +30,7 @@ const sections: readonly ConsoleSection[] = [
   { id: 'audit', href: '/audit', labelKey: 'staff.nav.audit' },
   { id: 'config', href: '/config', labelKey: 'staff.nav.config' },
   { id: 'staff', href: '/staff-members', labelKey: 'staff.nav.staff' },
+  { id: 'declarations', href: '/declarations', labelKey: 'staff.nav.declarations' },
 ];
 
 /** The review kinds a member may list and decide, in the contract's order. */

@@ -29,6 +29,8 @@ const newAddress = () => `10.77.${Math.floor((addresses += 1) / 250)}.${addresse
 
 /** Routes of the staff table that change something (the rest only read). */
 const mutatingPaths = [
+  // First: the walking admin declares their own document before deciding anything.
+  '/v1/staff/me/declareDocument',
   '/v1/staff/staff/create',
   '/v1/staff/staff/resendInvitation',
   '/v1/staff/staff/setRoles',
@@ -47,12 +49,16 @@ const mutatingPaths = [
   '/v1/staff/config/proposals/decide',
   '/v1/staff/customers/setDepositBlocked',
   '/v1/staff/notices/send',
+  // After the decision: an account declared as the walker's own would refuse it.
+  '/v1/staff/me/declareAccount',
+  '/v1/staff/staff/recordAccountLink',
 ] as const;
 
 /** Routes that change nothing another person sees (logout ends only the caller's own session; sign-ins are not audited either). */
 const readOnlyPaths = [
   '/v1/staff/logout',
   '/v1/staff/me',
+  '/v1/staff/me/declarations',
   '/v1/staff/staff/list',
   '/v1/staff/customers/search',
   '/v1/staff/customers/get',
@@ -267,15 +273,20 @@ describe.each(testBackends())('staff back office under attack on $name', (backen
     // Each declared route is classified, so a new one cannot skip this walk.
     expect([...declared].sort()).toEqual([...mutatingPaths, '/v1/staff/password', ...readOnlyPaths].sort());
 
+    // An admin who has declared nothing yet: their first walked call declares their document.
+    const walker = await createStaffAndSignIn(server, { roles: ['admin'], nowMs, document: null });
     const target = await createStaffAndSignIn(server, { roles: ['support'], nowMs });
     const review = await submitReview(server, { kind: 'deposit', uid: customer.uid, facts: { amount: '5' }, amountUsd: '5' });
-    const switches = ((await staffCall(server, '/v1/staff/config/switches', {}, admin.token)).data as { items: { name: string; enable: boolean }[] }).items;
-    const products = ((await staffCall(server, '/v1/staff/config/products', {}, admin.token)).data as { list: { productCode: string }[] }).list;
-    const optionProducts = ((await staffCall(server, '/v1/staff/config/optionProducts', {}, admin.token)).data as { list: { id: number }[] }).list;
+    const switches = ((await staffCall(server, '/v1/staff/config/switches', {}, walker.token)).data as { items: { name: string; enable: boolean }[] }).items;
+    const products = ((await staffCall(server, '/v1/staff/config/products', {}, walker.token)).data as { list: { productCode: string }[] }).list;
+    const optionProducts = ((await staffCall(server, '/v1/staff/config/optionProducts', {}, walker.token)).data as { list: { id: number }[] }).list;
     // A proposal to decide: its proposer may reject (withdraw) it.
-    const proposal = ((await staffCall(server, '/v1/staff/config/setProduct', { productCode: products[0]!.productCode, fields: { overnightRate: '0.0002' } }, admin.token)).data as { proposalId: number }).proposalId;
-    const invited = (await staffCall(server, '/v1/staff/staff/create', { email: newEmail('walk-invited'), roles: ['support'] }, admin.token)).data as { staffId: number };
+    const proposal = ((await staffCall(server, '/v1/staff/config/setProduct', { productCode: products[0]!.productCode, fields: { overnightRate: '0.0002' } }, walker.token)).data as { proposalId: number }).proposalId;
+    const invited = (await staffCall(server, '/v1/staff/staff/create', { email: newEmail('walk-invited'), roles: ['support'] }, walker.token)).data as { staffId: number };
     const bodies: Record<(typeof mutatingPaths)[number], unknown> = {
+      '/v1/staff/me/declareDocument': { documentNumber: `WALK-${newRequestId()}` },
+      '/v1/staff/me/declareAccount': { uid: customer.uid },
+      '/v1/staff/staff/recordAccountLink': { staffId: target.staffId, uid: customer.uid },
       '/v1/staff/staff/create': { email: newEmail('walk'), roles: ['support'] },
       '/v1/staff/staff/resendInvitation': { staffId: invited.staffId },
       '/v1/staff/staff/setRoles': { staffId: target.staffId, roles: ['support', 'finance'] },
@@ -305,11 +316,11 @@ describe.each(testBackends())('staff back office under attack on $name', (backen
     const rowsWithoutAfter: string[] = [];
     for (const path of mutatingPaths) {
       const before = await auditCount();
-      const answer = await staffCall(server, path, bodies[path], admin.token);
+      const answer = await staffCall(server, path, bodies[path], walker.token);
       expect(answer.code, `${path}: ${answer.msg}`).toBe(0);
       written[path] = (await auditCount()) - before;
       const last = await server.database.db.selectFrom('staff_audit').select(['staff_id', 'after']).orderBy('id', 'desc').executeTakeFirstOrThrow();
-      if (last.after === null || last.staff_id !== admin.staffId) rowsWithoutAfter.push(path);
+      if (last.after === null || last.staff_id !== walker.staffId) rowsWithoutAfter.push(path);
     }
     expect(written).toEqual(Object.fromEntries(mutatingPaths.map((path) => [path, 1])));
     expect(rowsWithoutAfter).toEqual([]);
@@ -343,6 +354,11 @@ describe.each(testBackends())('staff back office under attack on $name', (backen
       ['/v1/staff/customers/setDepositBlocked', { uid: customer.uid, blocked: true, reason: 'x' }, support.token],
       ['/v1/staff/notices/send', { uid: customer.uid, title: '', content: 'x' }, support.token],
       ['/v1/staff/notices/send', { uid: customer.uid, title: 't', content: 'x' }, financeA.token],
+      ['/v1/staff/me/declareDocument', { documentNumber: 'A-1' }, support.token],
+      ['/v1/staff/me/declareDocument', { documentNumber: `AGAIN-${newRequestId()}` }, support.token],
+      ['/v1/staff/me/declareAccount', { uid: 99_999_999 }, support.token],
+      ['/v1/staff/staff/recordAccountLink', { staffId: financeA.staffId, uid: customer.uid }, support.token],
+      ['/v1/staff/staff/recordAccountLink', { staffId: 999_999, uid: customer.uid }, compliance.token],
     ];
     const writers: string[] = [];
     for (const [path, body, token] of refusedCalls) {

@@ -102,8 +102,8 @@ describe.each(testBackends())('staff management and the audit trail on $name', (
     expect(forCustomer[0]).toMatchObject({ after: { prohibited: false }, address: '198.51.100.7', staffEmail: admin.email });
     expect((await auditRows({ action: 'test.prohibit' })).map((row) => row.targetId)).toEqual(['41', '42', '41']);
     const byCompliance = await auditRows({ staffId: compliance.staffId });
-    // Newest first: the one-time password's change, after the sign-in (every sign-in is audited).
-    expect(byCompliance.map((row) => row.action)).toEqual(['staff.changePassword', 'staff.signIn']);
+    // Newest first: the member's own document declared, after the one-time password's change, after the sign-in (every sign-in is audited).
+    expect(byCompliance.map((row) => row.action)).toEqual(['staff.declareDocument', 'staff.changePassword', 'staff.signIn']);
     const firstPage = await staffCall(server, '/v1/staff/audit/list', { action: 'test.prohibit', page: 1, limit: 2 }, compliance.token);
     const secondPage = await staffCall(server, '/v1/staff/audit/list', { action: 'test.prohibit', page: 2, limit: 2 }, compliance.token);
     expect(firstPage.data).toMatchObject({ pages: 2, list: [{ targetId: '41' }, { targetId: '42' }] });

@@ -40,7 +40,7 @@ describe('the first-admin command (npm run staff -- create)', () => {
 
   beforeAll(async () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tradeweb-staff-cli-'));
-    const created = await staffCommand(dataDir, ['create', '--email', 'First.Admin@Example.com', '--role', 'admin', '--role', 'compliance']);
+    const created = await staffCommand(dataDir, ['create', '--email', 'First.Admin@Example.com', '--role', 'admin', '--role', 'compliance', '--document', 'X1234567']);
     expect(created.exitCode, created.stderr).toBe(0);
     const lines = created.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -96,13 +96,16 @@ describe('the first-admin command (npm run staff -- create)', () => {
       expect((await staffCall({ app }, '/v1/staff/staff/list', {}, token)).code).toBe(2002);
       expect((await staffCall({ app }, '/v1/staff/password', { oldPassword: printed.oneTimePassword, newPassword: 'the first admin 1' }, token)).code).toBe(0);
       const list = await staffCall({ app }, '/v1/staff/staff/list', {}, token);
-      expect(list.data).toMatchObject({ pages: 1, list: [{ email: printed.email, roles: ['compliance', 'admin'], mustChangePassword: false, disabled: false }] });
+      expect(list.data).toMatchObject({ pages: 1, list: [{ email: printed.email, roles: ['compliance', 'admin'], mustChangePassword: false, disabled: false, documentDeclared: true }] });
     });
 
     it('audited the creation as the command line: no staff member, address cli', async () => {
       const rows = await database.db.selectFrom('staff_audit').selectAll().where('action', '=', 'staff.create').execute();
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ staff_id: null, address: 'cli', target_type: 'staff', before: null, after: { email: printed.email, roles: ['compliance', 'admin'], disabled: false } });
+      // The admin's own document, declared by the command: the trail keeps its mask only.
+      const declared = await database.db.selectFrom('staff_audit').selectAll().where('action', '=', 'staff.declareDocument').execute();
+      expect(declared).toMatchObject([{ staff_id: null, address: 'cli', after: { document: 'X1****67' } }]);
     });
   });
 });

@@ -131,6 +131,9 @@ test('the staff console meets WCAG 2.2 AA (axe-core): sign-in, the forced passwo
   await scanConsole(office, 'home', findings);
 
   const navigation = office.getByRole('navigation', { name: 'Console sections' });
+  await navigation.getByRole('link', { name: 'Declarations' }).click();
+  await expect(office.getByRole('region', { name: 'My customer accounts' })).toBeVisible();
+  await scanConsole(office, 'declarations', findings);
   await navigation.getByRole('link', { name: 'Customers' }).click();
   await office.getByRole('searchbox', { name: 'UID, e-mail or phone' }).fill(customer.email);
   await office.getByRole('button', { name: 'Search' }).click();

@@ -42,7 +42,7 @@ test('the staff console: an admin signs in with TOTP, invites a finance member, 
   await page.getByRole('button', { name: 'Save the new password' }).click();
   await expect(page.getByRole('heading', { name: `Welcome, ${admin.email}` })).toBeVisible();
   const navigation = page.getByRole('navigation', { name: 'Console sections' });
-  await expect(navigation.getByRole('link')).toHaveText(['Home', 'Customers', 'Review queues', 'Notices', 'Audit trail', 'Configuration', 'Staff']);
+  await expect(navigation.getByRole('link')).toHaveText(['Home', 'Customers', 'Review queues', 'Notices', 'Audit trail', 'Configuration', 'Staff', 'Declarations']);
 
   // A finance member is invited: the admin is told where the invitation went and sees no credential.
   await navigation.getByRole('link', { name: 'Staff' }).click();

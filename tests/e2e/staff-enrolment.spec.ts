@@ -54,5 +54,29 @@ test('a new staff member enrols from the invitation: their own password and auth
   await page.getByLabel('Authenticator code').fill(totpCode(secret, Date.now() + 30_000));
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: `Welcome, ${email}` })).toBeVisible();
-  await expect(page.getByRole('navigation', { name: 'Console sections' }).getByRole('link')).toHaveText(['Home', 'Customers', 'Notices']);
+  const navigation = page.getByRole('navigation', { name: 'Console sections' });
+  await expect(navigation.getByRole('link')).toHaveText(['Home', 'Customers', 'Notices', 'Declarations']);
+
+  // A new member decides nothing before declaring their own identity document: Home says so and leads there.
+  await expect(page.getByRole('status').filter({ hasText: 'You have not declared your identity document' })).toBeVisible();
+  await page.getByRole('link', { name: 'Declare it now' }).click();
+  await expect(page.getByRole('heading', { name: 'My declarations' })).toBeVisible();
+  const documentCard = page.getByRole('region', { name: 'My identity document' });
+  await documentCard.getByRole('button', { name: 'Declare document' }).click();
+  await expect(documentCard.getByText('Enter the number as printed on the document (at least 4 characters).')).toBeVisible();
+  const number = `E2E${crypto.randomBytes(4).toString('hex').toUpperCase()}`;
+  await documentCard.getByLabel('Document number').fill(number);
+  await documentCard.getByRole('button', { name: 'Declare document' }).click();
+  const confirm = page.getByRole('dialog', { name: 'My identity document' });
+  await expect(confirm).toContainText(`Declare ${number} as your own identity document? It cannot be changed afterwards.`);
+  await confirm.getByRole('button', { name: 'Declare document' }).click();
+  // Declared: only its mask is shown, and no form is left to change it.
+  await expect(documentCard.getByText(`${number.slice(0, 2)}${'*'.repeat(number.length - 4)}${number.slice(-2)}`)).toBeVisible();
+  await expect(documentCard.getByRole('button', { name: 'Declare document' })).toHaveCount(0);
+  // A customer account of their own: an unknown UID is refused with the translated reason, and nothing is listed.
+  const accounts = page.getByRole('region', { name: 'My customer accounts' });
+  await accounts.getByLabel('Customer UID').fill('12ab');
+  await accounts.getByRole('button', { name: 'Declare account' }).click();
+  await expect(accounts.getByText("Enter the customer account's UID (digits only).")).toBeVisible();
+  await expect(accounts.getByText('No customer account declared.')).toBeVisible();
 });

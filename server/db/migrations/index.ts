@@ -32,6 +32,7 @@ import * as signInTrust from './0034-sign-in-trust';
 import * as verifiedDocuments from './0038-verified-documents';
 import * as secondFactorRequest from './0039-second-factor-request';
 import * as staffInvitationVoided from './0040-staff-invitation-voided';
+import * as staffConflicts from './0041-staff-conflicts';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '0038-verified-documents': verifiedDocuments,
   '0039-second-factor-request': secondFactorRequest,
   '0040-staff-invitation-voided': staffInvitationVoided,
+  '0041-staff-conflicts': staffConflicts,
 };

@@ -9,8 +9,8 @@ export function createIdentityRepository(db: Kysely<Database>) {
       const query = db.selectFrom('app_user').selectAll();
       return (type === 'E' ? query.where('email', '=', username.toLowerCase()) : query.where('phone', '=', username)).executeTakeFirst();
     },
-    findUserByUid(uid: number) {
-      return db.selectFrom('app_user').selectAll().where('uid', '=', uid).executeTakeFirst();
+    findUserByUid(uid: number, executor: Executor = db) {
+      return executor.selectFrom('app_user').selectAll().where('uid', '=', uid).executeTakeFirst();
     },
     findUserByInviteCode(inviteCode: string) {
       return db.selectFrom('app_user').select('uid').where('invite_code', '=', inviteCode.toUpperCase()).executeTakeFirst();

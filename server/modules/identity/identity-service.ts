@@ -61,6 +61,11 @@ export function createIdentityService(deps: IdentityDependencies) {
       return (await deps.repository.findUserByUid(uid)) !== undefined;
     },
 
+    /** The user's e-mail, or null (a phone-registered user without one), in the caller's transaction. */
+    async emailOf(uid: number, executor: Executor): Promise<string | null> {
+      return (await deps.repository.findUserByUid(uid, executor))?.email ?? null;
+    },
+
     /** The user's profile row (the account area's `user/info`), or undefined for an unknown uid. */
     profile(uid: number) {
       return deps.repository.findUserByUid(uid);

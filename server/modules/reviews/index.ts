@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { DatabaseHandle } from '../../db/database';
 import type { Settings } from '../../settings';
-import type { StaffAudit, StaffDuties, StaffRoutes } from '../staff';
+import type { StaffAudit, StaffConflicts, StaffDuties, StaffRoutes } from '../staff';
+import type { CustomerOfReview } from './reviews-service';
 import { createReviewsRepository } from './reviews-repository';
 import { registerReviewsRoutes } from './reviews-routes';
 import { createReviewsService, type ReviewsService } from './reviews-service';
@@ -22,13 +23,23 @@ declare module 'fastify' {
  */
 export function registerReviews(
   app: FastifyInstance,
-  deps: { settings: Settings; database: DatabaseHandle; staffRoutes: StaffRoutes; audit: StaffAudit; duties: StaffDuties },
+  deps: {
+    settings: Settings;
+    database: DatabaseHandle;
+    staffRoutes: StaffRoutes;
+    audit: StaffAudit;
+    duties: StaffDuties;
+    conflicts: Pick<StaffConflicts, 'requireUnconflicted'>;
+    customerOf: CustomerOfReview;
+  },
 ): ReviewsService {
   const reviews = createReviewsService({
     db: deps.database.db,
     repository: createReviewsRepository(deps.database.db),
     audit: deps.audit,
     duties: deps.duties,
+    conflicts: deps.conflicts,
+    customerOf: deps.customerOf,
     fourEyesUsd: deps.settings.fourEyesUsd,
     soloApprovalsUsd: deps.settings.soloApprovalsUsd,
   });

@@ -9,7 +9,8 @@ import type { Database } from '../../db/schema';
 import { inTransaction } from '../../db/after-commit';
 import { isUniqueViolation } from '../../db/database-errors';
 import { AppError } from '../../http/app-error';
-import type { StaffActor, StaffAudit, StaffDuties } from '../staff';
+import type { CustomerSide } from '../../../src/shared/staff/conflict-of-interest';
+import type { StaffActor, StaffAudit, StaffConflicts, StaffDuties } from '../staff';
 import type { ReviewItemRow, ReviewsRepository } from './reviews-repository';
 
 /** An item as a kind's effect receives it: what the owning module submitted. */
@@ -106,6 +107,9 @@ export function reviewableKinds(actor: Pick<StaffActor, 'roles'>): ReviewKind[] 
  * any other use of it is refused (1016); the decision row, its audit row and the kind's
  * effect commit together or not at all.
  */
+/** What the conflict-of-interest test reads of an item's customer (their e-mail, their documents), in the decision's transaction. */
+export type CustomerOfReview = (trx: Transaction<Database>, uid: number) => Promise<CustomerSide>;
+
 /** The kinds whose solo approvals count against a member's SOLO_APPROVALS_USD: what moves customers' money in or out. */
 const soloLimitedKinds: readonly ReviewKind[] = ['withdrawal', 'deposit'];
 
@@ -115,6 +119,9 @@ export function createReviewsService(deps: {
   audit: StaffAudit;
   /** Segregation of duties: whether two members may be an item's two approvers, and who is disabled. */
   duties: Pick<StaffDuties, 'requireIndependent' | 'isDisabled' | 'onMemberDisabled' | 'lockMember'>;
+  /** Conflict of interest: no member decides an item of a customer account that is theirs. */
+  conflicts: Pick<StaffConflicts, 'requireUnconflicted'>;
+  customerOf: CustomerOfReview;
   /** FOUR_EYES_USD: withdrawals (or deposits) worth this much or more over 24 hours need two approvers. */
   fourEyesUsd: string;
   /** SOLO_APPROVALS_USD: what one member may approve alone over 24 hours, across customers. */
@@ -181,6 +188,8 @@ export function createReviewsService(deps: {
       // Read under the item's lock: a parallel replay that got here first has committed its decision.
       const replayed = await replayedStatus(trx, request, item.id, actor.staffId);
       if (replayed) return replayed;
+      // Before anything else of the decision: a member decides nothing of an account that is theirs, approve or reject.
+      await deps.conflicts.requireUnconflicted(trx, actor.staffId, await deps.customerOf(trx, item.uid));
       const handler = handlerOf(item.kind);
       let status = item.status;
       let first = status === 'awaiting_second' ? await repository.firstApproval(trx, item.id) : null;

@@ -23,6 +23,7 @@ export type { StaffActor, StaffAudit, AuditEntry } from './audit';
 export type { StaffRequest, StaffRoutes } from './staff-scope';
 export type { StaffService } from './staff-service';
 export type { StaffDuties } from './staff-duties';
+export type { StaffConflicts } from './staff-conflicts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -93,6 +94,7 @@ export interface StaffModule {
   staffRoutes: StaffRoutes;
   audit: StaffAudit;
   duties: StaffService['duties'];
+  conflicts: StaffService['conflicts'];
 }
 
 /**
@@ -121,5 +123,5 @@ export async function registerStaff(
   app.addHook('onClose', () => staff.settled());
   app.decorate('staff', staff);
   app.decorate('staffRoutes', scope.staffRoutes);
-  return { staffRoutes: scope.staffRoutes, audit: staff.audit, duties: staff.duties };
+  return { staffRoutes: scope.staffRoutes, audit: staff.audit, duties: staff.duties, conflicts: staff.conflicts };
 }

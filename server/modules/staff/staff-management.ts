@@ -64,6 +64,7 @@ export function createStaffManagement(deps: StaffDependencies, context: StaffCon
   return {
     async list(page: number, limit: number): Promise<{ list: StaffMember[]; pages: number }> {
       const { rows, total } = await repository.page((page - 1) * limit, limit);
+      const links = await repository.customerLinks(rows.map((row) => row.id));
       return {
         list: rows.map((row) => ({
           staffId: row.id,
@@ -75,6 +76,8 @@ export function createStaffManagement(deps: StaffDependencies, context: StaffCon
           invitationExpiresTime: row.enrolled_at === null && row.invitation_expires_at !== null ? timeMs(row.invitation_expires_at) : null,
           createdTime: timeMs(row.created_at),
           lastSignInTime: row.last_sign_in_at ? timeMs(row.last_sign_in_at) : null,
+          documentDeclared: row.document_digest !== null,
+          linkedUids: (links.get(row.id) ?? []).map((link) => link.uid),
         })),
         pages: pageCount(total, limit),
       };

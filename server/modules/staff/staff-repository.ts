@@ -183,6 +183,38 @@ export function createStaffRepository(db: Kysely<Database>) {
       if (keepFamilyId) query = query.where('id', '<>', keepFamilyId);
       await query.execute();
     },
+    /** Sets a member's own document, once: false when one was declared already. */
+    async declareDocument(trx: Transaction<Database>, staffId: number, document: { digest: string; masked: string }, at: Date): Promise<boolean> {
+      const result = await trx
+        .updateTable('staff_member')
+        .set({ document_digest: document.digest, document_masked: document.masked, document_declared_at: at })
+        .where('id', '=', staffId)
+        .where('document_digest', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    /** Records a customer account as a member's own; false when it was recorded already. */
+    async insertCustomerLink(trx: Transaction<Database>, link: { staffId: number; uid: number; recordedBy: number }): Promise<boolean> {
+      const inserted = await trx
+        .insertInto('staff_customer_link')
+        .values({ staff_id: link.staffId, uid: link.uid, recorded_by: link.recordedBy })
+        .onConflict((conflict) => conflict.columns(['staff_id', 'uid']).doNothing())
+        .returning('uid')
+        .executeTakeFirst();
+      return inserted !== undefined;
+    },
+    /** The customer accounts recorded as members' own, by member. */
+    async customerLinks(staffIds: readonly number[], trx: StaffDb = db): Promise<Map<number, { uid: number; recordedBy: number; atMs: number }[]>> {
+      const links = new Map<number, { uid: number; recordedBy: number; atMs: number }[]>();
+      if (staffIds.length === 0) return links;
+      const rows = await trx.selectFrom('staff_customer_link').selectAll().where('staff_id', 'in', [...staffIds]).orderBy('created_at').orderBy('uid').execute();
+      for (const row of rows) {
+        const list = links.get(row.staff_id) ?? [];
+        list.push({ uid: row.uid, recordedBy: row.recorded_by, atMs: timeMs(row.created_at) });
+        links.set(row.staff_id, list);
+      }
+      return links;
+    },
     async insertRefreshToken(token: { tokenHash: string; familyId: string; expiresAt: Date; createdAt: Date }) {
       await db.insertInto('staff_refresh_token').values({ token_hash: token.tokenHash, family_id: token.familyId, expires_at: token.expiresAt, created_at: token.createdAt }).execute();
     },

@@ -1,6 +1,9 @@
 import {
   auditList,
   staffCreate,
+  staffDeclarations,
+  staffDeclareAccount,
+  staffDeclareDocument,
   staffDisable,
   staffEnrol,
   staffEnrolConfirm,
@@ -10,6 +13,7 @@ import {
   staffLogout,
   staffMe,
   staffPassword,
+  staffRecordAccountLink,
   staffRefresh,
   staffResendInvitation,
   staffSetRoles,
@@ -46,6 +50,20 @@ export function registerStaffCoreRoutes({ staffRoutes, signedOutRoute }: ReturnT
   });
   staffRoutes.route(staffPassword, async (body, request) => {
     await staff.changePassword(request.staffSession, body, request.staff.address);
+    return null;
+  });
+
+  staffRoutes.route(staffDeclarations, (_body, request) => staff.conflicts.declarations(request.staff.staffId));
+  staffRoutes.route(staffDeclareDocument, async (body, request) => {
+    await staff.conflicts.declareDocument(request.staff, request.staff.staffId, body.documentNumber);
+    return null;
+  });
+  staffRoutes.route(staffDeclareAccount, async (body, request) => {
+    await staff.conflicts.declareAccount(request.staff, body.uid);
+    return null;
+  });
+  staffRoutes.route(staffRecordAccountLink, async (body, request) => {
+    await staff.conflicts.recordAccountLink(request.staff, body);
     return null;
   });
 

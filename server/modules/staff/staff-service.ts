@@ -1,3 +1,4 @@
+import { createStaffConflicts } from './staff-conflicts';
 import { createStaffContext, type StaffDependencies } from './staff-context';
 import { createStaffDuties } from './staff-duties';
 import { createStaffEnrolment } from './staff-enrolment';
@@ -19,6 +20,8 @@ export function createStaffService(deps: StaffDependencies) {
     enrolment,
     /** Segregation of duties: the review queues and dual control ask it, and learn of disabled members through it. */
     duties,
+    /** Conflict of interest: the members' own documents and customer accounts; the review queues ask it. */
+    conflicts: createStaffConflicts(deps, context),
     management: createStaffManagement(deps, context, sessions, enrolment, duties),
     audit: deps.audit,
   };

@@ -69,6 +69,12 @@ export function createVerificationRepository(db: Kysely<Database>) {
     },
 
     /** Whether a document number (its hash) already verified an account other than `uid`. */
+    /** The digests of every document number submitted on an account, verified or not (the staff's conflict-of-interest test). */
+    async documentDigestsOf(uid: number, executor: Executor = db): Promise<string[]> {
+      const rows = await executor.selectFrom('identity_submission').select('document_digest').distinct().where('uid', '=', uid).where('document_digest', 'is not', null).execute();
+      return rows.map((row) => row.document_digest).filter((digest): digest is string => digest !== null);
+    },
+
     async verifiedElsewhere(digest: string, uid: number, executor: Executor = db): Promise<boolean> {
       const row = await executor.selectFrom('verified_document').select('uid').where('digest', '=', digest).executeTakeFirst();
       return row !== undefined && row.uid !== uid;

@@ -9,6 +9,7 @@ import {
   type VerificationData,
 } from '../../../src/shared/api/verification';
 import type { Switches } from '../../../src/shared/config/switches';
+import { documentDigestInput } from '../../../src/shared/staff/conflict-of-interest';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { NoticeCode } from '../../../src/shared/notices/notice-codes';
 import { fallbackLanguage, isLanguageCode, type LanguageCode } from '../../../src/shared/i18n/languages';
@@ -175,9 +176,8 @@ export function createVerificationService(deps: {
 
   function sealedNumber(idCard: string) {
     const value = idCard.trim();
-    // Compared as the document prints it, whatever the customer typed between its characters (case, spaces, dashes).
-    const canonical = value.toUpperCase().replace(/[\s-]/g, '');
-    return { idCardSealed: sealed.seal(value), idCardMasked: maskIdNumber(value), keyId: sealed.keyId, documentDigest: deps.digest(`identity-document:${canonical}`) };
+    // Compared as the document prints it (the staff's declared numbers are digested the same way: conflict-of-interest.ts).
+    return { idCardSealed: sealed.seal(value), idCardMasked: maskIdNumber(value), keyId: sealed.keyId, documentDigest: deps.digest(documentDigestInput(value)) };
   }
 
   return {

@@ -47,6 +47,25 @@ export const staffLogout = contract('/v1/staff/logout', z.strictObject({ refresh
 export const staffMe = contract('/v1/staff/me', noBody, z.object({ staffId, email: z.string(), roles: z.array(role), mustChangePassword: z.boolean() }));
 export const staffPassword = contract('/v1/staff/password', z.strictObject({ oldPassword: password, newPassword: password }), z.null());
 
+// ── Conflict of interest: the member's own identity document and customer accounts ─
+
+/** A document number as typed: at least 4 characters besides spaces and dashes (conflict-of-interest.ts reads it canonically). */
+const documentNumber = z.string().check(z.trim(), z.maxLength(64), z.refine((value) => value.replace(/[\s-]/g, '').length >= 4, 'documentNumber: at least 4 characters'));
+export const staffDeclarations = contract(
+  '/v1/staff/me/declarations',
+  noBody,
+  z.object({
+    /** The member's declared document as staff see numbers (its first and last 2 characters); null until declared. */
+    document: z.nullable(z.object({ masked: z.string(), declaredTime: timeMs })),
+    /** Customer accounts recorded as the member's own, oldest first, and who recorded each. */
+    accounts: z.array(z.object({ uid, recordedBy: z.string(), time: timeMs })),
+  }),
+);
+/** Declares the member's own identity document, once (2020 when declared already, or by another member). */
+export const staffDeclareDocument = contract('/v1/staff/me/declareDocument', z.strictObject({ documentNumber }), z.null());
+/** Declares a customer account (by its UID) as the member's own: they decide none of its review items. */
+export const staffDeclareAccount = contract('/v1/staff/me/declareAccount', z.strictObject({ uid }), z.null());
+
 // ── Staff management (admin) ────────────────────────────────────────────────
 
 export const staffMember = z.object({
@@ -61,6 +80,10 @@ export const staffMember = z.object({
   invitationExpiresTime: z.nullable(timeMs),
   createdTime: timeMs,
   lastSignInTime: z.nullable(timeMs),
+  /** Whether the member declared their own identity document (they decide no review item before). */
+  documentDeclared: z.boolean(),
+  /** Customer accounts recorded as the member's own. */
+  linkedUids: z.array(uid),
 });
 export type StaffMember = z.infer<typeof staffMember>;
 
@@ -78,6 +101,8 @@ export const staffEnrolConfirm = contract('/v1/staff/enrol/confirm', z.strictObj
 export const staffResendInvitation = contract('/v1/staff/staff/resendInvitation', z.strictObject({ staffId }), z.object({ staffId, invitationSentTo: z.string() }));
 export const staffSetRoles = contract('/v1/staff/staff/setRoles', z.strictObject({ staffId, roles }), z.null());
 export const staffDisable = contract('/v1/staff/staff/disable', z.strictObject({ staffId }), z.null());
+/** Records a customer account as another member's own (compliance, admin): what a member left undeclared. */
+export const staffRecordAccountLink = contract('/v1/staff/staff/recordAccountLink', z.strictObject({ staffId, uid }), z.null());
 
 // ── Customers ───────────────────────────────────────────────────────────────
 

@@ -125,6 +125,10 @@ export const ErrorCode = {
   // A staff invitation sent again (the older link voided).
   STAFF_INVITATION_REPLACED: 2016,
   STAFF_NOT_INVITABLE: 2017,
+  // Conflict of interest (src/shared/staff/conflict-of-interest.ts).
+  STAFF_CUSTOMER_LINKED: 2018,
+  STAFF_DOCUMENT_UNDECLARED: 2019,
+  STAFF_DOCUMENT_DECLARED: 2020,
   SESSION_ENDED: 23519,
   VERIFICATION_CODE_EXPIRED: 23555,
 } as const;

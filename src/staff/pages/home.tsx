@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { reviewsList } from '../../shared/api/staff';
+import { reviewsList, staffDeclarations } from '../../shared/api/staff';
 import { reviewKindsFor, sectionsFor } from '../navigation';
 import { ConsolePage, Card } from '../components/section';
 import { useLoad } from '../session/use-load';
@@ -15,8 +15,15 @@ export function HomePage() {
   // One call answers the counts of every kind the caller may review.
   const counts = useLoad(async () => (first ? (await client.call(reviewsList, { kind: first, page: 1, limit: 1 })).counts : {}), [first]);
   const sections = sectionsFor(me.roles).filter((section) => section.id !== 'home');
+  // A member who declared no document decides nothing (2019): told here, before a queue refuses them.
+  const declarations = useLoad(() => client.call(staffDeclarations, {}, { silent: true }), []);
   return (
     <ConsolePage title={t('staff.home.title', { email: me.email })}>
+      {declarations.data && declarations.data.document === null ? (
+        <p role="status" className="staff-warning">
+          {t('staff.declarations.document_missing')} <Link href="/declarations">{t('staff.declarations.go')}</Link>
+        </p>
+      ) : null}
       {kinds.length > 0 ? (
         <Card title={t('staff.home.queues')}>
           <ul className="staff-count-cards">

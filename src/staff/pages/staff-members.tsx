@@ -5,7 +5,7 @@ import { confirmDialog } from '../../app/components/confirm';
 import { Dialog } from '../../app/components/dialog';
 import { TextField } from '../../app/components/text-field';
 import { isValidEmail } from '../../shared/auth/validation';
-import { staffCreate, staffDisable, staffList, staffResendInvitation, staffSetRoles, type StaffMember } from '../../shared/api/staff';
+import { staffCreate, staffDisable, staffList, staffRecordAccountLink, staffResendInvitation, staffSetRoles, type StaffMember } from '../../shared/api/staff';
 import { staffRoles, type StaffRole } from '../../shared/staff/roles';
 import { ConsolePage } from '../components/section';
 import { gridColumns, StaffGrid } from '../components/staff-grid';
@@ -33,6 +33,7 @@ export function StaffMembersPage() {
   const members = useLoad(async () => ({ ...(await client.call(staffList, { page, limit: 50 })), readAtMs: Date.now() }), [page]);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<StaffMember | null>(null);
+  const [linking, setLinking] = useState<StaffMember | null>(null);
 
   const disable = async (member: StaffMember) => {
     const confirmed = await confirmDialog({
@@ -65,6 +66,8 @@ export function StaffMembersPage() {
       id: 'state',
       header: t('staff.members.state'),
     }),
+    column.accessor((row) => t(row.documentDeclared ? 'staff.members.document_declared' : 'staff.members.document_missing'), { id: 'document', header: t('staff.members.document') }),
+    column.accessor((row) => (row.linkedUids.length === 0 ? '—' : row.linkedUids.join(', ')), { id: 'linked', header: t('staff.members.linked') }),
     column.accessor('createdTime', { header: t('staff.members.created'), cell: (info) => format.time(info.getValue()) }),
     column.accessor('lastSignInTime', { header: t('staff.members.last_sign_in'), cell: (info) => format.time(info.getValue()) }),
     column.display({
@@ -81,6 +84,9 @@ export function StaffMembersPage() {
                 {t('staff.members.resend')}
               </button>
             )}
+            <button type="button" className="button secondary staff-small-button" aria-label={t('staff.members.link_named', { email: member.email })} onClick={() => setLinking(member)}>
+              {t('staff.members.link')}
+            </button>
             <button type="button" className="button secondary staff-small-button" aria-label={t('staff.members.set_roles_named', { email: member.email })} onClick={() => setEditing(member)}>
               {t('staff.members.set_roles')}
             </button>
@@ -120,6 +126,7 @@ export function StaffMembersPage() {
           }}
         />
       ) : null}
+      {linking ? <RecordLinkDialog member={linking} onClose={() => setLinking(null)} onDone={members.reload} /> : null}
       {editing ? (
         <RolesDialog
           title={t('staff.members.set_roles_named', { email: editing.email })}
@@ -190,6 +197,49 @@ function RolesDialog(props: {
         ))}
       </fieldset>
       {errors.roles ? <p className="field-error" role="alert">{errors.roles}</p> : null}
+    </Dialog>
+  );
+}
+
+/** Records a customer account as a member's own (what they left undeclared): they decide none of its items from then on. */
+function RecordLinkDialog(props: { member: StaffMember; onClose: () => void; onDone: () => void }) {
+  const { t } = useTranslation();
+  const { client } = useStaff();
+  const [uid, setUid] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    const value = uid.trim();
+    if (!/^[1-9]\d{0,9}$/.test(value)) {
+      setError(t('staff.declarations.uid_invalid'));
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    const done = await runAction(() => client.call(staffRecordAccountLink, { staffId: props.member.staffId, uid: Number(value) }), t('staff.members.link_done', { uid: value, email: props.member.email }));
+    setBusy(false);
+    if (done) {
+      props.onDone();
+      props.onClose();
+    }
+  };
+  return (
+    <Dialog
+      title={t('staff.members.link_named', { email: props.member.email })}
+      onClose={props.onClose}
+      footer={
+        <>
+          <button type="button" className="button secondary" onClick={props.onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="button" className="button primary" disabled={busy} onClick={() => void submit()}>
+            {t('staff.members.link')}
+          </button>
+        </>
+      }
+    >
+      <p className="staff-muted">{t('staff.members.link_intro')}</p>
+      <TextField label={t('staff.declarations.uid')} value={uid} onChange={setUid} inputMode="numeric" maxLength={10} error={error} />
     </Dialog>
   );
 }

@@ -38,7 +38,7 @@ export async function staffCall(server: Pick<TestServer, 'app'>, path: string, b
  */
 export async function createStaffAndSignIn(
   server: Pick<TestServer, 'app'>,
-  options: { roles: StaffRole[]; email?: string; nowMs?: () => number },
+  options: { roles: StaffRole[]; email?: string; nowMs?: () => number; document?: string | null },
 ): Promise<{ token: string; refreshToken: string; staffId: number; email: string; secret: string }> {
   const nowMs = options.nowMs ?? Date.now;
   const email = options.email ?? `staff${Date.now().toString(36)}${(members += 1)}@example.com`;
@@ -50,7 +50,19 @@ export async function createStaffAndSignIn(
   expect(session.mustChangePassword).toBe(true);
   const changed = await staffCall(server, '/v1/staff/password', { oldPassword: created.oneTimePassword, newPassword: staffPassword }, session.token);
   expect(changed.code, changed.msg).toBe(0);
+  await declareOwnDocument(server, session.token, options.document);
   return { token: session.token, refreshToken: session.refreshToken, staffId: created.staffId, email: created.email, secret };
+}
+
+/**
+ * A member's own identity document declared, as every member does before deciding a review
+ * item (conflict of interest): a number of their own unless the test names one; `null` leaves
+ * the member undeclared.
+ */
+async function declareOwnDocument(server: Pick<TestServer, 'app'>, token: string, document: string | null | undefined) {
+  if (document === null) return;
+  const declared = await staffCall(server, '/v1/staff/me/declareDocument', { documentNumber: document ?? `STAFF-${crypto.randomUUID()}` }, token);
+  expect(declared.code, declared.msg).toBe(0);
 }
 
 /** The invitation token a member's invitation message carries (the link's fragment), as the member's mail shows it. */
@@ -70,7 +82,7 @@ export async function invitationTokenFor(server: Pick<TestServer, 'app' | 'deliv
 export async function inviteEnrolAndSignIn(
   server: Pick<TestServer, 'app' | 'delivery'>,
   adminToken: string,
-  options: { roles: StaffRole[]; email?: string; nowMs: () => number },
+  options: { roles: StaffRole[]; email?: string; nowMs: () => number; document?: string | null },
 ): Promise<{ token: string; refreshToken: string; staffId: number; email: string; secret: string }> {
   const email = options.email ?? `invited${Date.now().toString(36)}${(members += 1)}@example.com`;
   const created = await staffCall(server, '/v1/staff/staff/create', { email, roles: options.roles }, adminToken);
@@ -87,6 +99,7 @@ export async function inviteEnrolAndSignIn(
   expect(login.code, login.msg).toBe(0);
   const session = login.data as { token: string; refreshToken: string; mustChangePassword: boolean };
   expect(session.mustChangePassword).toBe(false);
+  await declareOwnDocument(server, session.token, options.document);
   return { token: session.token, refreshToken: session.refreshToken, staffId, email, secret };
 }
 
