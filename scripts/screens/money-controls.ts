@@ -162,6 +162,21 @@ async function staffSignIn(name: string): Promise<Tokens> {
   return tokens;
 }
 
+/** A finance member invited and enrolled through the API who has declared nothing yet, signed in once: kept as 'undeclared'. */
+async function undeclaredMember(): Promise<Tokens> {
+  const known = staffTokens.get('undeclared');
+  if (known) return known;
+  const email = `screens-undeclared-${crypto.randomBytes(4).toString('hex')}@e2e.example`;
+  await call('/v1/staff/staff/create', { email, roles: ['finance'] }, (await staffSignIn('enrol-admin')).token);
+  const token = new URL(await outboxCode(email, /\/staff\/enrol#/, 'staff invitation')).hash.slice(1);
+  const { otpauthUrl } = await call<{ otpauthUrl: string }>('/v1/staff/enrol', { token, password: staffPasswords });
+  const secret = new URL(otpauthUrl).searchParams.get('secret') ?? '';
+  await call('/v1/staff/enrol/confirm', { token, code: totpCode(secret, Date.now()) });
+  const tokens = await call<Tokens>('/v1/staff/login', { email, password: staffPasswords, code: totpCode(secret, Date.now() + 30_000) });
+  staffTokens.set('undeclared', tokens);
+  return tokens;
+}
+
 async function decideReview(memberName: string, kind: string, uid: number, status: string) {
   const { token } = await staffSignIn(memberName);
   const queue = await call<{ list: { id: number; uid: number }[] }>('/v1/staff/reviews/list', { kind, status, page: 1, limit: 50 }, token);
@@ -550,6 +565,46 @@ async function main() {
         open: async (page) => {
           await page.goto('/staff/config?tab=proposals');
           await page.locator('.staff-proposal').first().waitFor();
+          await keepStaffTokens(page, 'enrol-admin');
+        },
+      },
+      {
+        // A finance member's conflict-of-interest declarations: their document's mask and an account of their own.
+        name: 'staff-declarations',
+        home: '/staff/',
+        prepare: async (page) => {
+          await staffSignedIn('loan-desktop-b')(page);
+          const { token } = await staffSignIn('loan-desktop-b');
+          await call('/v1/staff/me/declareAccount', { uid: limits.uid }, token);
+        },
+        open: async (page) => {
+          await page.goto('/staff/declarations');
+          await page.getByRole('cell', { name: String(limits.uid), exact: true }).waitFor();
+          await keepStaffTokens(page, 'loan-desktop-b');
+        },
+      },
+      {
+        // A member who has declared no document yet: the form, the one thing they can do before deciding.
+        name: 'staff-declarations-missing',
+        home: '/staff/',
+        prepare: async (page) => {
+          await undeclaredMember();
+          await staffSignedIn('undeclared')(page);
+        },
+        open: async (page) => {
+          await page.goto('/staff/declarations');
+          await page.locator('.staff-warning').first().waitFor();
+          await keepStaffTokens(page, 'undeclared');
+        },
+      },
+      {
+        // The admin's staff list: whose document is declared and which customer accounts are whose.
+        name: 'staff-members',
+        home: '/staff/',
+        prepare: staffSignedIn('enrol-admin'),
+        open: async (page) => {
+          await page.goto('/staff/staff-members');
+          await page.locator('table tbody tr').first().waitFor();
           await keepStaffTokens(page, 'enrol-admin');
         },
       },

@@ -77,7 +77,6 @@ export function DeclarationsPage() {
   const data = declarations.data;
   return (
     <ConsolePage title={t('staff.declarations.title')}>
-      <p className="staff-muted">{t('staff.declarations.intro')}</p>
       <Card title={t('staff.declarations.document_title')}>
         {data?.document ? (
           <Facts
@@ -124,13 +123,15 @@ export function DeclarationsPage() {
         ) : data ? (
           <p className="staff-muted">{t('staff.declarations.accounts_none')}</p>
         ) : null}
-        <form className="staff-form staff-row" onSubmit={(event) => void declareAccount(event)} noValidate>
+        <form className="staff-declare-account" onSubmit={(event) => void declareAccount(event)} noValidate>
           <TextField label={t('staff.declarations.uid')} value={uid} onChange={setUid} inputMode="numeric" maxLength={10} error={uidError} />
           <button type="submit" className="button secondary" disabled={busy}>
             {t('staff.declarations.account_submit')}
           </button>
         </form>
       </Card>
+      {/* Below the cards: on a phone the document's form, the one action, comes first. */}
+      <p className="staff-muted">{t('staff.declarations.intro')}</p>
     </ConsolePage>
   );
 }

@@ -67,7 +67,21 @@ export function StaffMembersPage() {
       header: t('staff.members.state'),
     }),
     column.accessor((row) => t(row.documentDeclared ? 'staff.members.document_declared' : 'staff.members.document_missing'), { id: 'document', header: t('staff.members.document') }),
-    column.accessor((row) => (row.linkedUids.length === 0 ? '—' : row.linkedUids.join(', ')), { id: 'linked', header: t('staff.members.linked') }),
+    column.accessor((row) => (row.linkedUids.length === 0 ? '—' : row.linkedUids.join(', ')), {
+      id: 'linked',
+      header: t('staff.members.linked'),
+      // Recording one more sits with the list it adds to, not among the row's actions.
+      cell: (info) => (
+        <span className="staff-row">
+          <span className="numeric">{info.getValue()}</span>
+          {info.row.original.disabled ? null : (
+            <button type="button" className="button secondary staff-small-button" aria-label={t('staff.members.link_named', { email: info.row.original.email })} onClick={() => setLinking(info.row.original)}>
+              {t('staff.members.link_short')}
+            </button>
+          )}
+        </span>
+      ),
+    }),
     column.accessor('createdTime', { header: t('staff.members.created'), cell: (info) => format.time(info.getValue()) }),
     column.accessor('lastSignInTime', { header: t('staff.members.last_sign_in'), cell: (info) => format.time(info.getValue()) }),
     column.display({
@@ -84,9 +98,6 @@ export function StaffMembersPage() {
                 {t('staff.members.resend')}
               </button>
             )}
-            <button type="button" className="button secondary staff-small-button" aria-label={t('staff.members.link_named', { email: member.email })} onClick={() => setLinking(member)}>
-              {t('staff.members.link')}
-            </button>
             <button type="button" className="button secondary staff-small-button" aria-label={t('staff.members.set_roles_named', { email: member.email })} onClick={() => setEditing(member)}>
               {t('staff.members.set_roles')}
             </button>
