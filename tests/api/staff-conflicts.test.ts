@@ -10,7 +10,7 @@ import { post, startTestServer, testBackends, type TestServer } from './harness'
 import { call, loginByEmail, registerByEmail } from './identity-support';
 import { decide, decided } from './reviews-support';
 import { creditWallet, keyedCall, saveAddress, tronAddress, usdtTrc20Of, type CoinNetwork } from './support/money-controls';
-import { createStaffAndSignIn, staffCall } from './support/staff';
+import { createStaffAndSignIn, inviteEnrolAndSignIn, staffCall } from './support/staff';
 
 type Staff = Awaited<ReturnType<typeof createStaffAndSignIn>>;
 interface Customer {
@@ -114,6 +114,25 @@ describe.each(testBackends())('staff conflicts of interest on $name', (backend) 
 
     await decided(server, independent.token, { kind: 'withdrawal', id, decision: 'approve' }, 'approved');
     expect(formatMoney((await paidOut()) - before)).toBe('499.00');
+  });
+
+  it("refuses one admin's invited member an approval of the admin's own withdrawal: the puppet is not independent of who made it", async () => {
+    const document = `A${unique().toUpperCase()}`;
+    const admin = await createStaffAndSignIn(server, { roles: ['admin'], document });
+    const { id } = await withdrawalFrom(`admin-private${unique()}@mail.example`, document);
+    // The admin cannot approve it: it is theirs.
+    expect((await decide(server, admin.token, { kind: 'withdrawal', id, decision: 'approve' })).code).toBe(ErrorCode.STAFF_CUSTOMER_LINKED);
+    // Nor can a member they invited to an address they read, who declared a document of its own.
+    const puppet = await inviteEnrolAndSignIn(server, admin.token, { roles: ['finance'], nowMs: Date.now });
+    const before = await paidOut();
+    const refused = await decide(server, puppet.token, { kind: 'withdrawal', id, decision: 'approve' });
+    expect(refused.code).toBe(ErrorCode.STAFF_CUSTOMER_LINKED_RELATED);
+    expect(refused.msg).toContain('a member you created or who created you');
+    expect(await statusOf(id)).toBe('pending');
+    expect(await paidOut()).toBe(before);
+    // The puppet still decides other customers' items: the link is to the admin's accounts only.
+    const other = await withdrawalFrom(`unrelated${unique()}@mail.example`);
+    await decided(server, puppet.token, { kind: 'withdrawal', id: other.id, decision: 'approve' }, 'approved');
   });
 
   it('links an account whose e-mail is the member’s own mailbox (case and +tag aside)', async () => {

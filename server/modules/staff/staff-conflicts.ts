@@ -12,7 +12,9 @@ import { timeMs } from './staff-repository';
 /**
  * Conflict of interest as the server applies it (the rule: src/shared/staff/conflict-of-interest.ts):
  * members declare their own identity document and customer accounts, compliance records
- * what a member left out, and a review decision asks `requireUnconflicted` under its item's lock.
+ * what a member left out, and a review decision asks `requireUnconflicted` under its item's lock:
+ * the account may be neither the decider's nor that of a member related to them (who made the
+ * decider, or whom the decider made, within STAFF_DUTIES_PERIOD_DAYS).
  */
 export function createStaffConflicts(deps: StaffDependencies, context: StaffContext) {
   const { repository, audit, cipher } = deps;
@@ -87,9 +89,17 @@ export function createStaffConflicts(deps: StaffDependencies, context: StaffCont
       const member = await repository.findById(staffId, trx);
       if (!member) throw new AppError(ErrorCode.DATA_NOT_FOUND, 'no such staff member');
       if (member.document_digest === null) throw new AppError(ErrorCode.STAFF_DOCUMENT_UNDECLARED, 'declare your own identity document before deciding review items');
-      const declaredUids = ((await repository.customerLinks([staffId], trx)).get(staffId) ?? []).map((link) => link.uid);
-      const link = staffCustomerLink({ email: member.email, documentDigest: member.document_digest, declaredUids }, customer);
-      if (link !== null) throw new AppError(ErrorCode.STAFF_CUSTOMER_LINKED, `the customer account is linked to this member (${link})`);
+      const linkOf = async (staff: { id: number; email: string; document_digest: string | null }) =>
+        staffCustomerLink({ email: staff.email, documentDigest: staff.document_digest, declaredUids: ((await repository.customerLinks([staff.id], trx)).get(staff.id) ?? []).map((link) => link.uid) }, customer);
+      const own = await linkOf(member);
+      if (own !== null) throw new AppError(ErrorCode.STAFF_CUSTOMER_LINKED, `the customer account is linked to this member (${own})`);
+      // A member one made (or who made one) within the period is not independent of them: an admin's
+      // invited puppet must not approve the admin's own withdrawal (segregation of duties' period).
+      const since = new Date(context.nowMs() - deps.settings.staffDutiesPeriodMs);
+      for (const relatedId of await repository.membersRelatedTo(trx, staffId, since)) {
+        const related = await repository.findById(relatedId, trx);
+        if (related && (await linkOf(related)) !== null) throw new AppError(ErrorCode.STAFF_CUSTOMER_LINKED_RELATED, 'the customer account is linked to a member related to this one');
+      }
     },
   };
 }

@@ -112,6 +112,23 @@ export function createStaffRepository(db: Kysely<Database>) {
         .execute();
       return rows.map((row) => ({ actorId: row.staff_id, targetId: Number(row.target_id), atMs: timeMs(row.at) }));
     },
+    /** The members who made `staffId` (created, invited again, re-roled) or whom `staffId` made, since `since`. */
+    async membersRelatedTo(trx: StaffDb, staffId: number, since: Date): Promise<number[]> {
+      const rows = await trx
+        .selectFrom('staff_audit')
+        .select(['staff_id', 'target_id'])
+        .where('action', 'in', ['staff.create', 'staff.resendInvitation', 'staff.setRoles'])
+        .where('target_type', '=', 'staff')
+        .where('at', '>=', since)
+        .where((eb) => eb.or([eb('target_id', '=', String(staffId)), eb('staff_id', '=', staffId)]))
+        .execute();
+      const related = new Set<number>();
+      for (const row of rows) {
+        const other = Number(row.target_id) === staffId ? row.staff_id : Number(row.target_id);
+        if (other !== null && other !== staffId) related.add(other);
+      }
+      return [...related].sort((a, b) => a - b);
+    },
     async page(offset: number, limit: number) {
       const [rows, total] = await Promise.all([
         db
