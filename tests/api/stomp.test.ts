@@ -425,18 +425,19 @@ describe('market STOMP endpoint with a raw ws client', () => {
   });
 
   it('closes a client that stays silent for twice its heart-beat interval, not one that beats', async () => {
-    const { url, endpoint } = await startServer({ heartbeatMs: 100 });
+    // 300 ms beats (a 600 ms timeout) and a beat every 50 ms: a loaded machine's late timers stay well inside it.
+    const { url, endpoint } = await startServer({ heartbeatMs: 300 });
     const beating = await RawClient.open(url);
-    await beating.connect('100,0');
+    await beating.connect('300,0');
     const beatTimer = setInterval(() => beating.send('\n'), 50);
 
     const silent = await RawClient.open(url);
     const connectSentAt = performance.now();
-    await silent.connect('100,0');
+    await silent.connect('300,0');
     const error = await silent.nextFrame();
     expect(error).toMatchObject({ command: 'ERROR', headers: { message: 'heart-beat timeout' } });
     const { at } = await silent.closed;
-    expect(at - connectSentAt).toBeGreaterThanOrEqual(190);
+    expect(at - connectSentAt).toBeGreaterThanOrEqual(590);
     expect(at - connectSentAt).toBeLessThan(WAIT_MS);
 
     await sleep(150);

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { SchemeToggle } from '../../app/components/theme-controls';
@@ -13,6 +13,17 @@ export function ConsoleLayout(props: { children: ReactNode }) {
   const [location] = useLocation();
   const sections = sectionsFor(me.roles);
   const isCurrent = (href: string) => (href === '/' ? location === '/' : location === href || location.startsWith(`${href}/`));
+  // On a phone the menu is one scrolling row: the current section is brought into it, never left cut at the edge.
+  const navigation = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    const nav = navigation.current;
+    const current = nav?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!nav || !current || nav.scrollWidth <= nav.clientWidth) return;
+    const row = nav.getBoundingClientRect();
+    const link = current.getBoundingClientRect();
+    if (link.right > row.right) nav.scrollLeft += link.right - row.right + 8;
+    else if (link.left < row.left) nav.scrollLeft -= row.left - link.left + 8;
+  }, [location]);
   return (
     <div className="desktop-layout staff-console">
       <header className="top-bar staff-top-bar">
@@ -32,7 +43,7 @@ export function ConsoleLayout(props: { children: ReactNode }) {
         </button>
       </header>
       <div className="desktop-body">
-        <nav className="staff-nav" aria-label={t('staff.nav.label')}>
+        <nav ref={navigation} className="staff-nav" aria-label={t('staff.nav.label')}>
           <ul>
             {sections.map((section) => (
               <li key={section.id}>
