@@ -105,6 +105,10 @@ function symbolState(id: number, tick: PriceTick): SymbolState {
   return state;
 }
 
+/** The platform's UTF-8 codec: every thread has it (browsers, workers, Node), though the shared code's lib names none. */
+declare const TextEncoder: new () => { encode(text: string): Uint8Array };
+declare const TextDecoder: new (label: 'utf-8', options: { fatal: boolean }) => { decode(octets: Uint8Array): string };
+
 const utf8 = new TextEncoder();
 
 /** A growing buffer of octets. */
@@ -335,7 +339,7 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 export function createBinaryTickDecoder() {
   const sources = new Map<string, (SymbolState | undefined)[]>();
   const parsed: Units = { units: 0, scale: 0 };
-  let bytes = new Uint8Array(0);
+  let bytes: Uint8Array = new Uint8Array(0);
   let at = 0;
   /** The end of the segment being read: nothing is read past it. */
   let limit = 0;

@@ -159,7 +159,7 @@ describe('binary ticks (the worker’s wire form of price ticks)', () => {
     // Every octet of the body flipped in turn: refused or read as other ticks, never a throw.
     for (let index = 0; index < good.length; index += 1) {
       const corrupted = good.slice();
-      corrupted[index] ^= 0xff;
+      corrupted[index] = corrupted[index]! ^ 0xff;
       const decoded = createBinaryTickDecoder().decode(corrupted);
       if (decoded) for (const tick of decoded) expect(priceTickSchema.safeParse(tick).success).toBe(true);
     }
