@@ -1,4 +1,4 @@
-import type { PriceTick } from '../api/market';
+import { decimalPattern, type PriceTick } from '../api/market';
 import { productTypes } from './product-types';
 
 /**
@@ -17,8 +17,8 @@ import { productTypes } from './product-types';
  *
  *   segment  = 0, length (octets after this varint), base time (ms), source key (string), records
  *   whole    = 1, id + 1 (0: a whole tick later records do not refer to), symbol, name (strings),
- *              type (1 octet, 1–5), time, bid, ask, volume, change %, low, high (values, as strings),
- *              price present (1 octet: 0 the price is the bid, 1 a value follows)
+ *              type (1 octet, 1–5), then as a change, its mask naming every field but maybe
+ *              the price, and each value a string
  *   change   = id + 2, mask (1 octet: bid, ask, volume, change %, low, high, price ≠ bid), time,
  *              the value of each field of the mask, in that order (a price left out is the bid)
  *
@@ -44,13 +44,14 @@ export const binaryTicksMessageBytes = 16384;
 /** The decimals of a tick in the order a change's mask names them; the price last (it travels only where it is not the bid). */
 const valueFields = ['bidPrice', 'askPrice', 'volume', 'priceChangePercent', 'low', 'high', 'price'] as const;
 const priceIndex = 6;
+const priceBit = 1 << priceIndex;
+/** A whole tick's mask names every field but the price. */
+const wholeMask = priceBit - 1;
 const segmentTag = 0;
 const wholeTag = 1;
 const firstIdTag = 2;
 /** Differences up to this size travel as differences; the varint (zigzagged, doubled) stays a safe integer. */
 const maxDifference = 2 ** 50;
-/** Ids are counters of the symbols a source has sent: a larger one is not of the form. */
-const maxId = 1_000_000;
 
 /** Units and digits after the point of a decimal string, where they write it back exactly. */
 interface Units {
@@ -63,8 +64,7 @@ interface Units {
 function formatUnits(units: number, scale: number): string {
   if (scale === 0) return String(units);
   const negative = units < 0;
-  let digits = String(negative ? -units : units);
-  if (digits.length <= scale) digits = '0'.repeat(scale + 1 - digits.length) + digits;
+  const digits = String(negative ? -units : units).padStart(scale + 1, '0');
   const point = digits.length - scale;
   return `${negative ? '-' : ''}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
@@ -73,7 +73,7 @@ function unitsOf(text: string, into: Units): void {
   const point = text.indexOf('.');
   into.scale = point === -1 ? 0 : text.length - point - 1;
   const digits = point === -1 ? text : text.slice(0, point) + text.slice(point + 1);
-  const units = digits.length > 17 ? NaN : Number(digits);
+  const units = Number(digits);
   into.units = Number.isSafeInteger(units) && formatUnits(units, into.scale) === text ? units : NaN;
 }
 
@@ -107,9 +107,9 @@ function symbolState(id: number, tick: PriceTick): SymbolState {
 
 /** The platform's UTF-8 codec: every thread has it (browsers, workers, Node), though the shared code's lib names none. */
 declare const TextEncoder: new () => { encode(text: string): Uint8Array };
-declare const TextDecoder: new (label: 'utf-8', options: { fatal: boolean }) => { decode(octets: Uint8Array): string };
+declare const TextDecoder: new () => { decode(octets: Uint8Array): string };
 
-const utf8 = new TextEncoder();
+const utf8 = /* @__PURE__ */ new TextEncoder();
 
 /** A growing buffer of octets. */
 class Octets {
@@ -206,10 +206,10 @@ export function createBinaryTickEncoder(key: string) {
     segment.string(tick.symbol);
     segment.string(tick.name);
     segment.byte(productTypes.indexOf(tick.type) + 1);
+    const hasPrice = tick.price !== tick.bidPrice;
+    segment.byte(wholeMask | (hasPrice ? priceBit : 0));
     writeTime(tick.lastUpdate);
     for (let index = 0; index < priceIndex; index += 1) segment.literal(tick[valueFields[index]!]);
-    const hasPrice = tick.price !== tick.bidPrice;
-    segment.byte(hasPrice ? 1 : 0);
     if (hasPrice) segment.literal(tick.price);
   }
 
@@ -329,8 +329,8 @@ export function splitBinaryTicks(body: Uint8Array, maxBytes: number): Uint8Array
 }
 
 /** What a body that is not of the form throws inside the decoder (caught there: `decode` answers null). */
-const malformed = new Error('not a binary ticks body');
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const malformed = new Error();
+const utf8Text = new TextDecoder();
 
 /**
  * The decoder of one connection: it holds every source's state, so it reads that
@@ -339,6 +339,7 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 export function createBinaryTickDecoder() {
   const sources = new Map<string, (SymbolState | undefined)[]>();
   const parsed: Units = { units: 0, scale: 0 };
+  const values: string[] = [];
   let bytes: Uint8Array = new Uint8Array(0);
   let at = 0;
   /** The end of the segment being read: nothing is read past it. */
@@ -350,72 +351,69 @@ export function createBinaryTickDecoder() {
   }
 
   function varint(): number {
-    let value = octet();
-    if (value < 128) return value;
-    value &= 127;
-    let scale = 128;
-    for (let count = 1; count < 8; count += 1) {
+    let value = 0;
+    for (let scale = 1; scale < 2 ** 56; scale *= 128) {
       const next = octet();
       value += (next & 127) * scale;
       if (next < 128) return value;
-      scale *= 128;
     }
     throw malformed;
   }
 
-  function string(length = varint()): string {
+  /** `length` octets as UTF-8 text, or as a decimal's string (checked to be one: -?digits(.digits)?). */
+  function text(length: number, decimal = false): string {
     if (at + length > limit) throw malformed;
-    let text: string;
-    try {
-      text = strictUtf8.decode(bytes.subarray(at, at + length));
-    } catch {
-      throw malformed;
-    }
-    at += length;
-    return text;
+    const octets = bytes.subarray(at, (at += length));
+    // Octets that are not UTF-8 read as U+FFFD: a corrupted name is no more to be told from a right one than a changed letter.
+    const value = utf8Text.decode(octets);
+    if (decimal && !decimalPattern.test(value)) throw malformed;
+    return value;
   }
 
-  /** A decimal's string form, checked to be one (-?digits(.digits)?). */
-  function decimal(length: number): string {
-    if (length === 0 || at + length > limit) throw malformed;
-    let text = '';
-    let digits = 0;
-    let point = -1;
-    for (let index = 0; index < length; index += 1) {
-      const code = bytes[at + index]!;
-      if (code >= 48 && code <= 57) {
-        digits += 1;
-      } else if (code === 46 && point === -1 && digits > 0) {
-        point = index;
-        digits = 0;
-      } else if (code !== 45 || index !== 0) {
-        throw malformed;
-      }
-      text += String.fromCharCode(code);
-    }
-    if (digits === 0) throw malformed;
-    at += length;
-    return text;
-  }
-
-  /** A whole record's decimal: always its string. */
-  function literalValue(state: SymbolState, index: number, value = varint()): string {
-    if (value % 2 === 0) throw malformed;
-    const text = decimal((value - 1) / 2);
-    unitsOf(text, parsed);
-    state.units[index] = parsed.units;
-    state.scales[index] = parsed.scale;
-    return text;
-  }
-
-  /** A change's value of field `index`, against the symbol's previous one. */
-  function changedValue(state: SymbolState, index: number): string {
+  /** Field `index`'s value: a string (always in a whole tick), or a difference from the symbol's previous one. */
+  function value(state: SymbolState, index: number, whole: boolean): string {
     const value = varint();
-    if (value % 2 === 1) return literalValue(state, index, value);
+    if (value % 2 === 1) {
+      const decimal = text((value - 1) / 2, true);
+      unitsOf(decimal, parsed);
+      state.units[index] = parsed.units;
+      state.scales[index] = parsed.scale;
+      return decimal;
+    }
+    // A previous value that does not write back from units (NaN) takes no difference either.
     const units = state.units[index]! + unzigzag(value / 2);
-    if (!Number.isSafeInteger(units)) throw malformed;
+    if (whole || !Number.isSafeInteger(units)) throw malformed;
     state.units[index] = units;
     return formatUnits(units, state.scales[index]!);
+  }
+
+  /** A record after its tag, against its source's `state`; `time` is the previous record's. */
+  function record(tag: number, state: (SymbolState | undefined)[], time: number): PriceTick {
+    const whole = tag === wholeTag;
+    let entry = state[tag - firstIdTag];
+    let previous = entry?.tick;
+    if (whole) {
+      const id = varint() - 1;
+      const symbol = text(varint());
+      const name = text(varint());
+      const type = productTypes[octet() - 1];
+      if (!type) throw malformed;
+      previous = { symbol, name, type } as PriceTick;
+      entry = { id, tick: previous, units: [], scales: [] };
+      if (id >= 0) state[id] = entry;
+    }
+    if (!entry || !previous) throw malformed;
+    const mask = octet();
+    if (mask > 127 || (whole && (mask & wholeMask) !== wholeMask)) throw malformed;
+    const lastUpdate = time + unzigzag(varint());
+    for (let index = 0; index < priceIndex; index += 1) values[index] = mask & (1 << index) ? value(entry, index, whole) : previous[valueFields[index]!];
+    let price = values[0]!;
+    if (mask & priceBit) price = value(entry, priceIndex, whole);
+    else priceIsBid(entry);
+    return (entry.tick = {
+      symbol: previous.symbol, name: previous.name, price, bidPrice: values[0]!, askPrice: values[1]!, volume: values[2]!,
+      lastUpdate, type: previous.type, priceChangePercent: values[3]!, low: values[4]!, high: values[5]!,
+    });
   }
 
   return {
@@ -429,67 +427,23 @@ export function createBinaryTickDecoder() {
           limit = body.length;
           if (varint() !== segmentTag) return null;
           const length = varint();
-          if (at + length > body.length) return null;
           limit = at + length;
+          if (limit > body.length) return null;
           let time = varint();
-          const key = string();
+          const key = text(varint());
           let state = sources.get(key);
           if (!state) sources.set(key, (state = []));
           while (at < limit) {
-            const tag = varint();
-            if (tag === segmentTag) return null;
-            if (tag === wholeTag) {
-              const id = varint() - 1;
-              if (id > maxId) return null;
-              const symbol = string();
-              const name = string();
-              const type = productTypes[octet() - 1];
-              if (!type) return null;
-              time += unzigzag(varint());
-              const entry: SymbolState = { id, tick: null as unknown as PriceTick, units: [], scales: [] };
-              const bidPrice = literalValue(entry, 0);
-              const askPrice = literalValue(entry, 1);
-              const volume = literalValue(entry, 2);
-              const priceChangePercent = literalValue(entry, 3);
-              const low = literalValue(entry, 4);
-              const high = literalValue(entry, 5);
-              const hasPrice = octet();
-              if (hasPrice > 1) return null;
-              const price = hasPrice === 1 ? literalValue(entry, priceIndex) : bidPrice;
-              if (hasPrice === 0) priceIsBid(entry);
-              entry.tick = { symbol, name, price, bidPrice, askPrice, volume, lastUpdate: time, type, priceChangePercent, low, high };
-              if (id >= 0) state[id] = entry;
-              ticks.push(entry.tick);
-              continue;
-            }
-            const entry = state[tag - firstIdTag];
-            if (!entry) return null;
-            const mask = octet();
-            if (mask > 127) return null;
-            time += unzigzag(varint());
-            const previous = entry.tick;
-            const bidPrice = mask & 1 ? changedValue(entry, 0) : previous.bidPrice;
-            const askPrice = mask & 2 ? changedValue(entry, 1) : previous.askPrice;
-            const volume = mask & 4 ? changedValue(entry, 2) : previous.volume;
-            const priceChangePercent = mask & 8 ? changedValue(entry, 3) : previous.priceChangePercent;
-            const low = mask & 16 ? changedValue(entry, 4) : previous.low;
-            const high = mask & 32 ? changedValue(entry, 5) : previous.high;
-            let price = bidPrice;
-            if (mask & 64) price = changedValue(entry, priceIndex);
-            else priceIsBid(entry);
-            const tick: PriceTick = {
-              symbol: previous.symbol, name: previous.name, price, bidPrice, askPrice, volume, lastUpdate: time, type: previous.type, priceChangePercent, low, high,
-            };
-            entry.tick = tick;
+            // A segment's tag here (0) names no record: refused in `record`.
+            const tick = record(varint(), state, time);
             ticks.push(tick);
+            time = tick.lastUpdate;
           }
         }
         return ticks;
       } catch (error) {
         if (error === malformed) return null;
         throw error;
-      } finally {
-        bytes = new Uint8Array(0);
       }
     },
   };

@@ -140,7 +140,7 @@ export function createMarketSocket(options: MarketSocketOptions) {
   function onBinaryTicks(message: IMessage) {
     const ticks = binaryTicks.decode(message.binaryBody);
     if (!ticks) {
-      options.log?.('market: a binary ticks message did not match the form; subscribing afresh');
+      options.log?.('market: unreadable binary ticks; subscribing afresh');
       resubscribeBatch();
       return;
     }

@@ -164,7 +164,7 @@ describe('market socket (@stomp/stompjs)', () => {
     const change = socket.binaryTicks.encode([tick('BTCUSDT', '64000.75')]);
     socket.receiveTicks([], change.subarray(0, change.length - 1));
     expect(prices).toHaveLength(1);
-    expect(logs).toEqual(['market: a binary ticks message did not match the form; subscribing afresh']);
+    expect(logs).toEqual(['market: unreadable binary ticks; subscribing afresh']);
     expect(socket.subscribeCommands().slice(2)).toEqual([`UNSUBSCRIBE ${memberId}`, 'UNSUBSCRIBE ticks', 'SUBSCRIBE /topic/ticks', 'SUBSCRIBE /topic/prices']);
     expect(socket.subscriptionIds('/topic/ticks')).toEqual(['ticks', 'ticks-1']);
     expect(socket.subscriptions('/topic/prices').at(-1)?.headers.batch).toBe('ticks-1');
@@ -337,7 +337,7 @@ describe('market socket (@stomp/stompjs)', () => {
     // A change against what the first connection got is not of this connection: its server has not given that id.
     latest().receiveTicks([], first.binaryTicks.encode([tick('BTCUSDT', '64000.75')]));
     expect(prices).toEqual([]);
-    expect(logs.at(-1)).toBe('market: a binary ticks message did not match the form; subscribing afresh');
+    expect(logs.at(-1)).toBe('market: unreadable binary ticks; subscribing afresh');
     latest().receiveTicks([tick('BTCUSDT', '64001.00')]);
     expect(prices).toEqual([{ ticks: [tick('BTCUSDT', '64001.00')], glance: false }]);
 
