@@ -1,8 +1,8 @@
 /**
  * Worker ingest in Node: the market endpoint's MESSAGE frames, as the WebSocket messages a
- * browser hands over (binary for tick lines, text for JSON), through the worker's own market socket
+ * browser hands over (binary for the batch's binary ticks, text for JSON), through the worker's own market socket
  * (`src/worker/transport/market-socket.ts`: @stomp/stompjs's Client, the batch
- * subscription's tick lines) into the engine's tick store, per-tab fan-out and kline
+ * subscription's binary ticks, `binary-ticks.ts`) into the engine's tick store, per-tab fan-out and kline
  * aggregation; beside a bare JSON.parse of the same ticks' documented JSON bodies, and
  * beside the same Client reading those JSON bodies (what the wire form saves), in one run.
  * The figures are CPU time per 1,000 ticks (median of the trials).
@@ -15,12 +15,12 @@
 import path from 'node:path';
 import type { IStompSocket } from '@stomp/stompjs';
 import type { PriceTick } from '../src/shared/api/market';
-import { createTickLinesEncoder, splitTickLines, tickLinesMessageChars } from '../src/shared/market/tick-lines';
+import { binaryTicksMessageBytes, createBinaryTickEncoder, splitBinaryTicks } from '../src/shared/market/binary-ticks';
 import { createKlineAggregator } from '../src/worker/engine/kline-aggregator';
 import { createPriceFanout } from '../src/worker/engine/price-fanout';
 import { createTickStore } from '../src/worker/engine/tick-store';
 import { createMarketSocket } from '../src/worker/transport/market-socket';
-import { serializeFrame } from '../server/modules/market/stomp/frame';
+import { serializeBinaryFrame, serializeFrame } from '../server/modules/market/stomp/frame';
 
 const symbolCount = 500;
 const ticksTotal = 100_000;
@@ -46,9 +46,12 @@ export function makeTickBatches(frames: number, perFrame: number): PriceTick[][]
   );
 }
 
-/** A MESSAGE frame as the market endpoint writes it. */
-export function messageFrame(destination: string, subscription: string, messageId: number, body: string, contentType: string): string {
-  return serializeFrame({ command: 'MESSAGE', headers: { destination, subscription, 'message-id': String(messageId), 'content-type': contentType }, body });
+/** A MESSAGE frame as the market endpoint writes it: text for a text body, octets (an ArrayBuffer, as a browser hands a binary message over) for a binary one. */
+export function messageFrame(destination: string, subscription: string, messageId: number, body: string | Uint8Array, contentType: string): string | ArrayBuffer {
+  const headers = { destination, subscription, 'message-id': String(messageId), 'content-type': contentType };
+  if (typeof body === 'string') return serializeFrame({ command: 'MESSAGE', headers, body });
+  const octets = serializeBinaryFrame({ command: 'MESSAGE', headers }, body);
+  return octets.buffer.slice(octets.byteOffset, octets.byteOffset + octets.length) as ArrayBuffer;
 }
 
 /** A socket whose server side is the bench: it answers CONNECT, and hands over messages on demand. */
@@ -78,7 +81,7 @@ class BenchSocket implements IStompSocket {
     this.readyState = 3;
     this.onclose?.({ code: 1000, reason: '' });
   }
-  /** A text message, or the octets of a binary one (as the endpoint sends tick lines). */
+  /** A text message, or the octets of a binary one (as the endpoint sends binary ticks). */
   deliver(data: string | ArrayBuffer) {
     this.onmessage?.({ data });
   }
@@ -153,25 +156,24 @@ export async function runWorkerIngestBench() {
     const batches = makeTickBatches(ticksTotal / perFrame, perFrame);
     const jsonBodies = batches.map((ticks) => JSON.stringify(ticks));
     // Encoded as the endpoint's source encodes a publication (each symbol whole at first, then its changes), cut as it cuts a big batch.
-    // Every trial replays them from the first: the whole lines come first again, so each trial decodes as the first did.
-    const encoder = createTickLinesEncoder('0');
-    const lineBodies = batches.flatMap((ticks) => splitTickLines(encoder.encode(ticks), tickLinesMessageChars));
+    // Every trial replays them from the first: the whole ticks come first again, so each trial decodes as the first did.
+    const encoder = createBinaryTickEncoder('0');
+    const binaryBodies = batches.flatMap((ticks) => splitBinaryTicks(encoder.encode(ticks), binaryTicksMessageBytes));
 
     const bareParse = () => {
       let count = 0;
       for (const body of jsonBodies) count += (JSON.parse(body) as unknown[]).length;
       if (count !== ticksTotal) throw new Error('bare parse lost ticks');
     };
-    const throughSocket = async (brokerNaming: boolean, bodies: readonly string[], create?: MarketSocketFactory) => {
+    const throughSocket = async (brokerNaming: boolean, bodies: readonly (string | Uint8Array)[], create?: MarketSocketFactory) => {
       let sink = engineSink();
       const { market, socket } = await connectedWorkerSocket(brokerNaming, (ticks) => sink.onPrices(ticks), create);
       // Addressed as the endpoint addresses them: the batch subscription, or the subscription to /topic/prices.
       const destination = brokerNaming ? '/topic/prices' : '/topic/ticks';
       const subscription = socket.subscribed.get(destination)!;
-      const contentType = brokerNaming ? 'application/json' : 'text/plain';
-      const text = bodies.map((body, index) => messageFrame(destination, subscription, index, body, contentType));
-      // The endpoint sends tick lines as binary messages, the documented JSON as text.
-      const frames = brokerNaming ? text : text.map((frame) => new TextEncoder().encode(frame).buffer);
+      const contentType = brokerNaming ? 'application/json' : 'application/octet-stream';
+      // The endpoint sends binary ticks as binary messages, the documented JSON as text.
+      const frames = bodies.map((body, index) => messageFrame(destination, subscription, index, body, contentType));
       return {
         frames,
         run() {
@@ -182,14 +184,14 @@ export async function runWorkerIngestBench() {
         stop: () => market.stop(),
       };
     };
-    const lines = await throughSocket(false, lineBodies);
+    const binary = await throughSocket(false, binaryBodies);
     const json = await throughSocket(true, jsonBodies);
     const createOld = await oldMarketSocket();
     // Its subscription to /topic/prices is addressed as at a broker: the JSON bodies.
     const old = createOld ? await throughSocket(true, jsonBodies, createOld) : null;
     const paths: (readonly [string, () => void, readonly (string | ArrayBuffer)[]])[] = [
       ['bare JSON.parse of the documented JSON bodies (baseline)', bareParse, jsonBodies],
-      ['worker: @stomp/stompjs + tick lines → store → fan-out → klines', lines.run, lines.frames],
+      ['worker: @stomp/stompjs + binary ticks → store → fan-out → klines', binary.run, binary.frames],
       ['@stomp/stompjs + the documented JSON bodies → the same engine', json.run, json.frames],
       ...(old ? [['the hand-written client of c1fcac2 + the JSON bodies → the same engine', old.run, old.frames] as const] : []),
     ];
@@ -197,7 +199,7 @@ export async function runWorkerIngestBench() {
     const timings = paths.map(() => [] as number[]);
     // Interleaved trials, so that a neighbour's load on this machine falls on every path alike.
     for (let trial = 0; trial < trials; trial += 1) paths.forEach(([, run], index) => timings[index]!.push(cpuMs(run)));
-    await lines.stop();
+    await binary.stop();
     await json.stop();
     await old?.stop();
     const perThousand = timings.map((each) => (median(each) / ticksTotal) * 1000);

@@ -1,6 +1,6 @@
 /**
  * The worker-ingest bench in Chromium: the engine's market feed over the worker's market
- * socket (@stomp/stompjs, tick lines; bench/browser/ingest-worker.ts) in a dedicated
+ * socket (@stomp/stompjs, binary ticks; bench/browser/ingest-worker.ts) in a dedicated
  * worker of a blank page, fed by a feed that speaks the market endpoint's side of the
  * batch subscription: every 100 ms a publication window of one tick per symbol, encoded
  * (stateful, against each symbol's previous tick) and cut into MESSAGEs as the endpoint does. The worker thread's CPU time is read from
@@ -22,8 +22,9 @@ import { chromium, type Browser } from '@playwright/test';
 import { build } from 'esbuild';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { PriceTick } from '../../src/shared/api/market';
-import { createTickLinesEncoder, splitTickLines, tickLinesMessageChars, tickLinesTopic } from '../../src/shared/market/tick-lines';
-import { serializeFrame } from '../../server/modules/market/stomp/frame';
+import { binaryTicksMessageBytes, createBinaryTickEncoder, splitBinaryTicks } from '../../src/shared/market/binary-ticks';
+import { tickLinesTopic } from '../../src/shared/market/tick-lines';
+import { serializeBinaryFrame, serializeFrame } from '../../server/modules/market/stomp/frame';
 
 const windowMs = 100;
 const warmupMs = 3_000;
@@ -102,13 +103,17 @@ function startFeed(server: http.Server, ticksPerSecond: number) {
   let sent = 0;
   let window = 0;
   /** The all-prices source's encoder, as the server holds it, and its last publication. */
-  const encoder = createTickLinesEncoder('0');
+  const encoder = createBinaryTickEncoder('0');
   let lastTicks: PriceTick[] = [];
-  const sendBatch = (peer: { socket: WebSocket; batch: string | null }, messageId: string, body: string) => {
-    for (const [index, piece] of splitTickLines(body, tickLinesMessageChars).entries()) {
-      // As binary messages, as the endpoint sends tick lines.
-      const frame = serializeFrame({ command: 'MESSAGE', headers: { destination: tickLinesTopic, subscription: peer.batch!, 'message-id': `${messageId}-${index}`, 'content-type': 'text/plain' }, body: piece });
-      peer.socket.send(Buffer.from(frame, 'utf8'), { binary: true });
+  /** Octets of MESSAGE frames sent, to report the octets a tick. */
+  let octets = 0;
+  const sendBatch = (peer: { socket: WebSocket; batch: string | null }, messageId: string, body: Uint8Array) => {
+    for (const [index, piece] of splitBinaryTicks(body, binaryTicksMessageBytes).entries()) {
+      // As binary messages with content-length, as the endpoint sends binary ticks.
+      const headers = { destination: tickLinesTopic, subscription: peer.batch!, 'message-id': `${messageId}-${index}`, 'content-type': 'application/octet-stream' };
+      const frame = serializeBinaryFrame({ command: 'MESSAGE', headers }, piece);
+      octets += frame.length;
+      peer.socket.send(frame, { binary: true });
     }
   };
   wss.on('connection', (socket: WebSocket) => {
@@ -148,6 +153,7 @@ function startFeed(server: http.Server, ticksPerSecond: number) {
   return {
     symbols,
     sent: () => sent,
+    octets: () => octets,
     /** Stops publishing (the sockets stay open until the server closes). */
     stop() {
       clearInterval(timer);
@@ -160,7 +166,7 @@ function startFeed(server: http.Server, ticksPerSecond: number) {
   };
 }
 
-/** Prints the worker's hottest functions over 5 s (BENCH_INGEST_PROFILE=1; a development aid). */
+/** Prints the worker's hottest functions over 5 s (BENCH_INGEST_PROFILE=1, which also leaves the worker's script unminified, so that they have names; a development aid). */
 async function profileWorker(browser: Browser) {
   const session = await browser.newBrowserCDPSession();
   const { targetInfos } = await session.send('Target.getTargets');
@@ -233,6 +239,7 @@ async function runScenario(workerScript: string, scenario: Scenario) {
     // The counts start together: the worker's at the reset, the feed's between two windows.
     await new Promise((resolve) => setTimeout(resolve, windowMs / 2));
     const sentBefore = feed.sent();
+    const octetsBefore = feed.octets();
     await stats(true);
     const processes = browserProcesses(marker);
     const cpuBefore = dedicatedWorkerCpuSeconds(processes);
@@ -245,6 +252,7 @@ async function runScenario(workerScript: string, scenario: Scenario) {
     // No backlog: the feed stops, and a second later everything it sent has arrived.
     feed.stop();
     const sent = feed.sent() - sentBefore;
+    const octetsPerTick = (feed.octets() - octetsBefore) / Math.max(1, sent);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const settled = await stats(false);
     // Counted from the start on both sides, so that no window falls between the two counts' resets.
@@ -254,6 +262,7 @@ async function runScenario(workerScript: string, scenario: Scenario) {
       sentPerSecond: sent / seconds,
       receivedPerSecond: inWindow.ticks / seconds,
       backlog,
+      octetsPerTick,
       cpuShare: (cpuAfter - cpuBefore) / seconds,
       measured: inWindow,
     };
@@ -266,7 +275,7 @@ async function runScenario(workerScript: string, scenario: Scenario) {
 
 export async function runWorkerIngestBrowserBench() {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worker-ingest-'));
-  await build({ entryPoints: [path.resolve('bench/browser/ingest-worker.ts')], bundle: true, format: 'iife', platform: 'browser', target: 'es2022', minify: true, outfile: path.join(outDir, 'ingest-worker.js'), logLevel: 'warning' });
+  await build({ entryPoints: [path.resolve('bench/browser/ingest-worker.ts')], bundle: true, format: 'iife', platform: 'browser', target: 'es2022', minify: process.env.BENCH_INGEST_PROFILE === undefined, outfile: path.join(outDir, 'ingest-worker.js'), logLevel: 'warning' });
   const workerScript = fs.readFileSync(path.join(outDir, 'ingest-worker.js'), 'utf8');
   fs.rmSync(outDir, { recursive: true, force: true });
   const results = [];
@@ -289,14 +298,15 @@ export async function runWorkerIngestBrowserBench() {
   const ms = (value: number | null) => (value === null ? '–' : `${Math.round(value)} ms`);
   return [
     {
-      title: `Worker ingest in Chromium: the engine's market feed over @stomp/stompjs and tick lines in a dedicated worker, ${measureMs / 1000} s after ${warmupMs / 1000} s`,
+      title: `Worker ingest in Chromium: the engine's market feed over @stomp/stompjs and binary ticks in a dedicated worker, ${measureMs / 1000} s after ${warmupMs / 1000} s`,
       header: [
-        'feed (one tick per symbol per 100 ms)', 'CPU throttle', 'ticks/s sent', 'ticks/s received', 'not arrived 1 s after', "worker thread's CPU, share of one core",
+        'feed (one tick per symbol per 100 ms)', 'CPU throttle', 'octets a tick (MESSAGE frames)', 'ticks/s sent', 'ticks/s received', 'not arrived 1 s after', "worker thread's CPU, share of one core",
         'share of the throttled core (CPU × rate)', 'CPU per 1,000 ticks', 'lag p50 / p99 / max',
       ],
       rows: results.map((result) => [
         `${result.ticksPerSecond.toLocaleString('en-US')} ticks/s`,
         `${result.throttle}×`,
+        result.octetsPerTick.toFixed(1),
         Math.round(result.sentPerSecond).toLocaleString('en-US'),
         Math.round(result.receivedPerSecond).toLocaleString('en-US'),
         result.backlog.toLocaleString('en-US'),

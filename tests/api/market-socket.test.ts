@@ -101,7 +101,8 @@ describe.each(testBackends())("the worker's market socket (@stomp/stompjs) again
     server.app.market.flush();
     return (bid / 100).toFixed(2);
   };
-  const followers = (destination: string) => server.app.topicBus.subscriberCount(`lines:${destination}`);
+  // The worker follows the binary form of the batch (`binary-ticks.ts`).
+  const followers = (destination: string) => server.app.topicBus.subscriberCount(`octets:${destination}`);
 
   beforeAll(async () => {
     server = await startTestServer(backend, {}, { marketSource: source });

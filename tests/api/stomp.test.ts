@@ -10,6 +10,7 @@ import { registerStompEndpoint, type StompEndpointOptions } from '../../server/m
 import { createTopicBus } from '../../server/modules/market/topic-bus';
 import type { PriceTick } from '../../src/shared/api/market';
 import { createTickLinesDecoder, createTickLinesEncoder } from '../../src/shared/market/tick-lines';
+import { createBinaryTickDecoder, createBinaryTickEncoder } from '../../src/shared/market/binary-ticks';
 import { priceTick } from '../unit/support/price-tick';
 import { startStompTestServer, type StompTestServer } from './stomp-test-server';
 
@@ -545,6 +546,109 @@ describe('tick lines for a slow consumer', () => {
     const last = [...seen.values()];
     const lastMarker = Number(last[0]?.bidPrice.slice(2));
     expect(last).toEqual(symbols.map((symbol) => ({ ...latest.get(symbol)!, price: `2.${lastMarker}`, bidPrice: `2.${lastMarker}`, lastUpdate: published + lastMarker })));
+  });
+});
+
+/** A binary body as the market data service puts it on the bus: a binary string, one character an octet. */
+const onBus = (octets: Uint8Array) => Buffer.from(octets).toString('latin1');
+
+/** @stomp/stompjs's Client (the worker's), connected, with the bodies of the batch subscription's MESSAGEs as they arrive. */
+async function binaryBatchClient(url: string, members: string[]) {
+  const client = new Client({ webSocketFactory: () => new WebSocket(url, ['v12.stomp']) as unknown as IStompSocket, reconnectDelay: 0, heartbeatIncoming: 0, heartbeatOutgoing: 0 });
+  const bodies: { body: Uint8Array; contentType: string | undefined }[] = [];
+  const connected = new Promise<void>((resolve) => {
+    client.onConnect = () => resolve();
+  });
+  client.activate();
+  await connected;
+  client.subscribe('/topic/ticks', (message) => bodies.push({ body: message.binaryBody, contentType: message.headers['content-type'] }), { id: 'ticks', 'tick-form': 'binary' });
+  for (const member of members) client.subscribe(member, () => undefined, { batch: 'ticks' });
+  return { client, bodies };
+}
+
+describe('binary ticks at the endpoint', () => {
+  it('answers a batch that asks for the binary form in binary MESSAGEs of its binary sources, and refuses a form it does not know', async () => {
+    const encoder = createBinaryTickEncoder('p');
+    const { url, bus } = await startServer({
+      allowedDestination: (destination) => destination === '/topic/ticks' || destination === '/topic/prices',
+      batchDestination: '/topic/ticks',
+      batchSourceOf: (destination, binary) => (destination === '/topic/prices' ? (binary ? 'octets:/topic/prices' : 'lines:/topic/prices') : null),
+    });
+    const { client, bodies } = await binaryBatchClient(url, ['/topic/prices']);
+    try {
+      await vi.waitFor(() => expect(bus.subscriberCount('octets:/topic/prices')).toBe(1));
+      expect(bus.subscriberCount('lines:/topic/prices')).toBe(0);
+      // Many symbols, so that the batch is cut into several MESSAGEs; every octet value, NUL included, in the names.
+      const first = Array.from({ length: 3_000 }, (_, index) => priceTick(`S${index}`, '1.00', 1_790_000_000_000 + index, { name: `\u0000${String.fromCharCode(index % 0x3000)}` }));
+      const moved = first.map((tick) => ({ ...tick, price: '1.01', bidPrice: '1.01', lastUpdate: tick.lastUpdate + 100 }));
+      bus.publish('octets:/topic/prices', onBus(encoder.encode(first)));
+      bus.publish('octets:/topic/prices', onBus(encoder.encode(moved)));
+      const decoder = createBinaryTickDecoder();
+      await vi.waitFor(() => expect(bodies.flatMap(({ body }) => decoder.decode(body) ?? [])).toHaveLength(6_000));
+      expect(bodies.length).toBeGreaterThan(2);
+      expect(new Set(bodies.map(({ contentType }) => contentType))).toEqual(new Set(['application/octet-stream']));
+      for (const { body } of bodies) expect(body.length).toBeLessThanOrEqual(16_384);
+      const again = createBinaryTickDecoder();
+      expect(bodies.flatMap(({ body }) => again.decode(body) ?? [null])).toEqual([...first, ...moved]);
+    } finally {
+      await client.deactivate();
+    }
+    const raw = await RawClient.open(url);
+    await raw.connect();
+    raw.sendFrame('SUBSCRIBE', { id: 'ticks', destination: '/topic/ticks', 'tick-form': 'protobuf' });
+    expect((await raw.expectErrorAndClose()).headers.message).toBe('unknown tick form');
+  });
+
+  it("after dropping a batch's MESSAGEs, sends its members' state instead of the next publication, so that every price reads right again", async () => {
+    const source = 'octets:/topic/prices';
+    const encoder = createBinaryTickEncoder('p');
+    const latest = new Map<string, PriceTick>();
+    const { url, bus } = await startServer({
+      maxBufferedBytes: 64 * 1024,
+      allowedDestination: (destination) => destination === '/topic/ticks' || destination === '/topic/prices',
+      batchDestination: '/topic/ticks',
+      batchSourceOf: (destination, binary) => (destination === '/topic/prices' && binary ? source : null),
+      snapshotOf: (destination) => (destination === source ? onBus(encoder.snapshot([...latest.values()])) : null),
+    });
+    const { client, bodies } = await binaryBatchClient(url, ['/topic/prices']);
+    try {
+      await vi.waitFor(() => expect(bus.subscriberCount(source)).toBe(1));
+      const publish = (ticks: PriceTick[]) => {
+        for (const tick of ticks) latest.set(tick.symbol, tick);
+        bus.publish(source, onBus(encoder.encode(ticks)));
+      };
+      const symbols = Array.from({ length: 32 }, (_, index) => `S${index}`);
+      // All in one task, so that the socket's buffer fills: long random names (each tick whole) and a volume that grows.
+      const published = 400;
+      for (let round = 1; round <= published; round += 1) {
+        publish(symbols.map((symbol) => priceTick(symbol, '1.00', round, { name: randomBytes(1_200).toString('base64'), volume: String(round) })));
+      }
+      // Then only the bid moves, by one unit of the same digits each time: a difference applied twice or to a missed state reads wrong for good.
+      const bid = (marker: number) => (2 + marker / 1000).toFixed(3);
+      const decoder = createBinaryTickDecoder();
+      const seen = new Map<string, PriceTick>();
+      let read = 0;
+      let marker = 0;
+      await vi.waitFor(
+        () => {
+          marker += 1;
+          publish(symbols.map((symbol) => ({ ...latest.get(symbol)!, price: bid(marker), bidPrice: bid(marker), lastUpdate: published + marker })));
+          for (; read < bodies.length; read += 1) {
+            const ticks = decoder.decode(bodies[read]!.body);
+            expect(ticks).not.toBeNull();
+            for (const tick of ticks ?? []) seen.set(tick.symbol, tick);
+          }
+          expect(seen.get('S0')?.bidPrice).toBe(bid(marker - 1));
+        },
+        { timeout: 10_000, interval: 20 },
+      );
+      expect(bodies.length).toBeLessThan(published);
+      // Whatever reached the client last, it reads as the server published it, names and volumes included.
+      const lastMarker = Math.round((Number(seen.get('S0')!.bidPrice) - 2) * 1000);
+      expect([...seen.values()]).toEqual(symbols.map((symbol) => ({ ...latest.get(symbol)!, price: bid(lastMarker), bidPrice: bid(lastMarker), lastUpdate: published + lastMarker })));
+    } finally {
+      await client.deactivate();
+    }
   });
 });
 

@@ -7,7 +7,7 @@ import { createBrokerPublisher } from './broker-publisher';
 import { instruments as seededInstruments, loadTestInstruments } from './catalogue';
 import { teeTopicBus } from './fanout-bus';
 import { tickLinesTopic } from '../../../src/shared/market/tick-lines';
-import { createMarketDataService, isTickLinesSource, tickLinesSource, type MarketDataService } from './market-data-service';
+import { batchSourceTopic, binaryTicksSource, createMarketDataService, isTickLinesSource, tickLinesSource, type MarketDataService } from './market-data-service';
 import { createMarketRepository } from './market-repository';
 import { registerMarketRoutes } from './market-routes';
 import type { MarketDataSource, RawTick } from './sources/market-data-source';
@@ -107,13 +107,15 @@ export async function registerMarket(
     },
     // The last known price of every product (closed markets included) at once, not only at its next tick.
     batchDestination: tickLinesTopic,
-    batchSourceOf: (destination) => {
+    batchSourceOf: (destination, binary) => {
       const topic = parseMarketDestination(destination)?.topic;
-      return topic === 'prices' || topic === 'price' || topic === 'price-1s' ? tickLinesSource(destination) : null;
+      if (topic !== 'prices' && topic !== 'price' && topic !== 'price-1s') return null;
+      return binary ? binaryTicksSource(destination) : tickLinesSource(destination);
     },
     snapshotOf: (destination) => {
-      if (isTickLinesSource(destination)) {
-        const parsed = parseMarketDestination(destination.slice(tickLinesSource('').length));
+      const batched = batchSourceTopic(destination);
+      if (batched !== null) {
+        const parsed = parseMarketDestination(batched);
         if (parsed?.topic === 'prices') return market.tickLinesSnapshot(destination, market.allTicks());
         const tick = parsed && parsed.topic !== 'kline' ? market.latestTick(parsed.symbol) : null;
         return tick ? market.tickLinesSnapshot(destination, [tick]) : null;

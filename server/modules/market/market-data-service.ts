@@ -3,6 +3,7 @@ import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { barStartMs, foldTick, formatFixed, klinePeriods, toWireBar, type Bar, type KlinePeriod, type WireBar } from '../../../src/shared/market/kline';
 import { marketStatusAt, type MarketStatus } from '../../../src/shared/market/market-hours';
 import { createTickLinesEncoder, type TickLinesEncoder } from '../../../src/shared/market/tick-lines';
+import { createBinaryTickEncoder, type BinaryTickEncoder } from '../../../src/shared/market/binary-ticks';
 import { productTermsViolation, type ProductTerms } from '../../../src/shared/market/product-fields';
 import { afterCommit, type Executor } from '../../db/after-commit';
 import { AppError } from '../../http/app-error';
@@ -25,7 +26,19 @@ export interface TopicPublisher {
  * destination, and never sent to the broker.
  */
 export const tickLinesSource = (topic: string) => `lines:${topic}`;
-export const isTickLinesSource = (destination: string) => destination.startsWith('lines:');
+/**
+ * The bus destination carrying a price topic's ticks in the binary form (`binary-ticks.ts`),
+ * each body a binary string (one character an octet, as Buffer's latin1 reads and writes them:
+ * the bus carries strings). Never a STOMP destination either.
+ */
+export const binaryTicksSource = (topic: string) => `octets:${topic}`;
+/** Whether a bus destination carries a batch form (tick lines or binary ticks): for this process's batch subscriptions only. */
+export const isTickLinesSource = (destination: string) => destination.startsWith('lines:') || destination.startsWith('octets:');
+/** The price topic a batch source carries; null for any other destination. */
+export const batchSourceTopic = (destination: string) =>
+  destination.startsWith('lines:') ? destination.slice('lines:'.length) : destination.startsWith('octets:') ? destination.slice('octets:'.length) : null;
+
+const binaryString = (octets: Uint8Array) => Buffer.from(octets.buffer, octets.byteOffset, octets.length).toString('latin1');
 
 export const backfillBarCount = 300;
 const dayMs = 86_400_000;
@@ -82,10 +95,17 @@ export function createMarketDataService(options: {
    * dropped, so that a later subscriber's snapshot and the next publication start afresh.
    */
   const lineEncoders = new Map<string, TickLinesEncoder>();
+  /** The same for the sources of the binary form. */
+  const binaryEncoders = new Map<string, BinaryTickEncoder>();
   let nextEncoderKey = 0;
   const lineEncoder = (source: string) => {
     let encoder = lineEncoders.get(source);
     if (!encoder) lineEncoders.set(source, (encoder = createTickLinesEncoder((nextEncoderKey++).toString(36))));
+    return encoder;
+  };
+  const binaryEncoder = (source: string) => {
+    let encoder = binaryEncoders.get(source);
+    if (!encoder) binaryEncoders.set(source, (encoder = createBinaryTickEncoder((nextEncoderKey++).toString(36))));
     return encoder;
   };
 
@@ -242,6 +262,9 @@ export function createMarketDataService(options: {
         const source = tickLinesSource(topic);
         if (publisher.subscriberCount(source) > 0) publisher.publish(source, lineEncoder(source).encode(batch));
         else lineEncoders.delete(source);
+        const octets = binaryTicksSource(topic);
+        if (publisher.subscriberCount(octets) > 0) publisher.publish(octets, binaryString(binaryEncoder(octets).encode(batch)));
+        else binaryEncoders.delete(octets);
       };
       for (const symbol of changed) {
         const state = states.get(symbol);
@@ -333,9 +356,12 @@ export function createMarketDataService(options: {
       return [...states.values()].flatMap((state) => wireTick(state) ?? []);
     },
 
-    /** What a new subscriber of a lines source starts from (tick lines of `latest`, against the source's state); empty for no ticks. */
+    /**
+     * What a new subscriber of a batch source starts from (`latest` against the source's state,
+     * as tick lines or, for a binary source, a binary string); empty for no ticks.
+     */
     tickLinesSnapshot(source: string, latest: readonly PriceTick[]): string {
-      return lineEncoder(source).snapshot(latest);
+      return source.startsWith('octets:') ? binaryString(binaryEncoder(source).snapshot(latest)) : lineEncoder(source).snapshot(latest);
     },
 
     /** The server's own latest quote, in units, with its time (fills and settlement use this). */

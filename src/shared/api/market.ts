@@ -132,7 +132,8 @@ export function parseMarketDestination(
   return null;
 }
 
-const decimalPattern = /^-?\d+(\.\d+)?$/;
+/** A decimal string of the contract (the same rule as `decimalString`, without zod). */
+export const decimalPattern = /^-?\d+(\.\d+)?$/;
 const productTypeSet = new Set<string>(productTypes);
 
 /**

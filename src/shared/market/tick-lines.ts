@@ -54,13 +54,15 @@ export const ticksPerBase = 32;
 export const tickLinesMessageChars = 16384;
 
 const lineBreaks = /[\t\n\r]/g;
-const decimal = String.raw`-?\d+(?:\.\d+)?`;
-/** A header line or a whole line, matched where it starts (sticky), up to its end. */
-const linePattern = new RegExp(
-  String.raw`@(\d+)\t([0-9a-z]+)` +
-    String.raw`|=([0-9a-z]*)\t([^\t\n]+)\t([^\t\n]*)\t([1-${productTypes.length}])\t(-?\d+)\t(${decimal})\t(${decimal})\t(${decimal})\t(${decimal})\t(${decimal})\t(${decimal})(?:\t(${decimal}))?(?=\n|$)`,
-  'y',
-);
+/** A header line or a whole line, matched where it starts (sticky), up to its end (made by each decoder: the worker, which reads binary ticks, loads this module for its names only). */
+function linePattern() {
+  const decimal = String.raw`-?\d+(?:\.\d+)?`;
+  return new RegExp(
+    String.raw`@(\d+)\t([0-9a-z]+)` +
+      String.raw`|=([0-9a-z]*)\t([^\t\n]+)\t([^\t\n]*)\t([1-${productTypes.length}])\t(-?\d+)\t(${decimal})\t(${decimal})\t(${decimal})\t(${decimal})\t(${decimal})\t(${decimal})(?:\t(${decimal}))?(?=\n|$)`,
+    'y',
+  );
+}
 
 /** The changing fields of a tick, in the order a change line carries them (the price last: it travels only where it is not the bid). */
 const changeFields = ['bidPrice', 'askPrice', 'volume', 'priceChangePercent', 'low', 'high'] as const;
@@ -220,6 +222,7 @@ function fieldEnd(text: string, from: number, lineEnd: number): number {
  */
 export function createTickLinesDecoder() {
   const sources = new Map<string, Map<string, PriceTick>>();
+  const lines = linePattern();
   /** A change line's seven fields after its time (undefined: empty or left out). */
   const changes: (string | undefined)[] = [];
 
@@ -270,8 +273,8 @@ export function createTickLinesDecoder() {
         if (lineEnd === -1) lineEnd = body.length;
         const first = body.charCodeAt(from);
         if (first === 64 /* @ */ || first === 61 /* = */) {
-          linePattern.lastIndex = from;
-          const match = linePattern.exec(body);
+          lines.lastIndex = from;
+          const match = lines.exec(body);
           if (!match || match.index + match[0].length !== lineEnd) return null;
           if (match[1] !== undefined) {
             base = Number(match[1]);

@@ -2,7 +2,8 @@ import { Client, Versions, type IMessage, type IStompSocket, type StompSubscript
 import { decodePriceBatch, isPriceTick, priceTopic, wireBarSchema, type PriceTick } from '../../shared/api/market';
 import { brokerDestination } from '../../shared/api/market-broker';
 import type { KlinePeriod, WireBar } from '../../shared/market/kline';
-import { batchHeader, createTickLinesDecoder, tickLinesTopic } from '../../shared/market/tick-lines';
+import { binaryTickForm, createBinaryTickDecoder, tickFormHeader } from '../../shared/market/binary-ticks';
+import { batchHeader, tickLinesTopic } from '../../shared/market/tick-lines';
 import { noPrices, type PriceSelection } from '../engine/price-subscriptions';
 import {
   connectionLost,
@@ -20,8 +21,13 @@ const connectTimeoutMs = 10_000;
 /** How long stopping waits for the server's RECEIPT of DISCONNECT before dropping the socket. */
 const disconnectTimeoutMs = 1_000;
 const pricesTopic = '/topic/prices';
-/** The batch subscription's id, the same on every connection: the server then encodes a publication's batch once for all its followers. */
-const batchId = 'ticks';
+/**
+ * The batch subscription's id, the same on every connection: the server then encodes a
+ * publication's batch once for all its followers. A batch started afresh on the same
+ * connection takes another, so that what was on its way under the old one is not read
+ * against the new one's state.
+ */
+const firstBatchId = 'ticks';
 const stompVersions = new Versions([Versions.V1_2]);
 
 /** Opens the WebSocket: the platform's by default (Node tests pass `ws` or a fake). */
@@ -63,8 +69,9 @@ const ignoreMessage = () => undefined;
  * tabs offer a reload after 10): the Client's own reconnection is off, and each attempt is an activate().
  *
  * At the server's endpoint the price topics are followed as members of one batch
- * subscription (`tick-lines.ts`): their ticks arrive as one compact MESSAGE per publication,
- * so that the client's parser, which reads every octet, reads few.
+ * subscription (`tick-lines.ts`) in the binary form (`binary-ticks.ts`): their ticks arrive
+ * as one compact MESSAGE per publication, so that the client's parser, which reads every
+ * octet, reads few.
  */
 export function createMarketSocket(options: MarketSocketOptions) {
   let state: ConnectionState = initialConnectionState;
@@ -102,13 +109,39 @@ export function createMarketSocket(options: MarketSocketOptions) {
   let everyTick: ReadonlySet<string> = new Set();
   const priceTopics = new Map<string, StompSubscription | null>();
 
-  /** The batch subscription's sources, as this connection got them (tick lines refer to earlier ones). */
-  let tickLines = createTickLinesDecoder();
+  /** The batch subscription's sources, as this connection got them (binary ticks refer to earlier ones). */
+  let binaryTicks = createBinaryTickDecoder();
+  let batchId = firstBatchId;
+  let batchCount = 0;
+  let batch: StompSubscription | null = null;
 
-  function onTickLines(message: IMessage) {
-    const ticks = tickLines.decode(message.body);
+  /** Subscribes to the batch, in the binary form, with a decoder that knows nothing yet: its members' states come first. */
+  function subscribeBatch() {
+    binaryTicks = createBinaryTickDecoder();
+    batch = client.subscribe(tickLinesTopic, onBinaryTicks, { id: batchId, [tickFormHeader]: binaryTickForm });
+  }
+
+  /**
+   * A body that did not read leaves this connection's state of its sources in doubt: the
+   * batch starts afresh (under a new id), and the endpoint sends every member's state again.
+   */
+  function resubscribeBatch() {
+    for (const [topic, subscription] of priceTopics) {
+      subscription?.unsubscribe();
+      priceTopics.set(topic, null);
+    }
+    batch?.unsubscribe();
+    batchCount += 1;
+    batchId = `${firstBatchId}-${batchCount}`;
+    subscribeBatch();
+    syncPriceTopics();
+  }
+
+  function onBinaryTicks(message: IMessage) {
+    const ticks = binaryTicks.decode(message.binaryBody);
     if (!ticks) {
-      options.log?.('market: a tick-lines message did not match the form');
+      options.log?.('market: unreadable binary ticks; subscribing afresh');
+      resubscribeBatch();
       return;
     }
     if (selection.all) {
@@ -187,6 +220,7 @@ export function createMarketSocket(options: MarketSocketOptions) {
 
   /** Subscriptions die with their connection: every (re)connection subscribes anew. */
   function forgetSubscriptions() {
+    batch = null;
     for (const topic of priceTopics.keys()) priceTopics.set(topic, null);
     for (const entry of klineTopics.values()) entry.subscription = null;
   }
@@ -195,8 +229,8 @@ export function createMarketSocket(options: MarketSocketOptions) {
     setState(connectionOpened());
     forgetSubscriptions();
     if (batched) {
-      tickLines = createTickLinesDecoder();
-      client.subscribe(tickLinesTopic, onTickLines, { id: batchId });
+      batchId = firstBatchId;
+      subscribeBatch();
     }
     syncPriceTopics();
     for (const topic of klineTopics.keys()) subscribeKline(topic);

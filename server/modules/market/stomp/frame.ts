@@ -533,6 +533,26 @@ export function parseMessage(message: string | Uint8Array, limits: Readonly<Fram
  * an EOL (or a colon in a name): that is a programming error and throws.
  */
 export function serializeFrame(frame: OutgoingFrame): string {
+  const head = frameHead(frame);
+  if (frame.body === undefined) return `${head}\n\0`;
+  return `${head}content-length:${utf8ByteLength(frame.body)}\n\n${frame.body}\0`;
+}
+
+/**
+ * Writes a frame with a binary body (its octets as they are, NUL octets included): the
+ * content-length header tells the reader where the body ends.
+ */
+export function serializeBinaryFrame(frame: Omit<OutgoingFrame, 'body'>, body: Uint8Array): Buffer {
+  const head = Buffer.from(`${frameHead(frame)}content-length:${body.length}\n\n`, 'utf8');
+  const octets = Buffer.allocUnsafe(head.length + body.length + 1);
+  head.copy(octets, 0);
+  octets.set(body, head.length);
+  octets[octets.length - 1] = 0;
+  return octets;
+}
+
+/** The command line and the headers, each line ended (content-length left out: the writers add it). */
+function frameHead(frame: Omit<OutgoingFrame, 'body'>): string {
   const verbatim = isVerbatim(frame.command);
   let text = frame.command + '\n';
   for (const [name, value] of Object.entries(frame.headers)) {
@@ -546,6 +566,5 @@ export function serializeFrame(frame: OutgoingFrame): string {
       text += `${escapeHeader(name)}:${escapeHeader(value)}\n`;
     }
   }
-  if (frame.body !== undefined) text += `content-length:${utf8ByteLength(frame.body)}\n`;
-  return `${text}\n${frame.body ?? ''}\0`;
+  return text;
 }

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { SocketCompression } from '../../../settings';
 import type { TopicBus } from '../topic-bus';
 import { createConnectionLimit, tooManyConnectionsCode, type ConnectionLimit } from '../../../http/connection-limits';
-import { HEARTBEAT, parseMessage, serializeFrame, type StompFrame, type StompHeaders } from './frame';
+import { HEARTBEAT, parseMessage, serializeBinaryFrame, serializeFrame, type StompFrame, type StompHeaders } from './frame';
 import {
   heartBeatHeader,
   keepHeartBeat,
@@ -13,6 +13,7 @@ import {
   type HeartBeatKeeper,
 } from './heart-beat';
 import { joinTickLines, splitTickLines, tickLinesMessageChars } from '../../../../src/shared/market/tick-lines';
+import { binaryTickForm, binaryTicksMessageBytes, splitBinaryTicks, tickFormHeader } from '../../../../src/shared/market/binary-ticks';
 import { SubscriptionTable } from './stomp-subscriptions';
 import { compressedTextFrame, deflateMessage, sharedDeflateOf, type DeflateSettings, type NegotiatedDeflate } from './shared-deflate';
 import {
@@ -74,9 +75,11 @@ export interface StompEndpointOptions {
   batchDestination?: string;
   /**
    * The bus destination carrying a destination's tick lines (its publications and its
-   * snapshot, `snapshotOf` of it); null when the destination cannot be batched.
+   * snapshot, `snapshotOf` of it), or its binary ticks (`binary`: the batch subscription
+   * asked for them with `tick-form:binary`; their bodies binary strings, one character an
+   * octet); null when the destination cannot be batched.
    */
-  batchSourceOf?: (destination: string) => string | null;
+  batchSourceOf?: (destination: string, binary: boolean) => string | null;
   /** The server sends and wants heart-beats this often; 0 disables both. Default 10 s. */
   heartbeatMs?: number;
   maxSubscriptionsPerConnection?: number;
@@ -130,7 +133,7 @@ interface EndpointSettings {
   allowedDestination: (destination: string) => boolean;
   snapshotOf: (destination: string) => string | null;
   batchDestination: string | null;
-  batchSourceOf: (destination: string) => string | null;
+  batchSourceOf: (destination: string, binary: boolean) => string | null;
   heartbeatMs: number;
   maxSubscriptions: number;
   connectTimeoutMs: number;
@@ -286,24 +289,31 @@ class MessageFrame {
  */
 class MessageFrames {
   private nextMessageId = 1;
-  private current: { destination: string; subscription: string; body: string; frame: MessageFrame; servedTo: WeakSet<object> } | null = null;
+  private current: { destination: string; subscription: string; body: string | Uint8Array; frame: MessageFrame; servedTo: WeakSet<object> } | null = null;
 
-  frameFor(connection: object, subscription: string, destination: string, body: string, contentType: string, binary = false): MessageFrame {
+  frameFor(connection: object, subscription: string, destination: string, body: string | Uint8Array, contentType: string, binary = false): MessageFrame {
     const current = this.current;
-    if (current && current.body === body && current.subscription === subscription && current.destination === destination && !current.servedTo.has(connection)) {
+    if (current && sameBody(current.body, body) && current.subscription === subscription && current.destination === destination && !current.servedTo.has(connection)) {
       current.servedTo.add(connection);
       return current.frame;
     }
     const messageId = String(this.nextMessageId);
     this.nextMessageId += 1;
+    const headers = { destination, subscription, 'message-id': messageId, 'content-type': contentType };
     const frame = new MessageFrame(
-      Buffer.from(serializeFrame({ command: 'MESSAGE', headers: { destination, subscription, 'message-id': messageId, 'content-type': contentType }, body }), 'utf8'),
+      typeof body === 'string' ? Buffer.from(serializeFrame({ command: 'MESSAGE', headers, body }), 'utf8') : serializeBinaryFrame({ command: 'MESSAGE', headers }, body),
       binary,
     );
     if (this.current === null) queueMicrotask(() => (this.current = null));
     this.current = { destination, subscription, body, frame, servedTo: new WeakSet([connection]) };
     return frame;
   }
+}
+
+/** Whether two bodies are the same text or the same octets (each connection cuts its own copy of a binary batch). */
+function sameBody(a: string | Uint8Array, b: string | Uint8Array): boolean {
+  if (typeof a === 'string' || typeof b === 'string') return a === b;
+  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.length).equals(b);
 }
 
 /**
@@ -354,6 +364,8 @@ class StompConnection {
   private dropped = 0;
   /** The ids of this connection's batch subscriptions. */
   private readonly batchIds = new Set<string>();
+  /** Those of them that asked for binary ticks. */
+  private readonly binaryBatches = new Set<string>();
   /** Each batch's members: subscription id → lines source (the states a resent snapshot covers). */
   private readonly batchMembers = new Map<string, Map<string, string>>();
   /**
@@ -560,8 +572,12 @@ class StompConnection {
 
   /** A batch: nothing of its own, the MESSAGE of what its members gathered in each publication. */
   private onBatchSubscribe(frame: StompFrame, id: string, destination: string): void {
+    const form = frame.headers[tickFormHeader];
+    if (form !== undefined && form !== binaryTickForm) return this.fail('unknown tick form', `${tickFormHeader}:${form} is not a form of this endpoint`, frame);
+    if (form === binaryTickForm) this.binaryBatches.add(id);
     this.subscriptions.add(id, destination, () => {
       this.batchIds.delete(id);
+      this.binaryBatches.delete(id);
       this.batchMembers.delete(id);
       this.batchesBehind.delete(id);
       this.gathered.delete(id);
@@ -574,7 +590,7 @@ class StompConnection {
   /** A member of a batch: its tick lines (the snapshot first) go into the batch's next MESSAGE. */
   private onBatchedSubscribe(frame: StompFrame, id: string, destination: string, batch: string): void {
     if (!this.batchIds.has(batch)) return this.fail('unknown batch', `no batch subscription ${batch} on this connection`, frame);
-    const source = this.settings.batchSourceOf(destination);
+    const source = this.settings.batchSourceOf(destination, this.binaryBatches.has(batch));
     if (source === null) return this.fail('not batchable', `${destination} cannot be batched`, frame);
     const unsubscribe = this.settings.bus.subscribe(source, (lines) => this.gather(batch, lines));
     this.batchMembers.get(batch)?.set(id, source);
@@ -603,13 +619,20 @@ class StompConnection {
       const destination = this.settings.batchDestination;
       for (const [id, bodies] of this.gathered) {
         if (destination === null) continue;
+        const binary = this.binaryBatches.has(id);
         if (this.batchesBehind.has(id)) {
           if (this.congested()) continue;
           this.batchesBehind.delete(id);
-          bodies.unshift(...[...(this.batchMembers.get(id)?.values() ?? [])].map((source) => this.settings.snapshotOf(source) ?? ''));
+          const states = [...(this.batchMembers.get(id)?.values() ?? [])].map((source) => this.settings.snapshotOf(source) ?? '');
+          // Binary ticks are differences, which do not bear being applied twice: the states, which hold this publication's ticks, replace it.
+          if (binary) bodies.splice(0, bodies.length, ...states);
+          else bodies.unshift(...states);
         }
-        for (const piece of splitTickLines(joinTickLines(bodies), tickLinesMessageChars)) {
-          if (!this.deliver(id, destination, piece, 'text/plain', true)) this.batchesBehind.add(id);
+        const pieces = binary
+          ? splitBinaryTicks(Buffer.from(bodies.join(''), 'latin1'), binaryTicksMessageBytes)
+          : splitTickLines(joinTickLines(bodies), tickLinesMessageChars);
+        for (const piece of pieces) {
+          if (!this.deliver(id, destination, piece, binary ? 'application/octet-stream' : 'text/plain', true)) this.batchesBehind.add(id);
         }
       }
       this.gathered.clear();
@@ -629,7 +652,7 @@ class StompConnection {
   }
 
   /** Sends a MESSAGE; false when it was dropped for a slow consumer. */
-  private deliver(subscription: string, destination: string, body: string, contentType = 'application/json', binary = false): boolean {
+  private deliver(subscription: string, destination: string, body: string | Uint8Array, contentType = 'application/json', binary = false): boolean {
     if (this.phase !== 'connected') return true;
     // Skip rather than queue for a slow consumer: market data is superseded quickly,
     // and an unbounded queue per socket would let one slow client exhaust memory.

@@ -1,10 +1,10 @@
 import type { IStompSocket } from '@stomp/stompjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PriceTick } from '../../../../src/shared/api/market';
-import { createTickLinesEncoder } from '../../../../src/shared/market/tick-lines';
+import { createBinaryTickEncoder } from '../../../../src/shared/market/binary-ticks';
 import type { ConnectionState } from '../../../../src/worker/engine/reconnect-policy';
 import { createMarketSocket, type MarketSocketOptions } from '../../../../src/worker/transport/market-socket';
-import { parseMessage, serializeFrame, type OutgoingFrame, type StompFrame } from '../../../../server/modules/market/stomp/frame';
+import { parseMessage, serializeBinaryFrame, serializeFrame, type OutgoingFrame, type StompFrame } from '../../../../server/modules/market/stomp/frame';
 import { priceTick } from '../../support/price-tick';
 
 const CONNECTING = 0;
@@ -77,10 +77,11 @@ class FakeSocket implements IStompSocket {
       .map((frame) => `${frame.command} ${frame.command === 'SUBSCRIBE' ? frame.headers.destination : frame.headers.id}`);
   }
   /** The server's encoder of the source the test's batches come from (one per connection here). */
-  readonly tickLines = createTickLinesEncoder('p');
-  /** A batch MESSAGE of these ticks, as the market endpoint sends it. */
-  receiveTickLines(ticks: readonly PriceTick[], body = this.tickLines.encode(ticks)) {
-    this.receive({ command: 'MESSAGE', headers: { destination: '/topic/ticks', subscription: 'ticks', 'message-id': '1' }, body });
+  readonly binaryTicks = createBinaryTickEncoder('p');
+  /** A batch MESSAGE of these ticks, as the market endpoint sends it: binary, to the latest batch subscription. */
+  receiveTicks(ticks: readonly PriceTick[], body = this.binaryTicks.encode(ticks), subscription = this.subscriptionIds('/topic/ticks').at(-1) ?? '') {
+    const frame = serializeBinaryFrame({ command: 'MESSAGE', headers: { destination: '/topic/ticks', subscription, 'message-id': '1', 'content-type': 'application/octet-stream' } }, body);
+    this.onmessage?.({ data: frame.buffer.slice(frame.byteOffset, frame.byteOffset + frame.length) });
   }
 }
 
@@ -124,7 +125,7 @@ afterEach(() => {
 });
 
 describe('market socket (@stomp/stompjs)', () => {
-  it('connects with STOMP 1.2, follows all prices as a member of the batch subscription, and decodes its tick lines', async () => {
+  it('connects with STOMP 1.2, follows all prices as a member of the batch subscription, and decodes its binary ticks', async () => {
     const { market, sockets, states, prices, logs, latest } = setup();
     market.followPrices({ all: true });
     market.start();
@@ -138,17 +139,47 @@ describe('market socket (@stomp/stompjs)', () => {
     expect(connect).toMatchObject({ command: 'CONNECT', headers: { 'accept-version': '1.2', host: '/', 'heart-beat': '10000,10000' } });
     latest().receive({ command: 'CONNECTED', headers: { version: '1.2', 'heart-beat': '0,0' } });
     expect(market.state).toEqual({ status: 'open', failedAttempts: 0, connectionFailed: false });
-    expect(latest().subscriptionIds('/topic/ticks')).toEqual(['ticks']);
+    expect(latest().subscriptions('/topic/ticks').map((frame) => frame.headers)).toEqual([expect.objectContaining({ id: 'ticks', 'tick-form': 'binary' })]);
     expect(latest().subscriptions('/topic/prices').map((frame) => frame.headers.batch)).toEqual(['ticks']);
 
     const batch = [tick('BTCUSDT', '64000.50'), tick('ETHUSDT', '3100.25')];
-    latest().receiveTickLines(batch);
+    latest().receiveTicks(batch);
     expect(prices).toEqual([{ ticks: batch, glance: false }]);
-
-    latest().receiveTickLines([], '{"symbol":"BTCUSDT"}');
-    expect(prices).toHaveLength(1);
-    expect(logs).toEqual(['market: a tick-lines message did not match the form']);
+    const moved = [tick('BTCUSDT', '64000.75')];
+    latest().receiveTicks(moved);
+    expect(prices).toEqual([{ ticks: batch, glance: false }, { ticks: moved, glance: false }]);
+    expect(logs).toEqual([]);
     expect(states.map((state) => state.status)).toEqual(['connecting', 'open']);
+  });
+
+  it('after a body that does not read (cut short, or not the form), starts the batch afresh under a new id and reads the states the server sends again', async () => {
+    const { market, prices, logs, latest } = setup();
+    market.followPrices({ all: true });
+    market.start();
+    await settle();
+    latest().accept();
+    const socket = latest();
+    const memberId = socket.subscriptionIds('/topic/prices')[0];
+    socket.receiveTicks([tick('BTCUSDT', '64000.50')]);
+    const change = socket.binaryTicks.encode([tick('BTCUSDT', '64000.75')]);
+    socket.receiveTicks([], change.subarray(0, change.length - 1));
+    expect(prices).toHaveLength(1);
+    expect(logs).toEqual(['market: unreadable binary ticks; subscribing afresh']);
+    expect(socket.subscribeCommands().slice(2)).toEqual([`UNSUBSCRIBE ${memberId}`, 'UNSUBSCRIBE ticks', 'SUBSCRIBE /topic/ticks', 'SUBSCRIBE /topic/prices']);
+    expect(socket.subscriptionIds('/topic/ticks')).toEqual(['ticks', 'ticks-1']);
+    expect(socket.subscriptions('/topic/prices').at(-1)?.headers.batch).toBe('ticks-1');
+    // What was on its way under the old id is not read against the new batch's state.
+    socket.receiveTicks([], change, 'ticks');
+    expect(prices).toHaveLength(1);
+    // The new member's state first (the server's snapshot), then changes against it.
+    socket.receiveTicks([], socket.binaryTicks.snapshot([tick('BTCUSDT', '64000.75')]));
+    socket.receiveTicks([tick('BTCUSDT', '64001.00')]);
+    expect(prices.slice(1).map((each) => each.ticks)).toEqual([[tick('BTCUSDT', '64000.75')], [tick('BTCUSDT', '64001.00')]]);
+    expect(logs).toHaveLength(1);
+    // Not JSON either.
+    socket.receiveTicks([], new TextEncoder().encode('{"symbol":"BTCUSDT"}'));
+    expect(logs).toHaveLength(2);
+    expect(socket.subscriptionIds('/topic/ticks').at(-1)).toBe('ticks-2');
   });
 
   it('follows per-symbol topics in the batch: subscribes to added symbols, unsubscribes from removed ones, and tells glances apart', async () => {
@@ -164,7 +195,7 @@ describe('market socket (@stomp/stompjs)', () => {
     expect([btc?.headers.batch, eur?.headers.batch]).toEqual(['ticks', 'ticks']);
 
     // One MESSAGE carries both: the every-tick symbol as such, the glance expedited.
-    socket.receiveTickLines([tick('BTCUSDT', '64000.50'), tick('EURUSD', '1.08512')]);
+    socket.receiveTicks([tick('BTCUSDT', '64000.50'), tick('EURUSD', '1.08512')]);
     expect(prices).toEqual([
       { ticks: [tick('BTCUSDT', '64000.50')], glance: false },
       { ticks: [tick('EURUSD', '1.08512')], glance: true },
@@ -290,7 +321,7 @@ describe('market socket (@stomp/stompjs)', () => {
     latest().accept();
     const first = latest();
     expect(first.subscribeCommands()).toEqual(['SUBSCRIBE /topic/ticks', 'SUBSCRIBE /topic/price/BTCUSDT', 'SUBSCRIBE /topic/price-1s/EURUSD']);
-    first.receiveTickLines([tick('BTCUSDT', '64000.50')]);
+    first.receiveTicks([tick('BTCUSDT', '64000.50')]);
     prices.length = 0;
 
     first.drop(1001);
@@ -304,10 +335,10 @@ describe('market socket (@stomp/stompjs)', () => {
     expect(market.state).toEqual({ status: 'open', failedAttempts: 0, connectionFailed: false });
     expect(latest().subscribeCommands()).toEqual(['SUBSCRIBE /topic/ticks', 'SUBSCRIBE /topic/price/BTCUSDT', 'SUBSCRIBE /topic/price-1s/EURUSD']);
     // A change against what the first connection got is not of this connection: its server has not given that id.
-    latest().receiveTickLines([], first.tickLines.encode([tick('BTCUSDT', '64000.75')]));
+    latest().receiveTicks([], first.binaryTicks.encode([tick('BTCUSDT', '64000.75')]));
     expect(prices).toEqual([]);
-    expect(logs.at(-1)).toBe('market: a tick-lines message did not match the form');
-    latest().receiveTickLines([tick('BTCUSDT', '64001.00')]);
+    expect(logs.at(-1)).toBe('market: unreadable binary ticks; subscribing afresh');
+    latest().receiveTicks([tick('BTCUSDT', '64001.00')]);
     expect(prices).toEqual([{ ticks: [tick('BTCUSDT', '64001.00')], glance: false }]);
 
     // Dropped after being open: the count starts from 1 again (500 ms).
