@@ -317,7 +317,7 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
       expect(await balance(user.token)).toEqual({ balanceAmount: equityAfterGap, lockMargin: '0.00' });
       // The winning leg covered the loss: it closed with it, at the server's quote.
       expect(await closeReasons(user.token)).toEqual({ [buy]: 'manual -16287.00', [sell]: 'stop_out 16263.00' });
-      expect((await call(server, '/exchange/closeOrder', { orderId: sell }, user.token)).code).toBe(404);
+      expect((await call(server, '/exchange/closeOrder', { orderId: sell }, user.token)).code).toBe(410);
       expect(await audit()).toEqual([]);
       quote(108500);
     });

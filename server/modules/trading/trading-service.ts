@@ -342,13 +342,15 @@ export function createTradingService(deps: {
     /** Closes an open position by hand at the server's latest price; `sessionLives` as for addOrder (a user barred from trading may still close). */
     async closeOrder(uid: number, book: Book, orderNo: string, sessionLives: Promise<LiveSession>) {
       const [row] = await Promise.all([ownOrder(uid, book, orderNo), sessionLives]);
+      if (row.status === OrderStatus.deal) throw new AppError(ErrorCode.POSITION_ALREADY_CLOSED);
       if (row.status !== OrderStatus.position) throw new AppError(ErrorCode.ORDER_STATUS_NOT_CLOSABLE);
       if (row.opened_at && nowMs() < closableAfterMs(row.opened_at.getTime(), deps.minHoldSeconds)) throw new AppError(ErrorCode.MINIMUM_HOLDING_TIME);
       const product = productOf(row.symbol);
       const quote = freshQuote(row.symbol);
       const closed = await closing.close(row, closePriceOn(row, quote, product), quote.timeMs, 'manual');
       if (closed === 'no-fresh-price') throw new AppError(ErrorCode.GET_CURRENT_PRICE_ERROR);
-      if (closed !== 'closed') throw new AppError(ErrorCode.ORDER_STATUS_NOT_CLOSABLE);
+      // Another close won under the account's locks (the stop-out, a stop loss, another tab): the row is closed, and this answer says so.
+      if (closed !== 'closed') throw new AppError(ErrorCode.POSITION_ALREADY_CLOSED);
     },
 
     /**
