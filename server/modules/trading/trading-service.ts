@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { productTypeNumber, type Product } from '../../../src/shared/api/market';
 import { levelRemoved, type AddOrderBody, type OrderTimeColumn, type UpdateOrderBody } from '../../../src/shared/api/trading';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import { isPriceFresh } from '../../../src/shared/market/price-freshness';
 import { isTradable } from '../../../src/shared/market/tradability';
 import { historySelectionOf, type HistoryFilter } from '../../../src/shared/trading/history-filters';
 import { formatMoney, money, parseMoney, type Units } from '../../../src/shared/money/money';
@@ -80,7 +81,7 @@ export function createTradingService(deps: {
   /** Trigger executions in flight, so that tests and shutdown can wait for them. */
   const inFlight = new Set<Promise<void>>();
   /** Whether a quote is recent enough to trade on (the same threshold as every fill). */
-  const fresh = (tickMs: number) => nowMs() - tickMs <= deps.stalePriceMs;
+  const fresh = (tickMs: number) => isPriceFresh(tickMs, nowMs(), deps.stalePriceMs);
   const closing = createPositionClosing({ db, orders, ledger, market, options: deps.options, arming, stopOutLevelPercent: deps.stopOutLevelPercent, fresh, nowMs, changed });
   const stopOut = createStopOut({ orders, ledger, market, closing, stopOutLevelPercent: deps.stopOutLevelPercent, fresh });
   const overnight = createOvernightFees({ db, orders, ledger, market, changed });
@@ -200,6 +201,8 @@ export function createTradingService(deps: {
   }
 
   const stopListening = market.onQuote((tick: RawTick) => {
+    // A tick that arrives late (a follower's backlog after the broker came back) fires nothing: the triggers wait, armed, for a live one.
+    if (!fresh(tick.timeMs)) return;
     for (const trigger of arming.fire(tick)) {
       const work = execute(trigger, tick)
         .catch((error: unknown) => deps.log?.('trigger execution failed', error))
