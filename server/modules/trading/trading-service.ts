@@ -191,12 +191,7 @@ export function createTradingService(deps: {
     if (kind === 'fill') {
       await executeFill(row, quotePrice(fillPriceOf(row.direction as Direction, tick), product.pricePrecision), tick.timeMs, armedLevel);
     } else {
-      const closed = await closing.close(row, closePriceOn(row, tick, product), tick.timeMs, kind, { level: kind, at: armedLevel });
-      // The account's other positions had no fresh price to close at: the trigger waits for the next tick (at the levels the order holds now).
-      if (closed === 'no-fresh-price') {
-        const now = await orders.findById(row.id);
-        if (now) arming.arm(now, product.pricePrecision);
-      }
+      await closing.close(row, closePriceOn(row, tick, product), tick.timeMs, kind, { level: kind, at: armedLevel });
     }
   }
 
@@ -351,7 +346,6 @@ export function createTradingService(deps: {
       const product = productOf(row.symbol);
       const quote = freshQuote(row.symbol);
       const closed = await closing.close(row, closePriceOn(row, quote, product), quote.timeMs, 'manual');
-      if (closed === 'no-fresh-price') throw new AppError(ErrorCode.GET_CURRENT_PRICE_ERROR);
       // Another close won under the account's locks (the stop-out, a stop loss, another tab): the row is closed, and this answer says so.
       if (closed !== 'closed') throw new AppError(ErrorCode.POSITION_ALREADY_CLOSED);
     },
