@@ -169,6 +169,55 @@ describe.each(testBackends())('mail and SMS through the outbox on $name', (backe
   });
 });
 
+describe.each(testBackends())('a mail tried again on $name', (backend) => {
+  let server: TestServer;
+  let smtpPort = 0;
+  /** Each DATA the SMTP server saw: its Message-ID header and whether it was refused. */
+  const tries: { to: string[]; messageId: string | undefined; refused: boolean }[] = [];
+  let smtp: SMTPServer;
+
+  beforeAll(async () => {
+    smtpPort = await freePort();
+    smtp = new SMTPServer({
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          const raw = Buffer.concat(chunks).toString('utf8');
+          const to = session.envelope.rcptTo.map((rcpt) => rcpt.address);
+          // The first try of each recipient is received whole and then refused: the sender cannot know it arrived.
+          const refused = !tries.some((each) => each.to.join() === to.join());
+          tries.push({ to, messageId: /^Message-ID:\s*(\S+)/im.exec(raw)?.[1], refused });
+          if (refused) callback(Object.assign(new Error('try again later'), { responseCode: 451 }));
+          else callback();
+        });
+      },
+    });
+    await listenOn(smtp.server, smtpPort);
+    const delivery = createMessageDelivery({ smtpUrl: `smtp://127.0.0.1:${smtpPort}`, mailFrom: 'TradeWeb <test@tradeweb.example>', dataDir: null, timeoutMs: 5_000 });
+    server = await startTestServer(backend, { OUTBOX_RETRY_BASE_MS: '200', CODES_SENT_PER_10_MIN: '1000' }, { delivery });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  it('carries one Message-ID on every try, named after its outbox row, for the receiver to drop repeats', async () => {
+    const email = `retried${Date.now().toString(36)}@example.com`;
+    expect((await call(server, '/v1/wa-na/sendMail', { email, type: '1', locale: 'en' })).code).toBe(0);
+    const mine = await until(() => {
+      const seen = tries.filter((each) => each.to.includes(email));
+      return seen.length >= 2 ? seen : undefined;
+    }, 'a refused try and the accepted one');
+    const [row] = await server.database.db.selectFrom('outbox_message').select(['id', 'status', 'attempts']).orderBy('id', 'desc').limit(1).execute();
+    expect(mine.map((each) => each.refused)).toEqual([true, false]);
+    expect(new Set(mine.map((each) => each.messageId))).toEqual(new Set([`<outbox-${row!.id}@tradeweb.example>`]));
+    await until(async () => ((await server.database.db.selectFrom('outbox_message').select('status').where('id', '=', row!.id).executeTakeFirst())?.status === 'sent' ? true : undefined), 'the row marked sent');
+  });
+});
+
 describe.each(testBackends())('the outbox sender on $name', (backend) => {
   const database = useTestDatabase(backend);
 
