@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
+import { sql } from 'kysely';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataCipher } from '../../server/auth/data-key';
@@ -166,6 +167,34 @@ describe.each(testBackends())('mail and SMS through the outbox on $name', (backe
     expect(new Set(tries)).toEqual(new Set([sms.reference]));
     const code = /code is (\d{6})/.exec(sms.text)?.[1];
     expect((await call(server, '/v1/wa-na/register', { username: phone, password, type: 'P', code, locale: 'en' })).code).toBe(0);
+  });
+});
+
+describe.each(testBackends())('a code request and its outbox task on $name', (backend) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(backend, { OUTBOX_RETRY_BASE_MS: '200', CODES_SENT_PER_10_MIN: '1000' });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('loses no code when the work after the answer dies: the request and its task were committed together, and the task runs again', async () => {
+    const { db } = server.database;
+    // The first code row written after this point fails, as if the process died there (a sequence: its count survives the rollback).
+    await sql`create sequence code_fault_once`.execute(db);
+    await sql`create function code_fault_once() returns trigger language plpgsql as $$ begin if nextval('code_fault_once') = 1 then raise exception 'the process died here'; end if; return new; end $$`.execute(db);
+    await sql`create trigger code_fault_once before insert on verification_code for each row execute function code_fault_once()`.execute(db);
+    try {
+      const email = `crash${Date.now().toString(36)}@example.com`;
+      expect((await call(server, '/v1/wa-na/sendMail', { email, type: '1', locale: 'en' })).code).toBe(0);
+      const code = await until(async () => (await server.delivery.outboxFor(email)).find((message) => message.code)?.code, 'the code, once its task ran again');
+      expect((await call(server, '/v1/wa-na/register', { username: email, password, type: 'E', code, locale: 'en' })).code).toBe(0);
+      // The fault did strike once: the task failed, then went.
+      expect((await sql<{ value: string }>`select last_value::text as value from code_fault_once`.execute(db)).rows[0]?.value).toBe('2');
+    } finally {
+      await sql`drop trigger code_fault_once on verification_code`.execute(db);
+    }
   });
 });
 
