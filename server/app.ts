@@ -64,6 +64,11 @@ export interface ServerDependencies {
   cluster?: ClusterContext;
 }
 
+/** What /healthz says of the prices: live, or which open markets this process has no live tick of (at most 20 named). */
+function pricesHealth(staleOpen: readonly string[]) {
+  return { live: staleOpen.length === 0, staleOpenMarkets: staleOpen.length, stale: staleOpen.slice(0, 20) };
+}
+
 /**
  * Builds the whole server without listening, so tests can drive it in-process: the app's
  * request handling, external plugins, then the modules in dependency order (each registers
@@ -236,6 +241,8 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     positionsConnections: positionsFeed.connectionCount(),
     roles: settings.singleProcess ? ['all'] : [...settings.roles],
     leads: { market: cluster.market.leading(), jobs: cluster.jobs.leading() },
+    // Open markets whose newest tick here is older than the staleness limit: quoted as stale, never filled, triggered or settled on.
+    prices: pricesHealth(market.staleOpenSymbols()),
   }));
 
   // Every module is wired: stop-outs may now lock options, and prices may now move.

@@ -36,11 +36,12 @@ async function main() {
 }
 
 /**
- * With SERVER_ROLES other than `all`: this process among several on one database and
- * broker (readSettings has made sure both, and the shared secrets, are set).
+ * On a shared database and broker: this process among several, `all` included (every role,
+ * through the leases, and its ticks published for the others; readSettings has made sure the
+ * shared secrets are set). Alone on its database (PGlite, or no broker) it leads everything.
  */
 async function joinCluster(settings: ReturnType<typeof readSettings>, database: Awaited<ReturnType<typeof openDatabase>>) {
-  if (settings.singleProcess || !settings.databaseUrl || !settings.marketBrokerUrl || !settings.jwtSecret) return null;
+  if (!settings.databaseUrl || !settings.marketBrokerUrl || !settings.jwtSecret) return null;
   const log = pino({ level: settings.logLevel }).child({ part: 'cluster' });
   const link = createClusterLink({ url: settings.marketBrokerUrl, databaseUrl: settings.databaseUrl, secret: new TextEncoder().encode(settings.jwtSecret), log });
   // Subscribed before serving, so no tick or push is missed after the first request; retries go on if the broker is late.

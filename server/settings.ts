@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { staleAfterMs } from '../src/shared/market/price-freshness';
 import { resendCodeAfterSeconds } from '../src/shared/auth/validation';
 import { parseCustomerLinkSetting } from '../src/shared/config/customer-link';
 import { isSwitchName, type SwitchName } from '../src/shared/config/switches';
@@ -58,7 +59,7 @@ const environmentSchema = z.object({
    * A tick older than this cannot fill an order or start an option (601); an option whose
    * latest recorded tick at its end time is older than this is void and refunded.
    */
-  STALE_PRICE_MS: z.coerce.number().int().min(100).default(10_000),
+  STALE_PRICE_MS: z.coerce.number().int().min(100).default(staleAfterMs),
   /**
    * Options settle on the recorded tick at their end time: a run starts this long after
    * the second an option ends in, and settles this many options per transaction. The
@@ -314,6 +315,13 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     const missing = (['DATABASE_URL', 'MARKET_BROKER_URL', 'JWT_SECRET', 'DATA_ENCRYPTION_KEY'] as const).filter((name) => !values[name]);
     if (missing.length > 0) {
       throw new Error(`Invalid environment:\n${missing.map((name) => `${name}: required when SERVER_ROLES is not 'all' (every process must share it)`).join('\n')}`);
+    }
+  } else if (values.DATABASE_URL && values.MARKET_BROKER_URL) {
+    // `all` on a shared database and broker is every role, publishing its ticks included: a
+    // process beside it follows them, and without a shared key neither could trust the other.
+    const missing = (['JWT_SECRET', 'DATA_ENCRYPTION_KEY'] as const).filter((name) => !values[name]);
+    if (missing.length > 0) {
+      throw new Error(`Invalid environment:\n${missing.map((name) => `${name}: required when SERVER_ROLES=all runs on DATABASE_URL with MARKET_BROKER_URL (it publishes its ticks to the processes beside it, which must share it)`).join('\n')}`);
     }
   }
   return {

@@ -83,7 +83,8 @@ export function createMessageDelivery(options: {
   return {
     async send(message, reference = '') {
       if (message.channel === 'email' && transport) {
-        await transport.sendMail({ from: options.mailFrom, to: message.to, subject: message.subject, text: message.text });
+        // The same Message-ID on every try of one message: a receiver that got a try whose success never reached us drops the repeat.
+        await transport.sendMail({ from: options.mailFrom, to: message.to, subject: message.subject, text: message.text, ...(reference ? { messageId: messageIdOf(reference, options.mailFrom) } : {}) });
         return;
       }
       if (message.channel === 'sms' && sms) {
@@ -95,6 +96,12 @@ export function createMessageDelivery(options: {
     outboxFor: (to) => outbox.readFor(to),
     outboxFile: outbox.file,
   };
+}
+
+/** An outbox message's SMTP Message-ID: its stable reference at the sender's mail domain. */
+export function messageIdOf(reference: string, mailFrom: string): string {
+  const domain = /@([^>\s]+)>?\s*$/.exec(mailFrom)?.[1] ?? 'localhost';
+  return `<${reference}@${domain}>`;
 }
 
 /** The one start line that says where messages go, so a newcomer finds the sign-up code. */

@@ -19,12 +19,28 @@ export interface OutboxPolicy {
   keepSentMs: number;
 }
 
+/**
+ * Work that ends in a message, written in the transaction of the change that asks for it
+ * and done by the sender like a delivery (at least once, retried on failure): a code
+ * request is recorded and its task written in one transaction, and the code is made and
+ * its message written by the task, so no answered request loses its code. The payload is
+ * sealed like a message.
+ */
+export interface OutboxTask {
+  task: string;
+  channel: 'email' | 'sms';
+  payload: Record<string, unknown>;
+}
+
 export interface Outbox {
   /**
-   * Writes `message` in the executor's transaction, sealed with the data key; the sender is
-   * woken once that transaction commits. Nothing is sent if it rolls back.
+   * Writes `message` (or a task that will write one) in the executor's transaction, sealed
+   * with the data key; the sender is woken once that transaction commits. Nothing is sent
+   * if it rolls back.
    */
-  enqueue(executor: Executor, message: OutgoingMessage): Promise<void>;
+  enqueue(executor: Executor, message: OutgoingMessage | OutboxTask): Promise<void>;
+  /** Who does the tasks named `task` (before the sender starts). A task without one fails and is retried. */
+  handle(task: string, handler: (payload: Record<string, unknown>) => Promise<void>): void;
   /** Runs a sending pass now (or again once the running one ends). */
   wake(): void;
   /** Resolves once no pass is running or asked for (retries scheduled for later are not waited for). */
@@ -73,6 +89,7 @@ export function createOutbox(deps: {
   let sweepTimer: NodeJS.Timeout | null = null;
   let retryTimer: NodeJS.Timeout | null = null;
   let sweepsSincePrune = 0;
+  const handlers = new Map<string, (payload: Record<string, unknown>) => Promise<void>>();
 
   async function claimDue(): Promise<{ id: string | number; channel: 'email' | 'sms'; sealed: string | null; attempts: number }[]> {
     const now = new Date(nowMs());
@@ -93,7 +110,14 @@ export function createOutbox(deps: {
     const opened = row.sealed === null ? null : cipher.decrypt(row.sealed);
     try {
       if (opened === null) throw new Error('the message cannot be opened with the data key');
-      await delivery.send(JSON.parse(opened) as OutgoingMessage, `outbox-${row.id}`);
+      const entry = JSON.parse(opened) as OutgoingMessage | OutboxTask;
+      if ('task' in entry) {
+        const handler = handlers.get(entry.task);
+        if (!handler) throw new Error(`no handler for the outbox task ${entry.task}`);
+        await handler(entry.payload);
+      } else {
+        await delivery.send(entry, `outbox-${row.id}`);
+      }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const nextAttemptAt = new Date(nowMs() + retryDelayMs(row.attempts, { baseMs: policy.retryBaseMs, maxMs: policy.retryMaxMs }));
@@ -177,6 +201,7 @@ export function createOutbox(deps: {
         .execute();
       afterCommit(executor, wake);
     },
+    handle: (task, handler) => void handlers.set(task, handler),
     wake,
     prune,
     async settled() {

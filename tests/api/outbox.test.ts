@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
+import { sql } from 'kysely';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataCipher } from '../../server/auth/data-key';
@@ -166,6 +167,83 @@ describe.each(testBackends())('mail and SMS through the outbox on $name', (backe
     expect(new Set(tries)).toEqual(new Set([sms.reference]));
     const code = /code is (\d{6})/.exec(sms.text)?.[1];
     expect((await call(server, '/v1/wa-na/register', { username: phone, password, type: 'P', code, locale: 'en' })).code).toBe(0);
+  });
+});
+
+describe.each(testBackends())('a code request and its outbox task on $name', (backend) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(backend, { OUTBOX_RETRY_BASE_MS: '200', CODES_SENT_PER_10_MIN: '1000' });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('loses no code when the work after the answer dies: the request and its task were committed together, and the task runs again', async () => {
+    const { db } = server.database;
+    // The first code row written after this point fails, as if the process died there (a sequence: its count survives the rollback).
+    await sql`create sequence code_fault_once`.execute(db);
+    await sql`create function code_fault_once() returns trigger language plpgsql as $$ begin if nextval('code_fault_once') = 1 then raise exception 'the process died here'; end if; return new; end $$`.execute(db);
+    await sql`create trigger code_fault_once before insert on verification_code for each row execute function code_fault_once()`.execute(db);
+    try {
+      const email = `crash${Date.now().toString(36)}@example.com`;
+      expect((await call(server, '/v1/wa-na/sendMail', { email, type: '1', locale: 'en' })).code).toBe(0);
+      const code = await until(async () => (await server.delivery.outboxFor(email)).find((message) => message.code)?.code, 'the code, once its task ran again');
+      expect((await call(server, '/v1/wa-na/register', { username: email, password, type: 'E', code, locale: 'en' })).code).toBe(0);
+      // The fault did strike once: the task failed, then went.
+      expect((await sql<{ value: string }>`select last_value::text as value from code_fault_once`.execute(db)).rows[0]?.value).toBe('2');
+    } finally {
+      await sql`drop trigger code_fault_once on verification_code`.execute(db);
+    }
+  });
+});
+
+describe.each(testBackends())('a mail tried again on $name', (backend) => {
+  let server: TestServer;
+  let smtpPort = 0;
+  /** Each DATA the SMTP server saw: its Message-ID header and whether it was refused. */
+  const tries: { to: string[]; messageId: string | undefined; refused: boolean }[] = [];
+  let smtp: SMTPServer;
+
+  beforeAll(async () => {
+    smtpPort = await freePort();
+    smtp = new SMTPServer({
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          const raw = Buffer.concat(chunks).toString('utf8');
+          const to = session.envelope.rcptTo.map((rcpt) => rcpt.address);
+          // The first try of each recipient is received whole and then refused: the sender cannot know it arrived.
+          const refused = !tries.some((each) => each.to.join() === to.join());
+          tries.push({ to, messageId: /^Message-ID:\s*(\S+)/im.exec(raw)?.[1], refused });
+          if (refused) callback(Object.assign(new Error('try again later'), { responseCode: 451 }));
+          else callback();
+        });
+      },
+    });
+    await listenOn(smtp.server, smtpPort);
+    const delivery = createMessageDelivery({ smtpUrl: `smtp://127.0.0.1:${smtpPort}`, mailFrom: 'TradeWeb <test@tradeweb.example>', dataDir: null, timeoutMs: 5_000 });
+    server = await startTestServer(backend, { OUTBOX_RETRY_BASE_MS: '200', CODES_SENT_PER_10_MIN: '1000' }, { delivery });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  it('carries one Message-ID on every try, named after its outbox row, for the receiver to drop repeats', async () => {
+    const email = `retried${Date.now().toString(36)}@example.com`;
+    expect((await call(server, '/v1/wa-na/sendMail', { email, type: '1', locale: 'en' })).code).toBe(0);
+    const mine = await until(() => {
+      const seen = tries.filter((each) => each.to.includes(email));
+      return seen.length >= 2 ? seen : undefined;
+    }, 'a refused try and the accepted one');
+    const [row] = await server.database.db.selectFrom('outbox_message').select(['id', 'status', 'attempts']).orderBy('id', 'desc').limit(1).execute();
+    expect(mine.map((each) => each.refused)).toEqual([true, false]);
+    expect(new Set(mine.map((each) => each.messageId))).toEqual(new Set([`<outbox-${row!.id}@tradeweb.example>`]));
+    await until(async () => ((await server.database.db.selectFrom('outbox_message').select('status').where('id', '=', row!.id).executeTakeFirst())?.status === 'sent' ? true : undefined), 'the row marked sent');
   });
 });
 

@@ -206,7 +206,7 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
     quote(108612, 108624);
     // Parallel closes of one position: exactly one wins.
     const closes = await Promise.all([1, 2, 3].map(() => call(server, '/exchange/closeOrder', { orderId: orderNo }, user.token)));
-    expect(closes.map((answer) => answer.code).sort()).toEqual([0, 404, 404]);
+    expect(closes.map((answer) => answer.code).sort()).toEqual([0, 410, 410]);
     // (1.08612 − 1.08512) × 0.1 × 100000 = 10.00 profit; the fee was paid at opening.
     expect(await balance(user.token)).toEqual({ balanceAmount: '1009.782976', lockMargin: '0.00' });
     const history = (await call(server, '/v1/waa/order/history', { page: 1, limit: 10 }, user.token)).data as { list: { closingPrice: string; profitLoss: string; closeReason: string }[]; profitLossTotal: string; profitLossToday: string; pages: number };
@@ -317,7 +317,7 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
       expect(await balance(user.token)).toEqual({ balanceAmount: equityAfterGap, lockMargin: '0.00' });
       // The winning leg covered the loss: it closed with it, at the server's quote.
       expect(await closeReasons(user.token)).toEqual({ [buy]: 'manual -16287.00', [sell]: 'stop_out 16263.00' });
-      expect((await call(server, '/exchange/closeOrder', { orderId: sell }, user.token)).code).toBe(404);
+      expect((await call(server, '/exchange/closeOrder', { orderId: sell }, user.token)).code).toBe(410);
       expect(await audit()).toEqual([]);
       quote(108500);
     });

@@ -22,22 +22,32 @@ export function createCodes(deps: IdentityDependencies, context: IdentityContext
   const { repository, cipher, messages, limits, settings } = deps;
   const { limit, claim, nowMs, now } = context;
   const background = createBackgroundWork(deps.log);
+  const codeTask = 'identity.code';
+  // The sender makes and sends the code of a recorded request (at least once: a retry after a crash sends a new live code, never none).
+  messages.handle(codeTask, async (payload) => {
+    const { channel, destination, purpose } = payload as { channel: 'email' | 'sms'; destination: string; purpose: number };
+    await deliverCode(channel, destination, purpose);
+  });
 
   /**
    * Answers a code request the same way, in the same time, whether or not the address has
    * an account: every request is recorded alike (the resend rule and the per-destination
-   * count), and what depends on the account (a code, a notice, a welcome, or nothing)
-   * is done afterwards, off the request.
+   * count) with its outbox task in the same transaction, and what depends on the account
+   * (a code, a notice, a welcome, or nothing) is done by that task, off the request. An
+   * answered request is committed with its task: a crash after it loses no code.
    */
   async function sendCode(channel: 'email' | 'sms', destination: string, purpose: number, client: string) {
     await limit(limits.codeSending, client);
-    const verdict = await repository.recordCodeRequest(cipher.digest(`send:${purpose}:${destination}`), now(), {
-      resendMs: settings.codeResendMs,
-      windowMs: settings.codeWindowMs,
-      limit: settings.codesSentPer10Min,
+    const verdict = await repository.inTransaction(async (trx) => {
+      const recorded = await repository.recordCodeRequest(cipher.digest(`send:${purpose}:${destination}`), now(), {
+        resendMs: settings.codeResendMs,
+        windowMs: settings.codeWindowMs,
+        limit: settings.codesSentPer10Min,
+      }, trx);
+      if (recorded.allowed) await messages.enqueueTask(trx, { task: codeTask, channel, payload: { channel, destination, purpose } });
+      return recorded;
     });
     if (!verdict.allowed) throw rateLimitedError(verdict.retryAfterSeconds);
-    background.run(() => deliverCode(channel, destination, purpose), 'sending a code failed');
   }
 
   async function deliverCode(channel: 'email' | 'sms', destination: string, purpose: number) {

@@ -13,7 +13,9 @@ import type { DomainEvents } from '../../events/domain-events';
 import { AppError } from '../../http/app-error';
 import { claimTry, enforceLimit } from '../../auth/limit-checks';
 import type { Settings } from '../../settings';
+import type { Executor } from '../../db/after-commit';
 import type { OutgoingMessage } from '../../messaging/delivery';
+import type { OutboxTask } from '../../messaging/outbox';
 import type { IdentityRepository } from './identity-repository';
 
 export interface IdentityLimits {
@@ -53,6 +55,9 @@ export interface IdentityDependencies {
   /** Mail and SMS: each written to the outbox (its own transaction) and delivered afterwards, with retries. */
   messages: {
     send(message: OutgoingMessage): Promise<void>;
+    /** A task written in the caller's transaction, done by the outbox's sender at least once (a code made and sent). */
+    enqueueTask(executor: Executor, task: OutboxTask): Promise<void>;
+    handle(task: string, handler: (payload: Record<string, unknown>) => Promise<void>): void;
     /** Resolves once the sender has no pass running or asked for (server close, tests). */
     settled(): Promise<void>;
   };

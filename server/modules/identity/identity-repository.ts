@@ -116,7 +116,7 @@ export function createIdentityRepository(db: Kysely<Database>) {
      * One statement, so two parallel requests never both pass; a refused request changes
      * nothing. Answers the seconds to wait when refused.
      */
-    async recordCodeRequest(key: string, at: Date, rule: { resendMs: number; windowMs: number; limit: number }): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
+    async recordCodeRequest(key: string, at: Date, rule: { resendMs: number; windowMs: number; limit: number }, executor: Executor = db): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
       const resendAfter = new Date(at.getTime() - rule.resendMs);
       const windowAfter = new Date(at.getTime() - rule.windowMs);
       const newWindow = sql<boolean>`r.window_start <= ${windowAfter}`;
@@ -128,9 +128,9 @@ export function createIdentityRepository(db: Kysely<Database>) {
           window_start = case when ${newWindow} then ${at} else r.window_start end,
           window_count = case when ${newWindow} then 1 else r.window_count + 1 end
         where r.last_at <= ${resendAfter} and (${newWindow} or r.window_count < ${rule.limit})
-        returning key`.execute(db);
+        returning key`.execute(executor);
       if (recorded.rows.length === 1) return { allowed: true };
-      const row = await db.selectFrom('code_request').selectAll().where('key', '=', key).executeTakeFirst();
+      const row = await executor.selectFrom('code_request').selectAll().where('key', '=', key).executeTakeFirst();
       if (!row) return { allowed: false, retryAfterSeconds: 1 };
       const resendWaitMs = new Date(row.last_at).getTime() + rule.resendMs - at.getTime();
       const windowWaitMs = row.window_count >= rule.limit ? new Date(row.window_start).getTime() + rule.windowMs - at.getTime() : 0;

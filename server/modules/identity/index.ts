@@ -111,7 +111,7 @@ export async function registerIdentity(
     repository,
     tokens,
     cipher,
-    messages: { send: sendMessage, settled: () => outbox.settled() },
+    messages: { send: sendMessage, enqueueTask: (executor, task) => outbox.enqueue(executor, task), handle: (task, handler) => outbox.handle(task, handler), settled: () => outbox.settled() },
     limits,
     signInGuard,
     settings,

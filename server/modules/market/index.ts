@@ -89,6 +89,7 @@ export async function registerMarket(
     publisher: teeTopicBus(topicBus, broker, { brokerAlwaysWantsTopic: (destination) => !isTickLinesSource(destination) }),
     ...(deps.nowMs ? { nowMs: deps.nowMs } : {}),
     ...(seed !== null ? { seed } : {}),
+    stalePriceMs: settings.stalePriceMs,
   });
   const resumeAt = await market.initialize();
   app.decorate('market', market);

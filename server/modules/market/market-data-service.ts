@@ -2,6 +2,7 @@ import { glancePriceIntervalMs, priceTopic, type PriceTick, type Product } from 
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { barStartMs, foldTick, formatFixed, klinePeriods, toWireBar, type Bar, type KlinePeriod, type WireBar } from '../../../src/shared/market/kline';
 import { marketStatusAt, type MarketStatus } from '../../../src/shared/market/market-hours';
+import { isPriceFresh, staleAfterMs } from '../../../src/shared/market/price-freshness';
 import { createTickLinesEncoder, type TickLinesEncoder } from '../../../src/shared/market/tick-lines';
 import { createBinaryTickEncoder, type BinaryTickEncoder } from '../../../src/shared/market/binary-ticks';
 import { productTermsViolation, type ProductTerms } from '../../../src/shared/market/product-fields';
@@ -75,8 +76,11 @@ export function createMarketDataService(options: {
   publisher: TopicPublisher;
   nowMs?: () => number;
   seed?: number;
+  /** How old the newest tick of a symbol may be and still be quoted as live (STALE_PRICE_MS). */
+  stalePriceMs?: number;
 }) {
   const nowMs = options.nowMs ?? Date.now;
+  const stalePriceMs = options.stalePriceMs ?? staleAfterMs;
   const { repository, publisher } = options;
   const states = new Map<string, SymbolState>(
     options.instruments.map((instrument) => [
@@ -151,6 +155,19 @@ export function createMarketDataService(options: {
       state.window.low = Math.min(state.window.low, tick.bid);
       state.window.volume += tick.volume;
     }
+  }
+
+  function statusOf(symbol: string, at = nowMs()): MarketStatus {
+    const state = stateOf(symbol);
+    const hours = state.product
+      ? { marketStartTime: state.product.marketStartTime, marketCloseTime: state.product.marketCloseTime }
+      : { marketStartTime: state.instrument.hours.start, marketCloseTime: state.instrument.hours.close };
+    return marketStatusAt(hours, at);
+  }
+
+  function isLive(symbol: string, at = nowMs()): boolean {
+    const latest = stateOf(symbol).latest;
+    return latest !== null && isPriceFresh(latest.timeMs, at, stalePriceMs);
   }
 
   function wireTick(state: SymbolState): PriceTick | null {
@@ -369,13 +386,7 @@ export function createMarketDataService(options: {
       return stateOf(symbol).latest;
     },
 
-    status(symbol: string, at = nowMs()): MarketStatus {
-      const state = stateOf(symbol);
-      const hours = state.product
-        ? { marketStartTime: state.product.marketStartTime, marketCloseTime: state.product.marketCloseTime }
-        : { marketStartTime: state.instrument.hours.start, marketCloseTime: state.instrument.hours.close };
-      return marketStatusAt(hours, at);
-    },
+    status: statusOf,
 
     /** The last `limit` bars up to now, the forming bar last, so that history joins the live bar. */
     async history(symbol: string, period: KlinePeriod, limit: number): Promise<WireBar[]> {
@@ -397,6 +408,18 @@ export function createMarketDataService(options: {
         ? [...stored, forming]
         : stored;
       return bars.slice(-limit).map((bar) => toWireBar(bar, state.instrument.precision));
+    },
+
+    /**
+     * Whether this process has a live price of `symbol`: its newest tick is within the
+     * staleness limit. A process that follows no feed (no source, the leader's ticks not
+     * arriving) still holds its last price, which is then answered as stale, never as live.
+     */
+    isLive,
+
+    /** The symbols whose market is open but whose newest tick is stale (what /healthz reports); closed markets are quiet, not stale. */
+    staleOpenSymbols(at = nowMs()): string[] {
+      return [...states.keys()].filter((symbol) => statusOf(symbol, at) !== 'closed' && !isLive(symbol, at));
     },
 
     knownSymbol(symbol: string): boolean {

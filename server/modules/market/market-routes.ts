@@ -28,7 +28,8 @@ export function registerMarketRoutes(app: FastifyInstance, market: MarketDataSer
   defineRoute(app, marketThumb, async (_body, request) => {
     const tick = market.latestTick(symbolParameter(request, market));
     if (!tick) throw new AppError(ErrorCode.DATA_NOT_FOUND);
-    return tick;
+    // An old price is still this process's last one, but never passed off as live.
+    return { ...tick, stale: !market.isLive(tick.symbol) };
   });
 
   defineRoute(app, marketStatus, async (_body, request) => market.status(symbolParameter(request, market)));

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AddOptionOrderBody, AddOptionOrderData } from '../../../src/shared/api/options';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import { isPriceFresh } from '../../../src/shared/market/price-freshness';
 import { isTradable } from '../../../src/shared/market/tradability';
 import { money, formatMoney, parseMoney } from '../../../src/shared/money/money';
 import { optionFee, optionPlacementViolation, parseTimeRatePayload } from '../../../src/shared/options/option-rules';
@@ -106,7 +107,7 @@ export function createOptionPlacement(deps: {
 
     const quote = market.latestQuote(symbol);
     const now = deps.nowMs();
-    if (!quote || now - quote.timeMs > deps.stalePriceMs) throw new AppError(ErrorCode.OPTION_CURRENT_PRICE_ERROR);
+    if (!quote || !isPriceFresh(quote.timeMs, now, deps.stalePriceMs)) throw new AppError(ErrorCode.OPTION_CURRENT_PRICE_ERROR);
     const start = recorder.recorded(quote);
     if (!start) throw new AppError(ErrorCode.OPTION_CURRENT_PRICE_ERROR);
     const amount = money(body.amount);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { OptionStatus } from '../../../src/shared/api/options';
+import { isPriceFresh } from '../../../src/shared/market/price-freshness';
 import { formatMoney, money } from '../../../src/shared/money/money';
 import { settleOption, type OptionDirection } from '../../../src/shared/options/option-rules';
 import type { Database } from '../../db/schema';
@@ -78,7 +79,7 @@ export function createOptionSettlement(deps: {
   /** The settlement of a due option: its recorded end tick, unless none lies within the stale threshold before its end. */
   function computeDue(option: OptionOrderRow, tick: SettlementTick | null): Computed {
     const endMs = Number(option.end_ms);
-    if (tick === null || tick.ms < endMs - settings.stalePriceMs) return compute(option, null, 'no-price');
+    if (tick === null || !isPriceFresh(tick.ms, endMs, settings.stalePriceMs)) return compute(option, null, 'no-price');
     return compute(option, { ms: tick.ms, price: formatMoney(money(tick.price), 0) }, null);
   }
 

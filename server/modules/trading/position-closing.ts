@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { formatMoney, money, type Units } from '../../../src/shared/money/money';
 import { accountEquity, belowStopOut, closeShortfall, lockedMargin } from '../../../src/shared/trading/account-risk';
+import { coverFromHeldMargin } from '../../../src/shared/trading/protection-cover';
 import { OrderStatus } from '../../../src/shared/trading/order-rules';
 import type { Book, Database } from '../../db/schema';
 import type { MarketDataService } from '../market/market-data-service';
@@ -20,7 +21,7 @@ export interface OptionCover {
 }
 
 export type CloseReason = 'manual' | 'stop_loss' | 'take_profit' | 'stop_out';
-export type CloseOutcome = 'closed' | 'not-open' | 'no-fresh-price';
+export type CloseOutcome = 'closed' | 'not-open';
 
 const endedJournal = (row: OrderRow, profitLoss: Units | null) => orderEndedJournal({ uid: row.uid, book: row.book, orderNo: row.order_no, margin: money(String(row.margin)), profitLoss });
 
@@ -30,10 +31,11 @@ const endedJournal = (row: OrderRow, profitLoss: Units | null) => orderEndedJour
  * else the account holds, so its running options end void (their amount back to cash, the
  * fee kept), its other positions close with it at the server's latest quotes (their
  * reason 'stop_out') and its pending orders are canceled; the house absorbs only what is
- * still missing once nothing is open, and the account ends at exactly 0. Everything is
- * read after the account's locks (options first, then its ledger accounts), so two closes
- * of a hedged pair cannot both pass. A position elsewhere without a fresh quote is never
- * closed at an old one: the whole close waits.
+ * still missing, and the account ends at exactly 0. Everything is read after the account's
+ * locks (options first, then its ledger accounts), so two closes of a hedged pair cannot
+ * both pass. A position elsewhere without a fresh quote (its market closed) is never closed
+ * at an old one: it is held, its margin covering the shortfall first, and the close goes
+ * ahead (the rule: src/shared/trading/protection-cover.ts).
  */
 export function createPositionClosing(deps: {
   db: Kysely<Database>;
@@ -94,11 +96,21 @@ export function createPositionClosing(deps: {
         return { result: 'closed' as const, ended: [self], after: null };
       }
       // The account cannot carry this loss on its cash: everything it holds covers it.
-      const others = valued.filter((each) => each.row.id !== self.id);
-      if (others.some(({ row: each, at }) => each.status === OrderStatus.position && (at === null || !deps.fresh(at.tickMs)))) return { result: 'no-fresh-price' as const };
+      const unpriced = (each: { row: OrderRow; at: MarketValue | null }) => each.row.status === OrderStatus.position && (each.at === null || !deps.fresh(each.at.tickMs));
+      const held = valued.filter((each) => each.row.id !== self.id && unpriced(each)).map((each) => each.row);
+      const others = valued.filter((each) => each.row.id !== self.id && !unpriced(each));
       const voided = options ? await options.voidIn('stop_out') : { amount: 0n, journals: [], after: () => undefined };
-      const equity = accountEquity(cash + voided.amount, holdingsOf(valued));
-      const absorbed = equity < 0n ? -equity : 0n;
+      const equity = accountEquity(cash + voided.amount, holdingsOf([{ row: self, at: { price, pnl, tickMs } }, ...others]));
+      // The held positions' margin covers the shortfall first; the house absorbs what it cannot.
+      const cover = coverFromHeldMargin(equity < 0n ? -equity : 0n, held.map((row) => money(String(row.margin))));
+      for (const [index, row] of held.entries()) {
+        const take = cover.taken[index] ?? 0n;
+        if (take === 0n) continue;
+        const margin = money(String(row.margin));
+        await ledger.adjustMargin(trx, { uid, book, orderNo: row.order_no, from: margin, to: margin - take });
+        if (!(await orders.setPositionMarginIn(trx, row.id, formatMoney(margin - take, 0)))) throw new Error(`held position ${row.order_no} is no longer open under its lock`);
+      }
+      const absorbed = cover.absorbed;
       // What the house absorbs is recorded on the close that caused it: its profit and loss is what the user lost.
       const selfPnl = pnl + absorbed;
       await closeRow(self, { price, pnl: selfPnl, tickMs }, reason);
@@ -114,7 +126,8 @@ export function createPositionClosing(deps: {
       }
       // One balance update per account for the whole set: the cash never passes through a negative value.
       await ledger.postBatch(trx, journals);
-      return { result: 'closed' as const, ended: open, after: voided.after };
+      const heldIds = new Set(held.map((row) => row.id));
+      return { result: 'closed' as const, ended: open.filter((row) => !heldIds.has(row.id)), after: voided.after };
     });
     if (outcome.result !== 'closed') return outcome.result;
     for (const each of outcome.ended) deps.arming.disarm(each);

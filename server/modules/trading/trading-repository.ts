@@ -104,7 +104,12 @@ export function createTradingRepository(db: Kysely<Database>) {
         .where('status', '=', OrderStatus.position)
         .returning('id'),
 
-    /** Pending → canceled, only while it is pending; answers whether it was. */
+    /** A held position's margin taken down by negative-balance protection (protection-cover.ts), only while it is a position; answers whether it was. */
+    async setPositionMarginIn(trx: Transaction<Database>, id: number, margin: string): Promise<boolean> {
+      const updated = await trx.updateTable('trade_order').set({ margin }).where('id', '=', id).where('status', '=', OrderStatus.position).executeTakeFirst();
+      return Number(updated.numUpdatedRows) === 1;
+    },
+
     /** Pending → canceled, only while it is pending; answers the margin it held then (a moved price changes it), or null. */
     async cancelIn(trx: Transaction<Database>, id: number, reason: string, closedAt: Date): Promise<string | null> {
       const updated = await trx

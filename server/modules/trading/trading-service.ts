@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { productTypeNumber, type Product } from '../../../src/shared/api/market';
 import { levelRemoved, type AddOrderBody, type OrderTimeColumn, type UpdateOrderBody } from '../../../src/shared/api/trading';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import { isPriceFresh } from '../../../src/shared/market/price-freshness';
 import { isTradable } from '../../../src/shared/market/tradability';
 import { historySelectionOf, type HistoryFilter } from '../../../src/shared/trading/history-filters';
 import { formatMoney, money, parseMoney, type Units } from '../../../src/shared/money/money';
@@ -80,7 +81,7 @@ export function createTradingService(deps: {
   /** Trigger executions in flight, so that tests and shutdown can wait for them. */
   const inFlight = new Set<Promise<void>>();
   /** Whether a quote is recent enough to trade on (the same threshold as every fill). */
-  const fresh = (tickMs: number) => nowMs() - tickMs <= deps.stalePriceMs;
+  const fresh = (tickMs: number) => isPriceFresh(tickMs, nowMs(), deps.stalePriceMs);
   const closing = createPositionClosing({ db, orders, ledger, market, options: deps.options, arming, stopOutLevelPercent: deps.stopOutLevelPercent, fresh, nowMs, changed });
   const stopOut = createStopOut({ orders, ledger, market, closing, stopOutLevelPercent: deps.stopOutLevelPercent, fresh });
   const overnight = createOvernightFees({ db, orders, ledger, market, changed });
@@ -190,16 +191,13 @@ export function createTradingService(deps: {
     if (kind === 'fill') {
       await executeFill(row, quotePrice(fillPriceOf(row.direction as Direction, tick), product.pricePrecision), tick.timeMs, armedLevel);
     } else {
-      const closed = await closing.close(row, closePriceOn(row, tick, product), tick.timeMs, kind, { level: kind, at: armedLevel });
-      // The account's other positions had no fresh price to close at: the trigger waits for the next tick (at the levels the order holds now).
-      if (closed === 'no-fresh-price') {
-        const now = await orders.findById(row.id);
-        if (now) arming.arm(now, product.pricePrecision);
-      }
+      await closing.close(row, closePriceOn(row, tick, product), tick.timeMs, kind, { level: kind, at: armedLevel });
     }
   }
 
   const stopListening = market.onQuote((tick: RawTick) => {
+    // A tick that arrives late (a follower's backlog after the broker came back) fires nothing: the triggers wait, armed, for a live one.
+    if (!fresh(tick.timeMs)) return;
     for (const trigger of arming.fire(tick)) {
       const work = execute(trigger, tick)
         .catch((error: unknown) => deps.log?.('trigger execution failed', error))
@@ -342,13 +340,14 @@ export function createTradingService(deps: {
     /** Closes an open position by hand at the server's latest price; `sessionLives` as for addOrder (a user barred from trading may still close). */
     async closeOrder(uid: number, book: Book, orderNo: string, sessionLives: Promise<LiveSession>) {
       const [row] = await Promise.all([ownOrder(uid, book, orderNo), sessionLives]);
+      if (row.status === OrderStatus.deal) throw new AppError(ErrorCode.POSITION_ALREADY_CLOSED);
       if (row.status !== OrderStatus.position) throw new AppError(ErrorCode.ORDER_STATUS_NOT_CLOSABLE);
       if (row.opened_at && nowMs() < closableAfterMs(row.opened_at.getTime(), deps.minHoldSeconds)) throw new AppError(ErrorCode.MINIMUM_HOLDING_TIME);
       const product = productOf(row.symbol);
       const quote = freshQuote(row.symbol);
       const closed = await closing.close(row, closePriceOn(row, quote, product), quote.timeMs, 'manual');
-      if (closed === 'no-fresh-price') throw new AppError(ErrorCode.GET_CURRENT_PRICE_ERROR);
-      if (closed !== 'closed') throw new AppError(ErrorCode.ORDER_STATUS_NOT_CLOSABLE);
+      // Another close won under the account's locks (the stop-out, a stop loss, another tab): the row is closed, and this answer says so.
+      if (closed !== 'closed') throw new AppError(ErrorCode.POSITION_ALREADY_CLOSED);
     },
 
     /**

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import { isPriceFresh } from '../../../src/shared/market/price-freshness';
 import type { TransformBody, TransformCalculateBody, WalletBalanceData, WalletRecordsBody, WalletRecordsData } from '../../../src/shared/api/wallet';
 import { formatMoney, money, multiplyMoney, type Units } from '../../../src/shared/money/money';
 import { parseTransferAmount, quoteStillHolds, quoteTransfer, transferDecimals, TransferType, type TransferQuote } from '../../../src/shared/money/transfer-quote';
@@ -59,7 +60,7 @@ export function createWalletService(deps: {
     if (currency.priceProduct === null) return { ...pegged, timeMs: nowMs() };
     const product = market.products().find((item) => item.productCode === currency.priceProduct);
     const quote = market.latestQuote(currency.priceProduct);
-    if (!product || !quote || nowMs() - quote.timeMs > deps.stalePriceMs) throw new AppError(ErrorCode.GET_CURRENT_PRICE_ERROR);
+    if (!product || !quote || !isPriceFresh(quote.timeMs, nowMs(), deps.stalePriceMs)) throw new AppError(ErrorCode.GET_CURRENT_PRICE_ERROR);
     return { bid: quotePrice(quote.bid, product.pricePrecision), ask: quotePrice(quote.ask, product.pricePrecision), timeMs: quote.timeMs };
   }
 

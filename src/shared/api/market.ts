@@ -94,7 +94,8 @@ export const productCodeBody = z.strictObject({ productCode: z.string().check(z.
 // Market-data calls under {marketRoot}; `:symbol` is filled from the payload's symbol.
 export const marketHistory = contract('/market/history', historyBody, z.array(wireBarSchema));
 export const marketHistoryRange = contract('/market/history/limit', historyRangeBody, z.array(wireBarSchema));
-export const marketThumb = contract('/market/thumb/:symbol', noBody, priceTickSchema);
+/** The latest tick, and whether it is stale: older than the staleness limit (`market/price-freshness.ts`), no live feed behind it. */
+export const marketThumb = contract('/market/thumb/:symbol', noBody, z.extend(priceTickSchema, { stale: z.boolean() }));
 export const marketStatus = contract('/market/status/:symbol', noBody, marketStatusSchema);
 export const productList = contract('/v1/wa-na/forex/product/list', noBody, productListData);
 

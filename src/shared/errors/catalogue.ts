@@ -43,6 +43,8 @@ export const ErrorCode = {
   ORDER_TYPE_NOT_CANCELLABLE: 407,
   ORDER_STATUS_NOT_CANCELLABLE: 408,
   MINIMUM_HOLDING_TIME: 409,
+  // A close that lost to another (the stop-out, a trigger, another tab): the position is no longer open.
+  POSITION_ALREADY_CLOSED: 410,
   INCORRECT_PARAMETER: 501,
   ORDER_SUBMISSION_FAILED: 502,
   OPTION_CURRENT_PRICE_ERROR: 601,

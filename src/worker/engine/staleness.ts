@@ -1,11 +1,13 @@
+import { staleAfterMs } from '../../shared/market/price-freshness';
 import type { Clock } from './ports';
 
+export { staleAfterMs };
+
 /**
- * Market data is stale when nothing arrived for 10 s while prices were moving; the check
+ * Market data is stale when nothing arrived for the shared limit (10 s) while prices were moving; the check
  * runs every second. A screen following only closed markets (their last price, then
  * silence) is not stale.
  */
-export const staleAfterMs = 10_000;
 export const stalenessCheckEveryMs = 1_000;
 
 export function createStalenessMonitor(options: { clock: Clock; staleAfterMs?: number; onChange: (stale: boolean) => void }) {

@@ -72,6 +72,18 @@ describe('SERVER_ROLES', () => {
     // One process keeps generating what is missing under DATA_DIR.
     expect(readSettings({ SERVER_ROLES: 'all' }).jwtSecret).toBeNull();
   });
+
+  it('refuses `all` on a shared database and broker without the shared keys: it publishes ticks to the processes beside it', () => {
+    for (const name of ['JWT_SECRET', 'DATA_ENCRYPTION_KEY'] as const) {
+      const environment: Record<string, string> = { ...shared, SERVER_ROLES: 'all' };
+      delete environment[name];
+      expect(() => readSettings(environment), name).toThrow(new RegExp(`${name}: required when SERVER_ROLES=all runs on DATABASE_URL with MARKET_BROKER_URL`));
+    }
+    expect(readSettings({ ...shared, SERVER_ROLES: 'all' }).singleProcess).toBe(true);
+    // Alone on its database or without a broker, nobody follows it: nothing more to set.
+    expect(readSettings({ MARKET_BROKER_URL: shared.MARKET_BROKER_URL }).jwtSecret).toBeNull();
+    expect(readSettings({ DATABASE_URL: shared.DATABASE_URL }).jwtSecret).toBeNull();
+  });
 });
 
 describe('SMS_WEBHOOK_URL and SMS_WEBHOOK_SECRET', () => {
