@@ -174,7 +174,7 @@ function startSplitOriginApp() {
   fs.rmSync(splitOriginDir, { recursive: true, force: true });
   fs.mkdirSync(splitOriginDir, { recursive: true });
   const staticDir = path.resolve(process.env.STATIC_DIR ?? 'dist');
-  const config = JSON.parse(fs.readFileSync(path.join(staticDir, 'config.json'), 'utf8'));
+  const config = JSON.parse(fs.readFileSync(path.join('brands', 'default', 'config.json'), 'utf8'));
   const brandConfigPath = path.join(splitOriginDir, 'config.json');
   fs.writeFileSync(brandConfigPath, JSON.stringify({ ...config, apiRoot: apiBase, marketRoot: apiBase, exchangeRoot: apiBase }, null, 2));
   splitOriginApp = spawn('node_modules/.bin/tsx', ['server/main.ts'], {

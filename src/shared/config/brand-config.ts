@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
 import { brandTradeModeDefaults, tradeModes } from './trade-mode';
 import { loadZodEnglish } from '../api/zod-english';
+import { languageCodes, type LanguageCode } from '../i18n/languages';
 
 /**
- * `public/config.json`: what a brand sets without rebuilding the app. Every field has a
+ * A brand's `config.json` (brands/<name>/config.json): what a brand sets without rebuilding the app. Every field has a
  * default so a brand writes only what differs; an unknown field is an error, so a typo
  * is caught at start instead of being silently ignored.
  */
@@ -18,6 +19,8 @@ export const timeZones = ['Africa/Abidjan', 'America/New_York', 'Europe/London',
 
 export const brandConfigSchema = z.strictObject({
   siteName: z._default(z.string().check(z.minLength(1)), 'TradeWeb'),
+  /** The brand's logo beside its name, a path on the site ("/logo.svg"; the brand folder's public/); "" for the name alone. */
+  logo: z._default(z.string(), ''),
   apiRoot: z._default(rootUrl, ''),
   marketRoot: z._default(rootUrl, ''),
   exchangeRoot: z._default(rootUrl, ''),
@@ -33,6 +36,8 @@ export const brandConfigSchema = z.strictObject({
   upDownTemplate: z._default(z.union([z.literal(0), z.literal(1)]), 0),
   timeZone: z._default(z.enum(timeZones), 'device'),
   amountCommaGrouping: z._default(z.boolean(), true),
+  /** The interface languages the brand offers (Simplified Chinese and Indonesian also need their switch below). */
+  languages: z._default(z.array(z.enum(languageCodes as unknown as [LanguageCode, ...LanguageCode[]])).check(z.minLength(1)), [...languageCodes]),
   enableSimplifiedChinese: z._default(z.boolean(), false),
   enableIndonesian: z._default(z.boolean(), false),
   showTodayWinLoss: z._default(z.boolean(), true),

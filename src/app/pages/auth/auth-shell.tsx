@@ -6,6 +6,7 @@ import { LanguagePicker } from '../../components/language-picker';
 import { PageFrame } from '../../components/page-frame';
 import { useIsDesktop } from '../../layouts/use-viewport';
 import { Icon } from '../../components/icons';
+import { BrandLogo } from '../../components/brand-logo';
 
 // Desktops only (phones sign in on a page of their own); fetched with the desktop terminal at start-up.
 const Workspace = lazy(() => import('../../features/workspace/workspace').then((module) => ({ default: module.Workspace })));
@@ -74,7 +75,10 @@ export function AuthShell(props: { title: string; back: string; children: ReactN
           </header>
           <div className="auth-panel">{props.children}</div>
           <footer className="auth-card-footer">
-            <span>{config.siteName}</span>
+            <span className="auth-brand">
+              <BrandLogo src={config.logo} />
+              {config.siteName}
+            </span>
             <span>{t('common.version', { version: __APP_VERSION__ })}</span>
           </footer>
         </section>
