@@ -36,7 +36,8 @@ function AuthActions() {
 
 /**
  * Sign-in, sign-up and reset: a page on phones; on desktop a panel of the one overlay
- * card (420 px) over the desktop layout, with the site name and version at its foot.
+ * card (420 px) over the desktop layout, with the site name and version at its foot (on
+ * phones the brand's logo and name head the page).
  */
 export function AuthShell(props: { title: string; back: string; children: ReactNode }) {
   const { t } = useTranslation();
@@ -48,6 +49,10 @@ export function AuthShell(props: { title: string; back: string; children: ReactN
   if (!isDesktop) {
     return (
       <PageFrame back={props.back} title={props.title} actions={<AuthActions />}>
+        <p className="auth-brand auth-phone-brand">
+          <BrandLogo src={config.logo} />
+          {config.siteName}
+        </p>
         <div className="auth-panel">{props.children}</div>
       </PageFrame>
     );
