@@ -4,6 +4,7 @@ import { z } from 'zod';
 import * as mini from 'zod/mini';
 import { parseBrandConfig, type BrandConfig } from '../../src/shared/config/brand-config';
 import { isSwitchName, type SwitchName } from '../../src/shared/config/switches';
+import { isLanguageCode, languageCodes } from '../../src/shared/i18n/languages';
 import { limitsByLevelInput, limitsProblem, normalisedLimits, type LimitsByLevel } from '../../src/shared/money/withdrawal-limits';
 import { parseMoney, money } from '../../src/shared/money/money';
 import { parseTimeRatePayload } from '../../src/shared/options/option-rules';
@@ -103,6 +104,9 @@ export function loadBrand(options: { brandDir: string; brandConfigPath: string |
   const parsedConfig = parseBrandConfig(readJson(configFile));
   if (!parsedConfig.ok) throw new BrandFolderError(`${configFile}: ${parsedConfig.problems.join('; ')}`);
   const config = parsedConfig.config;
+  config.languages.forEach((code, index) => {
+    if (!isLanguageCode(code)) throw new BrandFolderError(`${configFile}: languages.${index}: "${code}" is not one of ${languageCodes.join(', ')}`);
+  });
 
   const seedFile = path.join(dir, 'seed.json');
   const parsedSeed = seedSchema.safeParse(readJson(seedFile));

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { brandTradeModeDefaults, tradeModes } from './trade-mode';
 import { loadZodEnglish } from '../api/zod-english';
-import { languageCodes, type LanguageCode } from '../i18n/languages';
 
 /**
  * A brand's `config.json` (brands/<name>/config.json): what a brand sets without rebuilding the app. Every field has a
@@ -36,8 +35,12 @@ export const brandConfigSchema = z.strictObject({
   upDownTemplate: z._default(z.union([z.literal(0), z.literal(1)]), 0),
   timeZone: z._default(z.enum(timeZones), 'device'),
   amountCommaGrouping: z._default(z.boolean(), true),
-  /** The interface languages the brand offers (Simplified Chinese and Indonesian also need their switch below). */
-  languages: z._default(z.array(z.enum(languageCodes as unknown as [LanguageCode, ...LanguageCode[]])).check(z.minLength(1)), [...languageCodes]),
+  /**
+   * The interface languages the brand offers, by code ("en", "de"); none listed: all twelve.
+   * Simplified Chinese and Indonesian also need their switch below. The server refuses an
+   * unknown code at start (server/brand/brand-folder.ts); the engine's check stays small.
+   */
+  languages: z._default(z.array(z.string()), []),
   enableSimplifiedChinese: z._default(z.boolean(), false),
   enableIndonesian: z._default(z.boolean(), false),
   showTodayWinLoss: z._default(z.boolean(), true),

@@ -32,7 +32,7 @@ export function enabledLanguages(brand: {
 }): Language[] {
   return languages.filter(
     (language) =>
-      brand.languages?.includes(language.code) !== false &&
+      (!brand.languages?.length || brand.languages.includes(language.code)) &&
       (language.code !== 'zh-cn' || brand.enableSimplifiedChinese) &&
       (language.code !== 'id' || brand.enableIndonesian),
   );
