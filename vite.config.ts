@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -61,6 +61,29 @@ function heic2anySameOriginWorker(): Plugin {
     },
     generateBundle() {
       if (workerCode !== null) this.emitFile({ type: 'asset', fileName: workerFile, source: workerCode });
+    },
+  };
+}
+
+/**
+ * In development, the brand folder (BRAND_DIR, default brands/default) as the server serves
+ * it in production: its config.json at /config.json and its public/ at the site's root. The
+ * build holds no brand: the server serves the brand it starts with (server/http/static-app.ts).
+ */
+function brandFiles(): Plugin {
+  const brandDir = path.resolve(process.env.BRAND_DIR ?? 'brands/default');
+  const publicDir = path.join(brandDir, 'public');
+  return {
+    name: 'brand-files',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((request, response, next) => {
+        const urlPath = decodeURIComponent(request.url?.split('?')[0] ?? '');
+        const file = urlPath === '/config.json' ? path.join(brandDir, 'config.json') : path.join(publicDir, urlPath);
+        if (request.method !== 'GET' || !file.startsWith(brandDir + path.sep) || !existsSync(file) || !statSync(file).isFile()) return next();
+        response.setHeader('content-type', file.endsWith('.json') ? 'application/json' : file.endsWith('.svg') ? 'image/svg+xml' : 'application/octet-stream');
+        response.end(readFileSync(file));
+      });
     },
   };
 }
@@ -216,7 +239,7 @@ const startChunks = entryStartChunks(entries);
 const unusedSchemasDropped = { manualPureFunctions: ['z', 'contract'] };
 
 export default defineConfig({
-  plugins: [react(), localeParts(), versionFile(), staffConsoleDeepLinks(), heic2anySameOriginWorker(), startChunks.plugin, precompressedCopies()],
+  plugins: [react(), brandFiles(), localeParts(), versionFile(), staffConsoleDeepLinks(), heic2anySameOriginWorker(), startChunks.plugin, precompressedCopies()],
   define: {
     __APP_VERSION__: JSON.stringify(appVersion),
     __BUILD_ID__: JSON.stringify(buildId),

@@ -95,6 +95,9 @@ const server = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
 //   with a brand config (BRAND_CONFIG_PATH) whose API, market and exchange roots are this server
 //   on 127.0.0.1, another origin than the page's localhost: the app on one origin trading
 //   through another, as a brand splits them. Answers at once; the caller waits for its /healthz.
+// - POST /example-brand: starts, once per run, a server on PORT+7 with the second brand's
+//   folder (BRAND_DIR=brands/example) and the built app, its own data: a brand from its folder
+//   alone (example-brand.spec.ts). Answers at once; the caller waits for its /healthz.
 const apiBase = `http://127.0.0.1:${process.env.PORT}`;
 const historyAccounts = new Map();
 
@@ -174,7 +177,7 @@ function startSplitOriginApp() {
   fs.rmSync(splitOriginDir, { recursive: true, force: true });
   fs.mkdirSync(splitOriginDir, { recursive: true });
   const staticDir = path.resolve(process.env.STATIC_DIR ?? 'dist');
-  const config = JSON.parse(fs.readFileSync(path.join(staticDir, 'config.json'), 'utf8'));
+  const config = JSON.parse(fs.readFileSync(path.join('brands', 'default', 'config.json'), 'utf8'));
   const brandConfigPath = path.join(splitOriginDir, 'config.json');
   fs.writeFileSync(brandConfigPath, JSON.stringify({ ...config, apiRoot: apiBase, marketRoot: apiBase, exchangeRoot: apiBase }, null, 2));
   splitOriginApp = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
@@ -194,6 +197,30 @@ function startSplitOriginApp() {
   });
 }
 
+const exampleBrandDir = `${dataDir}-example-brand`;
+let exampleBrand = null;
+
+function startExampleBrand() {
+  fs.rmSync(exampleBrandDir, { recursive: true, force: true });
+  exampleBrand = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(Number(process.env.PORT) + 7),
+      DATA_DIR: exampleBrandDir,
+      STATIC_DIR: path.resolve(process.env.STATIC_DIR ?? 'dist'),
+      BRAND_DIR: 'brands/example',
+      // Its test signs up there (the code from this server's development outbox).
+      DEV_OUTBOX: '1',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  exampleBrand.on('exit', () => {
+    exampleBrand = null;
+  });
+}
+
 const helper = http
   .createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://helper');
@@ -204,6 +231,11 @@ const helper = http
         return;
       }
       if (!loadCatalogue) startLoadCatalogue(symbols);
+      response.writeHead(202).end();
+      return;
+    }
+    if (request.method === 'POST' && url.pathname === '/example-brand') {
+      if (!exampleBrand) startExampleBrand();
       response.writeHead(202).end();
       return;
     }
@@ -234,11 +266,13 @@ for (const signal of ['SIGINT', 'SIGTERM'])
   process.on(signal, () => {
     loadCatalogue?.kill(signal);
     splitOriginApp?.kill(signal);
+    exampleBrand?.kill(signal);
     server.kill(signal);
   });
 server.on('exit', (code) => {
   loadCatalogue?.kill('SIGTERM');
   splitOriginApp?.kill('SIGTERM');
+  exampleBrand?.kill('SIGTERM');
   process.exit(code ?? 0);
 });
 

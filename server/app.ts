@@ -13,7 +13,7 @@ import { registerErrorHandler } from './http/error-handler';
 import { registerJsonBody } from './http/json-body';
 import { registerMultipart } from './http/multipart';
 import { redactingLogger } from './http/log-redaction';
-import { brandConfigFileOf, readBrandConfigFile } from './http/brand-config-file';
+import { loadBrand } from './brand/brand-folder';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerStaticApp } from './http/static-app';
 import { registerMarket } from './modules/market';
@@ -45,7 +45,7 @@ import type { Settings } from './settings';
 import { soleProcess, type ClusterContext } from './cluster/cluster-context';
 import { VerifiedStatus } from '../src/shared/api/verification';
 import type { VerificationLevelName } from '../src/shared/money/withdrawal-limits';
-import { brandTradeModeDefaults, tradeModeOffered as isTradeModeOffered, type TradeMode } from '../src/shared/config/trade-mode';
+import { tradeModeOffered as isTradeModeOffered, type TradeMode } from '../src/shared/config/trade-mode';
 
 export interface ServerDependencies {
   settings: Settings;
@@ -76,6 +76,8 @@ function pricesHealth(staleOpen: readonly string[]) {
  */
 export async function buildServer(dependencies: ServerDependencies): Promise<FastifyInstance> {
   const { settings, database, tokens, nowMs } = dependencies;
+  // First: a brand whose files are missing or wrong stops the start, naming the file and the field.
+  const brand = loadBrand({ brandDir: settings.brandDir, brandConfigPath: settings.brandConfigPath });
   const app = Fastify({
     logger: redactingLogger(dependencies.logger ?? { level: settings.logLevel }),
     bodyLimit: settings.bodyLimitBytes,
@@ -101,11 +103,10 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     });
   }
   const events = createDomainEvents();
-  const site = await registerSite(app, { settings, database });
+  const { site, firstStart } = await registerSite(app, { settings, database, seed: brand.seed });
   // The content security policy names the customer-service chat the site stores.
   await registerSecurityHeaders(app, {
-    staticDir: settings.staticDir,
-    brandConfigPath: settings.brandConfigPath,
+    brandConfigFile: brand.configFile,
     behindTls: settings.behindTls,
     customerLink: () => site.customerLink(),
   });
@@ -177,8 +178,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     return verifiedStatusOf(await verificationRepository.latest(uid, 'junior')) === VerifiedStatus.authenticated ? 'junior' : 'none';
   };
   // The modes the app offers: the switches, and the brand's default mode when neither is on (its config.json).
-  const brandFile = readBrandConfigFile(brandConfigFileOf(settings));
-  const brandModes = brandFile?.ok ? brandFile.config : brandTradeModeDefaults;
+  const brandModes = brand.config;
   const tradeModeOffered = async (mode: TradeMode) => isTradeModeOffered(await site.switches(), brandModes, mode);
   const options = await registerOptions(app, { settings, database, ledger, market, freeMarginIn, withdrawalUnderReview, tradeModeOffered, positionsFeed, signedIn, nowMs, cluster });
   const { trading, startRiskChecks } = await registerTrading(app, { settings, database, ledger, market, reads: tradingReads, options, withdrawalUnderReview, depositedUsd, tradeModeOffered, signedIn, nowMs, cluster });
@@ -192,6 +192,11 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   // Deposits: the proof through uploads, the item through reviews, the credit through the ledger, the outcome as a notice.
   // Limits by verification level: withdrawals' (1071), and each level's largest deposit.
   const withdrawalLimits = createWithdrawalLimits({ db: database.db });
+  // The brand's fees and limits at the first start only: later changes are the staff's.
+  if (firstStart) {
+    await options.seedProductTerms(brand.seed.optionProducts);
+    await database.db.transaction().execute((trx) => withdrawalLimits.writeLimits(trx, brand.seed.withdrawalLimits));
+  }
   const depositCapUsd = async (uid: number) => (await withdrawalLimits.read())[await verificationLevel(uid)].depositMaxUsd;
   const deposits = await registerDeposits({ settings, database, signedIn, wallet, ledger, uploads, reviews, notices, repository: depositsRepository, depositCapUsd, nowMs });
   // Dual control: the set-calls that move money wait for a second admin.
@@ -250,6 +255,6 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   startPrices();
   // With several processes: compete for the market and the jobs now that every module listens; give them up first at close.
   cluster.start();
-  await registerStaticApp(app, { staticDir: settings.staticDir, brandConfigPath: settings.brandConfigPath });
+  await registerStaticApp(app, { staticDir: settings.staticDir, brandConfigFile: brand.configFile, brandPublicDir: brand.publicDir });
   return app;
 }

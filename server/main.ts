@@ -50,7 +50,9 @@ async function joinCluster(settings: ReturnType<typeof readSettings>, database: 
 }
 
 main().catch((error: unknown) => {
-  // Before the logger exists (bad settings, database that cannot open), say why on stderr.
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  // Before the logger exists (bad settings or brand, database that cannot open), say why on stderr;
+  // a refused brand names its file and field, which is all its operator needs.
+  const brandRefused = error instanceof Error && error.name === 'BrandFolderError';
+  process.stderr.write(`${error instanceof Error ? (brandRefused ? `The brand cannot start: ${error.message}` : (error.stack ?? error.message)) : String(error)}\n`);
   process.exit(1);
 });

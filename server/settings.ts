@@ -25,7 +25,9 @@ const environmentSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   /** Built app to serve; the API runs without it. */
   STATIC_DIR: z.string().default('./dist'),
-  /** A brand's config.json served at /config.json instead of the built one. */
+  /** The brand: a folder of config.json, seed.json and public/ (README "Brands"). */
+  BRAND_DIR: z.string().default('./brands/default'),
+  /** A config.json served at /config.json instead of the brand folder's. */
   BRAND_CONFIG_PATH: z.string().optional(),
   /**
    * The deployment is reached over HTTPS only (TLS here or at a proxy in front): answers
@@ -330,6 +332,7 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     dataDir: path.resolve(values.DATA_DIR),
     databaseUrl: values.DATABASE_URL ?? null,
     staticDir: path.resolve(values.STATIC_DIR),
+    brandDir: path.resolve(values.BRAND_DIR),
     brandConfigPath: values.BRAND_CONFIG_PATH ? path.resolve(values.BRAND_CONFIG_PATH) : null,
     logLevel: values.LOG_LEVEL,
     development: values.NODE_ENV !== 'production',
@@ -445,8 +448,6 @@ const fixedRules = {
   // Site.
   /** Switches are read on every signed-in request; a short cache keeps that off the database. */
   switchesCacheMs: 2_000,
-  /** The banners seeded at first start; later changes live in the database. */
-  defaultBanners: ['/banners/banner-1.svg', '/banners/banner-2.svg', '/banners/banner-3.svg'],
   // Market data.
   /** Changed prices are published this often, as one `/topic/prices` batch. */
   marketFlushMs: 100,

@@ -1,11 +1,5 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { parseBrandConfig, type BrandConfigResult } from '../../src/shared/config/brand-config';
-
-/** The brand's config.json the server serves at /config.json: the configured file, else the built app's. */
-export function brandConfigFileOf(options: { staticDir: string; brandConfigPath: string | null }): string {
-  return options.brandConfigPath ?? path.join(options.staticDir, 'config.json');
-}
 
 /**
  * The brand's config as the app will read it, once at start; null when there is no file

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { CustomerLink } from '../../src/shared/api/anonymous';
 import { serviceChannels } from '../../src/shared/config/customer-link';
 import { heicDecoderWorkerPath } from '../../src/shared/uploads/image-rules';
-import { brandConfigFileOf, readBrandConfigFile } from './brand-config-file';
+import { readBrandConfigFile } from './brand-config-file';
 
 /**
  * Security headers on every answer (app, API, files, 404s) through @fastify/helmet: a
@@ -66,14 +66,14 @@ export function chatFrameSources(link: CustomerLink): string[] {
 export async function registerSecurityHeaders(
   app: FastifyInstance,
   options: {
-    staticDir: string;
-    brandConfigPath: string | null;
+    /** The brand's config.json (its roots are where the app may connect). */
+    brandConfigFile: string;
     /** BEHIND_TLS: send HSTS and upgrade insecure requests. */
     behindTls: boolean;
     customerLink: () => Promise<CustomerLink>;
   },
 ) {
-  const connectSources = brandConnectSources(brandConfigFileOf(options), (message) => app.log.warn(message));
+  const connectSources = brandConnectSources(options.brandConfigFile, (message) => app.log.warn(message));
 
   // The chat URL lives in the database and may change: re-read (at most every few
   // seconds) before answering a page, whose policy is the one the browser applies.

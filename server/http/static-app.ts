@@ -4,6 +4,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ErrorCode } from '../../src/shared/errors/catalogue';
+import { brandPublicFiles } from '../brand/brand-folder';
 import { AppError } from './app-error';
 import { answerError } from './error-handler';
 
@@ -37,7 +38,8 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 
 /**
  * Serves the built app: hashed assets cached for good, everything else revalidated,
- * `/config.json` from the brand's file when one is configured, and `index.html` for any
+ * `/config.json` from the brand's file, the brand folder's `public/` at the site's root
+ * (favicon, logo, banners: these win over a built file of the same name), and `index.html` for any
  * other page path (history fallback) so that deep links work; `/staff/` and its deep links
  * get the staff console's `staff/index.html` instead. Each file goes out as the build's brotli or
  * gzip copy when the browser accepts one (`vite.config.ts` writes them), with `Vary: Accept-Encoding`
@@ -46,7 +48,7 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
  */
 export async function registerStaticApp(
   app: FastifyInstance,
-  options: { staticDir: string; brandConfigPath: string | null },
+  options: StaticAppOptions,
 ) {
   app.addHook('onSend', async (_request, reply, payload) => {
     if (reply.statusCode !== 304) return payload;
@@ -82,22 +84,42 @@ function keepOnlyRevalidationHeaders(reply: FastifyReply) {
   for (const name of Object.keys(reply.getHeaders())) if (!revalidationHeaders.has(name)) reply.removeHeader(name);
 }
 
-async function serveBuiltApp(
-  app: FastifyInstance,
-  options: { staticDir: string; brandConfigPath: string | null },
-) {
+export interface StaticAppOptions {
+  staticDir: string;
+  /** The brand's config.json, answered at /config.json. */
+  brandConfigFile: string;
+  /** The brand folder's public/, served at the site's root. */
+  brandPublicDir: string;
+}
+
+async function serveBuiltApp(app: FastifyInstance, options: StaticAppOptions) {
   const indexFile = path.join(options.staticDir, 'index.html');
   const built = fs.existsSync(indexFile);
 
-  if (options.brandConfigPath) {
-    const brandConfigPath = options.brandConfigPath;
-    app.get('/config.json', async (request, reply) => {
-      const file = await fs.promises.readFile(brandConfigPath);
-      // Read at every request (the brand may change it), so its tag is of its content.
-      const etag = `"${createHash('sha256').update(file).digest('base64url').slice(0, 27)}"`;
-      reply.header('cache-control', revalidatedFiles).header('etag', etag).type('application/json');
-      if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      return file;
+  const { brandConfigFile } = options;
+  app.get('/config.json', async (request, reply) => {
+    const file = await fs.promises.readFile(brandConfigFile);
+    // Read at every request (the brand may change it), so its tag is of its content.
+    const etag = `"${createHash('sha256').update(file).digest('base64url').slice(0, 27)}"`;
+    reply.header('cache-control', revalidatedFiles).header('etag', etag).type('application/json');
+    if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    return file;
+  });
+
+  // The brand's files come with the app built or not (the dev server and the API alone use them too).
+  const brandFiles = brandPublicFiles(options.brandPublicDir);
+  if (brandFiles.length > 0) {
+    await app.register(fastifyStatic, {
+      root: options.brandPublicDir,
+      wildcard: false,
+      // The built app's plugin below decorates the reply; a second decoration would not start.
+      decorateReply: false,
+      index: false,
+      cacheControl: false,
+      lastModified: false,
+      setHeaders: (response) => {
+        response.setHeader('cache-control', revalidatedFiles);
+      },
     });
   }
 
@@ -110,9 +132,9 @@ async function serveBuiltApp(
     root: options.staticDir,
     // One route per built file, so that any other path reaches the history fallback.
     wildcard: false,
-    // A brand's own config.json is served by the route above: the built one gets no route (two would not start).
+    // The brand's config.json and files are served above: a built file of the same name gets no route (two would not start).
     // The compressed copies are read beside their file, never asked for by name.
-    globIgnore: [...compressedCopies, ...(options.brandConfigPath ? ['config.json'] : [])],
+    globIgnore: [...compressedCopies, 'config.json', ...brandFiles.flatMap((file) => [file, `${file}.br`, `${file}.gz`])],
     index: false,
     // The build's `.br` and `.gz` copies, chosen by the request's Accept-Encoding.
     preCompressed: true,

@@ -26,7 +26,10 @@ describe.each(testBackends())('the forex minimum deposit on $name', (backend) =>
 
   it('refuses forex below the minimum of approved deposits and accepts it once they reach it', async () => {
     const trader = await fundedTrader(server, '300', 'forex');
-    expect((await call(server, '/exchange/addOrder', forexOrder(), trader.token)).code).toBe(320);
+    const refused = await call(server, '/exchange/addOrder', forexOrder(), trader.token);
+    expect(refused.code).toBe(320);
+    // The figure the customer reads is the one enforced, never the texts' own.
+    expect(refused.msg).toBe('Forex trading requires total deposits of at least 500 USD (320)');
 
     await fundTradingAccount(server, trader, '200');
     const placed = await call(server, '/exchange/addOrder', forexOrder(), trader.token);

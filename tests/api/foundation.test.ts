@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readyToTrySwitches, switchDefaults } from '../../src/shared/config/switches';
+import { switchDefaults } from '../../src/shared/config/switches';
 import { openDatabase } from '../../server/db/database';
 import { createSiteRepository } from '../../server/modules/site/site-repository';
 import { post, startTestServer, testBackends, type TestServer } from './harness';
@@ -24,7 +24,8 @@ describe.each(testBackends())('foundation API on $name', (backend) => {
     expect(response.json()).toEqual({ status: 'ok', database: backend.name, marketConnections: 0, positionsConnections: 0, roles: ['all'], leads: { market: true, jobs: true }, prices: { live: expect.any(Boolean), staleOpenMarkets: expect.any(Number), stale: expect.any(Array) } });
   });
 
-  it('lists every switch: the specification defaults, with demo trading and both trade modes on (ready to try)', async () => {
+  it("lists every switch: the specification defaults, with the default brand's demo trading and both trade modes on (ready to try)", async () => {
+    const readyToTrySwitches = (JSON.parse(await fs.readFile('brands/default/seed.json', 'utf8')) as { switches: Record<string, boolean> }).switches;
     const response = await post(server.app, '/v1/wa-na/system/systemConfig/getAllConfigStatusWeb');
     expect(response.statusCode).toBe(200);
     const body = response.json();
@@ -140,7 +141,7 @@ describe('embedded database on disk', () => {
     try {
       const first = await openDatabase({ kind: 'pglite', dataDir });
       const repository = createSiteRepository(first.db);
-      await repository.seedDefaults({ banners: ['/b.svg'], customerLink: '0|[]' });
+      expect(await repository.seedDefaults({ banners: ['/b.svg'], customerLink: '0|[]', brandSwitches: { Contract: true, OptionMock: true } })).toEqual({ firstStart: true });
       // A brand turns option mode off and phone sign-up on after the first start.
       await repository.setSwitch('OptionMock', false);
       await repository.setSwitch('PHONE_REGISTER', true);
@@ -148,7 +149,7 @@ describe('embedded database on disk', () => {
 
       const second = await openDatabase({ kind: 'pglite', dataDir });
       const secondRepository = createSiteRepository(second.db);
-      await secondRepository.seedDefaults({ banners: ['/b.svg'], customerLink: '0|[]' });
+      expect(await secondRepository.seedDefaults({ banners: ['/b.svg'], customerLink: '0|[]', brandSwitches: { Contract: true, OptionMock: true } })).toEqual({ firstStart: false });
       const switches = await secondRepository.listSwitches();
       const enabled = (name: string) => switches.find((row) => row.name === name)?.enabled;
       expect(enabled('OptionMock')).toBe(false);

@@ -34,12 +34,14 @@ describe.each(testBackends())('security headers on $name', (backend) => {
     await fs.writeFile(path.join(staticDir, 'index.html'), '<!doctype html><title>app</title><script type="module" src="/assets/index.js"></script>');
     await fs.mkdir(path.join(staticDir, 'staff'));
     await fs.writeFile(path.join(staticDir, 'staff', 'index.html'), '<!doctype html><title>Staff console</title><script type="module" src="/assets/staff.js"></script>');
-    await fs.writeFile(path.join(staticDir, 'config.json'), JSON.stringify(brandConfig));
+    // The brand's config.json (BRAND_CONFIG_PATH), beside the default brand's files.
+    await fs.writeFile(path.join(staticDir, 'brand-config.json'), JSON.stringify(brandConfig));
     await fs.mkdir(path.join(staticDir, 'assets'));
     await fs.writeFile(path.join(staticDir, 'assets', 'index.js'), 'export {};');
     await fs.writeFile(path.join(staticDir, 'assets', 'heic2any-worker-0.0.4.js'), 'self.onmessage = () => undefined;');
     server = await startTestServer(backend, {
       STATIC_DIR: staticDir,
+      BRAND_CONFIG_PATH: path.join(staticDir, 'brand-config.json'),
       CUSTOMER_SERVICE_LINK: '0|["https://chat.brand.example/room/1","https://t.me/x","",""]',
     });
   });
@@ -119,7 +121,7 @@ describe('security headers behind TLS', () => {
   it('adds HSTS and upgrade-insecure-requests only when the deployment says so', async () => {
     for (const behindTls of [true, false]) {
       const app = Fastify({ logger: false });
-      await registerSecurityHeaders(app, { staticDir: '/nonexistent', brandConfigPath: null, behindTls, customerLink: async () => ({ url: '', telegram: '', whatsapp: '', email: '', mode: 0 }) });
+      await registerSecurityHeaders(app, { brandConfigFile: '/nonexistent/config.json', behindTls, customerLink: async () => ({ url: '', telegram: '', whatsapp: '', email: '', mode: 0 }) });
       app.get('/x', async () => 'x');
       const answer = await app.inject({ method: 'GET', url: '/x' });
       const policy = directives(answer.headers['content-security-policy']);

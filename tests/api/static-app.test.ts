@@ -120,8 +120,18 @@ describe.each(testBackends())('the built app, compressed and cached ($name)', (b
       expect(etag, url).not.toBe('');
       expect((await get(url, { ...acceptsAll, 'if-none-match': etag })).statusCode, url).toBe(304);
     }
+    // The brand's (brands/default, the default BRAND_DIR), never a config.json left in the build.
     const config = await get('/config.json');
-    expect(config.json()).toEqual({ siteName: 'Built' });
+    expect(config.json()).toEqual(JSON.parse(await fs.readFile('brands/default/config.json', 'utf8')));
+  });
+
+  it("serves the brand folder's public files at the site's root beside the built ones", async () => {
+    const favicon = await get('/favicon.svg');
+    expect(favicon.statusCode).toBe(200);
+    expect(favicon.headers['content-type']).toContain('image/svg+xml');
+    expect(favicon.rawPayload.equals(await fs.readFile('brands/default/public/favicon.svg'))).toBe(true);
+    expect((await get('/banners/banner-2.svg')).statusCode).toBe(200);
+    expect((await get('/themes/light.css')).statusCode).toBe(200);
   });
 
   it("serves the staff console's page and deep links compressed and revalidated too", async () => {

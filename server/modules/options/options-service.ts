@@ -159,6 +159,20 @@ export function createOptionsService(deps: {
     },
 
     /**
+     * The brand's terms for every option product (its seed.json, at the first start): each
+     * keeps its trade status and takes the brand's fee rate and delivery times, checked as a
+     * staff change is.
+     */
+    async seedProductTerms(terms: { feeRate: string; timeRates: Record<string, string> }) {
+      const products = await repository.listProducts();
+      await db.transaction().execute(async (trx) => {
+        for (const product of products) {
+          await this.setProduct(trx, { id: product.id, tradeStatus: product.trade_status === 0 ? 0 : 1, feeRate: terms.feeRate, timeRatePayload: terms.timeRates });
+        }
+      });
+    },
+
+    /**
      * Changes an option product's trade status, fee rate and delivery times in the caller's
      * transaction: refused with INCORRECT_PARAMETER_VALUE when the fee rate is not in [0, 1)
      * or any `timeRatePayload` entry breaks the shared rules (option-rules.ts), or it has

@@ -1,16 +1,28 @@
 import type { FastifyInstance } from 'fastify';
 import type { DatabaseHandle } from '../../db/database';
 import type { Settings } from '../../settings';
+import type { BrandSeed } from '../../brand/brand-folder';
 import { createSiteRepository } from './site-repository';
 import { registerSiteRoutes } from './site-routes';
 import { createSiteService, type SiteService } from './site-service';
 
-/** The site: feature switches, banners and the customer-service link, seeded at first start. */
-export async function registerSite(app: FastifyInstance, deps: { settings: Settings; database: DatabaseHandle }): Promise<SiteService> {
-  const { settings } = deps;
+/**
+ * The site: feature switches, banners and the customer-service link, seeded at first start
+ * from the brand; `firstStart` tells the modules that seed the brand's fees and limits.
+ */
+export async function registerSite(
+  app: FastifyInstance,
+  deps: { settings: Settings; database: DatabaseHandle; seed: Pick<BrandSeed, 'switches' | 'banners'> },
+): Promise<{ site: SiteService; firstStart: boolean }> {
+  const { settings, seed } = deps;
   const repository = createSiteRepository(deps.database.db);
-  await repository.seedDefaults({ banners: settings.defaultBanners, customerLink: settings.customerServiceLink, switchOverrides: settings.switchOverrides });
+  const { firstStart } = await repository.seedDefaults({
+    banners: seed.banners,
+    customerLink: settings.customerServiceLink,
+    brandSwitches: seed.switches,
+    switchOverrides: settings.switchOverrides,
+  });
   const site = createSiteService(repository, { switchesCacheMs: settings.switchesCacheMs });
   registerSiteRoutes(app, site);
-  return site;
+  return { site, firstStart };
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { readyToTrySwitches, switchDefaults, switchNames, type SwitchName } from '../../../src/shared/config/switches';
+import { switchDefaults, switchNames, type SwitchName } from '../../../src/shared/config/switches';
 import type { Executor } from '../../db/after-commit';
 import type { Database } from '../../db/schema';
 
@@ -68,17 +68,26 @@ export function createSiteRepository(db: Kysely<Database>) {
     },
 
     /**
-     * First-start data: every switch at the specification's default with the ready-to-try
-     * ones on, banners, service links. A switch already stored keeps its value; the
-     * overrides (SWITCHES) are set at every start.
+     * First-start data: every switch at the specification's default with the brand's seed
+     * over it, banners, service links. A switch already stored keeps its value; the
+     * overrides (SWITCHES) are set at every start. Answers whether this was the first start
+     * (no switch stored before), when the brand's other seeds (fees, limits) are stored too.
      */
-    async seedDefaults(defaults: { banners: string[]; customerLink: string; switchOverrides?: Partial<Record<SwitchName, boolean>> }) {
-      const seeded: Record<SwitchName, boolean> = { ...switchDefaults, ...readyToTrySwitches };
-      await db
+    async seedDefaults(defaults: {
+      banners: string[];
+      customerLink: string;
+      /** The brand's switches (its seed.json), over the specification's defaults. */
+      brandSwitches?: Partial<Record<SwitchName, boolean>>;
+      switchOverrides?: Partial<Record<SwitchName, boolean>>;
+    }): Promise<{ firstStart: boolean }> {
+      const seeded: Record<SwitchName, boolean> = { ...switchDefaults, ...defaults.brandSwitches };
+      const inserted = await db
         .insertInto('system_switch')
         .values(switchNames.map((name) => ({ name, enabled: seeded[name] })))
         .onConflict((conflict) => conflict.column('name').doNothing())
+        .returning('name')
         .execute();
+      const firstStart = inserted.length === switchNames.length;
       for (const [name, enabled] of Object.entries(defaults.switchOverrides ?? {})) {
         await db.updateTable('system_switch').set({ enabled, updated_at: new Date() }).where('name', '=', name).execute();
       }
@@ -94,6 +103,7 @@ export function createSiteRepository(db: Kysely<Database>) {
         .values({ key: customerLinkSettingKey, value: defaults.customerLink })
         .onConflict((conflict) => conflict.column('key').doNothing())
         .execute();
+      return { firstStart };
     },
   };
 }

@@ -6,6 +6,7 @@ import { isPriceFresh } from '../../../src/shared/market/price-freshness';
 import { isTradable } from '../../../src/shared/market/tradability';
 import { historySelectionOf, type HistoryFilter } from '../../../src/shared/trading/history-filters';
 import { formatMoney, money, parseMoney, type Units } from '../../../src/shared/money/money';
+import { formatAmount } from '../../../src/shared/format/amount';
 import {
   closableAfterMs,
   type Direction,
@@ -257,7 +258,14 @@ export function createTradingService(deps: {
       if (book === 'real' && product.productType === productTypeNumber('Forex') && forexMinDeposit > 0n) {
         // Approved deposits (credited to a currency wallet) and cash credited as a deposit straight to the trading account.
         const deposited = (await deps.depositedUsd(uid)) + (await ledger.totalByJournalKind(uid, 'real', JournalKind.deposit));
-        if (deposited < forexMinDeposit) throw new AppError(ErrorCode.FOREX_DEPOSIT_REQUIRED);
+        // The figure the server enforces is the one the customer reads (FOREX_MIN_DEPOSIT), never a copy in the texts.
+        if (deposited < forexMinDeposit) {
+          const minimum = formatMoney(forexMinDeposit, 0);
+          throw new AppError(ErrorCode.FOREX_DEPOSIT_REQUIRED, undefined, 200, null, {
+            key: 'trade.forex_deposit_required',
+            params: { amount: formatAmount(minimum, { grouping: true, decimals: minimum.split('.')[1]?.length ?? 0 }) },
+          });
+        }
       }
       const volume = parseMoney(body.orderQuantity);
       if (volume === null || volume <= 0n) throw new AppError(ErrorCode.QUANTITY_NOT_POSITIVE);

@@ -20,6 +20,7 @@ import { TopBarMoreMenu } from './top-bar-more-menu';
 import { useTopBarFoldLevel } from './use-top-bar-fit';
 import { WorkspaceToggles } from './workspace-toggles';
 import '../styles/account-dialog.css';
+import { BrandLogo } from '../components/brand-logo';
 
 
 const sideLinks = [
@@ -102,7 +103,10 @@ function TopBar() {
   const showsIndicators = showsChart && !folded.has('indicators');
   return (
     <header className="top-bar" ref={bar}>
-      <DebugTapTarget className="brand">{config.siteName}</DebugTapTarget>
+      <DebugTapTarget className="brand">
+        <BrandLogo src={config.logo} />
+        {config.siteName}
+      </DebugTapTarget>
       <ConnectionIndicator compact={folded.has('connectionWord')} />
       <TradeModeSwitch />
       <WorkspaceToggles hidden={folded} />

@@ -3,7 +3,7 @@ import { brandTradeModeDefaults, tradeModes } from './trade-mode';
 import { loadZodEnglish } from '../api/zod-english';
 
 /**
- * `public/config.json`: what a brand sets without rebuilding the app. Every field has a
+ * A brand's `config.json` (brands/<name>/config.json): what a brand sets without rebuilding the app. Every field has a
  * default so a brand writes only what differs; an unknown field is an error, so a typo
  * is caught at start instead of being silently ignored.
  */
@@ -18,6 +18,8 @@ export const timeZones = ['Africa/Abidjan', 'America/New_York', 'Europe/London',
 
 export const brandConfigSchema = z.strictObject({
   siteName: z._default(z.string().check(z.minLength(1)), 'TradeWeb'),
+  /** The brand's logo beside its name, a path on the site ("/logo.svg"; the brand folder's public/); "" for the name alone. */
+  logo: z._default(z.string(), ''),
   apiRoot: z._default(rootUrl, ''),
   marketRoot: z._default(rootUrl, ''),
   exchangeRoot: z._default(rootUrl, ''),
@@ -33,6 +35,12 @@ export const brandConfigSchema = z.strictObject({
   upDownTemplate: z._default(z.union([z.literal(0), z.literal(1)]), 0),
   timeZone: z._default(z.enum(timeZones), 'device'),
   amountCommaGrouping: z._default(z.boolean(), true),
+  /**
+   * The interface languages the brand offers, by code ("en", "de"); none listed: all twelve.
+   * Simplified Chinese and Indonesian also need their switch below. The server refuses an
+   * unknown code at start (server/brand/brand-folder.ts); the engine's check stays small.
+   */
+  languages: z._default(z.array(z.string()), []),
   enableSimplifiedChinese: z._default(z.boolean(), false),
   enableIndonesian: z._default(z.boolean(), false),
   showTodayWinLoss: z._default(z.boolean(), true),

@@ -1,7 +1,8 @@
 /**
  * Server-side feature switches (`getAllConfigStatusWeb` items), with the
- * specification's defaults. The reference server seeds its table from this list (with
- * `readyToTrySwitches` on); the app reads the live values and falls back to these
+ * specification's defaults. The reference server seeds its table from this list with the
+ * brand's `seed.json` switches over it (brands/default turns demo trading and both trade
+ * modes on: README "Brands"); the app reads the live values and falls back to these
  * defaults for a name it is not sent.
  */
 export const switchDefaults = {
@@ -33,16 +34,6 @@ export const switchDefaults = {
 
 export type SwitchName = keyof typeof switchDefaults;
 
-/**
- * What the reference server seeds on top of the specification's defaults when its switch
- * table is first created, so that a newcomer can trade at once: demo trading and both
- * trade modes on. Only the first start uses it; later changes in the table are kept.
- */
-export const readyToTrySwitches = {
-  VIRTUAL_CURRENCY_TRADE: true,
-  Contract: true,
-  OptionMock: true,
-} as const satisfies Partial<Record<SwitchName, boolean>>;
 export type Switches = Record<SwitchName, boolean>;
 
 export const switchNames = Object.keys(switchDefaults) as SwitchName[];

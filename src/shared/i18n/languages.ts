@@ -24,13 +24,15 @@ export function isLanguageCode(value: string): value is LanguageCode {
   return (languageCodes as readonly string[]).includes(value);
 }
 
-/** Simplified Chinese and Indonesian appear only when the brand enables them. */
+/** The brand's languages (all when it names none); Simplified Chinese and Indonesian only when it enables them. */
 export function enabledLanguages(brand: {
+  languages?: readonly string[];
   enableSimplifiedChinese: boolean;
   enableIndonesian: boolean;
 }): Language[] {
   return languages.filter(
     (language) =>
+      (!brand.languages?.length || brand.languages.includes(language.code)) &&
       (language.code !== 'zh-cn' || brand.enableSimplifiedChinese) &&
       (language.code !== 'id' || brand.enableIndonesian),
   );

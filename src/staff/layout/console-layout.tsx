@@ -5,6 +5,7 @@ import { SchemeToggle } from '../../app/components/theme-controls';
 import { sectionsFor } from '../navigation';
 import { useStaff } from '../session/staff-context';
 import { StaffLanguagePicker } from './language-select';
+import { BrandLogo } from '../../app/components/brand-logo';
 
 /** The desktop console: a top bar (brand, member, language, theme, sign out), side navigation, content. */
 export function ConsoleLayout(props: { children: ReactNode }) {
@@ -27,7 +28,10 @@ export function ConsoleLayout(props: { children: ReactNode }) {
   return (
     <div className="desktop-layout staff-console">
       <header className="top-bar staff-top-bar">
-        <span className="brand">{config.siteName}</span>
+        <span className="brand">
+          <BrandLogo src={config.logo} />
+          {config.siteName}
+        </span>
         <span className="staff-badge">{t('staff.console')}</span>
         <span className="top-bar-spacer" />
         <span className="staff-who" aria-label={t('staff.signed_in_as')}>

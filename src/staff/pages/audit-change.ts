@@ -10,17 +10,33 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The words a change's values read in: the console's yes, no and role names. */
+/** The words a change's values read in: the console's yes, no, role names, amounts, times and coded words. */
 export interface ChangeWords {
   yes: string;
   no: string;
   role: (code: string) => string;
+  /** A decimal amount grouped the brand's way, its decimals kept ("1,000,000.00"). */
+  amount: (value: string) => string;
+  /** A time in milliseconds, in the console's format. */
+  time: (ms: number) => string;
+  /** A coded value's words (a status, a review kind, a decision), or null when it has none. */
+  word: (field: 'status' | 'kind' | 'decision', code: string) => string | null;
 }
+
+/** Fields whose value is a money amount (limits, coin networks' bounds and fees). */
+const amountFields = new Set(['dailyWithdrawUsd', 'monthlyWithdrawUsd', 'depositMaxUsd', 'minWithdraw', 'maxWithdraw', 'withdrawFee', 'amount']);
+/** Fields whose value is a time in milliseconds. */
+const timeFields = new Set(['invitationExpiresTime']);
+const wordFields = new Set(['status', 'kind', 'decision'] as const);
 
 function show(value: unknown, field: string, words: ChangeWords): string {
   // Absent and empty (null) read alike: a dash, never the word "null".
   if (value === undefined || value === null) return '—';
   if (typeof value === 'boolean') return value ? words.yes : words.no;
+  const name = lastSegment(field);
+  if ((typeof value === 'string' || typeof value === 'number') && amountFields.has(name) && /^-?\d+(\.\d+)?$/.test(String(value))) return words.amount(String(value));
+  if (typeof value === 'number' && timeFields.has(name)) return words.time(value);
+  if (typeof value === 'string' && (wordFields as Set<string>).has(name)) return words.word(name as 'status' | 'kind' | 'decision', value) ?? value;
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return String(value);
   if (Array.isArray(value) && value.every((item) => typeof item === 'string' || typeof item === 'number')) {
@@ -82,7 +98,51 @@ const fieldLabelKeys: Readonly<Record<string, string>> = {
   shown: 'staff.audit.fields.shown',
   via: 'staff.audit.fields.via',
   firstApproverId: 'staff.audit.fields.firstApproverId',
+  setting: 'staff.audit.fields.setting',
+  proposed: 'staff.audit.fields.proposed',
+  proposalId: 'staff.audit.fields.proposalId',
+  target: 'staff.audit.target',
+  proposedBy: 'staff.proposals.proposed_by',
+  invitationExpiresTime: 'staff.audit.fields.invitationExpiresTime',
+  to: 'staff.audit.fields.to',
+  content: 'staff.audit.fields.content',
+  recipients: 'staff.audit.fields.recipients',
+  disabled: 'staff.members.state_disabled',
+  bannerUrl: 'staff.audit.fields.bannerUrl',
+  active: 'staff.banners.active',
+  timeRatePayload: 'staff.options.entries',
+  productCode: 'staff.audit.fields.productCode',
+  enable: 'staff.audit.fields.enable',
+  limits: 'staff.audit.fields.limits',
+  rows: 'staff.audit.fields.rows',
 };
+
+/** Containers whose name adds nothing to their fields' labels (`fields.spread` reads "Spread"). */
+const silentSegments = new Set(['fields']);
+const levelNames = new Set(['none', 'junior', 'full']);
+
+/** One part of a field's label: a key with its parameters, or text as it is (a number). */
+export type LabelPart = { key: string; params?: Record<string, string> } | { text: string };
+
+/**
+ * A change's field as the parts of its label, outermost first: `limits.none.dailyWithdrawUsd`
+ * reads "Limits › Unverified › Withdrawals per 24 hours", `rows.1.bannerUrl` "Rows › 2 ›
+ * Image address", `timeRatePayload.3` "Delivery times › Delivery time 3". A part the console
+ * has no label for keeps its name.
+ */
+export function changeFieldLabelParts(field: string): LabelPart[] {
+  if (field === '') return [];
+  const segments = field.split('.');
+  return segments.flatMap((segment, index): LabelPart[] => {
+    const parent = segments[index - 1];
+    if (silentSegments.has(segment)) return [];
+    if (parent === 'timeRatePayload') return [{ key: 'staff.options.entry_value', params: { index: segment } }];
+    if (/^\d+$/.test(segment)) return [{ text: String(Number(segment) + 1) }];
+    if (levelNames.has(segment)) return [{ key: `staff.limits.levels.${segment}` }];
+    const key = fieldLabelKeys[segment];
+    return [key ? { key } : { text: segment }];
+  });
+}
 
 /** The label key of a change's field (by its last part: `fields.spread` is a spread), or null. */
 export function changeFieldLabelKey(field: string): string | null {
@@ -90,8 +150,10 @@ export function changeFieldLabelKey(field: string): string | null {
 }
 
 function flatten(value: unknown, prefix: string, into: Map<string, unknown>) {
-  if (isPlainObject(value) && Object.keys(value).length > 0) {
-    for (const [key, inner] of Object.entries(value)) flatten(inner, prefix ? `${prefix}.${key}` : key, into);
+  const listOfObjects = Array.isArray(value) && value.some((item) => isPlainObject(item) || Array.isArray(item));
+  if ((isPlainObject(value) && Object.keys(value).length > 0) || listOfObjects) {
+    // A list of rows (the banners) by each row's position, so a reader sees which one changed.
+    for (const [key, inner] of Object.entries(value as object)) flatten(inner, prefix ? `${prefix}.${key}` : key, into);
   } else if (prefix !== '' || (value !== null && value !== undefined)) {
     // A row with nothing before (a creation) or after lists only the other side's fields.
     into.set(prefix, value);

@@ -50,7 +50,7 @@ export interface ShownFact {
 }
 
 /** An amount with the brand's grouping, at the decimals it was sent with (a coin's eight stay eight). */
-function amountText(value: string, grouping: boolean): string {
+export function amountText(value: string, grouping: boolean): string {
   const decimals = /^-?\d+\.(\d+)$/.exec(value.trim())?.[1]?.length ?? 0;
   return formatAmount(value.trim(), { grouping, decimals });
 }

@@ -1,15 +1,37 @@
 import { useTranslation } from 'react-i18next';
-import { changeFieldLabelKey, describeChange, type ChangeLine } from './audit-change';
+import { formatDateTime } from '../../shared/format/date-time';
+import { useStaff } from '../session/staff-context';
+import { changeFieldLabelParts, describeChange, type ChangeLine, type ChangeWords } from './audit-change';
+import { amountText } from './review-facts';
 
-/** An audit row's or a proposal's change as labelled lines in the console's language. */
+/** Where a coded value's words are, by its field: review statuses, then proposals' (voided, proposed). */
+const wordKeys = {
+  status: ['staff.statuses', 'staff.proposals.statuses'],
+  kind: ['staff.kinds', 'staff.proposals.kinds'],
+  decision: ['staff.decisions'],
+} as const;
+
+/** An audit row's or a proposal's change as labelled lines in the console's language, its values formatted. */
 export function useChangeText() {
-  const { t } = useTranslation();
-  const words = { yes: t('staff.common.yes'), no: t('staff.common.no'), role: (code: string) => t(`staff.roles.${code}`, { defaultValue: code }) };
+  const { t, i18n } = useTranslation();
+  const { config } = useStaff();
+  const words: ChangeWords = {
+    yes: t('staff.common.yes'),
+    no: t('staff.common.no'),
+    role: (code: string) => t(`staff.roles.${code}`, { defaultValue: code }),
+    amount: (value: string) => amountText(value, config.amountCommaGrouping),
+    time: (ms: number) => formatDateTime(ms, config.timeZone),
+    word: (field, code) => {
+      const key = wordKeys[field].map((base) => `${base}.${code}`).find((candidate) => i18n.exists(candidate));
+      return key ? t(key) : null;
+    },
+  };
   return {
     describe: (before: unknown, after: unknown): ChangeLine[] => describeChange(before, after, words),
     fieldLabel: (field: string): string => {
-      const key = changeFieldLabelKey(field);
-      return key ? t(key) : field || t('staff.audit.value');
+      const parts = changeFieldLabelParts(field);
+      if (parts.length === 0) return t('staff.audit.value');
+      return parts.map((part) => ('key' in part ? t(part.key, part.params) : part.text)).join(' › ');
     },
   };
 }

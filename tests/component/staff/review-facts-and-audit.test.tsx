@@ -26,6 +26,13 @@ const deposit: ReviewItem = {
 
 const auditRows: AuditRow[] = [
   { id: 1, staffId: 2, staffEmail: 'cara@example.com', action: 'customers.setTradingProhibited', targetType: 'customer', targetId: '1007', before: { tradeProhibited: false, reason: null }, after: { tradeProhibited: true, reason: 'chargeback' }, time: Date.UTC(2026, 11, 1, 10), address: '10.0.0.1' },
+  {
+    id: 3, staffId: 1, staffEmail: 'ada@example.com', action: 'config.approveProposal', targetType: 'proposal', targetId: '9',
+    before: { kind: 'limits', status: 'proposed', setting: { none: { dailyWithdrawUsd: '1000.00' } } },
+    after: { kind: 'limits', status: 'approved', setting: { none: { dailyWithdrawUsd: '1500000.00' } } },
+    time: Date.UTC(2026, 11, 1, 12), address: null,
+  },
+  { id: 4, staffId: 1, staffEmail: 'ada@example.com', action: 'config.setBanners', targetType: 'banners', targetId: null, before: [{ bannerUrl: '/banners/a.svg', sort: 0, active: true }], after: [{ bannerUrl: '/banners/a.svg', sort: 0, active: false }], time: Date.UTC(2026, 11, 1, 13), address: null },
   { id: 2, staffId: 1, staffEmail: 'ada@example.com', action: 'staff.setRoles', targetType: 'staff', targetId: '3', before: { roles: ['support'] }, after: { roles: ['admin', 'finance'] }, time: Date.UTC(2026, 11, 1, 11), address: null },
 ];
 
@@ -79,8 +86,16 @@ describe('review facts and audit values, for an operator reading German', () => 
     expect(reason.textContent).toBe('Begründung: — → chargeback');
     const roles = screen.getByText('Rollen', { selector: '.staff-change-field' }).closest('li')!;
     expect(roles.textContent).toBe('Rollen: Support → Administrator, Finanzen');
+    // A proposal's limits: each level's label and the amount grouped; its status in words.
+    const limit = screen.getByText('Einstellung › Nicht verifiziert › Auszahlungen pro 24 Stunden (USD)', { selector: '.staff-change-field' }).closest('li')!;
+    expect(limit.textContent).toBe('Einstellung › Nicht verifiziert › Auszahlungen pro 24 Stunden (USD): 1,000.00 → 1,500,000.00');
+    const status = within(limit.closest('ul')!).getByText('Status', { selector: '.staff-change-field' }).closest('li')!;
+    expect(status.textContent).toBe('Status: Wartet auf Freigabe → Genehmigt');
+    // A list of banners by position, not as JSON.
+    const banner = screen.getByText('1 › Angezeigt', { selector: '.staff-change-field' }).closest('li')!;
+    expect(banner.textContent).toBe('1 › Angezeigt: Ja → Nein');
     const page = document.body.textContent ?? '';
-    for (const raw of ['null', '["admin"', 'tradeProhibited', 'false', 'true']) expect(page).not.toContain(raw);
+    for (const raw of ['null', '["admin"', 'tradeProhibited', 'false', 'true', 'setting', 'dailyWithdrawUsd', '1500000', 'bannerUrl', '{"']) expect(page).not.toContain(raw);
   });
 
   it('words the audit changes anew when the operator picks another language', async () => {

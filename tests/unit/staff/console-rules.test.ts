@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Product } from '../../../src/shared/api/market';
 import staffEnglish from '../../../src/staff/i18n/en.json';
-import { changeFieldLabelKey, describeChange, type ChangeWords } from '../../../src/staff/pages/audit-change';
+import { changeFieldLabelKey, changeFieldLabelParts, describeChange, type ChangeWords } from '../../../src/staff/pages/audit-change';
 import { describeFacts } from '../../../src/staff/pages/review-facts';
 import { changedProductFields, holdDuration, productDraftOf, productDraftProblem } from '../../../src/staff/pages/config-rules';
 
@@ -43,7 +43,14 @@ describe('the product form', () => {
   });
 });
 
-const words: ChangeWords = { yes: 'yes', no: 'no', role: (code) => `${code[0]?.toUpperCase()}${code.slice(1)} role` };
+const words: ChangeWords = {
+  yes: 'yes',
+  no: 'no',
+  role: (code) => `${code[0]?.toUpperCase()}${code.slice(1)} role`,
+  amount: (value) => `grouped ${value}`,
+  time: (ms) => new Date(ms).toISOString(),
+  word: (field, code) => (code === 'pending' || code === 'approve' || code === 'withdrawal' ? `${field}:${code}` : null),
+};
 
 describe('an audit row read by a person', () => {
   it('lists the fields that differ with their before and after values', () => {
@@ -75,6 +82,32 @@ describe('an audit row read by a person', () => {
     expect(changeFieldLabelKey('fields.spread')).toBe('staff.products.spread');
     expect(changeFieldLabelKey('tradeProhibited')).toBe('staff.audit.fields.tradeProhibited');
     expect(changeFieldLabelKey('somethingNew')).toBeNull();
+  });
+
+  it('formats amounts, times and coded words, and lists rows by their position', () => {
+    expect(describeChange({ limits: { none: { dailyWithdrawUsd: '1000.00' } } }, { limits: { none: { dailyWithdrawUsd: '1500000.00' } } }, words)).toEqual([
+      { field: 'limits.none.dailyWithdrawUsd', before: 'grouped 1000.00', after: 'grouped 1500000.00' },
+    ]);
+    expect(describeChange({ invitationExpiresTime: null }, { invitationExpiresTime: Date.UTC(2026, 0, 2) }, words)).toEqual([
+      { field: 'invitationExpiresTime', before: '—', after: '2026-01-02T00:00:00.000Z' },
+    ]);
+    expect(describeChange({ kind: 'withdrawal', status: 'pending' }, { kind: 'withdrawal', status: 'approved', decision: 'approve' }, words)).toEqual([
+      { field: 'status', before: 'status:pending', after: 'approved' },
+      { field: 'decision', before: '—', after: 'decision:approve' },
+    ]);
+    expect(describeChange([{ bannerUrl: '/a.svg', active: true }], [{ bannerUrl: '/a.svg', active: false }, { bannerUrl: '/b.svg', active: true }], words)).toEqual([
+      { field: '0.active', before: 'yes', after: 'no' },
+      { field: '1.bannerUrl', before: '—', after: '/b.svg' },
+      { field: '1.active', before: '—', after: 'yes' },
+    ]);
+  });
+
+  it('labels every part of a nested field: levels, positions and delivery times', () => {
+    expect(changeFieldLabelParts('proposed.none.dailyWithdrawUsd')).toEqual([{ key: 'staff.audit.fields.proposed' }, { key: 'staff.limits.levels.none' }, { key: 'staff.limits.dailyWithdrawUsd' }]);
+    expect(changeFieldLabelParts('1.bannerUrl')).toEqual([{ text: '2' }, { key: 'staff.audit.fields.bannerUrl' }]);
+    expect(changeFieldLabelParts('setting.timeRatePayload.3')).toEqual([{ key: 'staff.audit.fields.setting' }, { key: 'staff.options.entries' }, { key: 'staff.options.entry_value', params: { index: '3' } }]);
+    expect(changeFieldLabelParts('fields.spread')).toEqual([{ key: 'staff.products.spread' }]);
+    expect(changeFieldLabelParts('')).toEqual([]);
   });
 });
 

@@ -6,6 +6,7 @@ import { LanguagePicker } from '../../components/language-picker';
 import { PageFrame } from '../../components/page-frame';
 import { useIsDesktop } from '../../layouts/use-viewport';
 import { Icon } from '../../components/icons';
+import { BrandLogo } from '../../components/brand-logo';
 
 // Desktops only (phones sign in on a page of their own); fetched with the desktop terminal at start-up.
 const Workspace = lazy(() => import('../../features/workspace/workspace').then((module) => ({ default: module.Workspace })));
@@ -35,7 +36,8 @@ function AuthActions() {
 
 /**
  * Sign-in, sign-up and reset: a page on phones; on desktop a panel of the one overlay
- * card (420 px) over the desktop layout, with the site name and version at its foot.
+ * card (420 px) over the desktop layout, with the site name and version at its foot (on
+ * phones the brand's logo and name head the page).
  */
 export function AuthShell(props: { title: string; back: string; children: ReactNode }) {
   const { t } = useTranslation();
@@ -47,6 +49,10 @@ export function AuthShell(props: { title: string; back: string; children: ReactN
   if (!isDesktop) {
     return (
       <PageFrame back={props.back} title={props.title} actions={<AuthActions />}>
+        <p className="auth-brand auth-phone-brand">
+          <BrandLogo src={config.logo} />
+          {config.siteName}
+        </p>
         <div className="auth-panel">{props.children}</div>
       </PageFrame>
     );
@@ -74,7 +80,10 @@ export function AuthShell(props: { title: string; back: string; children: ReactN
           </header>
           <div className="auth-panel">{props.children}</div>
           <footer className="auth-card-footer">
-            <span>{config.siteName}</span>
+            <span className="auth-brand">
+              <BrandLogo src={config.logo} />
+              {config.siteName}
+            </span>
             <span>{t('common.version', { version: __APP_VERSION__ })}</span>
           </footer>
         </section>

@@ -4,8 +4,8 @@ import { parseBrandConfig, parseBrandConfigExplained } from '../../../../src/sha
 import { marketSocketUrl } from '../../../../src/shared/config/socket-urls';
 
 describe('brand config.json', () => {
-  it('accepts the shipped public/config.json', () => {
-    const shipped = JSON.parse(fs.readFileSync(new URL('../../../../public/config.json', import.meta.url), 'utf8'));
+  it('accepts the shipped brands/default/config.json', () => {
+    const shipped = JSON.parse(fs.readFileSync(new URL('../../../../brands/default/config.json', import.meta.url), 'utf8'));
     const result = parseBrandConfig(shipped);
     expect(result.ok).toBe(true);
   });

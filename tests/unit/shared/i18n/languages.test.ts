@@ -12,6 +12,12 @@ describe('languages', () => {
     expect(enabledLanguages(allOff).map((language) => language.code)).not.toContain('id');
   });
 
+  it("offers only the brand's languages when it names them, in the pickers' order, zh-cn still behind its switch", () => {
+    const codes = (brand: Parameters<typeof enabledLanguages>[0]) => enabledLanguages(brand).map((language) => language.code);
+    expect(codes({ ...allOn, languages: ['ja', 'en', 'de'] })).toEqual(['en', 'ja', 'de']);
+    expect(codes({ ...allOff, languages: ['zh-cn', 'es'] })).toEqual(['es']);
+  });
+
   it('maps browser tags to our languages', () => {
     const all = enabledLanguages(allOn).map((language) => language.code);
     const some = enabledLanguages(allOff).map((language) => language.code);

@@ -9,7 +9,7 @@ import { createTestHost } from '../../support/engine-harness';
 describe("the engine's checks of what a tab reads at start", () => {
   it('gives config.json its defaults, and refuses a wrong or unknown field by its name', async () => {
     const host = createTestHost({ time: createFakeClock() });
-    const shipped = JSON.parse(fs.readFileSync(new URL('../../../../public/config.json', import.meta.url), 'utf8')) as unknown;
+    const shipped = JSON.parse(fs.readFileSync(new URL('../../../../brands/default/config.json', import.meta.url), 'utf8')) as unknown;
     expect(await host.api.checkBrandConfig(shipped)).toMatchObject({ ok: true });
     expect(await host.api.checkBrandConfig({ siteName: 'Brand' })).toMatchObject({ ok: true, config: { siteName: 'Brand', batchWindowMs: 100, hotProducts: ['BTCUSDT', 'EURUSD', 'XAUUSD'] } });
     const refused = await host.api.checkBrandConfig({ upDownTemplate: 2, colour: 'red' });

@@ -1,0 +1,155 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import * as mini from 'zod/mini';
+import { parseBrandConfig, type BrandConfig } from '../../src/shared/config/brand-config';
+import { isSwitchName, type SwitchName } from '../../src/shared/config/switches';
+import { isLanguageCode, languageCodes } from '../../src/shared/i18n/languages';
+import { limitsByLevelInput, limitsProblem, normalisedLimits, type LimitsByLevel } from '../../src/shared/money/withdrawal-limits';
+import { parseMoney, money } from '../../src/shared/money/money';
+import { parseTimeRatePayload } from '../../src/shared/options/option-rules';
+
+/**
+ * A brand is a folder (README "Brands"):
+ *
+ *     config.json   what the app reads at /config.json (src/shared/config/brand-config.ts)
+ *     seed.json     what the server stores at its first start: switches, banners, fees, limits
+ *     public/       files served at the site's root: favicon.svg, the logo, banners, trade-type icons
+ *
+ * Read once at start and refused whole, naming the file and the field, when anything is
+ * missing or wrong: a brand never half-starts.
+ */
+export interface Brand {
+  dir: string;
+  /** The config.json served at /config.json: the folder's, or BRAND_CONFIG_PATH's. */
+  configFile: string;
+  config: BrandConfig;
+  publicDir: string;
+  seed: BrandSeed;
+}
+
+/** What the server stores at its first start from the brand (later changes are the staff's). */
+export interface BrandSeed {
+  /** Over the specification's defaults (src/shared/config/switches.ts `switchDefaults`). */
+  switches: Partial<Record<SwitchName, boolean>>;
+  banners: string[];
+  /** Every option product's fee rate and delivery-time entries (the option form shows both). */
+  optionProducts: { feeRate: string; timeRates: Record<string, string> };
+  withdrawalLimits: LimitsByLevel;
+}
+
+export class BrandFolderError extends Error {
+  override name = 'BrandFolderError';
+}
+
+const sitePath = z.string().regex(/^\/[^\s?#]+$/, 'expected a path on the site such as /banners/spring.svg');
+
+const seedSchema = z.strictObject({
+  switches: z.record(z.string(), z.boolean()).superRefine((switches, context) => {
+    for (const name of Object.keys(switches)) {
+      if (!isSwitchName(name)) context.addIssue({ code: 'custom', path: [name], message: 'not a switch name of src/shared/config/switches.ts' });
+    }
+  }),
+  banners: z.array(sitePath).min(1),
+  optionProducts: z.strictObject({
+    feeRate: z.string().refine((value) => {
+      const rate = parseMoney(value);
+      return rate !== null && rate >= 0n && rate < money('1');
+    }, 'expected a decimal rate at least 0 and below 1, e.g. "0.01"'),
+    timeRates: z.record(z.string(), z.string()).superRefine((timeRates, context) => {
+      const { entries, rejected } = parseTimeRatePayload(timeRates);
+      for (const key of rejected) context.addIssue({ code: 'custom', path: [key], message: 'expected timeLong;profitRate;chips;max;min[;name], e.g. "30;80;10|50|100;10000;10;30s", one entry per duration' });
+      if (entries.length === 0 && rejected.length === 0) context.addIssue({ code: 'custom', message: 'needs at least one entry' });
+    }),
+  }),
+  withdrawalLimits: z.unknown().superRefine((limits, context) => {
+    const parsed = mini.safeParse(limitsByLevelInput, limits);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) context.addIssue({ code: 'custom', path: issue.path.map(String), message: 'expected none, junior and full, each with dailyWithdrawUsd, monthlyWithdrawUsd and depositMaxUsd as decimal strings' });
+      return;
+    }
+    const problem = limitsProblem(normalisedLimits(parsed.data));
+    if (problem === 'month_below_day') context.addIssue({ code: 'custom', message: 'a monthly limit is below its daily one' });
+    if (problem === 'higher_level_lower') context.addIssue({ code: 'custom', message: 'a higher verification level has a lower limit' });
+  }),
+});
+
+function readJson(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new BrandFolderError(`${file}: missing`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new BrandFolderError(`${file}: not JSON (${(error as Error).message})`);
+  }
+}
+
+function fieldPath(parts: readonly PropertyKey[]): string {
+  return parts.map(String).join('.') || '(root)';
+}
+
+/**
+ * The brand of `BRAND_DIR` (with `BRAND_CONFIG_PATH`, when set, as its config.json), checked:
+ * both files valid, and every file they name on the site (favicon, logo, banners, trade-type
+ * icons) present in its `public/`. Throws {@link BrandFolderError} naming the file and field.
+ */
+export function loadBrand(options: { brandDir: string; brandConfigPath: string | null }): Brand {
+  const dir = options.brandDir;
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new BrandFolderError(`BRAND_DIR ${dir}: no such folder`);
+  const configFile = options.brandConfigPath ?? path.join(dir, 'config.json');
+  const parsedConfig = parseBrandConfig(readJson(configFile));
+  if (!parsedConfig.ok) throw new BrandFolderError(`${configFile}: ${parsedConfig.problems.join('; ')}`);
+  const config = parsedConfig.config;
+  config.languages.forEach((code, index) => {
+    if (!isLanguageCode(code)) throw new BrandFolderError(`${configFile}: languages.${index}: "${code}" is not one of ${languageCodes.join(', ')}`);
+  });
+
+  const seedFile = path.join(dir, 'seed.json');
+  const parsedSeed = seedSchema.safeParse(readJson(seedFile));
+  if (!parsedSeed.success) {
+    throw new BrandFolderError(`${seedFile}: ${parsedSeed.error.issues.map((issue) => `${fieldPath(issue.path)}: ${issue.message}`).join('; ')}`);
+  }
+  const seed = parsedSeed.data;
+
+  const publicDir = path.join(dir, 'public');
+  const present = (sitePathName: string) => {
+    const file = path.join(publicDir, ...sitePathName.split('/').filter(Boolean));
+    // Inside public/ only: a "/../" path names no file of the brand.
+    return file.startsWith(publicDir + path.sep) && fs.existsSync(file) && fs.statSync(file).isFile();
+  };
+  const named: { file: string; field: string; sitePath: string }[] = [
+    { file: publicDir, field: '(the browser tab icon)', sitePath: '/favicon.svg' },
+    ...(config.logo ? [{ file: configFile, field: 'logo', sitePath: config.logo }] : []),
+    ...config.fallbackBanners.map((banner, index) => ({ file: configFile, field: `fallbackBanners.${index}`, sitePath: banner })),
+    ...config.tradeTypes.map((type, index) => ({ file: configFile, field: `tradeTypes.${index}.icon`, sitePath: type.icon })),
+    ...seed.banners.map((banner, index) => ({ file: seedFile, field: `banners.${index}`, sitePath: banner })),
+  ];
+  for (const entry of named) {
+    if (!present(entry.sitePath)) throw new BrandFolderError(`${entry.file}: ${entry.field}: ${entry.sitePath} is not in ${publicDir}`);
+  }
+
+  return {
+    dir,
+    configFile,
+    config,
+    publicDir,
+    seed: {
+      switches: seed.switches as Partial<Record<SwitchName, boolean>>,
+      banners: seed.banners,
+      optionProducts: seed.optionProducts,
+      withdrawalLimits: normalisedLimits(seed.withdrawalLimits as LimitsByLevel),
+    },
+  };
+}
+
+/** Every file of the brand's public/, as site paths without the leading slash ("banners/one.svg"). */
+export function brandPublicFiles(publicDir: string): string[] {
+  if (!fs.existsSync(publicDir)) return [];
+  return (fs.readdirSync(publicDir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(publicDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
+}
