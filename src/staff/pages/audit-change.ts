@@ -167,10 +167,16 @@ function flatten(value: unknown, prefix: string, into: Map<string, unknown>) {
 export function describeChange(before: unknown, after: unknown, words: ChangeWords): ChangeLine[] {
   const left = new Map<string, unknown>();
   const right = new Map<string, unknown>();
-  flatten(before, '', left);
+  // A proposal's row (config.propose) keeps the setting as it is beside `{ proposalId, kind, proposed }`:
+  // read against `proposed`, it lists what the proposal would change, not every field twice.
+  const proposing = isPlainObject(after) && isPlainObject(after.proposed) && !(isPlainObject(before) && 'proposed' in before);
+  flatten(proposing ? { proposed: before } : before, '', left);
   flatten(after, '', right);
   const fields = [...new Set([...left.keys(), ...right.keys()])];
-  return fields
-    .filter((field) => JSON.stringify(left.get(field)) !== JSON.stringify(right.get(field)))
-    .map((field) => ({ field, before: show(left.get(field), field, words), after: show(right.get(field), field, words) }));
+  return (
+    fields
+      .map((field) => ({ field, before: show(left.get(field), field, words), after: show(right.get(field), field, words) }))
+      // Absent and empty read alike, so a line whose two sides read the same says nothing.
+      .filter((line) => line.before !== line.after)
+  );
 }
