@@ -609,6 +609,16 @@ async function main() {
         },
       },
       {
+        name: 'staff-audit',
+        home: '/staff/',
+        prepare: staffSignedIn('enrol-admin'),
+        open: async (page) => {
+          await page.goto('/staff/audit');
+          await page.locator('.staff-change-field').first().waitFor();
+          await keepStaffTokens(page, 'enrol-admin');
+        },
+      },
+      {
         name: 'staff-four-eyes-deposits',
         home: '/staff/',
         prepare: staffSignedIn('desktop-a'),

@@ -20,14 +20,16 @@ export interface ChangeWords {
   /** A time in milliseconds, in the console's format. */
   time: (ms: number) => string;
   /** A coded value's words (a status, a review kind, a decision), or null when it has none. */
-  word: (field: 'status' | 'kind' | 'decision', code: string) => string | null;
+  word: (field: WordField, code: string) => string | null;
 }
 
 /** Fields whose value is a money amount (limits, coin networks' bounds and fees). */
 const amountFields = new Set(['dailyWithdrawUsd', 'monthlyWithdrawUsd', 'depositMaxUsd', 'minWithdraw', 'maxWithdraw', 'withdrawFee', 'amount']);
 /** Fields whose value is a time in milliseconds. */
 const timeFields = new Set(['invitationExpiresTime']);
-const wordFields = new Set(['status', 'kind', 'decision'] as const);
+const wordFields = new Set(['status', 'kind', 'decision', 'via'] as const);
+/** Fields whose value is a code with words of its own: a status, a review kind, a decision, how a member signed in. */
+export type WordField = 'status' | 'kind' | 'decision' | 'via';
 
 function show(value: unknown, field: string, words: ChangeWords): string {
   // Absent and empty (null) read alike: a dash, never the word "null".
@@ -36,7 +38,7 @@ function show(value: unknown, field: string, words: ChangeWords): string {
   const name = lastSegment(field);
   if ((typeof value === 'string' || typeof value === 'number') && amountFields.has(name) && /^-?\d+(\.\d+)?$/.test(String(value))) return words.amount(String(value));
   if (typeof value === 'number' && timeFields.has(name)) return words.time(value);
-  if (typeof value === 'string' && (wordFields as Set<string>).has(name)) return words.word(name as 'status' | 'kind' | 'decision', value) ?? value;
+  if (typeof value === 'string' && (wordFields as Set<string>).has(name)) return words.word(name as WordField, value) ?? value;
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return String(value);
   if (Array.isArray(value) && value.every((item) => typeof item === 'string' || typeof item === 'number')) {
@@ -167,10 +169,16 @@ function flatten(value: unknown, prefix: string, into: Map<string, unknown>) {
 export function describeChange(before: unknown, after: unknown, words: ChangeWords): ChangeLine[] {
   const left = new Map<string, unknown>();
   const right = new Map<string, unknown>();
-  flatten(before, '', left);
+  // A proposal's row (config.propose) keeps the setting as it is beside `{ proposalId, kind, proposed }`:
+  // read against `proposed`, it lists what the proposal would change, not every field twice.
+  const proposing = isPlainObject(after) && isPlainObject(after.proposed) && !(isPlainObject(before) && 'proposed' in before);
+  flatten(proposing ? { proposed: before } : before, '', left);
   flatten(after, '', right);
   const fields = [...new Set([...left.keys(), ...right.keys()])];
-  return fields
-    .filter((field) => JSON.stringify(left.get(field)) !== JSON.stringify(right.get(field)))
-    .map((field) => ({ field, before: show(left.get(field), field, words), after: show(right.get(field), field, words) }));
+  return (
+    fields
+      .map((field) => ({ field, before: show(left.get(field), field, words), after: show(right.get(field), field, words) }))
+      // Absent and empty read alike, so a line whose two sides read the same says nothing.
+      .filter((line) => line.before !== line.after)
+  );
 }

@@ -4,11 +4,12 @@ import { useStaff } from '../session/staff-context';
 import { changeFieldLabelParts, describeChange, type ChangeLine, type ChangeWords } from './audit-change';
 import { amountText } from './review-facts';
 
-/** Where a coded value's words are, by its field: review statuses, then proposals' (voided, proposed). */
+/** Where under `staff.` a coded value's words are, by its field: review statuses, then proposals' (voided, proposed). */
 const wordKeys = {
-  status: ['staff.statuses', 'staff.proposals.statuses'],
-  kind: ['staff.kinds', 'staff.proposals.kinds'],
-  decision: ['staff.decisions'],
+  status: ['statuses', 'proposals.statuses'],
+  kind: ['kinds', 'proposals.kinds'],
+  decision: ['decisions'],
+  via: ['audit.vias'],
 } as const;
 
 /** An audit row's or a proposal's change as labelled lines in the console's language, its values formatted. */
@@ -22,7 +23,7 @@ export function useChangeText() {
     amount: (value: string) => amountText(value, config.amountCommaGrouping),
     time: (ms: number) => formatDateTime(ms, config.timeZone),
     word: (field, code) => {
-      const key = wordKeys[field].map((base) => `${base}.${code}`).find((candidate) => i18n.exists(candidate));
+      const key = wordKeys[field].map((base) => `staff.${base}.${code}`).find((candidate) => i18n.exists(candidate));
       return key ? t(key) : null;
     },
   };

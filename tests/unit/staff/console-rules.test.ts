@@ -102,6 +102,17 @@ describe('an audit row read by a person', () => {
     ]);
   });
 
+  it("reads a proposal against the setting it would change, and leaves out what reads the same on both sides", () => {
+    const setting = { none: { dailyWithdrawUsd: '1000.00', monthlyWithdrawUsd: '5000.00' } };
+    const proposed = { none: { dailyWithdrawUsd: '2000.00', monthlyWithdrawUsd: '5000.00' } };
+    expect(describeChange(setting, { proposalId: 7, kind: 'limits', proposed }, words)).toEqual([
+      { field: 'proposed.none.dailyWithdrawUsd', before: 'grouped 1000.00', after: 'grouped 2000.00' },
+      { field: 'proposalId', before: '—', after: '7' },
+      { field: 'kind', before: '—', after: 'limits' },
+    ]);
+    expect(describeChange(null, { kind: 'deposit', status: null }, words)).toEqual([{ field: 'kind', before: '—', after: 'deposit' }]);
+  });
+
   it('labels every part of a nested field: levels, positions and delivery times', () => {
     expect(changeFieldLabelParts('proposed.none.dailyWithdrawUsd')).toEqual([{ key: 'staff.audit.fields.proposed' }, { key: 'staff.limits.levels.none' }, { key: 'staff.limits.dailyWithdrawUsd' }]);
     expect(changeFieldLabelParts('1.bannerUrl')).toEqual([{ text: '2' }, { key: 'staff.audit.fields.bannerUrl' }]);
