@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 import type { ApiContract, ApiRoot } from '../../shared/api/contract';
 import { idempotencyHeader } from '../../shared/api/idempotency';
-import { ErrorCode } from '../../shared/errors/catalogue';
+import { AppErrorCode } from '../../shared/errors/app-codes';
 import type { CallFailure } from '../../shared/errors/describe-failure';
 import type { ServerDateSample } from '../../shared/time/server-clock';
 
@@ -174,17 +174,17 @@ export function createHttpClient(options: HttpClientOptions) {
     }
     const { code, msg, message } = envelope.data;
     const messageLanguage = response.headers.get('content-language');
-    if (code === ErrorCode.SESSION_ENDED) {
+    if (code === AppErrorCode.SESSION_ENDED) {
       sessionLost('ended-by-server');
       return fail({ kind: 'code', code, serverMessage: msg ?? message ?? '', messageLanguage });
     }
     // The account behind the token is gone: the user info call says so, and the session ends.
-    if (code === ErrorCode.USER_NOT_FOUND && contract.path === userInfoPath) {
+    if (code === AppErrorCode.USER_NOT_FOUND && contract.path === userInfoPath) {
       sessionLost('invalid');
       return fail({ kind: 'code', code, serverMessage: msg ?? message ?? '', messageLanguage });
     }
     // The error's data travels with it: a rate-limited answer names the seconds to wait.
-    if (code !== ErrorCode.SUCCESS) return fail({ kind: 'code', code, serverMessage: msg ?? message ?? '', messageLanguage, data: envelope.data.data });
+    if (code !== AppErrorCode.SUCCESS) return fail({ kind: 'code', code, serverMessage: msg ?? message ?? '', messageLanguage, data: envelope.data.data });
     if (!response.ok) return fail({ kind: 'http', status: response.status });
     const data = contract.data.safeParse(envelope.data.data);
     if (!data.success) return fail({ kind: 'malformed' });

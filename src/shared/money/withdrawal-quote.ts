@@ -1,4 +1,4 @@
-import { ErrorCode } from '../errors/catalogue';
+import { AppErrorCode } from '../errors/app-codes';
 import { divideMoney, formatMoney, money, multiplyMoney, parseMoney, type Units } from './money';
 
 /**
@@ -105,10 +105,10 @@ export function withdrawalQuote(input: { amount: Units; channel: WithdrawalChann
 }
 
 export type WithdrawalRefusal =
-  | { code: typeof ErrorCode.INCORRECT_PARAMETER_VALUE; reason: 'amount_range'; min: string; max: string }
-  | { code: typeof ErrorCode.INCORRECT_PARAMETER_VALUE; reason: 'practical_rule' }
-  | { code: typeof ErrorCode.INCORRECT_PARAMETER_VALUE; reason: 'practical_mismatch' }
-  | { code: typeof ErrorCode.INSUFFICIENT_BALANCE; reason: 'insufficient_balance' };
+  | { code: typeof AppErrorCode.INCORRECT_PARAMETER_VALUE; reason: 'amount_range'; min: string; max: string }
+  | { code: typeof AppErrorCode.INCORRECT_PARAMETER_VALUE; reason: 'practical_rule' }
+  | { code: typeof AppErrorCode.INCORRECT_PARAMETER_VALUE; reason: 'practical_mismatch' }
+  | { code: typeof AppErrorCode.INSUFFICIENT_BALANCE; reason: 'insufficient_balance' };
 
 /**
  * Whether a submission may go on, before the hold: the amount within the bounds, something
@@ -125,11 +125,11 @@ export function withdrawalRefusal(input: {
 }): WithdrawalRefusal | null {
   const bounds = withdrawalBounds(input.channel, input.usdRate);
   if (!withinBounds(input.amount, bounds)) {
-    return { code: ErrorCode.INCORRECT_PARAMETER_VALUE, reason: 'amount_range', min: formatMoney(bounds.min), max: formatMoney(bounds.max) };
+    return { code: AppErrorCode.INCORRECT_PARAMETER_VALUE, reason: 'amount_range', min: formatMoney(bounds.min), max: formatMoney(bounds.max) };
   }
   const practical = input.amount - withdrawalFee(input.amount, input.channel);
-  if (practical <= 0n) return { code: ErrorCode.INCORRECT_PARAMETER_VALUE, reason: 'practical_rule' };
-  if (practical !== input.practicalSeen) return { code: ErrorCode.INCORRECT_PARAMETER_VALUE, reason: 'practical_mismatch' };
-  if (input.amount > input.available) return { code: ErrorCode.INSUFFICIENT_BALANCE, reason: 'insufficient_balance' };
+  if (practical <= 0n) return { code: AppErrorCode.INCORRECT_PARAMETER_VALUE, reason: 'practical_rule' };
+  if (practical !== input.practicalSeen) return { code: AppErrorCode.INCORRECT_PARAMETER_VALUE, reason: 'practical_mismatch' };
+  if (input.amount > input.available) return { code: AppErrorCode.INSUFFICIENT_BALANCE, reason: 'insufficient_balance' };
   return null;
 }

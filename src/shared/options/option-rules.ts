@@ -1,4 +1,4 @@
-import { ErrorCode } from '../errors/catalogue';
+import { AppErrorCode } from '../errors/app-codes';
 import { isTradable } from '../market/tradability';
 import { divideRounded, moneyScale, multiplyMoney, parseMoney, type Units } from '../money/money';
 
@@ -135,30 +135,30 @@ export function optionFee(amount: Units, feeRate: string): Units {
  * amount and fee together within the balance (203).
  */
 export function optionPlacementViolation(input: OptionPlacementInput): OptionViolation | null {
-  if (!input.anyConfiguration) return { rule: 'no_option_configuration', code: ErrorCode.NO_OPTION_CONFIGURATION };
-  if (!input.pairExists) return { rule: 'pair_missing', code: ErrorCode.PAIR_DOES_NOT_EXIST };
+  if (!input.anyConfiguration) return { rule: 'no_option_configuration', code: AppErrorCode.NO_OPTION_CONFIGURATION };
+  if (!input.pairExists) return { rule: 'pair_missing', code: AppErrorCode.PAIR_DOES_NOT_EXIST };
   const product = input.product;
-  if (!product || product.entries.length === 0) return { rule: 'option_config_missing', code: ErrorCode.OPTION_CONFIG_FOR_PAIR_MISSING };
-  if (!isTradable(product) || !input.marketOpen) return { rule: 'closed', code: ErrorCode.PAIR_NOT_TRADABLE };
-  if (input.timeLong === null) return { rule: 'delivery_empty_rule', code: ErrorCode.OPTION_TIME_ERROR };
+  if (!product || product.entries.length === 0) return { rule: 'option_config_missing', code: AppErrorCode.OPTION_CONFIG_FOR_PAIR_MISSING };
+  if (!isTradable(product) || !input.marketOpen) return { rule: 'closed', code: AppErrorCode.PAIR_NOT_TRADABLE };
+  if (input.timeLong === null) return { rule: 'delivery_empty_rule', code: AppErrorCode.OPTION_TIME_ERROR };
   const entry = product.entries.find((each) => each.timeLong === input.timeLong);
-  if (!entry) return { rule: 'delivery_time_rule', code: ErrorCode.OPTION_TIME_ERROR };
+  if (!entry) return { rule: 'delivery_time_rule', code: AppErrorCode.OPTION_TIME_ERROR };
   if (input.rate !== null) {
     const rate = parseMoney(input.rate);
     // The rate the client showed must be the one on offer: a payout never differs from what the user saw.
-    if (rate === null || rate * 100n !== parseMoney(entry.profitRate)) return { rule: 'rate_rule', code: ErrorCode.OPTION_TIME_ERROR };
+    if (rate === null || rate * 100n !== parseMoney(entry.profitRate)) return { rule: 'rate_rule', code: AppErrorCode.OPTION_TIME_ERROR };
   }
   const text = input.amount.trim();
-  if (text === '') return { rule: 'amount_empty_rule', code: ErrorCode.INCORRECT_PARAMETER_VALUE };
+  if (text === '') return { rule: 'amount_empty_rule', code: AppErrorCode.INCORRECT_PARAMETER_VALUE };
   const amount = parseMoney(text);
-  if (amount === null || amount <= 0n || amount % unit !== 0n) return { rule: 'amount_positive_int_rule', code: ErrorCode.INCORRECT_PARAMETER_VALUE };
+  if (amount === null || amount <= 0n || amount % unit !== 0n) return { rule: 'amount_positive_int_rule', code: AppErrorCode.INCORRECT_PARAMETER_VALUE };
   const whole = amount / unit;
   const bounds = optionAmountBounds(entry);
   if (whole < BigInt(bounds.min) || (bounds.max !== null && whole > BigInt(bounds.max))) {
-    return { rule: 'amount_range_rule', code: ErrorCode.INCORRECT_PARAMETER_VALUE };
+    return { rule: 'amount_range_rule', code: AppErrorCode.INCORRECT_PARAMETER_VALUE };
   }
   if (input.balance !== null && amount + optionFee(amount, product.feeRate) > input.balance) {
-    return { rule: 'insufficient_balance', code: ErrorCode.INSUFFICIENT_BALANCE };
+    return { rule: 'insufficient_balance', code: AppErrorCode.INSUFFICIENT_BALANCE };
   }
   return null;
 }

@@ -1,4 +1,4 @@
-import { ErrorCode } from '../errors/catalogue';
+import { AppErrorCode } from '../errors/app-codes';
 import { isTradable } from '../market/tradability';
 import { divideMoney, multiplyMoney, parseMoney, type Units } from '../money/money';
 import { Direction } from './direction';
@@ -123,14 +123,14 @@ export function profitLossFor(direction: Direction, openPrice: Units, closePrice
  * the limit price of a pending order). Null when valid.
  */
 export function orderRuleViolation(request: OrderRequest, terms: ProductTerms, currentPrice: Units): number | null {
-  if (!isTradable(terms)) return ErrorCode.PAIR_PROHIBITED;
-  if (request.volume <= 0n) return ErrorCode.LOT_SIZE_NOT_POSITIVE;
+  if (!isTradable(terms)) return AppErrorCode.PAIR_PROHIBITED;
+  if (request.volume <= 0n) return AppErrorCode.LOT_SIZE_NOT_POSITIVE;
   const step = parseMoney(terms.pip) ?? 0n;
-  if (step > 0n && request.volume % step !== 0n) return ErrorCode.INCORRECT_PARAMETER_VALUE;
-  if (request.volume < (parseMoney(terms.minCount) ?? 0n)) return ErrorCode.LOT_SIZE_BELOW_LIMIT;
-  if (request.volume > (parseMoney(terms.maxCount) ?? 0n)) return ErrorCode.LOT_SIZE_ABOVE_LIMIT;
+  if (step > 0n && request.volume % step !== 0n) return AppErrorCode.INCORRECT_PARAMETER_VALUE;
+  if (request.volume < (parseMoney(terms.minCount) ?? 0n)) return AppErrorCode.LOT_SIZE_BELOW_LIMIT;
+  if (request.volume > (parseMoney(terms.maxCount) ?? 0n)) return AppErrorCode.LOT_SIZE_ABOVE_LIMIT;
   if (request.priceType === PriceType.pending) {
-    if (request.limitPrice === null) return ErrorCode.PENDING_PRICE_NOT_POSITIVE;
+    if (request.limitPrice === null) return AppErrorCode.PENDING_PRICE_NOT_POSITIVE;
     // The band is the caller's to answer, with its own message.
     const pending = pendingPriceViolation(request.direction, request.limitPrice, currentPrice);
     if (typeof pending === 'number') return pending;
@@ -150,24 +150,24 @@ export function protectionRuleViolation(
   levels: { stopLoss: Units | null; takeProfit: Units | null },
 ): number | null {
   const { stopLoss, takeProfit } = levels;
-  if (stopLoss !== null && stopLoss <= 0n) return ErrorCode.STOP_LOSS_BELOW_LIMIT;
-  if (takeProfit !== null && takeProfit <= 0n) return ErrorCode.TAKE_PROFIT_BELOW_LIMIT;
+  if (stopLoss !== null && stopLoss <= 0n) return AppErrorCode.STOP_LOSS_BELOW_LIMIT;
+  if (takeProfit !== null && takeProfit <= 0n) return AppErrorCode.TAKE_PROFIT_BELOW_LIMIT;
   const buy = direction === Direction.buy;
   const price = reference.price;
   if (reference.kind === 'market') {
     if (buy) {
-      if (takeProfit !== null && takeProfit < price) return ErrorCode.TAKE_PROFIT_BELOW_CURRENT;
-      if (stopLoss !== null && stopLoss > price) return ErrorCode.STOP_LOSS_ABOVE_CURRENT;
+      if (takeProfit !== null && takeProfit < price) return AppErrorCode.TAKE_PROFIT_BELOW_CURRENT;
+      if (stopLoss !== null && stopLoss > price) return AppErrorCode.STOP_LOSS_ABOVE_CURRENT;
     } else {
-      if (takeProfit !== null && takeProfit > price) return ErrorCode.TAKE_PROFIT_ABOVE_CURRENT;
-      if (stopLoss !== null && stopLoss < price) return ErrorCode.STOP_LOSS_BELOW_CURRENT;
+      if (takeProfit !== null && takeProfit > price) return AppErrorCode.TAKE_PROFIT_ABOVE_CURRENT;
+      if (stopLoss !== null && stopLoss < price) return AppErrorCode.STOP_LOSS_BELOW_CURRENT;
     }
   } else if (buy) {
-    if (takeProfit !== null && takeProfit < price) return ErrorCode.TAKE_PROFIT_BELOW_LIMIT;
-    if (stopLoss !== null && stopLoss > price) return ErrorCode.STOP_LOSS_ABOVE_LIMIT;
+    if (takeProfit !== null && takeProfit < price) return AppErrorCode.TAKE_PROFIT_BELOW_LIMIT;
+    if (stopLoss !== null && stopLoss > price) return AppErrorCode.STOP_LOSS_ABOVE_LIMIT;
   } else {
-    if (takeProfit !== null && takeProfit > price) return ErrorCode.TAKE_PROFIT_ABOVE_LIMIT;
-    if (stopLoss !== null && stopLoss < price) return ErrorCode.STOP_LOSS_BELOW_LIMIT;
+    if (takeProfit !== null && takeProfit > price) return AppErrorCode.TAKE_PROFIT_ABOVE_LIMIT;
+    if (stopLoss !== null && stopLoss < price) return AppErrorCode.STOP_LOSS_BELOW_LIMIT;
   }
   return null;
 }
@@ -179,8 +179,8 @@ export function protectionRuleViolation(
  * only the band is broken (answered with its own message).
  */
 export function pendingPriceViolation(direction: Direction, limitPrice: Units, currentPrice: Units): number | 'band' | null {
-  if (limitPrice <= 0n) return ErrorCode.PENDING_PRICE_NOT_POSITIVE;
-  if (direction === Direction.buy ? limitPrice > currentPrice : limitPrice < currentPrice) return ErrorCode.INCORRECT_PARAMETER_VALUE;
+  if (limitPrice <= 0n) return AppErrorCode.PENDING_PRICE_NOT_POSITIVE;
+  if (direction === Direction.buy ? limitPrice > currentPrice : limitPrice < currentPrice) return AppErrorCode.INCORRECT_PARAMETER_VALUE;
   return pendingPriceOutsideBand(direction, limitPrice, currentPrice) ? 'band' : null;
 }
 

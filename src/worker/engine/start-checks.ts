@@ -2,7 +2,7 @@ import { getAllConfigStatusWeb } from '../../shared/api/anonymous';
 import { envelopeSchema } from '../../shared/api/envelope';
 import { parseBrandConfig, type BrandConfigResult } from '../../shared/config/brand-config';
 import type { SwitchesCheck } from '../../shared/config/switches';
-import { ErrorCode } from '../../shared/errors/catalogue';
+import { successCode } from '../../shared/errors/success-code';
 
 /**
  * The checks of what a tab reads before its first screen: the brand's config.json and the
@@ -24,7 +24,7 @@ export function checkBrandConfig(input: unknown): BrandConfigResult {
 export function checkSwitchesAnswer(answer: unknown): SwitchesCheck {
   const envelope = envelopeSchema.safeParse(answer);
   if (!envelope.success) return { ok: false, problem: 'malformed answer' };
-  if (envelope.data.code !== ErrorCode.SUCCESS) return { ok: false, problem: `code ${envelope.data.code}` };
+  if (envelope.data.code !== successCode) return { ok: false, problem: `code ${envelope.data.code}` };
   const data = getAllConfigStatusWeb.data.safeParse(envelope.data.data);
   return data.success ? { ok: true, items: data.data.items } : { ok: false, problem: 'malformed answer' };
 }

@@ -1,5 +1,5 @@
 import { historyLimitMax, marketHistory, marketHistoryRange } from '../../shared/api/market';
-import { ErrorCode } from '../../shared/errors/catalogue';
+import { successCode } from '../../shared/errors/success-code';
 import type { KlinePeriod, WireBar } from '../../shared/market/kline';
 
 /** Fetches up to historyLimitMax (300) bars of history; errors leave the chart empty (the spec swallows them). */
@@ -10,7 +10,7 @@ export async function fetchMarketHistory(marketRoot: string, symbol: string, per
     body: JSON.stringify({ symbol, period, limit: historyLimitMax }),
   });
   const envelope = (await response.json()) as { code?: number; data?: unknown };
-  if (envelope.code !== ErrorCode.SUCCESS) return [];
+  if (envelope.code !== successCode) return [];
   const bars = marketHistory.data.safeParse(envelope.data);
   return bars.success ? bars.data : [];
 }
@@ -23,7 +23,7 @@ export async function fetchMarketHistoryRange(marketRoot: string, symbol: string
     body: JSON.stringify({ symbol, period, from, to }),
   });
   const envelope = (await response.json()) as { code?: number; data?: unknown };
-  if (envelope.code !== ErrorCode.SUCCESS) return [];
+  if (envelope.code !== successCode) return [];
   const bars = marketHistoryRange.data.safeParse(envelope.data);
   return bars.success ? bars.data : [];
 }
