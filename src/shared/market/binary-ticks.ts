@@ -81,15 +81,27 @@ const zigzag = (value: number) => (value >= 0 ? value * 2 : -value * 2 - 1);
 const unzigzag = (value: number) => (value % 2 === 0 ? value / 2 : -(value + 1) / 2);
 
 /** What one side of a source knows of a symbol: its previous tick, and the units of its decimals. */
-interface SymbolState {
-  id: number;
-  tick: PriceTick;
+interface FieldUnits {
   units: number[];
   scales: number[];
 }
 
+/** The encoder's state of a symbol. */
+interface SymbolState extends FieldUnits {
+  id: number;
+  tick: PriceTick;
+}
+
+/** The decoder's: the decimals as an array, read by index on every tick. */
+interface DecodedSymbol extends FieldUnits {
+  symbol: string;
+  name: string;
+  type: PriceTick['type'];
+  values: string[];
+}
+
 /** A price left out is the bid: its units are the bid's. */
-function priceIsBid(state: SymbolState) {
+function priceIsBid(state: FieldUnits) {
   state.units[priceIndex] = state.units[0]!;
   state.scales[priceIndex] = state.scales[0]!;
 }
@@ -337,9 +349,8 @@ const utf8Text = new TextDecoder();
  * connection's bodies in the order they came, and a new connection takes a new decoder.
  */
 export function createBinaryTickDecoder() {
-  const sources = new Map<string, (SymbolState | undefined)[]>();
+  const sources = new Map<string, (DecodedSymbol | undefined)[]>();
   const parsed: Units = { units: 0, scale: 0 };
-  const values: string[] = [];
   let bytes: Uint8Array = new Uint8Array(0);
   let at = 0;
   /** The end of the segment being read: nothing is read past it. */
@@ -371,7 +382,7 @@ export function createBinaryTickDecoder() {
   }
 
   /** Field `index`'s value: a string (always in a whole tick), or a difference from the symbol's previous one. */
-  function value(state: SymbolState, index: number, whole: boolean): string {
+  function value(state: FieldUnits, index: number, whole: boolean): string {
     const value = varint();
     if (value % 2 === 1) {
       const decimal = text((value - 1) / 2, true);
@@ -388,32 +399,33 @@ export function createBinaryTickDecoder() {
   }
 
   /** A record after its tag, against its source's `state`; `time` is the previous record's. */
-  function record(tag: number, state: (SymbolState | undefined)[], time: number): PriceTick {
+  function record(tag: number, state: (DecodedSymbol | undefined)[], time: number): PriceTick {
     const whole = tag === wholeTag;
     let entry = state[tag - firstIdTag];
-    let previous = entry?.tick;
     if (whole) {
       const id = varint() - 1;
       const symbol = text(varint());
       const name = text(varint());
       const type = productTypes[octet() - 1];
       if (!type) throw malformed;
-      previous = { symbol, name, type } as PriceTick;
-      entry = { id, tick: previous, units: [], scales: [] };
+      entry = { symbol, name, type, values: [], units: [], scales: [] };
       if (id >= 0) state[id] = entry;
     }
-    if (!entry || !previous) throw malformed;
+    if (!entry) throw malformed;
     const mask = octet();
     if (mask > 127 || (whole && (mask & wholeMask) !== wholeMask)) throw malformed;
     const lastUpdate = time + unzigzag(varint());
-    for (let index = 0; index < priceIndex; index += 1) values[index] = mask & (1 << index) ? value(entry, index, whole) : previous[valueFields[index]!];
-    let price = values[0]!;
-    if (mask & priceBit) price = value(entry, priceIndex, whole);
-    else priceIsBid(entry);
-    return (entry.tick = {
-      symbol: previous.symbol, name: previous.name, price, bidPrice: values[0]!, askPrice: values[1]!, volume: values[2]!,
-      lastUpdate, type: previous.type, priceChangePercent: values[3]!, low: values[4]!, high: values[5]!,
-    });
+    const { values } = entry;
+    for (let index = 0; index < priceIndex; index += 1) if (mask & (1 << index)) values[index] = value(entry, index, whole);
+    if (mask & priceBit) values[priceIndex] = value(entry, priceIndex, whole);
+    else {
+      values[priceIndex] = values[0]!;
+      priceIsBid(entry);
+    }
+    return {
+      symbol: entry.symbol, name: entry.name, price: values[6]!, bidPrice: values[0]!, askPrice: values[1]!, volume: values[2]!,
+      lastUpdate, type: entry.type, priceChangePercent: values[3]!, low: values[4]!, high: values[5]!,
+    };
   }
 
   return {
