@@ -2,6 +2,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../app/components/dialog';
 import { FieldFrame, fieldMessageAria } from '../../app/components/text-field';
+import { DialogFooter } from './dialog-footer';
 
 /**
  * Asks for the reason an action needs (kept in the audit trail) before running it. The
@@ -35,16 +36,7 @@ export function ReasonDialog(props: {
     <Dialog
       title={props.title}
       onClose={props.onClose}
-      footer={
-        <>
-          <button type="button" className="button secondary" onClick={props.onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="button" className="button primary" disabled={busy} onClick={() => void submit()}>
-            {props.confirmLabel}
-          </button>
-        </>
-      }
+      footer={<DialogFooter confirmLabel={props.confirmLabel} disabled={busy} onCancel={props.onClose} onConfirm={() => void submit()} />}
     >
       {props.children}
       <FieldFrame id={id} label={props.optional ? t('staff.reason.optional_label') : t('staff.reason.label')} error={error} controlClassName="field-control">

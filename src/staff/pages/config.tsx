@@ -31,6 +31,7 @@ import { safeBannerUrl } from '../../shared/config/banner-url';
 import { CurrenciesTab } from './config-currencies';
 import { ProposalsTab } from './proposals';
 import { LimitsTab } from './config-limits';
+import { DialogFooter } from '../components/dialog-footer';
 
 type ConfigTab = 'switches' | 'products' | 'optionProducts' | 'currencies' | 'limits' | 'proposals' | 'banners' | 'serviceLink';
 const configTabs: readonly ConfigTab[] = ['switches', 'products', 'optionProducts', 'currencies', 'limits', 'proposals', 'banners', 'serviceLink'];
@@ -233,16 +234,7 @@ function OptionProductDialog(props: { product: OptionProduct; onClose: () => voi
     <Dialog
       title={t('staff.products.edit_named', { code: props.product.productCode })}
       onClose={props.onClose}
-      footer={
-        <>
-          <button type="button" className="button secondary" onClick={props.onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="button" className="button primary" disabled={rejected.size > 0 || keysRepeat || feeInvalid} onClick={() => void save()}>
-            {t('staff.common.save')}
-          </button>
-        </>
-      }
+      footer={<DialogFooter confirmLabel={t('staff.common.save')} disabled={rejected.size > 0 || keysRepeat || feeInvalid} onCancel={props.onClose} onConfirm={() => void save()} />}
     >
       <label className="staff-inline-field">
         {t('staff.products.trade_status')}

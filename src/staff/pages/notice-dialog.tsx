@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../app/components/dialog';
 import { FieldFrame, fieldMessageAria, TextField } from '../../app/components/text-field';
+import { DialogFooter } from '../components/dialog-footer';
 
 export interface NoticeDraft {
   title: string;
@@ -30,16 +31,7 @@ export function NoticeDialog(props: { recipient: string; onSend: (notice: Notice
     <Dialog
       title={t('staff.notices.send')}
       onClose={props.onClose}
-      footer={
-        <>
-          <button type="button" className="button secondary" onClick={props.onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="button" className="button primary" disabled={busy} onClick={() => void send()}>
-            {t('staff.notices.send')}
-          </button>
-        </>
-      }
+      footer={<DialogFooter confirmLabel={t('staff.notices.send')} disabled={busy} onCancel={props.onClose} onConfirm={() => void send()} />}
     >
       <p className="staff-recipient">{props.recipient}</p>
       <NoticeFields draft={draft} errors={errors} onChange={setDraft} />

@@ -13,6 +13,7 @@ import { runAction } from '../session/run-action';
 import { useFormat } from '../session/use-format';
 import { useLoad } from '../session/use-load';
 import { useStaff } from '../session/staff-context';
+import { DialogFooter } from '../components/dialog-footer';
 
 const column = gridColumns<StaffMember>();
 
@@ -183,16 +184,7 @@ function RolesDialog(props: {
     <Dialog
       title={props.title}
       onClose={props.onClose}
-      footer={
-        <>
-          <button type="button" className="button secondary" onClick={props.onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="button" className="button primary" disabled={busy} onClick={() => void submit()}>
-            {props.askEmail ? t('staff.members.create') : t('staff.common.save')}
-          </button>
-        </>
-      }
+      footer={<DialogFooter confirmLabel={props.askEmail ? t('staff.members.create') : t('staff.common.save')} disabled={busy} onCancel={props.onClose} onConfirm={() => void submit()} />}
     >
       {props.intro ? <p className="staff-muted">{props.intro}</p> : null}
       {props.askEmail ? <TextField label={t('staff.members.email')} value={email} onChange={setEmail} type="email" inputMode="email" maxLength={254} error={errors.email} /> : null}
@@ -238,16 +230,7 @@ function RecordLinkDialog(props: { member: StaffMember; onClose: () => void; onD
     <Dialog
       title={t('staff.members.link_named', { email: props.member.email })}
       onClose={props.onClose}
-      footer={
-        <>
-          <button type="button" className="button secondary" onClick={props.onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="button" className="button primary" disabled={busy} onClick={() => void submit()}>
-            {t('staff.members.link')}
-          </button>
-        </>
-      }
+      footer={<DialogFooter confirmLabel={t('staff.members.link')} disabled={busy} onCancel={props.onClose} onConfirm={() => void submit()} />}
     >
       <p className="staff-muted">{t('staff.members.link_intro')}</p>
       <TextField label={t('staff.declarations.uid')} value={uid} onChange={setUid} inputMode="numeric" maxLength={10} error={error} />

@@ -1,15 +1,11 @@
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider } from 'react-i18next';
 import { describe, expect, it } from 'vitest';
 import { ConfirmHost } from '../../../src/app/components/confirm';
 import { staffDeclarations, staffDeclareAccount, staffDeclareDocument } from '../../../src/shared/api/staff';
-import { brandConfigSchema } from '../../../src/shared/config/brand-config';
-import { createStaffClient } from '../../../src/staff/api/staff-client';
 import { DeclarationsPage } from '../../../src/staff/pages/declarations';
-import { StaffContext } from '../../../src/staff/session/staff-context';
+import { renderConsolePage } from '../support/console';
 import { createFakeServer } from '../support/fake-server';
-import { consoleI18n } from '../support/i18n';
 
 /** The page over a fake server whose member has declared nothing yet; declaring changes what it answers next. */
 function renderDeclarations() {
@@ -25,22 +21,13 @@ function renderDeclarations() {
     accounts.push({ uid: body.uid, recordedBy: 'finance@bank.example', time: 1_796_000_000_000 });
     return null;
   });
-  const client = createStaffClient({
-    apiRoot: 'http://console.test',
-    tokens: { read: () => ({ token: 'staff-token', refreshToken: 'staff-refresh' }), write: () => undefined },
-    getLanguage: () => 'en',
-    report: () => undefined,
-    onSignedOut: () => undefined,
-    fetchImpl: server.fetchImpl,
-  });
-  const services = { client, me: { staffId: 3, email: 'finance@bank.example', roles: ['finance' as const], mustChangePassword: false }, config: brandConfigSchema.parse({}), signOut: () => undefined };
-  render(
-    <I18nextProvider i18n={consoleI18n()}>
-      <StaffContext.Provider value={services}>
-        <DeclarationsPage />
-        <ConfirmHost />
-      </StaffContext.Provider>
-    </I18nextProvider>,
+  renderConsolePage(
+    <>
+      <DeclarationsPage />
+      <ConfirmHost />
+    </>,
+    server,
+    { staffId: 3, email: 'finance@bank.example', roles: ['finance'] },
   );
   return server;
 }

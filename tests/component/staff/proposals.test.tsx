@@ -1,14 +1,10 @@
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider } from 'react-i18next';
 import { describe, expect, it } from 'vitest';
 import { configProposalsList, type ConfigProposal } from '../../../src/shared/api/staff';
-import { brandConfigSchema } from '../../../src/shared/config/brand-config';
-import { createStaffClient } from '../../../src/staff/api/staff-client';
 import { ProposalsTab } from '../../../src/staff/pages/proposals';
-import { StaffContext } from '../../../src/staff/session/staff-context';
+import { renderConsolePage } from '../support/console';
 import { createFakeServer } from '../support/fake-server';
-import { consoleI18n } from '../support/i18n';
 
 
 /** Proposal n of a long history: a limits change by another admin, still open. */
@@ -34,22 +30,7 @@ function renderProposals(total: number) {
     const ids = Array.from({ length: total }, (_, index) => total - index).slice((body.page - 1) * body.limit, body.page * body.limit);
     return { list: ids.map(proposal), pages: Math.ceil(total / body.limit) };
   });
-  const client = createStaffClient({
-    apiRoot: 'http://console.test',
-    tokens: { read: () => ({ token: 'staff-token', refreshToken: 'staff-refresh' }), write: () => undefined },
-    getLanguage: () => 'en',
-    report: () => undefined,
-    onSignedOut: () => undefined,
-    fetchImpl: server.fetchImpl,
-  });
-  const services = { client, me: { staffId: 1, email: 'admin@bank.example', roles: ['admin' as const], mustChangePassword: false }, config: brandConfigSchema.parse({}), signOut: () => undefined };
-  render(
-    <I18nextProvider i18n={consoleI18n()}>
-      <StaffContext.Provider value={services}>
-        <ProposalsTab />
-      </StaffContext.Provider>
-    </I18nextProvider>,
-  );
+  renderConsolePage(<ProposalsTab />, server, { staffId: 1, email: 'admin@bank.example', roles: ['admin'] });
   return server;
 }
 
