@@ -124,7 +124,8 @@ test('the profile: nickname and avatar changed and shown, invite code and link c
   await page.goto('/user');
   await menu.getByRole('link', { name: 'Trading standards' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Best execution' })).toBeVisible();
-  await expect(page.getByText(/trading fee of 0\.2% per trade/)).toBeVisible();
+  // The page states no figure the configuration decides: the fee is the order form's.
+  await expect(page.getByText('Every trade shows its fee on the order form before you confirm. No hidden mark-ups and no account fees.')).toBeVisible();
   await page.goto('/user');
   await menu.getByRole('link', { name: 'Privacy policy' }).click();
   await expect(page.getByText('Effective date: 2018-12-14')).toBeVisible();
