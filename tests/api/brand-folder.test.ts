@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBrand } from '../../server/brand/brand-folder';
 import { switchDefaults } from '../../src/shared/config/switches';
+import { parseMoney } from '../../src/shared/money/money';
 import { post, startTestServer, testBackends, type TestServer } from './harness';
 import { createStaffAndSignIn, staffCall } from './support/staff';
 
@@ -121,7 +122,7 @@ describe.each(testBackends())('the example brand, started from its folder alone 
     const products = (await post(server.app, '/v1/wa-na/option/findOptionsProduct', { limit: 100 })).json() as { data: { optionsProducts: { feeRate: string; timeRatePayload: Record<string, string> }[] } };
     expect(products.data.optionsProducts.length).toBeGreaterThan(0);
     for (const product of products.data.optionsProducts) {
-      expect(Number(product.feeRate)).toBe(0.02);
+      expect(parseMoney(product.feeRate)).toBe(parseMoney('0.02'));
       expect(product.timeRatePayload).toEqual({ '1': '45;75;20|40|200;5000;20;45s', '2': '90;82;20|40|200;5000;20;90s' });
     }
     const admin = await createStaffAndSignIn(server, { roles: ['admin'] });

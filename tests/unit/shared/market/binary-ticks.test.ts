@@ -8,6 +8,11 @@ import {
   ticksPerSegment,
 } from '../../../../src/shared/market/binary-ticks';
 import { createTickLinesEncoder } from '../../../../src/shared/market/tick-lines';
+import { formatMoney, money } from '../../../../src/shared/money/money';
+
+/** An exact decimal moved by `step`, written with its own decimals as a price feed would (never through floats). */
+const decimalsOf = (value: string) => value.split('.')[1]?.length ?? 0;
+const plus = (value: string, step: string) => formatMoney(money(value) + money(step), Math.max(decimalsOf(value), decimalsOf(step)));
 
 const btc: PriceTick = {
   symbol: 'BTCUSDT', name: 'Bitcoin ₿', price: '64000.50', bidPrice: '64000.50', askPrice: '64001.00', volume: '12',
@@ -70,8 +75,8 @@ describe('binary ticks (the worker’s wire form of price ticks)', () => {
     expect(changes.length).toBeLessThan(lineOctets / 2);
     // As a live market moves: bid, ask and the day's change by a few units, the volume by one.
     const moved = loadAgain.map((tick) =>
-      next(tick, (Number(tick.bidPrice) + 0.03).toFixed(2), (Number(tick.askPrice) + 0.03).toFixed(2), {
-        volume: String(Number(tick.volume) + 1), priceChangePercent: (Number(tick.priceChangePercent) + 0.03).toFixed(2), lastUpdate: tick.lastUpdate + 1,
+      next(tick, plus(tick.bidPrice, '0.03'), plus(tick.askPrice, '0.03'), {
+        volume: plus(tick.volume, '1'), priceChangePercent: plus(tick.priceChangePercent, '0.03'), lastUpdate: tick.lastUpdate + 1,
       }),
     );
     const small = encoder.encode(moved);
