@@ -187,6 +187,15 @@ describe.each(testBackends())('staff conflicts of interest on $name', (backend) 
     expect((await staffCall(server, '/v1/staff/me/declareDocument', { documentNumber: `M${unique()}` }, newcomer.token)).code).toBe(ErrorCode.STAFF_DOCUMENT_DECLARED);
     await decided(server, newcomer.token, { kind: 'withdrawal', id, decision: 'approve' }, 'approved');
 
+    // In parallel: one member's two numbers, and two members' one number: one declaration each time, the other refused.
+    const racer = await createStaffAndSignIn(server, { roles: ['finance'], document: null });
+    const raced = await Promise.all([`R${unique()}`, `S${unique()}`].map((documentNumber) => staffCall(server, '/v1/staff/me/declareDocument', { documentNumber }, racer.token)));
+    expect(raced.map((answer) => answer.code).sort()).toEqual([0, ErrorCode.STAFF_DOCUMENT_DECLARED]);
+    const [first, second] = await Promise.all([createStaffAndSignIn(server, { roles: ['finance'], document: null }), createStaffAndSignIn(server, { roles: ['finance'], document: null })]);
+    const shared = `T${unique()}`;
+    const both = await Promise.all([first, second].map((member) => staffCall(server, '/v1/staff/me/declareDocument', { documentNumber: shared }, member.token)));
+    expect(both.map((answer) => answer.code).sort()).toEqual([0, ErrorCode.STAFF_DOCUMENT_DECLARED]);
+
     // The trail holds the mask, never the number or its digest.
     const trail = JSON.stringify(await server.database.db.selectFrom('staff_audit').select(['action', 'after']).where('action', '=', 'staff.declareDocument').execute());
     expect(trail).not.toContain(document);
