@@ -1,4 +1,4 @@
-// `npm test`: every check, in order: types, lint, unit and API tests (PGlite, and
+// `npm test`: every check: types and lint (side by side), then unit and API tests (PGlite, and
 // PostgreSQL when TEST_DATABASE_URL is set), the production build, then the browser
 // tests in Debian's Chromium at phone and desktop sizes. Ends with one summary line.
 import { spawn, spawnSync } from 'node:child_process';
@@ -11,18 +11,15 @@ const failedStageTails = [];
 /** How long each stage took, printed at the end: CI has a time limit, and this says where the run spends it. */
 const stageSeconds = [];
 
-/** Runs one stage. `keepTail`: a short stage whose last lines are repeated at the end if it fails (a CI summary shows only the end of the log). */
-function run(title, command, args, options = {}, keepTail = false) {
+/** Runs one stage, its output straight to the log. */
+function run(title, command, args, options = {}) {
   console.log(`\n=== ${title} ===`);
   const startedMs = Date.now();
-  const result = spawnSync(command, args, { stdio: keepTail ? ['inherit', 'pipe', 'pipe'] : 'inherit', maxBuffer: 64 * 1024 * 1024, ...options });
+  const result = spawnSync(command, args, { stdio: 'inherit', ...options });
   stageSeconds.push(`${title} ${Math.round((Date.now() - startedMs) / 1000)} s`);
-  const output = keepTail ? `${result.stdout ?? ''}${result.stderr ?? ''}` : '';
-  if (keepTail) process.stdout.write(output);
   if (result.status !== 0) {
     failedStages += 1;
     failedStageNames.push(title);
-    if (keepTail) failedStageTails.push(`${title}:\n${output.trimEnd().split('\n').slice(-25).map((line) => `    ${line}`).join('\n')}`);
     console.log(`=== ${title}: FAILED ===`);
     return false;
   }
@@ -54,8 +51,36 @@ fs.mkdirSync('test-results', { recursive: true });
 if (process.env.TEST_DATABASE_URL) console.log(`API tests also run on PostgreSQL (${process.env.TEST_DATABASE_URL.replace(/\/\/[^@]*@/, '//')})`);
 else console.log('TEST_DATABASE_URL is not set: API tests run on embedded PGlite only.');
 
-run('typecheck', 'node', ['scripts/typecheck.mjs'], {}, true);
-run('lint', 'node_modules/.bin/eslint', ['.', '--max-warnings', '0'], {}, true);
+/**
+ * A stage run in the background with its output kept, printed whole when it ends: typecheck and
+ * lint read the same files and neither writes, so they run side by side (about a minute less on two cores).
+ */
+function runKept(title, command, args) {
+  const startedMs = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('close', (status) => {
+      console.log(`\n=== ${title} ===`);
+      process.stdout.write(output);
+      stageSeconds.push(`${title} ${Math.round((Date.now() - startedMs) / 1000)} s`);
+      if (status !== 0) {
+        failedStages += 1;
+        failedStageNames.push(title);
+        failedStageTails.push(`${title}:\n${output.trimEnd().split('\n').slice(-25).map((line) => `    ${line}`).join('\n')}`);
+        console.log(`=== ${title}: FAILED ===`);
+      }
+      resolve(status === 0);
+    });
+  });
+}
+
+await Promise.all([
+  runKept('typecheck', 'node', ['scripts/typecheck.mjs']),
+  runKept('lint', 'node_modules/.bin/eslint', ['.', '--max-warnings', '0']),
+]);
 run('unit and API tests', 'node_modules/.bin/vitest', [
   'run',
   '--reporter=default',
