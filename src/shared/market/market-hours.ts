@@ -18,8 +18,13 @@ export const earlyTradingSeconds = 30 * 60;
 const secondsPerDay = 86400;
 const hourMs = 3_600_000;
 
-/** The second Sunday of March and the first Sunday of November, 2:00 local (07:00/06:00 UTC). */
-export function isUsDaylightSavingTime(utcMs: number): boolean {
+const dayMs = secondsPerDay * 1000;
+
+/** One year's daylight-saving span, kept: charts and the server's bar backfill ask about the same year thousands of times in a row. */
+let cachedDstYear: { fromMs: number; toMs: number; dstStartMs: number; dstEndMs: number } | null = null;
+
+function dstYearOf(utcMs: number) {
+  if (cachedDstYear && utcMs >= cachedDstYear.fromMs && utcMs < cachedDstYear.toMs) return cachedDstYear;
   const year = new Date(utcMs).getUTCFullYear();
   const nthSunday = (month: number, nth: number) => {
     const first = new Date(Date.UTC(year, month, 1));
@@ -27,18 +32,29 @@ export function isUsDaylightSavingTime(utcMs: number): boolean {
     return firstSunday + (nth - 1) * 7;
   };
   // 2:00 EST is 07:00 UTC; 2:00 EDT is 06:00 UTC.
-  const start = Date.UTC(year, 2, nthSunday(2, 2), 7);
-  const end = Date.UTC(year, 10, nthSunday(10, 1), 6);
-  return utcMs >= start && utcMs < end;
+  cachedDstYear = {
+    fromMs: Date.UTC(year, 0, 1),
+    toMs: Date.UTC(year + 1, 0, 1),
+    dstStartMs: Date.UTC(year, 2, nthSunday(2, 2), 7),
+    dstEndMs: Date.UTC(year, 10, nthSunday(10, 1), 6),
+  };
+  return cachedDstYear;
+}
+
+/** The second Sunday of March and the first Sunday of November, 2:00 local (07:00/06:00 UTC). */
+export function isUsDaylightSavingTime(utcMs: number): boolean {
+  const { dstStartMs, dstEndMs } = dstYearOf(utcMs);
+  return utcMs >= dstStartMs && utcMs < dstEndMs;
 }
 
 /** The market status of a product at an instant. */
 export function marketStatusAt(hours: TradingHours, utcMs: number): MarketStatus {
   // Moving the clock forward one hour in DST is the same as moving every session back one.
   const clockMs = utcMs + (isUsDaylightSavingTime(utcMs) ? hourMs : 0);
-  const clock = new Date(clockMs);
-  const weekday = clock.getUTCDay();
-  const second = clock.getUTCHours() * 3600 + clock.getUTCMinutes() * 60 + clock.getUTCSeconds();
+  // Day and second by arithmetic, not a Date: 1 January 1970 was a Thursday (4).
+  const day = Math.floor(clockMs / dayMs);
+  const weekday = (((day + 4) % 7) + 7) % 7;
+  const second = Math.floor((clockMs - day * dayMs) / 1000);
   const start = hours.marketStartTime[weekday] ?? 0;
   const close = hours.marketCloseTime[weekday] ?? 0;
 
