@@ -26,7 +26,8 @@ export interface ClusterContext {
   stop(): Promise<void>;
 }
 
-function withOptionHook(base: Omit<ClusterContext, 'optionScheduled' | 'onOptionScheduled' | 'accountChanged' | 'onAccountChanged'>): ClusterContext {
+/** A context from its link and leaderships, with the in-process hooks every context has (tests build one with simulated peers). */
+export function clusterContextOf(base: Omit<ClusterContext, 'optionScheduled' | 'onOptionScheduled' | 'accountChanged' | 'onAccountChanged'>): ClusterContext {
   const scheduled: ((symbol: string, endMs: number) => void)[] = [];
   const changed: ((uid: number, book: Book) => void)[] = [];
   return {
@@ -40,7 +41,7 @@ function withOptionHook(base: Omit<ClusterContext, 'optionScheduled' | 'onOption
 
 /** One process, every role, nothing to agree with anyone. */
 export function soleProcess(): ClusterContext {
-  return withOptionHook({ link: null, market: soleLeadership('market'), jobs: soleLeadership('jobs'), start: () => undefined, stop: async () => undefined });
+  return clusterContextOf({ link: null, market: soleLeadership('market'), jobs: soleLeadership('jobs'), start: () => undefined, stop: async () => undefined });
 }
 
 /** One process among several on one database and broker: leases for the roles it has, the link for ticks and pushes. */
@@ -56,7 +57,7 @@ export function clusterMember(deps: {
     deps.roles.has(role) ? leaseLeadership({ db: deps.db, role, holder, leaseMs: deps.leaseMs, log: deps.log }) : noLeadership(role);
   const market = leadership('market');
   const jobs = leadership('jobs');
-  return withOptionHook({
+  return clusterContextOf({
     link: deps.link,
     market,
     jobs,

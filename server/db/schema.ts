@@ -650,6 +650,8 @@ export interface LeaderLeaseTable {
   holder: string;
   expires_at: Date;
   acquired_at: ColumnType<Date, Date | undefined, Date>;
+  /** Take-overs of the role so far (0042): raised by each, kept by renewals; what a leader publishes and writes is fenced by it. */
+  epoch: ColumnType<string | number, string | number | undefined, string | number>;
 }
 
 /** A mail or SMS waiting for, or past, its delivery; its content sealed with the data key (key_id) until sent. */

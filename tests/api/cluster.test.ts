@@ -61,6 +61,8 @@ describe.skipIf(!databaseUrl || !brokerUrl)('several server processes on one Pos
   const processes = new Map<string, { child: ChildProcess; port: number; output: string[] }>();
   let tick: ClusterLink;
   const marketTicks: RawTick[] = [];
+  /** The epoch of the market lease each tick was published under. */
+  const epochOf = new WeakMap<RawTick, number>();
   let dataDir = '';
   /** The API process still running after the jobs' last takeover. */
   let survivingApi: 'a' | 'b' = 'b';
@@ -189,7 +191,11 @@ describe.skipIf(!databaseUrl || !brokerUrl)('several server processes on one Pos
     await fs.mkdir(path.join(dataDir, 'static'));
     // The test hears the market leader's ticks as the API processes do.
     tick = createClusterLink({ url: brokerUrl!, databaseUrl: clusterUrl, secret: new TextEncoder().encode(environment.JWT_SECRET), log: { info: () => undefined, warn: () => undefined, error: () => undefined } });
-    tick.subscribe('ticks', (data) => marketTicks.push(...(followedTicks(data) ?? [])));
+    tick.subscribe('ticks', (data) => {
+      const followed = followedTicks(data);
+      for (const each of followed?.ticks ?? []) epochOf.set(each, followed!.epoch);
+      marketTicks.push(...(followed?.ticks ?? []));
+    });
     expect(await tick.start()).toBe(true);
     // The market first (it prepares the shared market tables), then both API processes at once.
     await start('market', 'market', ports.market);
@@ -338,6 +344,8 @@ describe.skipIf(!databaseUrl || !brokerUrl)('several server processes on one Pos
     const firstAfter = marketTicks.find((each) => each.symbol === 'BTCUSDT' && each.timeMs > killedAt)!;
     // The simulator goes on from the last price the standby followed, not from its seed: within 1 %.
     expect(Math.abs(firstAfter.bid - lastBefore.bid)).toBeLessThan(lastBefore.bid / 100);
+    // A new term of the lease: every consumer drops whatever the killed leader's epoch might still bring.
+    expect(epochOf.get(firstAfter)).toBeGreaterThan(epochOf.get(lastBefore)!);
     console.info(`cluster: market taken over ${takeoverMs} ms after kill -9 (BTCUSDT ${formatFixed(lastBefore.bid, btcPrecision)} → ${formatFixed(firstAfter.bid, btcPrecision)})`);
     const trader = await demoTrader(survivingApi);
     const { tick: filledOn } = await fillOnMarketTick(survivingApi, trader.token);

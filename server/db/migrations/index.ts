@@ -33,6 +33,7 @@ import * as verifiedDocuments from './0038-verified-documents';
 import * as secondFactorRequest from './0039-second-factor-request';
 import * as staffInvitationVoided from './0040-staff-invitation-voided';
 import * as staffConflicts from './0041-staff-conflicts';
+import * as leaseEpoch from './0042-lease-epoch';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '0039-second-factor-request': secondFactorRequest,
   '0040-staff-invitation-voided': staffInvitationVoided,
   '0041-staff-conflicts': staffConflicts,
+  '0042-lease-epoch': leaseEpoch,
 };

@@ -15,7 +15,9 @@ import { selectMarketSource } from './sources/select-source';
 import { registerStompEndpoint, type StompEndpoint } from './stomp/stomp-endpoint';
 import { createTopicBus, type TopicBus } from './topic-bus';
 import type { ClusterContext } from '../../cluster/cluster-context';
-import { followedTicks } from './followed-ticks';
+import { followedTicks, stampTicks } from './followed-ticks';
+import { createEpochGate } from '../../cluster/fencing';
+import { LeaseLostError } from '../../cluster/leadership';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -133,15 +135,32 @@ export async function registerMarket(
   app.decorate('marketStomp', stomp);
 
   // The market leader's ticks, exactly as its source gave them, reach every other process:
-  // each fills, triggers and settles on the same ticks.
+  // each fills, triggers and settles on the same ticks. Fenced (issue 35): every batch carries
+  // the epoch of the lease it was published under, and this one gate in front of the service
+  // keeps the highest epoch seen and drops older ones, so nothing fed by the service (quotes
+  // and fills, triggers, option ticks, bars, the STOMP endpoint's topics) sees a stale leader's.
   const link = cluster.link;
+  const epochs = createEpochGate();
+  let staleDropped = 0;
+  const dropStale = (epoch: number | null) => {
+    staleDropped += 1;
+    // Once per run of drops, not per batch: ten batches a second.
+    if (staleDropped === 1) app.log.warn({ epoch, current: epochs.highest() }, 'market ticks dropped: not of the newest lease');
+  };
   const ingest = (ticks: readonly RawTick[]) => {
+    // A source still emitting after this process stopped leading, or after a newer leader was heard: dropped.
+    const epoch = cluster.market.epoch();
+    if (epoch === null || !epochs.admit(epoch)) return dropStale(epoch);
+    staleDropped = 0;
     market.ingest(ticks);
-    link?.publish('ticks', ticks);
+    link?.publish('ticks', stampTicks(epoch, ticks));
   };
   link?.subscribe('ticks', (data) => {
-    const ticks = followedTicks(data);
-    if (ticks && !leading()) market.ingest(ticks);
+    const followed = followedTicks(data);
+    if (!followed) return;
+    if (!epochs.admit(followed.epoch)) return dropStale(followed.epoch);
+    staleDropped = 0;
+    market.ingest(followed.ticks);
   });
 
   // One process: the source is chosen now. Several: by whichever process takes the market
@@ -173,6 +192,13 @@ export async function registerMarket(
     else source?.stop();
   });
 
+  // Bars are written under the market lease's epoch: a leader that lost it has its write refused in that transaction.
+  const fenceBars = (trx: Parameters<typeof cluster.market.fenceIn>[0]) => cluster.market.fenceIn(trx);
+  const barsNotSaved = (error: unknown) => {
+    if (error instanceof LeaseLostError) app.log.warn({}, 'bars not saved: the market lease was taken over');
+    else app.log.error({ err: error }, 'saving bars failed');
+  };
+
   return {
     market,
     stomp,
@@ -182,7 +208,7 @@ export async function registerMarket(
       // Bars are stored by the market leader; another process's forming bars are only for its own sockets.
       const persistTimer = setInterval(() => {
         if (!leading()) return market.forgetUnsaved();
-        market.persist().catch((error: unknown) => app.log.error({ err: error }, 'saving bars failed'));
+        market.persist(false, fenceBars).catch(barsNotSaved);
       }, settings.marketPersistMs);
       if (leading()) {
         if (link) takeOver().catch((error: unknown) => app.log.error({ err: error }, 'taking the market over failed'));
@@ -195,7 +221,7 @@ export async function registerMarket(
         clearInterval(flushTimer);
         clearInterval(persistTimer);
         market.flush();
-        if (wasLeading) await market.persist(true);
+        if (wasLeading) await market.persist(true, fenceBars).catch(barsNotSaved);
       });
     },
     feedControl: {

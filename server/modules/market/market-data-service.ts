@@ -6,7 +6,9 @@ import { isPriceFresh, staleAfterMs } from '../../../src/shared/market/price-fre
 import { createTickLinesEncoder, type TickLinesEncoder } from '../../../src/shared/market/tick-lines';
 import { createBinaryTickEncoder, type BinaryTickEncoder } from '../../../src/shared/market/binary-ticks';
 import { productTermsViolation, type ProductTerms } from '../../../src/shared/market/product-fields';
+import type { Kysely } from 'kysely';
 import { afterCommit, type Executor } from '../../db/after-commit';
+import type { Database } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import { backfillBars } from './backfill';
 import { createGlanceThrottle } from './glance-throttle';
@@ -318,8 +320,12 @@ export function createMarketDataService(options: {
       unsavedBars.clear();
     },
 
-    /** Writes finished bars, and the forming ones when `includeForming` (at shutdown and periodically). */
-    async persist(includeForming = false) {
+    /**
+     * Writes finished bars, and the forming ones when `includeForming` (at shutdown and
+     * periodically); under `fence` (the market lease's), refused whole once another process
+     * took the market over. Either way they are no longer this process's to write.
+     */
+    async persist(includeForming = false, fence?: (trx: Kysely<Database>) => Promise<void>) {
       const entries = [...unsavedBars.values()];
       unsavedBars.clear();
       if (includeForming) {
@@ -329,7 +335,7 @@ export function createMarketDataService(options: {
           }
         }
       }
-      if (entries.length > 0) await repository.saveBars(entries);
+      if (entries.length > 0) await repository.saveBars(entries, fence);
     },
 
     /**

@@ -34,6 +34,39 @@ function productOf(row: Selectable<ProductTable>): Product {
   };
 }
 
+/** Upserts bars in chunks on `executor` (the handle, or the fenced transaction). */
+async function upsertBars(executor: Kysely<Database>, entries: readonly { symbol: string; period: KlinePeriod; precision: number; bar: Bar }[]) {
+  const chunkSize = 500;
+  for (let start = 0; start < entries.length; start += chunkSize) {
+    const chunk = entries.slice(start, start + chunkSize);
+    await executor
+      .insertInto('kline')
+      .values(
+        chunk.map(({ symbol, period, precision, bar }) => ({
+          symbol,
+          period,
+          open_time: bar.time,
+          open_price: formatFixed(bar.open, precision),
+          high_price: formatFixed(bar.high, precision),
+          low_price: formatFixed(bar.low, precision),
+          close_price: formatFixed(bar.close, precision),
+          volume: formatFixed(bar.volume, 0),
+          turnover: formatFixed(bar.turnover, precision),
+        })),
+      )
+      .onConflict((conflict) =>
+        conflict.columns(['symbol', 'period', 'open_time']).doUpdateSet((eb) => ({
+          high_price: eb.ref('excluded.high_price'),
+          low_price: eb.ref('excluded.low_price'),
+          close_price: eb.ref('excluded.close_price'),
+          volume: eb.ref('excluded.volume'),
+          turnover: eb.ref('excluded.turnover'),
+        })),
+      )
+      .execute();
+  }
+}
+
 export function createMarketRepository(db: Kysely<Database>) {
   return {
     /** First start: the catalogue's products; an operator's later edits are kept. */
@@ -106,37 +139,19 @@ export function createMarketRepository(db: Kysely<Database>) {
       return Number(row.count);
     },
 
-    /** Upserts bars (a forming bar is written again as it grows). */
-    async saveBars(entries: { symbol: string; period: KlinePeriod; precision: number; bar: Bar }[]) {
-      const chunkSize = 500;
-      for (let start = 0; start < entries.length; start += chunkSize) {
-        const chunk = entries.slice(start, start + chunkSize);
-        await db
-          .insertInto('kline')
-          .values(
-            chunk.map(({ symbol, period, precision, bar }) => ({
-              symbol,
-              period,
-              open_time: bar.time,
-              open_price: formatFixed(bar.open, precision),
-              high_price: formatFixed(bar.high, precision),
-              low_price: formatFixed(bar.low, precision),
-              close_price: formatFixed(bar.close, precision),
-              volume: formatFixed(bar.volume, 0),
-              turnover: formatFixed(bar.turnover, precision),
-            })),
-          )
-          .onConflict((conflict) =>
-            conflict.columns(['symbol', 'period', 'open_time']).doUpdateSet((eb) => ({
-              high_price: eb.ref('excluded.high_price'),
-              low_price: eb.ref('excluded.low_price'),
-              close_price: eb.ref('excluded.close_price'),
-              volume: eb.ref('excluded.volume'),
-              turnover: eb.ref('excluded.turnover'),
-            })),
-          )
-          .execute();
-      }
+    /**
+     * Upserts bars (a forming bar is written again as it grows). With `fence` (the market
+     * lease's), every chunk is written in one transaction that the fence opens: a leader whose
+     * lease was taken over writes none of them.
+     */
+    async saveBars(entries: { symbol: string; period: KlinePeriod; precision: number; bar: Bar }[], fence?: (trx: Kysely<Database>) => Promise<void>) {
+      if (entries.length === 0) return;
+      if (fence) {
+        await db.transaction().execute(async (trx) => {
+          await fence(trx);
+          await upsertBars(trx, entries);
+        });
+      } else await upsertBars(db, entries);
     },
 
     /** Bars in time order: the last `limit` before `toMs`, or all in [fromMs, toMs]. */

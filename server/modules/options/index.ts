@@ -50,6 +50,7 @@ export async function registerOptions(
     withdrawalUnderReview: deps.withdrawalUnderReview,
     optionModeOffered: () => deps.tradeModeOffered('option'),
     jobsLeading: () => cluster.jobs.leading(),
+    jobsFence: (trx) => cluster.jobs.fenceIn(trx),
     onScheduled: (symbol, endMs) => positionsFeed.optionScheduled(symbol, endMs),
     ...(deps.nowMs ? { nowMs: deps.nowMs } : {}),
     log: (message, error) => app.log.error({ err: error }, message),

@@ -4,6 +4,7 @@ import { isPriceFresh } from '../../../src/shared/market/price-freshness';
 import { formatMoney, money } from '../../../src/shared/money/money';
 import { settleOption, type OptionDirection } from '../../../src/shared/options/option-rules';
 import type { Database } from '../../db/schema';
+import { LeaseLostError } from '../../cluster/leadership';
 import type { JournalInput, Ledger } from '../ledger/ledger';
 import { optionSettledJournal, optionVoidedJournal } from '../ledger/ledger-journals';
 import type { OptionOrderRow, OptionsRepository, SettledValues, SettlementTick } from './options-repository';
@@ -72,6 +73,11 @@ export function createOptionSettlement(deps: {
   told: (rows: readonly OptionOrderRow[]) => void;
   /** Whether this process settles now (the jobs leader); the others' runs do nothing. */
   active?: () => boolean;
+  /**
+   * Fences each batch's transaction under the jobs lease, before anything is locked or
+   * written: a process whose lease was taken over has the batch refused (LeaseLostError).
+   */
+  fence?: (trx: Kysely<Database>) => Promise<void>;
 }) {
   const { db, ledger, repository, settings, nowMs } = deps;
   let lastPruneMs = 0;
@@ -99,6 +105,7 @@ export function createOptionSettlement(deps: {
     for (let attempt = 1; ; attempt += 1) {
       try {
         const done = await db.transaction().execute(async (trx) => {
+          await deps.fence?.(trx);
           const running = await repository.lockRunning(trx, ids);
           const mine = batch.filter((each) => running.has(each.row.id));
           if (mine.length === 0) return [];
@@ -135,6 +142,11 @@ export function createOptionSettlement(deps: {
       try {
         settled = await settleBatch(batch);
       } catch (error) {
+        // Not this process's to settle any more: the new jobs leader settles them all.
+        if (error instanceof LeaseLostError) {
+          deps.log?.('option settlement stopped: the jobs lease was taken over', error);
+          break;
+        }
         // One bad option must not hold back the others: the batch is retried one by one.
         deps.log?.('option settlement batch failed; settling one by one', error);
         settled = [];
@@ -142,6 +154,7 @@ export function createOptionSettlement(deps: {
           try {
             settled.push(...(await settleBatch([each])));
           } catch (single) {
+            if (single instanceof LeaseLostError) break;
             deps.log?.(`option ${each.row.order_no} could not be settled`, single);
           }
         }

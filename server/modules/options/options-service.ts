@@ -64,6 +64,8 @@ export function createOptionsService(deps: {
    * settle once even if two ever overlapped).
    */
   jobsLeading?: () => boolean;
+  /** Fences each settlement's transaction under the jobs lease (the cluster's `jobs.fenceIn`); none for a process alone. */
+  jobsFence?: (trx: Kysely<Database>) => Promise<void>;
   /** An option was placed here: tell the process that settles it (another one, with several). */
   onScheduled?: (symbol: string, endMs: number) => void;
 }) {
@@ -100,7 +102,7 @@ export function createOptionsService(deps: {
     for (const account of accounts.values()) deps.onChange?.(account.uid, account.book);
   }
 
-  const settlement = createOptionSettlement({ db, ledger, repository, recorder, settings, nowMs, told, active: jobsLeading, ...log });
+  const settlement = createOptionSettlement({ db, ledger, repository, recorder, settings, nowMs, told, active: jobsLeading, ...(deps.jobsFence ? { fence: deps.jobsFence } : {}), ...log });
   const placement = createOptionPlacement({
     db,
     ledger,

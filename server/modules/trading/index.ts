@@ -12,6 +12,7 @@ import { createTradingRepository, type TradingRepository } from './trading-repos
 import { registerTradingRoutes } from './trading-routes';
 import { createTradingService, type TradingService } from './trading-service';
 import type { TradeMode } from '../../../src/shared/config/trade-mode';
+import { LeaseLostError } from '../../cluster/leadership';
 import type { ClusterContext } from '../../cluster/cluster-context';
 import { relayedPositionsFeed } from '../../cluster/push-relay';
 
@@ -104,6 +105,7 @@ export async function registerTrading(
     forexMinDeposit: settings.forexMinDeposit,
     stopOutLevelPercent: settings.stopOutLevelPercent,
     maxPendingOrders: settings.maxPendingOrders,
+    jobsFence: (trx) => deps.cluster.jobs.fenceIn(trx),
     ...(deps.nowMs ? { nowMs: deps.nowMs } : {}),
     log: (message, error) => app.log.error({ err: error }, message),
   });
@@ -123,17 +125,22 @@ export async function registerTrading(
     trading,
     /** Stop-out checks, and the overnight fee once per UTC day (keys make reruns harmless); started once every module is wired. */
     startRiskChecks() {
+      // A job refused under a lease taken over is no fault: the new jobs leader runs it.
+      const jobFailed = (job: string) => (error: unknown) => {
+        if (error instanceof LeaseLostError) app.log.warn({ job }, 'job stopped: the jobs lease was taken over');
+        else app.log.error({ err: error }, `${job} failed`);
+      };
       let lastRollover = utcDay(nowMs());
       const timer = setInterval(() => {
         if (!cluster.jobs.leading()) {
           lastRollover = utcDay(nowMs());
           return;
         }
-        trading.checkStopOuts().catch((error: unknown) => app.log.error({ err: error }, 'stop-out check failed'));
+        trading.checkStopOuts().catch(jobFailed('stop-out check'));
         const today = utcDay(nowMs());
         if (today !== lastRollover) {
           lastRollover = today;
-          trading.chargeOvernight(today).catch((error: unknown) => app.log.error({ err: error }, 'overnight fees failed'));
+          trading.chargeOvernight(today).catch(jobFailed('overnight fees'));
         }
       }, settings.riskCheckMs);
       timer.unref();

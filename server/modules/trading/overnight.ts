@@ -13,7 +13,15 @@ const alreadyCharged = new Error('overnight fee already charged today');
  * The daily rollover: every open position pays its product's overnight rate on its
  * notional, once per day (the journal's key), never more than the cash it has.
  */
-export function createOvernightFees(deps: { db: Kysely<Database>; orders: TradingRepository; ledger: Ledger; market: MarketDataService; changed: (uid: number, book: Book) => void }) {
+export function createOvernightFees(deps: {
+  db: Kysely<Database>;
+  orders: TradingRepository;
+  ledger: Ledger;
+  market: MarketDataService;
+  changed: (uid: number, book: Book) => void;
+  /** Fences each charge's transaction under the jobs lease first (throws LeaseLostError when lost, ending the run). */
+  fence?: (trx: Kysely<Database>) => Promise<void>;
+}) {
   const { db, orders, ledger, market } = deps;
 
   /** Charges `day` (YYYY-MM-DD, UTC); answers how many positions paid. */
@@ -28,6 +36,7 @@ export function createOvernightFees(deps: { db: Kysely<Database>; orders: Tradin
       const done = await db
         .transaction()
         .execute(async (trx) => {
+          await deps.fence?.(trx);
           const fee = minMoney(due, await ledger.lockCash(trx, row.uid, row.book));
           if (fee <= 0n) return false;
           // Only a position still open pays: one closed since the list was read pays nothing.

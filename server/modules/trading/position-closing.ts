@@ -49,6 +49,8 @@ export function createPositionClosing(deps: {
   fresh: (tickMs: number) => boolean;
   nowMs: () => number;
   changed: (uid: number, book: Book) => void;
+  /** A stop-out is a job: its transaction is fenced under the jobs lease first (throws LeaseLostError when lost). */
+  stopOutFence?: (trx: Kysely<Database>) => Promise<void>;
 }) {
   const { db, orders, ledger, market } = deps;
 
@@ -68,6 +70,8 @@ export function createPositionClosing(deps: {
   ): Promise<CloseOutcome> {
     const { uid, book } = row;
     const outcome = await db.transaction().execute(async (trx) => {
+      // The lease row before the account's rows, as in every fenced job: one lock order.
+      if (onlyBelowStopOut) await deps.stopOutFence?.(trx);
       const options = await deps.options.lockRunningIn(trx, uid, book);
       const cash = await ledger.lockCash(trx, uid, book);
       const open = await orders.lockOpenIn(trx, uid, book);

@@ -74,6 +74,11 @@ export function createTradingService(deps: {
   log?: (message: string, error?: unknown) => void;
   /** Told after any change to a user's orders or money in a book (the live positions feed). */
   onChange?: (uid: number, book: Book) => void;
+  /**
+   * Fences a job's transaction under the jobs lease (the cluster's `jobs.fenceIn`): stop-outs
+   * and overnight fees are refused in their own transaction once another process took the jobs over.
+   */
+  jobsFence?: (trx: Kysely<Database>) => Promise<void>;
 }) {
   const { db, orders, ledger, market } = deps;
   const changed = (uid: number, book: Book) => deps.onChange?.(uid, book);
@@ -83,9 +88,10 @@ export function createTradingService(deps: {
   const inFlight = new Set<Promise<void>>();
   /** Whether a quote is recent enough to trade on (the same threshold as every fill). */
   const fresh = (tickMs: number) => isPriceFresh(tickMs, nowMs(), deps.stalePriceMs);
-  const closing = createPositionClosing({ db, orders, ledger, market, options: deps.options, arming, stopOutLevelPercent: deps.stopOutLevelPercent, fresh, nowMs, changed });
+  const jobsFence = deps.jobsFence ?? (async () => undefined);
+  const closing = createPositionClosing({ db, orders, ledger, market, options: deps.options, arming, stopOutLevelPercent: deps.stopOutLevelPercent, fresh, nowMs, changed, stopOutFence: jobsFence });
   const stopOut = createStopOut({ orders, ledger, market, closing, stopOutLevelPercent: deps.stopOutLevelPercent, fresh });
-  const overnight = createOvernightFees({ db, orders, ledger, market, changed });
+  const overnight = createOvernightFees({ db, orders, ledger, market, changed, fence: jobsFence });
 
   function productOf(symbol: string): Product {
     const product = market.products().find((item) => item.productCode === symbol);
