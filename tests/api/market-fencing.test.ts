@@ -5,6 +5,7 @@ import { leaseLeadership, LeaseLostError, noLeadership, soleLeadership, type Lea
 import { stampTicks } from '../../server/modules/market/followed-ticks';
 import type { RawTick } from '../../server/modules/market/sources/market-data-source';
 import { priceTopic } from '../../src/shared/api/market';
+import { money } from '../../src/shared/money/money';
 import { startTestServer, testBackends, type TestServer } from './harness';
 import { memoryLinkHub } from './support/memory-link';
 
@@ -73,7 +74,7 @@ describe.each(testBackends())('market fencing ($name)', (backend) => {
     expect(server.app.market.latestQuote('BTCUSDT')?.bid).toBe(6_800_019);
     expect(server.app.market.latestQuote('ETHUSDT')?.bid ?? 0).toBeLessThan(900_000);
     const [bar] = (await server.app.market.history('BTCUSDT', '1min', 1)).slice(-1);
-    expect(Number(bar?.highestPrice)).toBeLessThan(90_000);
+    expect(money(String(bar?.highestPrice)) < money('90000')).toBe(true);
     expect(published.length).toBeGreaterThan(0);
     expect(published.some((body) => body.includes('90000'))).toBe(false);
 
@@ -106,6 +107,6 @@ describe.each(testBackends())('market fencing ($name)', (backend) => {
     await expect.poll(() => current.leading(), WAIT).toBe(true);
     server.app.market.ingest([{ symbol: 'SOLUSDT', timeMs: minute + 2_000, bid: 151_000, ask: 151_020, volume: 1 }]);
     await server.app.market.persist(true, (trx) => current.fenceIn(trx));
-    expect((await stored()).map((row) => Number(row.close_price))).toEqual([151]);
+    expect((await stored()).map((row) => money(String(row.close_price)))).toEqual([money('151')]);
   });
 });
