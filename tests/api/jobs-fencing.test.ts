@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clusterContextOf } from '../../server/cluster/cluster-context';
+import { LeaseLostError, soleLeadership, type Leadership } from '../../server/cluster/leadership';
+import { createLedger } from '../../server/modules/ledger/ledger';
+import { UserAccountKind } from '../../server/modules/ledger/ledger-kinds';
+import type { OptionOrder, OptionProduct } from '../../src/shared/api/options';
+import { money } from '../../src/shared/money/money';
+import { memoryLinkHub } from './support/memory-link';
+import { fundedTrader } from './funding-support';
+import { call } from './identity-support';
+import { scriptedSource, startTestServer, testBackends, type TestServer } from './harness';
+
+/** A Tuesday noon: crypto is open. */
+const tuesdayNoon = Date.parse('2026-01-13T12:00:00Z');
+
+describe.each(testBackends())('a jobs leader whose lease was taken over settles nothing ($name)', (backend) => {
+  let server: TestServer;
+  let clock = tuesdayNoon;
+  /** The process still believes it leads (a pause past its lease), but its epoch is no longer the lease's. */
+  let leaseLost = false;
+  const script = scriptedSource();
+
+  beforeAll(async () => {
+    const jobs: Leadership = {
+      ...soleLeadership('jobs'),
+      fenceIn: async () => {
+        if (leaseLost) throw new LeaseLostError('jobs');
+      },
+    };
+    const cluster = clusterContextOf({ link: memoryLinkHub().member(), market: soleLeadership('market'), jobs, start: () => undefined, stop: async () => undefined });
+    server = await startTestServer(
+      backend,
+      { STALE_PRICE_MS: '10000', OPTION_SETTLEMENT_GRACE_MS: '250', OPTION_SETTLEMENT_SWEEP_MS: '3600000', FOREX_MIN_DEPOSIT: '0', SWITCHES: 'VIRTUAL_CURRENCY_TRADE=1', CODES_SENT_PER_10_MIN: '1000', CODE_CHECKS_PER_10_MIN: '1000' },
+      { marketSource: script.source, nowMs: () => clock, cluster },
+    );
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('refuses the settlement in its transaction (no journal, the option still running), and the current leader settles it once', async () => {
+    const ledger = createLedger(server.database.db);
+    const user = await fundedTrader(server, '1000', 'option');
+    const list = (await call(server, '/v1/wa-na/option/findOptionsProduct', { productCode: 'BTCUSDT' })).data as { optionsProducts: OptionProduct[] };
+    script.push([{ symbol: 'BTCUSDT', timeMs: clock, bid: 6_700_000, ask: 6_700_002, volume: 1 }]);
+    const placed = await call(server, '/exchange/addOptionOrder', { tradePair: 'BTCUSDT', optionsProductId: list.optionsProducts[0]?.id, price: '0', timeLong: 30, btime: 0, rate: '0.8', amount: '100', orderType: 0, clientOrderId: 'fenced-1' }, user.token);
+    expect(placed.code, placed.msg).toBe(0);
+    const uid = (placed.data as { uid: string }).uid;
+    const cashAfterPlacing = await ledger.balance({ owner: user.uid, book: 'real', kind: UserAccountKind.cash });
+    clock += 30_000;
+    script.push([{ symbol: 'BTCUSDT', timeMs: clock, bid: 6_800_000, ask: 6_800_002, volume: 1 }]);
+    clock += 1_000;
+    const order = async () => (await call(server, '/v1/waa/option/order', { uid }, user.token)).data as OptionOrder;
+
+    leaseLost = true;
+    expect(await server.app.timedOptions.settleDue()).toBe(0);
+    expect(await order()).toMatchObject({ status: 0 });
+    expect(await ledger.balance({ owner: user.uid, book: 'real', kind: UserAccountKind.cash })).toBe(cashAfterPlacing);
+
+    leaseLost = false;
+    expect(await server.app.timedOptions.settleDue()).toBe(1);
+    expect(await order()).toMatchObject({ status: 1, result: 'win' });
+    expect(await server.app.timedOptions.settleDue()).toBe(0);
+    // 1000 − 101 placed, + 180 won.
+    expect(await ledger.balance({ owner: user.uid, book: 'real', kind: UserAccountKind.cash })).toBe(money('1079'));
+    expect(await ledger.check()).toEqual([]);
+  });
+});
