@@ -173,7 +173,7 @@ describe.each(testBackends())('mail and SMS through the outbox on $name', (backe
 describe.each(testBackends())('a code request and its outbox task on $name', (backend) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(backend, { OUTBOX_RETRY_BASE_MS: '200', CODES_SENT_PER_10_MIN: '1000' });
+    server = await startTestServer(backend, { OUTBOX_RETRY_BASE_MS: '200', CODES_SENT_PER_10_MIN: '1000', SWITCHES: 'PHONE_REGISTER=1,PHONE_REGISTER_SMS_VERIFICATION=1' });
   });
   afterAll(async () => {
     await server?.close();
@@ -194,6 +194,30 @@ describe.each(testBackends())('a code request and its outbox task on $name', (ba
       expect((await sql<{ value: string }>`select last_value::text as value from code_fault_once`.execute(db)).rows[0]?.value).toBe('2');
     } finally {
       await sql`drop trigger code_fault_once on verification_code`.execute(db);
+    }
+  });
+
+  it('loses no e-mail binding code when the work after the answer dies: the request and its task were committed together', async () => {
+    const { db } = server.database;
+    // A phone customer (binding is for an account without an address).
+    const phone = `861380014${String(Date.now() % 10_000).padStart(4, '0')}`;
+    expect((await call(server, '/v1/wa-na/sendPhone', { phone, type: '1', locale: 'en' })).code).toBe(0);
+    const signUpCode = await until(async () => (await server.delivery.outboxFor(phone)).find((message) => message.code)?.code, 'the sign-up code');
+    expect((await call(server, '/v1/wa-na/register', { username: phone, password, type: 'P', code: signUpCode, locale: 'en' })).code).toBe(0);
+    const login = await call(server, '/v1/wa-na/login', { username: phone, password, type: 'P' });
+    expect(login.code, login.msg).toBe(0);
+    const { token } = login.data as { token: string };
+    await sql`create sequence bind_fault_once`.execute(db);
+    await sql`create function bind_fault_once() returns trigger language plpgsql as $$ begin if nextval('bind_fault_once') = 1 then raise exception 'the process died here'; end if; return new; end $$`.execute(db);
+    await sql`create trigger bind_fault_once before insert on verification_code for each row execute function bind_fault_once()`.execute(db);
+    try {
+      const email = `bindcrash${Date.now().toString(36)}@example.com`;
+      expect((await call(server, '/v1/waa/user/bindEmail/sendCode', { email, locale: 'en' }, token)).code).toBe(0);
+      const code = await until(async () => (await server.delivery.outboxFor(email)).find((message) => message.code)?.code, 'the binding code, once its task ran again');
+      expect((await call(server, '/v1/waa/user/bindEmail', { email, code }, token)).code).toBe(0);
+      expect((await sql<{ value: string }>`select last_value::text as value from bind_fault_once`.execute(db)).rows[0]?.value).toBe('2');
+    } finally {
+      await sql`drop trigger bind_fault_once on verification_code`.execute(db);
     }
   });
 });

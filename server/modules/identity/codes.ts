@@ -5,7 +5,6 @@ import { isValidEmail } from '../../../src/shared/auth/validation';
 import { formatSignInCode } from '../../../src/shared/auth/sign-in-code';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { AppError, rateLimitedError } from '../../http/app-error';
-import { createBackgroundWork } from './background-work';
 import { captchaImage, captchaText } from './captcha-image';
 import type { IdentityContext, IdentityDependencies } from './identity-context';
 
@@ -21,12 +20,16 @@ export function bindEmailCodeKey(uid: number, email: string): string {
 export function createCodes(deps: IdentityDependencies, context: IdentityContext) {
   const { repository, cipher, messages, limits, settings } = deps;
   const { limit, claim, nowMs, now } = context;
-  const background = createBackgroundWork(deps.log);
   const codeTask = 'identity.code';
   // The sender makes and sends the code of a recorded request (at least once: a retry after a crash sends a new live code, never none).
   messages.handle(codeTask, async (payload) => {
     const { channel, destination, purpose } = payload as { channel: 'email' | 'sms'; destination: string; purpose: number };
     await deliverCode(channel, destination, purpose);
+  });
+  const bindCodeTask = 'identity.bind-code';
+  messages.handle(bindCodeTask, async (payload) => {
+    const { uid, email } = payload as { uid: number; email: string };
+    await deliverBindCode(uid, email);
   });
 
   /**
@@ -138,20 +141,25 @@ export function createCodes(deps: IdentityDependencies, context: IdentityContext
   return {
     /** Waits for the codes and notices still being written and for the outbox's running pass (server close, tests). */
     async settled() {
-      await background.settled();
       await messages.settled();
     },
 
-    /** Sends a code to bind `email` (lower case, checked by the caller) to user `uid`: the resend rule and counts per address, as every code. */
+    /**
+     * Sends a code to bind `email` (lower case, checked by the caller) to user `uid`: the resend rule and counts per address, as every code.
+     * The request is recorded with its outbox task in one transaction, as `sendCode`'s: the answer says the code was sent, so a crash after it must not lose it.
+     */
     async sendBindEmailCode(uid: number, email: string, client: string) {
       await limit(limits.codeSending, client);
-      const verdict = await repository.recordCodeRequest(cipher.digest(`send:${CodePurpose.bindEmail}:${email}`), now(), {
-        resendMs: settings.codeResendMs,
-        windowMs: settings.codeWindowMs,
-        limit: settings.codesSentPer10Min,
+      const verdict = await repository.inTransaction(async (trx) => {
+        const recorded = await repository.recordCodeRequest(cipher.digest(`send:${CodePurpose.bindEmail}:${email}`), now(), {
+          resendMs: settings.codeResendMs,
+          windowMs: settings.codeWindowMs,
+          limit: settings.codesSentPer10Min,
+        }, trx);
+        if (recorded.allowed) await messages.enqueueTask(trx, { task: bindCodeTask, channel: 'email', payload: { uid, email } });
+        return recorded;
       });
       if (!verdict.allowed) throw rateLimitedError(verdict.retryAfterSeconds);
-      background.run(() => deliverBindCode(uid, email), 'sending a code failed');
     },
 
     /** Checks the latest code for a destination; counts every try and locks after the maximum (atomically: `guessCode`). */
