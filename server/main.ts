@@ -9,15 +9,18 @@ import { clusterMember } from './cluster/cluster-context';
 /** Starts the reference server: settings, database and migrations, then HTTP. */
 async function main() {
   const settings = readSettings();
+  // Told by the pool before the server's log exists (during migrations) too.
+  let connectionLost = (error: Error) => process.stderr.write(`a database connection was lost: ${error.message}\n`);
   const database = await openDatabase(
     settings.databaseUrl
-      ? { kind: 'postgres', url: settings.databaseUrl }
+      ? { kind: 'postgres', url: settings.databaseUrl, onConnectionLost: (error) => connectionLost(error) }
       : { kind: 'pglite', dataDir: settings.dataDir },
   );
   const key = await loadSigningKey({ jwtSecret: settings.jwtSecret, dataDir: settings.dataDir });
   const tokens = createTokenService({ key, accessTokenTtlSeconds: settings.accessTokenTtlSeconds });
   const cluster = await joinCluster(settings, database);
   const app = await buildServer({ settings, database, tokens, dataDir: settings.dataDir, ...(cluster ? { cluster } : {}) });
+  connectionLost = (error) => app.log.warn({ err: error }, 'a database connection was lost; the next query connects again');
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -24,7 +24,13 @@ export type DatabaseTarget = (
       /** In memory only: start from this data directory (a `dumpDataDir` tarball) instead of an empty cluster; migrations still run (and find nothing to do when it is current). */
       startFrom?: Blob;
     }
-  | { kind: 'postgres'; url: string; schema?: string }
+  | {
+      kind: 'postgres';
+      url: string;
+      schema?: string;
+      /** An idle pooled connection broke (PostgreSQL restarted or killed): told, never thrown; the pool drops it and the next query connects anew. */
+      onConnectionLost?: (error: Error) => void;
+    }
 ) & {
   /** Told of every statement sent (with begin and commit): the bench counts round trips per order with it. */
   onQuery?: (event: LogEvent) => void;
@@ -56,6 +62,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       max: 10,
       ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
     });
+    // An idle client's error is emitted on the pool, and an unhandled 'error' event ends the
+    // process: a PostgreSQL restart took every server process down with it (the fault suite).
+    pool.on('error', (error) => target.onConnectionLost?.(error));
     if (target.schema) {
       const client = await pool.connect();
       try {
