@@ -1,5 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import { AppError } from '../../http/app-error';
 
 /** One file the store holds: pending until the row that names it has committed. */
 export interface StoredEntry {
@@ -46,8 +48,20 @@ async function readIfThere(file: string): Promise<Buffer | null> {
   }
 }
 
-/** Files under `folder` (DATA_DIR/uploads), created on first use, readable by the server's user only. */
-export function diskFileStore(folder: string): FileStore {
+/** Errors of a disk (or a quota) with no room left: the customer is asked to try later, the operator told. */
+const noRoomCodes = new Set(['ENOSPC', 'EDQUOT']);
+
+/** The upload refused while the disk is full (1033, translated): nothing is kept, and every other request goes on. */
+export function storageFull(): AppError {
+  return new AppError(ErrorCode.TRY_AGAIN_LATER, 'the uploads disk is full', 200, null, { key: 'upload.storage_full', params: {} });
+}
+
+/**
+ * Files under `folder` (DATA_DIR/uploads), created on first use, readable by the server's user
+ * only. A write that finds the disk full leaves no partial file, answers {@link storageFull}
+ * and tells `onFull` (the operator's log).
+ */
+export function diskFileStore(folder: string, onFull: (error: Error) => void = () => undefined): FileStore {
   let ready: Promise<unknown> | null = null;
   const fileOf = (id: string) => path.join(folder, `${checkedId(id)}${finalSuffix}`);
   const pendingOf = (id: string) => path.join(folder, `${checkedId(id)}${pendingSuffix}`);
@@ -55,8 +69,15 @@ export function diskFileStore(folder: string): FileStore {
     async writePending(id, bytes) {
       ready ??= fs.mkdir(folder, { recursive: true, mode: 0o700 });
       await ready;
-      // 'wx': a (never expected) id collision fails instead of replacing someone's file.
-      await fs.writeFile(pendingOf(id), bytes, { flag: 'wx', mode: 0o600 });
+      try {
+        // 'wx': a (never expected) id collision fails instead of replacing someone's file.
+        await fs.writeFile(pendingOf(id), bytes, { flag: 'wx', mode: 0o600 });
+      } catch (error) {
+        if (!noRoomCodes.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+        await fs.rm(pendingOf(id), { force: true });
+        onFull(error as Error);
+        throw storageFull();
+      }
     },
     async commit(id) {
       try {

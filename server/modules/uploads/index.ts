@@ -56,7 +56,7 @@ export async function registerUploads(deps: {
   log: (message: string, error: unknown) => void;
   nowMs?: (() => number) | undefined;
 }): Promise<UploadsService> {
-  const store = deps.dataDir === null ? memoryFileStore(deps.nowMs) : diskFileStore(path.join(deps.dataDir, 'uploads'));
+  const store = deps.dataDir === null ? memoryFileStore(deps.nowMs) : diskFileStore(path.join(deps.dataDir, 'uploads'), (error) => deps.log('the uploads disk is full: uploads are refused until there is room', error));
   const cipher = createDataCipher(await loadDataKey({ dataKeySetting: deps.settings.dataEncryptionKey, dataDir: deps.dataDir }));
   const perAccount = createRateLimiter({ db: deps.database.db, name: 'uploads', limit: deps.settings.uploadsPer10Min, windowMs: 10 * 60 * 1000, keyOf: cipher.digest, nowMs: deps.nowMs });
   const uploads = createUploadsService({
