@@ -2,7 +2,10 @@
 // and RabbitMQ (README, "Several processes"): one market process, two API processes (each
 // also a candidate for the jobs) and a small round-robin proxy in front of the two, at
 // http://localhost:8080 (CLUSTER_PORT). A process that dies is started again after 2 s,
-// as a supervisor would; Ctrl-C stops them all.
+// as a supervisor would; Ctrl-C stops them all. For the fault suite (scripts/faults/): each
+// process's pid in DATA_DIR/run/<name>.pid, CLUSTER_STANDBY_MARKET=1 adds a second market
+// candidate (market-2), and CLUSTER_MEMBER_ENV ({"market": {"MARKET_BROKER_URL": …}}) gives
+// one process settings of its own.
 import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -19,7 +22,10 @@ const members = [
   { name: 'market', roles: 'market', port: proxyPort + 1 },
   { name: 'api-1', roles: 'api,jobs', port: proxyPort + 2 },
   { name: 'api-2', roles: 'api,jobs', port: proxyPort + 3 },
+  ...(process.env.CLUSTER_STANDBY_MARKET === '1' ? [{ name: 'market-2', roles: 'market', port: proxyPort + 4 }] : []),
 ];
+const memberEnvironment = JSON.parse(process.env.CLUSTER_MEMBER_ENV ?? '{}');
+const pidDir = path.join(dataDir, 'run');
 const apiPorts = members.filter((member) => member.roles.includes('api')).map((member) => member.port);
 
 /** The database of the cluster, made on first run (the server makes its tables). */
@@ -63,9 +69,11 @@ const children = new Map();
 function run(member, environment) {
   // node with tsx as a loader (not the tsx wrapper), so that a signal reaches the server itself.
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, ...environment, SERVER_ROLES: member.roles, PORT: String(member.port), HOST: '127.0.0.1' },
+    env: { ...process.env, ...environment, ...memberEnvironment[member.name], SERVER_ROLES: member.roles, PORT: String(member.port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  fs.mkdirSync(pidDir, { recursive: true });
+  fs.writeFileSync(path.join(pidDir, `${member.name}.pid`), String(child.pid));
   const prefix = `[${member.name}] `;
   for (const stream of [child.stdout, child.stderr]) {
     let rest = '';
