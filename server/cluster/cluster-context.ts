@@ -53,8 +53,11 @@ export function clusterMember(deps: {
   log: (details: object, message: string) => void;
 }): ClusterContext {
   const holder = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
+  // The market leader's ticks go out on the link: a process cut off from the broker leaves the market to one that is not.
   const leadership = (role: 'market' | 'jobs') =>
-    deps.roles.has(role) ? leaseLeadership({ db: deps.db, role, holder, leaseMs: deps.leaseMs, log: deps.log }) : noLeadership(role);
+    deps.roles.has(role)
+      ? leaseLeadership({ db: deps.db, role, holder, leaseMs: deps.leaseMs, log: deps.log, ...(role === 'market' ? { mayLead: () => deps.link.connected() } : {}) })
+      : noLeadership(role);
   const market = leadership('market');
   const jobs = leadership('jobs');
   return clusterContextOf({

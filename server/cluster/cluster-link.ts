@@ -14,6 +14,8 @@ export interface ClusterLink {
   readonly origin: string;
   /** Resolves once connected and subscribed, or after `timeoutMs` (retries go on). */
   start(timeoutMs?: number): Promise<boolean>;
+  /** Whether the broker connection is up now (a silent one counts as down once its heartbeats are missed). */
+  connected(): boolean;
   /** Every other process subscribed to `channel` hears `data` (JSON). Pushes wait for a reconnect; ticks do not (newer ones follow). */
   publish(channel: ClusterChannel, data: unknown): void;
   /** `handler` hears what other processes publish on `channel`. */
@@ -123,6 +125,7 @@ export function createClusterLink(options: {
 
   return {
     origin,
+    connected: () => client.connected,
     start(timeoutMs = 10_000) {
       if (client.connected) return Promise.resolve(true);
       const promise = new Promise<boolean>((resolve) => {

@@ -71,6 +71,12 @@ export function leaseLeadership(deps: {
   log?: (details: object, message: string) => void;
   /** The monotonic clock the acting margin is measured on (tests may bring their own). */
   nowMs?: () => number;
+  /**
+   * Whether this process can do the role's work now (the market: its link to the broker is
+   * up, or its ticks reach nobody). One that cannot does not take the role, and a holder that
+   * cannot gives it up at its next renewal, so that a candidate that can takes over.
+   */
+  mayLead?: () => boolean;
 }): Leadership {
   const { db, role, holder, leaseMs } = deps;
   const nowMs = deps.nowMs ?? (() => performance.now());
@@ -109,8 +115,28 @@ export function leaseLeadership(deps: {
     deadline.unref();
   }
 
+  /** Lets the row run out now (not deleted: the next holder takes it at once, and its epoch counts on from this one). */
+  async function release() {
+    await db
+      .updateTable('leader_lease')
+      .set({ expires_at: sql<Date>`now() - interval '1 millisecond'` })
+      .where('role', '=', role)
+      .where('holder', '=', holder)
+      .execute()
+      .catch((error: unknown) => deps.log?.({ role, holder, err: error }, 'leadership release failed'));
+  }
+
   async function tryHold() {
     const sentAt = nowMs();
+    if (deps.mayLead && !deps.mayLead()) {
+      renewalSentAt = null;
+      if (held) {
+        deps.log?.({ role, holder, epoch: heldEpoch }, 'leadership given up: this process cannot do the work now');
+        set(false);
+        await release();
+      }
+      return;
+    }
     try {
       // A renewal is the same holder's row not yet run out: it keeps the epoch. Anything else
       // that wins the row (a free row, one run out, even this holder's own run out) is a take-over.
@@ -195,16 +221,7 @@ export function leaseLeadership(deps: {
       await attempt;
       const wasLeading = held;
       set(false);
-      if (wasLeading) {
-        // Run out, not deleted: the next holder takes it at once, and its epoch counts on from this one.
-        await db
-          .updateTable('leader_lease')
-          .set({ expires_at: sql<Date>`now() - interval '1 millisecond'` })
-          .where('role', '=', role)
-          .where('holder', '=', holder)
-          .execute()
-          .catch((error: unknown) => deps.log?.({ role, holder, err: error }, 'leadership release failed'));
-      }
+      if (wasLeading) await release();
     },
   };
 }

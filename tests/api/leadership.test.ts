@@ -17,8 +17,8 @@ describe.each(testBackends())('leadership through the lease row ($name)', (backe
   const open = async () => database();
 
   const leaseMs = 600;
-  function candidate(db: DatabaseHandle, holder: string, changes: boolean[] = []) {
-    const leadership = leaseLeadership({ db: db.db, role: 'jobs', holder, leaseMs });
+  function candidate(db: DatabaseHandle, holder: string, changes: boolean[] = [], mayLead?: () => boolean) {
+    const leadership = leaseLeadership({ db: db.db, role: 'jobs', holder, leaseMs, ...(mayLead ? { mayLead } : {}) });
     leadership.onChange((leading) => changes.push(leading));
     leaderships.push(leadership);
     leadership.start();
@@ -43,6 +43,28 @@ describe.each(testBackends())('leadership through the lease row ($name)', (backe
     expect(secondChanges).toEqual([true]);
     const rows = await db.db.selectFrom('leader_lease').select(['role', 'holder']).execute();
     expect(rows).toEqual([{ role: 'jobs', holder: 'second' }]);
+  });
+
+  it('a holder that can no longer do the work (its broker link down) gives the role up at its next renewal; one that cannot never takes it', async () => {
+    const db = await open();
+    let firstLinked = true;
+    const first = candidate(db, 'first', [], () => firstLinked);
+    await expect.poll(() => first.leading(), WAIT).toBe(true);
+    let secondLinked = false;
+    const second = candidate(db, 'second', [], () => secondLinked);
+    firstLinked = false;
+    await expect.poll(() => first.leading(), WAIT).toBe(false);
+    // The row was let run out, yet the second, cut off too, does not take it.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(second.leading()).toBe(false);
+    secondLinked = true;
+    await expect.poll(() => second.leading(), WAIT).toBe(true);
+    // Far sooner than the lease running out would allow after a renewal: the first let it go.
+    const rows = await db.db.selectFrom('leader_lease').select(['holder']).where('role', '=', 'jobs').execute();
+    expect(rows).toEqual([{ holder: 'second' }]);
+    firstLinked = true;
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(first.leading()).toBe(false);
   });
 
   it('takes the role of a holder that stopped renewing once its lease ran out, not before', async () => {

@@ -16,6 +16,7 @@ export function memoryLinkHub() {
       return {
         origin: self.origin,
         start: async () => true,
+        connected: () => !stopped,
         publish(channel, data) {
           if (stopped) return;
           const wire = JSON.stringify(data);
