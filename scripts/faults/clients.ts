@@ -33,6 +33,17 @@ export interface Tally {
 
 const password = 'faults password 7';
 
+/** The answer as an envelope: a body that is not one (a proxy's 502, an error page) is named by its HTTP status. */
+function envelopeOf(status: number, text: string): Envelope {
+  try {
+    const parsed = JSON.parse(text) as Partial<Envelope>;
+    if (typeof parsed.code === 'number') return { code: parsed.code, msg: String(parsed.msg ?? ''), data: parsed.data };
+  } catch {
+    // not JSON
+  }
+  return { code: -status, msg: `HTTP ${status}`, data: null };
+}
+
 export function createApi(base: string) {
   async function call(path: string, body: unknown, token?: string, idempotent = false): Promise<Envelope> {
     try {
@@ -46,12 +57,7 @@ export function createApi(base: string) {
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(15_000),
       });
-      const text = await response.text();
-      try {
-        return JSON.parse(text) as Envelope;
-      } catch {
-        return { code: -response.status, msg: `HTTP ${response.status}`, data: null };
-      }
+      return envelopeOf(response.status, await response.text());
     } catch (error) {
       return { code: -1, msg: String(error), data: null };
     }
@@ -62,12 +68,7 @@ export function createApi(base: string) {
     form.append(file.field, new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
     try {
       const response = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'idempotency-key': crypto.randomUUID() }, body: form, signal: AbortSignal.timeout(15_000) });
-      const text = await response.text();
-      try {
-        return JSON.parse(text) as Envelope;
-      } catch {
-        return { code: -response.status, msg: `HTTP ${response.status}`, data: null };
-      }
+      return envelopeOf(response.status, await response.text());
     } catch (error) {
       return { code: -1, msg: String(error), data: null };
     }
@@ -202,7 +203,7 @@ export async function trade(who: Customer, tally: Tally, currentFault: () => str
   const note = (kind: Acknowledged['kind'], outcome: Outcome) => {
     if ('ref' in outcome) tally.acknowledged.push({ kind, ref: outcome.ref, fault: currentFault() });
     else {
-      const key = `${kind} ${outcome.refused.code} ${outcome.refused.msg.slice(0, 60)}`;
+      const key = `${kind} ${outcome.refused.code} ${String(outcome.refused.msg ?? '').slice(0, 60)}`;
       tally.failed.set(key, (tally.failed.get(key) ?? 0) + 1);
     }
     return outcome;

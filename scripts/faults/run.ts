@@ -233,9 +233,9 @@ async function main() {
   const customers: Customer[] = [];
   for (const name of ['alice', 'bruno', 'chen']) {
     const who = await customer(api, finance, name);
-    const funded = await who.depositApproved('100');
+    const funded = await who.depositApproved('2000');
     if (!('ref' in funded)) throw new Error(`${name}: the funding deposit was not approved: ${funded.refused.code} ${funded.refused.msg}`);
-    await who.moveIntoTrading('60');
+    await who.moveIntoTrading('1500');
     customers.push(who);
   }
   log('three customers funded (deposits approved by finance, moved into trading)');
@@ -255,7 +255,8 @@ async function main() {
   let currentFault = 'warm-up';
   let stopTrading = false;
   const tally: Tally = { acknowledged: [], failed: new Map() };
-  const traders = customers.map((who) => trade(who, tally, () => currentFault, () => stopTrading));
+  // A trader that throws (a bug of the suite) ends its loop, not the run: the services must still be stopped.
+  const traders = customers.map((who) => trade(who, tally, () => currentFault, () => stopTrading).catch((error: unknown) => log(`a trader stopped: ${String(error)}`)));
   await wait(5_000);
 
   const rows: FaultRow[] = [];
@@ -413,6 +414,8 @@ async function main() {
 }
 
 let status = 1;
+// Whatever ends the run, the services it started are stopped.
+process.on('unhandledRejection', (error) => process.stderr.write(`fault suite: unhandled ${String(error)}\n`));
 try {
   status = await main();
 } catch (error) {
