@@ -7,6 +7,7 @@ import { useFormat } from '../session/use-format';
 import { useLoad } from '../session/use-load';
 import { useStaff } from '../session/staff-context';
 import { useChangeText } from './use-change-text';
+import { auditTargetText } from './audit-change';
 
 const column = gridColumns<AuditRow>();
 
@@ -47,7 +48,12 @@ export function AuditPage() {
       // A known action reads as words; a new one still shows, by its name.
       cell: (info) => <span title={info.getValue()}>{t(`staff.actions.${info.getValue().replace('.', '_')}`, { defaultValue: info.getValue() })}</span>,
     }),
-    column.accessor((row) => `${row.targetType}${row.targetId ? ` ${row.targetId}` : ''}`, { id: 'target', header: t('staff.audit.target') }),
+    column.accessor((row) => auditTargetText(row.targetType, row.targetId, (type) => t(`staff.audit.targets.${type}`)), {
+      id: 'target',
+      header: t('staff.audit.target'),
+      // Worded anew on each render, as the change is: a language chosen later shows at once.
+      cell: (info) => auditTargetText(info.row.original.targetType, info.row.original.targetId, (type) => t(`staff.audit.targets.${type}`)),
+    }),
     column.accessor((row) => change.describe(row.before, row.after), {
       id: 'change',
       header: t('staff.audit.change'),
