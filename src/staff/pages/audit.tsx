@@ -83,7 +83,7 @@ export function AuditPage() {
       <form className="staff-filters" onSubmit={apply} aria-label={t('staff.audit.filters')}>
         <input className="staff-input" aria-label={t('staff.audit.staff_id')} placeholder={t('staff.audit.staff_id')} inputMode="numeric" value={typed.staffId} onChange={(event) => setTyped({ ...typed, staffId: event.target.value })} />
         <input className="staff-input" aria-label={t('staff.audit.uid')} placeholder={t('staff.audit.uid')} inputMode="numeric" value={typed.uid} onChange={(event) => setTyped({ ...typed, uid: event.target.value })} />
-        <input className="staff-input" aria-label={t('staff.audit.action')} placeholder={t('staff.audit.action_placeholder')} maxLength={64} value={typed.action} onChange={(event) => setTyped({ ...typed, action: event.target.value })} />
+        <input className="staff-input staff-input-fits" aria-label={t('staff.audit.action')} placeholder={t('staff.audit.action_placeholder')} maxLength={64} value={typed.action} onChange={(event) => setTyped({ ...typed, action: event.target.value })} />
         <button type="submit" className="button primary">
           {t('staff.audit.apply')}
         </button>

@@ -22,7 +22,6 @@ export function BrandPage(props: { page: BrandPageName; fallbackTitle: string; c
 
   useEffect(() => {
     const controller = new AbortController();
-    setFailed(false);
     http.call(getBrandPage, { page: props.page, lang: language }, { signal: controller.signal, silent: true }).then(setLoaded, () => {
       if (!controller.signal.aborted) setFailed(true);
     });
@@ -47,7 +46,10 @@ export function BrandPage(props: { page: BrandPageName; fallbackTitle: string; c
     content = (
       <div className="list-state" role="alert">
         <p>{t('notice.network_abnormal')}</p>
-        <button type="button" className="button secondary" onClick={() => setAttempt((value) => value + 1)}>
+        <button type="button" className="button secondary" onClick={() => {
+            setFailed(false);
+            setAttempt((value) => value + 1);
+          }}>
           {t('common.retry')}
         </button>
       </div>
