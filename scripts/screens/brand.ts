@@ -62,7 +62,8 @@ function startServer(): ChildProcess {
 }
 
 async function waitForHealth(origin: string) {
-  for (let attempt = 0; attempt < 360; attempt += 1) {
+  // Up to ten minutes: on a shared machine under load the first start (staff, seeded bars) takes long.
+  for (let attempt = 0; attempt < 1200; attempt += 1) {
     if ((await fetch(`${origin}/healthz`).catch(() => null))?.ok) return;
     await sleep(500);
   }

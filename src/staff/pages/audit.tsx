@@ -52,7 +52,7 @@ export function AuditPage() {
       id: 'target',
       header: t('staff.audit.target'),
       // Worded anew on each render, as the change is: a language chosen later shows at once.
-      cell: (info) => auditTargetText(info.row.original.targetType, info.row.original.targetId, (type) => t(`staff.audit.targets.${type}`)),
+      cell: (info) => <span className="staff-nowrap">{auditTargetText(info.row.original.targetType, info.row.original.targetId, (type) => t(`staff.audit.targets.${type}`))}</span>,
     }),
     column.accessor((row) => change.describe(row.before, row.after), {
       id: 'change',
