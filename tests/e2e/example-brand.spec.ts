@@ -82,7 +82,7 @@ test("the example brand: its name, logo, colours and languages, options only wit
   await waitForApp(page);
   const demo = await demoSession(page);
   await page.goto('/ETHUSDT/placeOption?direction=0');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Buy up · Ethereum');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Buy up · Ether');
   await expect(page.getByRole('radio', { name: / Profit / })).toHaveCount(2);
   await expect(page.getByRole('radio', { name: /^45s Profit 75%$/ })).toBeVisible();
   await expect(page.getByRole('radio', { name: /^90s Profit 82%$/ })).toBeVisible();
