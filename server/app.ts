@@ -103,7 +103,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     });
   }
   const events = createDomainEvents();
-  const { site, firstStart } = await registerSite(app, { settings, database, seed: brand.seed });
+  const { site, firstStart } = await registerSite(app, { settings, database, seed: brand.seed, brand });
   // The content security policy names the customer-service chat the site stores.
   await registerSecurityHeaders(app, {
     brandConfigFile: brand.configFile,
@@ -160,6 +160,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     seed: dependencies.marketSeed,
     nowMs,
     cluster,
+    catalogue: brand.catalogue,
   });
   // Trading's reads first: options need its feed and free margin, trading's cover needs options, the demo reset both.
   const tradingReads = registerTradingReads(app, { settings, database, ledger, market, sessions, events, cluster, connectionLimits });
@@ -194,7 +195,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const withdrawalLimits = createWithdrawalLimits({ db: database.db });
   // The brand's fees and limits at the first start only: later changes are the staff's.
   if (firstStart) {
-    await options.seedProductTerms(brand.seed.optionProducts);
+    await options.seedProductTerms(brand.seed.optionProducts, brand.catalogue.filter((symbol) => symbol.options).map((symbol) => symbol.code));
     await database.db.transaction().execute((trx) => withdrawalLimits.writeLimits(trx, brand.seed.withdrawalLimits));
   }
   const depositCapUsd = async (uid: number) => (await withdrawalLimits.read())[await verificationLevel(uid)].depositMaxUsd;

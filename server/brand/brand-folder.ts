@@ -3,18 +3,22 @@ import path from 'node:path';
 import { z } from 'zod';
 import * as mini from 'zod/mini';
 import { parseBrandConfig, type BrandConfig } from '../../src/shared/config/brand-config';
+import { brandDefaultLanguage, brandPageNames, brandPagesFile, type BrandPagesFile } from '../../src/shared/config/brand-pages';
 import { isSwitchName, type SwitchName } from '../../src/shared/config/switches';
 import { isLanguageCode, languageCodes } from '../../src/shared/i18n/languages';
 import { limitsByLevelInput, limitsProblem, normalisedLimits, type LimitsByLevel } from '../../src/shared/money/withdrawal-limits';
 import { parseMoney, money } from '../../src/shared/money/money';
 import { parseTimeRatePayload } from '../../src/shared/options/option-rules';
+import { instruments } from '../modules/market/catalogue';
 
 /**
  * A brand is a folder (README "Brands"):
  *
  *     config.json   what the app reads at /config.json (src/shared/config/brand-config.ts)
  *     seed.json     what the server stores at its first start: switches, banners, fees, limits
- *     public/       files served at the site's root: favicon.svg, the logo, banners, trade-type icons
+ *     catalogue.json the symbols the brand lists, their names and icons (instruments of server/modules/market/catalogue.ts)
+ *     pages/<lang>.json its static pages (standards, privacy, agreement) in each language it writes them in
+ *     public/       files served at the site's root: favicon.svg, the logo, banners, trade-type and symbol icons
  *
  * Read once at start and refused whole, naming the file and the field, when anything is
  * missing or wrong: a brand never half-starts.
@@ -26,6 +30,21 @@ export interface Brand {
   config: BrandConfig;
   publicDir: string;
   seed: BrandSeed;
+  /** The symbols the brand lists, in its order. */
+  catalogue: BrandSymbol[];
+  /** Its static pages by language; the default language's file has every page. */
+  pages: Map<string, BrandPagesFile>;
+  defaultLanguage: string;
+}
+
+/** One symbol of the brand's catalogue: an instrument of the house, the brand's name and icon for it. */
+export interface BrandSymbol {
+  code: string;
+  name: string;
+  /** A path on the site, a file of the brand's public/ ("/logos/EURUSD.svg"). */
+  icon: string;
+  /** Timed options on it (an option product at the brand's first start). */
+  options: boolean;
 }
 
 /** What the server stores at its first start from the brand (later changes are the staff's). */
@@ -74,6 +93,29 @@ const seedSchema = z.strictObject({
   }),
 });
 
+const instrumentCodes = new Set(instruments.map((instrument) => instrument.code));
+
+const catalogueSchema = z.strictObject({
+  symbols: z
+    .array(
+      z.strictObject({
+        code: z.string().refine((code) => instrumentCodes.has(code), 'not an instrument of server/modules/market/catalogue.ts'),
+        name: z.string().trim().min(1),
+        icon: sitePath,
+        /** Timed options on it: the brand's option products at its first start. */
+        options: z.boolean(),
+      }),
+    )
+    .min(1)
+    .superRefine((symbols, context) => {
+      const seen = new Set<string>();
+      symbols.forEach((symbol, index) => {
+        if (seen.has(symbol.code)) context.addIssue({ code: 'custom', path: [index, 'code'], message: `${symbol.code} is listed twice` });
+        seen.add(symbol.code);
+      });
+    }),
+});
+
 function readJson(file: string): unknown {
   let text: string;
   try {
@@ -115,6 +157,20 @@ export function loadBrand(options: { brandDir: string; brandConfigPath: string |
   }
   const seed = parsedSeed.data;
 
+  const catalogueFile = path.join(dir, 'catalogue.json');
+  const parsedCatalogue = catalogueSchema.safeParse(readJson(catalogueFile));
+  if (!parsedCatalogue.success) {
+    throw new BrandFolderError(`${catalogueFile}: ${parsedCatalogue.error.issues.map((issue) => `${fieldPath(issue.path)}: ${issue.message}`).join('; ')}`);
+  }
+  const catalogue = parsedCatalogue.data.symbols;
+  const listed = new Set(catalogue.map((symbol) => symbol.code));
+  config.hotProducts.forEach((code, index) => {
+    if (!listed.has(code)) throw new BrandFolderError(`${configFile}: hotProducts.${index}: ${code} is not in ${catalogueFile}`);
+  });
+
+  const defaultLanguage = brandDefaultLanguage(config);
+  const pages = loadPages(path.join(dir, 'pages'), defaultLanguage);
+
   const publicDir = path.join(dir, 'public');
   const present = (sitePathName: string) => {
     const file = path.join(publicDir, ...sitePathName.split('/').filter(Boolean));
@@ -127,6 +183,7 @@ export function loadBrand(options: { brandDir: string; brandConfigPath: string |
     ...config.fallbackBanners.map((banner, index) => ({ file: configFile, field: `fallbackBanners.${index}`, sitePath: banner })),
     ...config.tradeTypes.map((type, index) => ({ file: configFile, field: `tradeTypes.${index}.icon`, sitePath: type.icon })),
     ...seed.banners.map((banner, index) => ({ file: seedFile, field: `banners.${index}`, sitePath: banner })),
+    ...catalogue.map((symbol, index) => ({ file: catalogueFile, field: `symbols.${index}.icon`, sitePath: symbol.icon })),
   ];
   for (const entry of named) {
     if (!present(entry.sitePath)) throw new BrandFolderError(`${entry.file}: ${entry.field}: ${entry.sitePath} is not in ${publicDir}`);
@@ -143,7 +200,35 @@ export function loadBrand(options: { brandDir: string; brandConfigPath: string |
       optionProducts: seed.optionProducts,
       withdrawalLimits: normalisedLimits(seed.withdrawalLimits as LimitsByLevel),
     },
+    catalogue,
+    pages,
+    defaultLanguage,
   };
+}
+
+/**
+ * `pages/<lang>.json`, one file per language the brand writes its pages in: each file named
+ * after a language, each valid, and the default language's holding every page (what a reader
+ * of another language falls back to).
+ */
+function loadPages(pagesDir: string, defaultLanguage: string): Map<string, BrandPagesFile> {
+  if (!fs.existsSync(pagesDir) || !fs.statSync(pagesDir).isDirectory()) throw new BrandFolderError(`${pagesDir}: missing`);
+  const pages = new Map<string, BrandPagesFile>();
+  for (const name of fs.readdirSync(pagesDir).sort()) {
+    const file = path.join(pagesDir, name);
+    const language = name.replace(/\.json$/, '');
+    if (!name.endsWith('.json') || !isLanguageCode(language)) throw new BrandFolderError(`${file}: not a language's file (expected <lang>.json, one of ${languageCodes.join(', ')})`);
+    const parsed = mini.safeParse(brandPagesFile, readJson(file));
+    if (!parsed.success) throw new BrandFolderError(`${file}: ${parsed.error.issues.map((issue) => `${fieldPath(issue.path)}: ${issue.message}`).join('; ')}`);
+    pages.set(language, parsed.data);
+  }
+  const defaultFile = path.join(pagesDir, `${defaultLanguage}.json`);
+  const defaults = pages.get(defaultLanguage);
+  if (!defaults) throw new BrandFolderError(`${defaultFile}: missing (the brand's default language, ${defaultLanguage}, has every page)`);
+  for (const page of brandPageNames) {
+    if (!defaults[page]) throw new BrandFolderError(`${defaultFile}: ${page}: missing (the brand's default language has every page)`);
+  }
+  return pages;
 }
 
 /** Every file of the brand's public/, as site paths without the leading slash ("banners/one.svg"). */

@@ -33,21 +33,43 @@ test("the example brand: its name, logo, colours and languages, options only wit
   expect(await (await page.request.get('/favicon.svg')).text()).toBe(exampleFile('favicon.svg'));
   // One trade mode offered: no mode switch, and the trade buttons are the option's.
   await expect(page.getByRole('group', { name: 'Trade mode' })).toHaveCount(0);
+  // Its logo beside its name: on the desktop's top bar, on the phone's home.
+  const logoBesideName = isDesktop(page) ? page.locator('.top-bar .brand-logo') : page.locator('.page-title .home-brand .brand-logo');
+  await expect(logoBesideName).toHaveAttribute('src', '/logo.svg');
+  await expect.poll(() => logoBesideName.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
   if (isDesktop(page)) {
-    await expect(page.locator('.top-bar .brand-logo')).toHaveAttribute('src', '/logo.svg');
     await expect(page.getByRole('button', { name: /^Buy up/ })).toBeVisible();
   } else {
+    await expect(page.locator('.page-title .home-brand')).toHaveText('Harbor Options');
     // Its banners and only its two home shortcuts.
     await expect(page.locator('.banner-carousel img').first()).toHaveAttribute('src', '/banners/harbor-1.svg');
     await expect(page.getByRole('navigation', { name: 'Trade types' }).getByRole('link')).toHaveText(['Deposit', 'Support']);
   }
+
+  // Its catalogue (catalogue.json): its symbols under its names with its icons, none of the default brand's others.
+  await page.goto('/quotation');
+  await waitForApp(page);
+  const tabs = page.getByRole('tablist', { name: 'Product types' });
+  await tabs.getByRole('tab', { name: 'Cryptos' }).click();
+  const cryptos = page.getByRole('list', { name: 'Cryptos' });
+  await expect(cryptos.getByRole('listitem')).toHaveCount(2);
+  await expect(cryptos.getByRole('button', { name: /^Ether ETHUSDT/ })).toBeVisible();
+  await expect(cryptos.getByRole('button', { name: /^Bitcoin BTCUSDT/ })).toBeVisible();
+  await expect(cryptos.locator('.quote-logo').first()).toHaveAttribute('src', '/symbols/ETHUSDT.svg');
+  await expect.poll(() => cryptos.locator('.quote-logo').first().evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
+  await tabs.getByRole('tab', { name: 'Commodities' }).click();
+  const commodities = page.getByRole('list', { name: 'Commodities' });
+  await expect(commodities.getByRole('listitem')).toHaveCount(2);
+  await expect(commodities).toContainText('Gold spot');
+  await expect(commodities).toContainText('Silver spot');
+  await expect(commodities).not.toContainText('WTI Crude Oil');
 
   // The languages it offers, and no others.
   await page.getByRole('button', { name: /^Language: English$/ }).click();
   await expect(page.getByRole('listbox', { name: 'Language' }).getByRole('option')).toHaveText(['English', '日本語', 'Deutsch', 'Español']);
   await page.keyboard.press('Escape');
 
-  // Its logo beside its name on the sign-in screen.
+  // Its logo beside its name on the sign-in screen (the desktop card's footer, the phone's head).
   await page.goto('/login');
   const logo = page.locator('.auth-brand .brand-logo');
   await expect(logo).toHaveAttribute('src', '/logo.svg');
@@ -60,7 +82,7 @@ test("the example brand: its name, logo, colours and languages, options only wit
   await waitForApp(page);
   const demo = await demoSession(page);
   await page.goto('/ETHUSDT/placeOption?direction=0');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Buy up · Ethereum');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Buy up · Ether');
   await expect(page.getByRole('radio', { name: / Profit / })).toHaveCount(2);
   await expect(page.getByRole('radio', { name: /^45s Profit 75%$/ })).toBeVisible();
   await expect(page.getByRole('radio', { name: /^90s Profit 82%$/ })).toBeVisible();
@@ -74,8 +96,21 @@ test("the example brand: its name, logo, colours and languages, options only wit
   const marketOrder = await callApi(page, '/exchange/addOrderMock', demo.token, { tradePair: 'ETHUSDT', price: '0', orderQuantity: '0.01', multiple: 20, orderType: 0, buyPoint: 2, clientOrderId: 'example-brand-market' });
   expect([304, 603]).toContain(marketOrder.code);
 
-  // Nothing of the default brand: its name, its banners, its shortcuts' icons.
+  // Its own static pages (pages/<lang>.json): its trading rules and its deposit terms, in English and in Japanese.
+  await page.goto('/user/standards');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Harbor trading rules');
+  await expect(page.getByRole('heading', { level: 2, name: 'One price for everyone' })).toBeVisible();
+  await expect(page.getByText('Harbor Options offers timed options only.', { exact: false })).toBeVisible();
+  await expect(page.locator('.static-text')).not.toContainText('Best execution');
+  await page.goto('/user/agreement');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Harbor deposit terms');
+  await page.goto('/user/privacy');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Harbor privacy notice');
+  await expect(page.getByText(/at least 18 years old/)).toBeVisible();
   await expect(page.locator('body')).not.toContainText('TradeWeb');
-  expect(images.filter((image) => /^\/banners\/banner-|^\/trade-types\/(market|withdraw)\.svg$/.test(image))).toEqual([]);
+
+  // Nothing of the default brand: its name, its banners, its shortcuts' icons, its symbol icons.
+  await expect(page.locator('body')).not.toContainText('TradeWeb');
+  expect(images.filter((image) => /^\/banners\/banner-|^\/trade-types\/(market|withdraw)\.svg$|^\/logos\//.test(image))).toEqual([]);
   expect(images).toContain(isDesktop(page) ? '/logo.svg' : '/banners/harbor-1.svg');
 });

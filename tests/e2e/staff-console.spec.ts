@@ -130,7 +130,7 @@ test('the staff console: an admin signs in with TOTP, invites a finance member, 
   await expect(audit.getByRole('row').filter({ hasText: 'Customer viewed' })).toHaveCount(2);
   const prohibition = audit.getByRole('row').filter({ hasText: 'Trading prohibited or allowed' });
   await expect(prohibition).toContainText(admin.email);
-  await expect(prohibition).toContainText(`customer ${uid}`);
+  await expect(prohibition).toContainText(`Customer UID ${uid}`);
   await expect(prohibition).toContainText(/Trading prohibited:\s*No\s*→\s*Yes/);
   const notice = audit.getByRole('row').filter({ hasText: 'Notice sent' });
   await expect(notice).toContainText('Your account is under review');

@@ -22,6 +22,8 @@ export interface Instrument {
   overnightRate: string;
   hours: { start: number[]; close: number[] };
   model: { startPrice: number; annualVolatility: number; ticksPerSecond: number; tickVolume: number };
+  /** The product's icon, a path on the site (the brand's public/). */
+  icon: string;
   /** false: no history is made at first start (load-test symbols). */
   backfill?: false;
 }
@@ -44,7 +46,7 @@ const usStockHours = weekdays(h(14, 30), h(21));
 
 function forex(code: string, name: string, startPrice: number, precision = 5, pipSize = '0.0001', spreadPips = 1.2): Instrument {
   return {
-    code, name, type: 'Forex', precision, pipSize, spreadPips, leverage: 100, contractSize: '100000',
+    code, name, icon: `/logos/${code}.svg`, type: 'Forex', precision, pipSize, spreadPips, leverage: 100, contractSize: '100000',
     minLots: '0.01', maxLots: '50', feeRate: '0.00002', overnightRate: '0.00008', hours: forexHours,
     model: { startPrice, annualVolatility: 0.08, ticksPerSecond: 4, tickVolume: 3 },
   };
@@ -52,7 +54,7 @@ function forex(code: string, name: string, startPrice: number, precision = 5, pi
 
 function commodity(code: string, name: string, startPrice: number, precision: number, contractSize: string, volatility: number, spreadPips: number): Instrument {
   return {
-    code, name, type: 'Commodities', precision, pipSize: (10 ** -precision).toFixed(precision), spreadPips, leverage: 100,
+    code, name, icon: `/logos/${code}.svg`, type: 'Commodities', precision, pipSize: (10 ** -precision).toFixed(precision), spreadPips, leverage: 100,
     contractSize, minLots: '0.01', maxLots: '20', feeRate: '0.00005', overnightRate: '0.0001', hours: futuresHours,
     model: { startPrice, annualVolatility: volatility, ticksPerSecond: 3, tickVolume: 5 },
   };
@@ -60,7 +62,7 @@ function commodity(code: string, name: string, startPrice: number, precision: nu
 
 function index(code: string, name: string, startPrice: number, hours: Instrument['hours'], precision = 1): Instrument {
   return {
-    code, name, type: 'Indices', precision, pipSize: (10 ** -precision).toFixed(precision), spreadPips: 10, leverage: 50,
+    code, name, icon: `/logos/${code}.svg`, type: 'Indices', precision, pipSize: (10 ** -precision).toFixed(precision), spreadPips: 10, leverage: 50,
     contractSize: '1', minLots: '0.1', maxLots: '100', feeRate: '0.00005', overnightRate: '0.0001', hours,
     model: { startPrice, annualVolatility: 0.16, ticksPerSecond: 3, tickVolume: 2 },
   };
@@ -68,7 +70,7 @@ function index(code: string, name: string, startPrice: number, hours: Instrument
 
 function crypto(code: string, name: string, startPrice: number, precision: number, volatility = 0.6): Instrument {
   return {
-    code, name, type: 'Cryptos', precision, pipSize: (10 ** -precision).toFixed(precision), spreadPips: 20, leverage: 20,
+    code, name, icon: `/logos/${code}.svg`, type: 'Cryptos', precision, pipSize: (10 ** -precision).toFixed(precision), spreadPips: 20, leverage: 20,
     contractSize: '1', minLots: '0.01', maxLots: '100', feeRate: '0.0005', overnightRate: '0.0003', hours: cryptoHours,
     model: { startPrice, annualVolatility: volatility, ticksPerSecond: 5, tickVolume: 8 },
   };
@@ -76,7 +78,7 @@ function crypto(code: string, name: string, startPrice: number, precision: numbe
 
 function stock(code: string, name: string, startPrice: number, volatility = 0.3): Instrument {
   return {
-    code, name, type: 'US stocks', precision: 2, pipSize: '0.01', spreadPips: 3, leverage: 10, contractSize: '1',
+    code, name, icon: `/logos/${code}.svg`, type: 'US stocks', precision: 2, pipSize: '0.01', spreadPips: 3, leverage: 10, contractSize: '1',
     minLots: '1', maxLots: '1000', feeRate: '0.0002', overnightRate: '0.0002', hours: usStockHours,
     model: { startPrice, annualVolatility: volatility, ticksPerSecond: 2, tickVolume: 50 },
   };
@@ -137,5 +139,18 @@ export function loadTestInstruments(count: number, totalTicksPerSecond: number):
       model: { startPrice: 100 + index, annualVolatility: 0.8, ticksPerSecond: totalTicksPerSecond / count, tickVolume: 3 },
       backfill: false as const,
     };
+  });
+}
+
+/**
+ * The brand's symbols (its catalogue.json, checked at start by brand-folder.ts) as instruments:
+ * the house's terms and price model for each, the brand's name and icon.
+ */
+export function brandInstruments(catalogue: readonly { code: string; name: string; icon: string }[]): Instrument[] {
+  const byCode = new Map(instruments.map((instrument) => [instrument.code, instrument]));
+  return catalogue.map((symbol) => {
+    const instrument = byCode.get(symbol.code);
+    if (!instrument) throw new RangeError(`no instrument ${symbol.code}`);
+    return { ...instrument, name: symbol.name, icon: symbol.icon };
   });
 }

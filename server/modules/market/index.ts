@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '../../db/database';
 import type { SharedConnectionLimits } from '../../http/connection-limits';
 import type { Settings } from '../../settings';
 import { createBrokerPublisher } from './broker-publisher';
-import { instruments as seededInstruments, loadTestInstruments } from './catalogue';
+import { brandInstruments, instruments as seededInstruments, loadTestInstruments } from './catalogue';
 import { teeTopicBus } from './fanout-bus';
 import { tickLinesTopic } from '../../../src/shared/market/tick-lines';
 import { batchSourceTopic, binaryTicksSource, createMarketDataService, isTickLinesSource, tickLinesSource, type MarketDataService } from './market-data-service';
@@ -60,6 +60,8 @@ export async function registerMarket(
     seed?: number | undefined;
     nowMs?: (() => number) | undefined;
     cluster: ClusterContext;
+    /** The brand's symbols (brand-folder.ts); every instrument of catalogue.ts when none is given. */
+    catalogue?: readonly { code: string; name: string; icon: string }[] | undefined;
     /** Where open market sockets per address are counted: in the database, across processes. */
     connectionLimits: SharedConnectionLimits;
   },
@@ -80,10 +82,12 @@ export async function registerMarket(
     // onClose hooks run last-registered first, so this runs after the market's final flush.
     app.addHook('onClose', () => broker.stop());
   }
+  // The brand's symbols (its catalogue.json: its names and icons), then any load-test ones.
+  const listed = deps.catalogue ? brandInstruments(deps.catalogue) : seededInstruments;
   const instruments =
     settings.marketLoadSymbols > 0
-      ? [...seededInstruments, ...loadTestInstruments(settings.marketLoadSymbols, settings.marketLoadTicksPerSecond)]
-      : seededInstruments;
+      ? [...listed, ...loadTestInstruments(settings.marketLoadSymbols, settings.marketLoadTicksPerSecond)]
+      : listed;
   const seed = deps.seed ?? settings.marketSeed;
   const market = createMarketDataService({
     instruments,

@@ -85,7 +85,7 @@ export function createMarketRepository(db: Kysely<Database>) {
             min_lots: instrument.minLots,
             max_lots: instrument.maxLots,
             volume_decimals: decimalsOf(instrument.minLots),
-            logo_url: `/logos/${instrument.code}.svg`,
+            logo_url: instrument.icon,
             sort: index + 1,
             market_start_time: instrument.hours.start,
             market_close_time: instrument.hours.close,

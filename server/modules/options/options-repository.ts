@@ -34,8 +34,27 @@ const tickInsertChunk = 1_000;
 
 export function createOptionsRepository(db: Kysely<Database>) {
   return {
-    async listProducts(): Promise<OptionProductRow[]> {
-      return db.selectFrom('option_product').selectAll().orderBy('sort').orderBy('id').execute();
+    async listProducts(executor: Executor = db): Promise<OptionProductRow[]> {
+      return executor.selectFrom('option_product').selectAll().orderBy('sort').orderBy('id').execute();
+    },
+
+    /**
+     * The first start's option products: one per symbol named (those of the migration's seed
+     * kept in their order, others added after them in the order named, any other removed; no
+     * option exists yet).
+     */
+    async setProductSymbols(executor: Executor, symbols: readonly string[], seed: { feeRate: string; timeRatePayload: Record<string, string> }) {
+      if (symbols.length === 0) await executor.deleteFrom('option_product').execute();
+      else await executor.deleteFrom('option_product').where('product_code', 'not in', [...symbols]).execute();
+      const present = await executor.selectFrom('option_product').select(['product_code', 'sort']).execute();
+      const kept = new Set(present.map((row) => row.product_code));
+      const lastSort = Math.max(0, ...present.map((row) => row.sort));
+      const missing = symbols.filter((symbol) => !kept.has(symbol));
+      if (missing.length === 0) return;
+      await executor
+        .insertInto('option_product')
+        .values(missing.map((symbol, index) => ({ product_code: symbol, trade_status: 1, fee_rate: seed.feeRate, time_rate_payload: JSON.stringify(seed.timeRatePayload), sort: lastSort + index + 1 })))
+        .execute();
     },
 
     /** One option product, its row locked in the caller's transaction (a change of its terms). */

@@ -161,13 +161,14 @@ export function createOptionsService(deps: {
     },
 
     /**
-     * The brand's terms for every option product (its seed.json, at the first start): each
-     * keeps its trade status and takes the brand's fee rate and delivery times, checked as a
+     * The brand's option products (one per symbol of its catalogue with options) and its terms
+     * for each (its seed.json), at the first start: each keeps its trade status and takes the brand's fee rate and delivery times, checked as a
      * staff change is.
      */
-    async seedProductTerms(terms: { feeRate: string; timeRates: Record<string, string> }) {
-      const products = await repository.listProducts();
+    async seedProductTerms(terms: { feeRate: string; timeRates: Record<string, string> }, symbols: readonly string[]) {
       await db.transaction().execute(async (trx) => {
+        await repository.setProductSymbols(trx, symbols, { feeRate: terms.feeRate, timeRatePayload: terms.timeRates });
+        const products = await repository.listProducts(trx);
         for (const product of products) {
           await this.setProduct(trx, { id: product.id, tradeStatus: product.trade_status === 0 ? 0 : 1, feeRate: terms.feeRate, timeRatePayload: terms.timeRates });
         }

@@ -1,18 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { DatabaseHandle } from '../../db/database';
 import type { Settings } from '../../settings';
-import type { BrandSeed } from '../../brand/brand-folder';
+import type { Brand, BrandSeed } from '../../brand/brand-folder';
+import { createBrandPages } from './brand-pages';
 import { createSiteRepository } from './site-repository';
 import { registerSiteRoutes } from './site-routes';
 import { createSiteService, type SiteService } from './site-service';
 
 /**
- * The site: feature switches, banners and the customer-service link, seeded at first start
+ * The site: feature switches, banners, the customer-service link and the brand's static pages; seeded at first start
  * from the brand; `firstStart` tells the modules that seed the brand's fees and limits.
  */
 export async function registerSite(
   app: FastifyInstance,
-  deps: { settings: Settings; database: DatabaseHandle; seed: Pick<BrandSeed, 'switches' | 'banners'> },
+  deps: { settings: Settings; database: DatabaseHandle; seed: Pick<BrandSeed, 'switches' | 'banners'>; brand: Pick<Brand, 'pages' | 'defaultLanguage'> },
 ): Promise<{ site: SiteService; firstStart: boolean }> {
   const { settings, seed } = deps;
   const repository = createSiteRepository(deps.database.db);
@@ -23,6 +24,6 @@ export async function registerSite(
     switchOverrides: settings.switchOverrides,
   });
   const site = createSiteService(repository, { switchesCacheMs: settings.switchesCacheMs });
-  registerSiteRoutes(app, site);
+  registerSiteRoutes(app, site, createBrandPages(deps.brand.pages, deps.brand.defaultLanguage));
   return { site, firstStart };
 }

@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
+import { brandPageNames } from '../config/brand-pages';
 import { switchesPath } from '../config/switches';
+import { languages, type LanguageCode } from '../i18n/languages';
 import { contract, noBody } from './contract';
 
 /**
@@ -35,3 +37,20 @@ export type CustomerLink = z.infer<typeof customerLink>;
 
 export const getCustomerLink = contract('/v1/wa-na/getCustomerLink', noBody, customerLink);
 
+
+/** A static page of the brand in the reader's language (or the brand's default when it has none in it). */
+export const brandPageBody = z.strictObject({
+  page: z.enum(brandPageNames),
+  lang: z.enum(languages.map((language) => language.code) as [LanguageCode, ...LanguageCode[]]),
+});
+
+export const brandPageData = z.object({
+  page: z.enum(brandPageNames),
+  /** The language the page is written in: the one asked for, or the brand's default. */
+  lang: z.string(),
+  title: z.string(),
+  sections: z.array(z.object({ heading: z.optional(z.string()), paragraphs: z.array(z.string()) })),
+});
+export type BrandPageData = z.infer<typeof brandPageData>;
+
+export const getBrandPage = contract('/v1/wa-na/brand/page', brandPageBody, brandPageData);

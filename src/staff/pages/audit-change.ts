@@ -182,3 +182,24 @@ export function describeChange(before: unknown, after: unknown, words: ChangeWor
       .filter((line) => line.before !== line.after)
   );
 }
+
+/** The kinds of thing an audit row names as its target (server `audit.record` callers' `targetType`). */
+export const auditTargetTypes = ['customer', 'staff', 'review', 'file', 'notice', 'proposal', 'switch', 'product', 'optionProduct', 'banners', 'serviceLink', 'currency', 'coinNetwork', 'limits'] as const;
+export type AuditTargetType = (typeof auditTargetTypes)[number];
+
+const isAuditTargetType = (type: string): type is AuditTargetType => (auditTargetTypes as readonly string[]).includes(type);
+
+/**
+ * An audit row's target as a person reads it: the kind's label and the id the way that kind
+ * is known ("Kunde UID 1007", "Mitarbeiter #3", "Schalter Contract"); the kind alone when the
+ * row names no one thing (a list read). A kind the console does not know yet shows as stored.
+ */
+export function auditTargetText(type: string, id: string | null, label: (type: AuditTargetType) => string): string {
+  if (!isAuditTargetType(type)) return id ? `${type} ${id}` : type;
+  const kind = label(type);
+  if (!id) return kind;
+  if (type === 'customer') return `${kind} UID ${id}`;
+  // Rows of the back office's own tables are known by number; switches, products and currencies by their code.
+  if (/^\d+$/.test(id) && ['staff', 'review', 'file', 'notice', 'proposal', 'optionProduct', 'coinNetwork'].includes(type)) return `${kind} #${id}`;
+  return `${kind} ${id}`;
+}

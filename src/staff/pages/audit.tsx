@@ -7,6 +7,7 @@ import { useFormat } from '../session/use-format';
 import { useLoad } from '../session/use-load';
 import { useStaff } from '../session/staff-context';
 import { useChangeText } from './use-change-text';
+import { auditTargetText } from './audit-change';
 
 const column = gridColumns<AuditRow>();
 
@@ -47,7 +48,12 @@ export function AuditPage() {
       // A known action reads as words; a new one still shows, by its name.
       cell: (info) => <span title={info.getValue()}>{t(`staff.actions.${info.getValue().replace('.', '_')}`, { defaultValue: info.getValue() })}</span>,
     }),
-    column.accessor((row) => `${row.targetType}${row.targetId ? ` ${row.targetId}` : ''}`, { id: 'target', header: t('staff.audit.target') }),
+    column.accessor((row) => auditTargetText(row.targetType, row.targetId, (type) => t(`staff.audit.targets.${type}`)), {
+      id: 'target',
+      header: t('staff.audit.target'),
+      // Worded anew on each render, as the change is: a language chosen later shows at once.
+      cell: (info) => <span className="staff-nowrap">{auditTargetText(info.row.original.targetType, info.row.original.targetId, (type) => t(`staff.audit.targets.${type}`))}</span>,
+    }),
     column.accessor((row) => change.describe(row.before, row.after), {
       id: 'change',
       header: t('staff.audit.change'),
@@ -77,7 +83,7 @@ export function AuditPage() {
       <form className="staff-filters" onSubmit={apply} aria-label={t('staff.audit.filters')}>
         <input className="staff-input" aria-label={t('staff.audit.staff_id')} placeholder={t('staff.audit.staff_id')} inputMode="numeric" value={typed.staffId} onChange={(event) => setTyped({ ...typed, staffId: event.target.value })} />
         <input className="staff-input" aria-label={t('staff.audit.uid')} placeholder={t('staff.audit.uid')} inputMode="numeric" value={typed.uid} onChange={(event) => setTyped({ ...typed, uid: event.target.value })} />
-        <input className="staff-input" aria-label={t('staff.audit.action')} placeholder={t('staff.audit.action_placeholder')} maxLength={64} value={typed.action} onChange={(event) => setTyped({ ...typed, action: event.target.value })} />
+        <input className="staff-input staff-input-fits" aria-label={t('staff.audit.action')} placeholder={t('staff.audit.action_placeholder')} maxLength={64} value={typed.action} onChange={(event) => setTyped({ ...typed, action: event.target.value })} />
         <button type="submit" className="button primary">
           {t('staff.audit.apply')}
         </button>

@@ -76,32 +76,35 @@ export function ReviewItemPage() {
             ]}
           />
         </Card>
-        <Card title={t('staff.reviews.history')}>
-          {data.decisions.length === 0 ? (
-            <p className="staff-muted">{t('staff.reviews.no_decisions')}</p>
-          ) : (
-            <ol className="staff-history">
-              {data.decisions.map((decision, index) => (
-                <li key={index}>
-                  <strong>{t(`staff.decisions.${decision.decision}`)}</strong> · {decision.staff} · <span className="staff-nowrap">{format.time(decision.time)}</span>
-                  {decision.reason ? <p className="preformatted">{decision.reason}</p> : null}
-                </li>
-              ))}
-            </ol>
-          )}
-        </Card>
+        {/* Beside the facts, the proof first: the reviewer compares the two without scrolling. */}
+        <div className="staff-card-column">
+          <Card title={t('staff.reviews.files')}>
+            {data.files.length === 0 ? (
+              <p className="staff-muted">{t('staff.reviews.no_files')}</p>
+            ) : (
+              <div className="staff-files">
+                {data.files.map((file) => (
+                  <AuthorisedFile key={file.url} name={file.name} url={file.url} />
+                ))}
+              </div>
+            )}
+          </Card>
+          <Card title={t('staff.reviews.history')}>
+            {data.decisions.length === 0 ? (
+              <p className="staff-muted">{t('staff.reviews.no_decisions')}</p>
+            ) : (
+              <ol className="staff-history">
+                {data.decisions.map((decision, index) => (
+                  <li key={index}>
+                    <strong>{t(`staff.decisions.${decision.decision}`)}</strong> · {decision.staff} · <span className="staff-nowrap">{format.time(decision.time)}</span>
+                    {decision.reason ? <p className="preformatted">{decision.reason}</p> : null}
+                  </li>
+                ))}
+              </ol>
+            )}
+          </Card>
+        </div>
       </div>
-      <Card title={t('staff.reviews.files')}>
-        {data.files.length === 0 ? (
-          <p className="staff-muted">{t('staff.reviews.no_files')}</p>
-        ) : (
-          <div className="staff-files">
-            {data.files.map((file) => (
-              <AuthorisedFile key={file.url} name={file.name} url={file.url} />
-            ))}
-          </div>
-        )}
-      </Card>
       {attempt ? (
         <ReasonDialog
           title={deciding === 'approve' ? t('staff.reviews.approve') : t('staff.reviews.reject')}

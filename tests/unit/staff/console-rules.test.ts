@@ -1,7 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Product } from '../../../src/shared/api/market';
 import staffEnglish from '../../../src/staff/i18n/en.json';
-import { changeFieldLabelKey, changeFieldLabelParts, describeChange, type ChangeWords } from '../../../src/staff/pages/audit-change';
+import { auditTargetText, auditTargetTypes, changeFieldLabelKey, changeFieldLabelParts, describeChange, type ChangeWords } from '../../../src/staff/pages/audit-change';
 import { describeFacts } from '../../../src/staff/pages/review-facts';
 import { changedProductFields, holdDuration, productDraftOf, productDraftProblem } from '../../../src/staff/pages/config-rules';
 
@@ -154,5 +156,32 @@ describe('the cooling-off named on the limits tab', () => {
     expect(holdDuration(5400)).toEqual({ unit: 'minutes', count: 90 });
     expect(holdDuration(61)).toEqual({ unit: 'minutes', count: 2 });
     expect(holdDuration(0)).toEqual({ unit: 'hours', count: 0 });
+  });
+});
+
+describe("an audit row's target", () => {
+  const german: Record<string, string> = { customer: 'Kunde', staff: 'Mitarbeiter', switch: 'Schalter', review: 'Prüfung' };
+  const label = (type: string) => german[type] ?? type;
+
+  it('reads as the kind and the id the way that kind is known', () => {
+    expect(auditTargetText('customer', '1007', label)).toBe('Kunde UID 1007');
+    expect(auditTargetText('staff', '3', label)).toBe('Mitarbeiter #3');
+    expect(auditTargetText('switch', 'Contract', label)).toBe('Schalter Contract');
+  });
+
+  it('is the kind alone when the row names no one thing, and a kind the console does not know shows as stored', () => {
+    expect(auditTargetText('review', null, label)).toBe('Prüfung');
+    expect(auditTargetText('wallet', '12', label)).toBe('wallet 12');
+  });
+
+  it('has a label for every kind the server records', () => {
+    const recorded = new Set<string>();
+    for (const entry of fs.readdirSync('server', { recursive: true, withFileTypes: true }) as fs.Dirent[]) {
+      if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+      const source = fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8');
+      for (const match of source.matchAll(/targetType: '([A-Za-z]+)'/g)) recorded.add(match[1]!);
+    }
+    expect(recorded.size).toBeGreaterThan(5);
+    expect([...recorded].filter((type) => !(auditTargetTypes as readonly string[]).includes(type))).toEqual([]);
   });
 });

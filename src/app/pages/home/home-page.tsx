@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { useApp } from '../../app-context';
+import { BrandLogo } from '../../components/brand-logo';
 import { LanguagePicker } from '../../components/language-picker';
 import { PageFrame } from '../../components/page-frame';
 import { DebugTapTarget } from '../../debug/debug-console';
@@ -19,7 +20,7 @@ import { TradeTypeGrid } from './trade-type-grid';
 import { Icon } from '../../components/icons';
 
 /**
- * Home: header with title, refresh and service buttons; a visitor's way in (sign in, sign
+ * Home: header with the brand's logo and name, refresh and service buttons; a visitor's way in (sign in, sign
  * up); the market sections, with the trade-mode switch on phones (the desktop top bar has it).
  */
 export function HomePage() {
@@ -46,7 +47,12 @@ export function HomePage() {
   return (
     <PageFrame
       back={false}
-      title={<DebugTapTarget>{config.siteName}</DebugTapTarget>}
+      title={
+        <DebugTapTarget className="home-brand">
+          <BrandLogo src={config.logo} />
+          <span className="home-brand-name">{config.siteName}</span>
+        </DebugTapTarget>
+      }
       actions={
         <>
           <button

@@ -1,11 +1,10 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PageFrame } from '../../components/page-frame';
+import { BrandPage } from '../../features/profile/brand-page';
 import { forgetDraft } from '../../features/money/deposit/deposit-draft';
-import '../../styles/money.css';
 
 /**
- * `/user/agreement`: the deposit service agreement. Back returns to the deposit form, which
+ * `/user/agreement`: the brand's deposit service agreement (its pages/<lang>.json). Back returns to the deposit form, which
  * takes the draft it left here; leaving any other way forgets the draft when this page goes.
  */
 export function AgreementPage() {
@@ -17,13 +16,5 @@ export function AgreementPage() {
     },
     [],
   );
-  return (
-    <PageFrame title={t('deposit.agreement_title')}>
-      <article className="agreement-text">
-        <p>{t('deposit.agreement_body')}</p>
-        <h2>{t('profile.agreement_copy_trade_title')}</h2>
-        <p>{t('profile.agreement_copy_trade')}</p>
-      </article>
-    </PageFrame>
-  );
+  return <BrandPage page="agreement" fallbackTitle={t('deposit.agreement_link')} />;
 }

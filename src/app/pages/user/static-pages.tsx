@@ -1,23 +1,14 @@
 import { useTranslation } from 'react-i18next';
-import { PageFrame } from '../../components/page-frame';
-import { StaticText } from '../../features/profile/static-text';
+import { BrandPage } from '../../features/profile/brand-page';
 
-/** `/user/standards`: the brand's trading standards (static marketing text in 11 languages). */
+/** `/user/standards`: the brand's trading standards (its pages/<lang>.json). */
 export function StandardsPage() {
   const { t } = useTranslation();
-  return (
-    <PageFrame title={t('page.standards')}>
-      <StaticText part="standards" />
-    </PageFrame>
-  );
+  return <BrandPage page="standards" fallbackTitle={t('page.standards')} />;
 }
 
-/** `/user/privacy`: the privacy policy (effective 2018-12-14, for people aged 16 and over). */
+/** `/user/privacy`: the brand's privacy policy (its pages/<lang>.json). */
 export function PrivacyPage() {
   const { t } = useTranslation();
-  return (
-    <PageFrame title={t('page.privacy')}>
-      <StaticText part="privacy" />
-    </PageFrame>
-  );
+  return <BrandPage page="privacy" fallbackTitle={t('page.privacy')} />;
 }
