@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { searchProducts, searchStartProducts, withRecentSymbol } from '../../../shared/market/product-list';
 import { preferences, savePreferences } from '../../preferences/preferences';
@@ -40,6 +40,7 @@ export function SearchBoard(props: { query: string; onQuery: (keyword: string) =
   const [recent, setRecent] = useState<readonly string[]>(() => preferences().recentSymbols ?? []);
   const start = searchStartProducts(state.list, recent, config.hotProducts, context);
   const input = useRef<HTMLInputElement>(null);
+  const headingId = useId();
   useEffect(() => input.current?.focus(), []);
 
   function open(symbol: string) {
@@ -109,9 +110,9 @@ export function SearchBoard(props: { query: string; onQuery: (keyword: string) =
         ) : !props.query ? (
           <div className="search-start">
             {start.recent.length > 0 ? (
-              <section aria-labelledby="search-recent-title">
+              <section aria-labelledby={`${headingId}-recent`}>
                 <div className="search-start-head">
-                  <h3 id="search-recent-title">{t('market.search_recent')}</h3>
+                  <h2 id={`${headingId}-recent`}>{t('market.search_recent')}</h2>
                   <button type="button" className="link-button" onClick={clearRecent}>
                     {t('market.search_clear_recent')}
                   </button>
@@ -120,9 +121,9 @@ export function SearchBoard(props: { query: string; onQuery: (keyword: string) =
               </section>
             ) : null}
             {start.popular.length > 0 ? (
-              <section aria-labelledby="search-popular-title">
+              <section aria-labelledby={`${headingId}-popular`}>
                 <div className="search-start-head">
-                  <h3 id="search-popular-title">{t('market.search_popular')}</h3>
+                  <h2 id={`${headingId}-popular`}>{t('market.search_popular')}</h2>
                 </div>
                 <ShortQuoteList products={start.popular} onOpen={open} label={t('market.search_popular')} limit={start.popular.length} />
               </section>
