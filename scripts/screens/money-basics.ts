@@ -57,7 +57,7 @@ function startServer(): ChildProcess {
 }
 
 async function waitForHealth() {
-  for (let attempt = 0; attempt < 360; attempt += 1) {
+  for (let attempt = 0; attempt < 1200; attempt += 1) {
     try {
       if ((await fetch(`${base}/healthz`)).ok) return;
     } catch {
@@ -364,11 +364,11 @@ async function main() {
     await waitForHealth();
     const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 
-    // One funded, verified customer: 1,000 USDT deposited, 400 of it moved into the trading account, an address saved.
+    // One funded, verified customer: 900 USDT deposited (under four-eyes), 300 of it moved into the trading account, an address saved.
     const trader = await signUp('basics');
-    await deposit(trader, '1000', 1);
+    await deposit(trader, '900', 1);
     const coin = await usdtTrc20(trader);
-    const transfer = { curr: 'USDT', currId: coin.currencyId, type: 0, num: '400' };
+    const transfer = { curr: 'USDT', currId: coin.currencyId, type: 0, num: '300' };
     const quote = await call<{ fee: string; practical: string }>('/v1/waa/wallet/transformCalculate', transfer, trader.tokens.token);
     await moneyCall('/v1/waa/wallet/transform', { ...transfer, ...quote }, trader.tokens.token);
     await verifyJunior(trader);
