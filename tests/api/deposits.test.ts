@@ -44,13 +44,13 @@ describe.each(testBackends())('deposits on $name', (backend) => {
     await server?.close();
   });
 
-  const submit = async (customer: Customer, meta: Record<string, unknown>, options: { key?: string; proof?: Buffer | null; filename?: string } = {}) => {
+  const submit = async (customer: Customer, meta: Record<string, unknown>, options: { key?: string; proof?: Buffer | null; filename?: string; language?: string } = {}) => {
     const proof = options.proof === undefined ? await jpegImage() : options.proof;
     const body = multipartBody(
       { metaData: JSON.stringify({ coinId: usdtTrc20.id, said: usdtTrc20.said, locale: 'en', ...meta }) },
       proof ? [{ field: 'depositProof', filename: options.filename ?? 'transfer.jpg', bytes: proof, type: 'image/jpeg' }] : [],
     );
-    return multipartCall(server, '/v1/waa/deposit/submit', body, customer.token, options.key ?? newKey());
+    return multipartCall(server, '/v1/waa/deposit/submit', body, customer.token, options.key ?? newKey(), options.language ? { 'accept-language': options.language } : {});
   };
 
   const records = async (customer: Customer, body: Record<string, unknown> = {}) => {
@@ -97,6 +97,18 @@ describe.each(testBackends())('deposits on $name', (backend) => {
     expect((await getFile(server, files[0]!.url, compliance.token)).status).toBe(404);
     // The customer reads their own proof back.
     expect((await getFile(server, files[0]!.url.replace('/v1/staff/file/', '/v1/waa/file/'), customer.token)).status).toBe(200);
+  });
+
+  it('words a refusal under the minimum deposit with its own reason in the customer\'s language, and records nothing', async () => {
+    const customer = await newCustomer(server, 'under-minimum');
+    const english = await submit(customer, { amt: '999.99999', locale: 'en' }, { language: 'en-GB,en;q=0.8' });
+    expect(english).toMatchObject({ code: ErrorCode.INCORRECT_PARAMETER_VALUE, msg: 'The minimum deposit is 1000 USD (1016)', contentLanguage: 'en' });
+    // German's own minimum (30 USD), in German words: the app shows them since the answer says it is German.
+    const german = await submit(customer, { amt: '29.5', locale: 'de' }, { language: 'de-DE,de;q=0.9,en;q=0.5' });
+    expect(german).toMatchObject({ code: ErrorCode.INCORRECT_PARAMETER_VALUE, msg: 'Die Mindesteinzahlung beträgt 30 USD (1016)', contentLanguage: 'de' });
+    expect(german.msg).not.toContain('Parameter');
+    expect((await records(customer)).list).toEqual([]);
+    expect(await usdtBalance(customer)).toBe(0n);
   });
 
   it('credits the wallet exactly once when two finance members approve in parallel', async () => {

@@ -61,6 +61,8 @@ export async function multipartCall(
   body: ReturnType<typeof multipartBody>,
   token: string,
   idempotencyKey?: string,
+  /** More request headers (Accept-Language). */
+  headers: Record<string, string> = {},
 ) {
   const response = await server.app.inject({
     method: 'POST',
@@ -69,10 +71,12 @@ export async function multipartCall(
       'content-type': body.contentType,
       authorization: `Bearer ${token}`,
       ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+      ...headers,
     },
     payload: body.payload,
   });
-  return { status: response.statusCode, ...(response.json() as { code: number; msg: string; data: unknown }) };
+  const contentLanguage = response.headers['content-language'];
+  return { status: response.statusCode, contentLanguage: typeof contentLanguage === 'string' ? contentLanguage : null, ...(response.json() as { code: number; msg: string; data: unknown }) };
 }
 
 /** A GET of a file route: status, headers and bytes. */

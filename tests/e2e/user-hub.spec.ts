@@ -18,8 +18,8 @@ test('the user hub: who is signed in, balances, the real/demo switch with its co
   const menu = page.getByRole('navigation', { name: 'Account menu' });
   await expect(menu.getByRole('link')).toHaveText(
     desktop
-      ? ['Overview', 'Profile', 'Notifications', 'My wallet', 'Wallet', 'Deposit', 'Withdraw', 'Crypto wallet', 'Bank cards', 'Transactions', 'Deposit and withdrawal records', 'Identity verification', 'Junior verification', 'Change password', 'Two-factor authentication', 'Invite friends', 'Trading standards', 'Privacy policy', 'Customer service']
-      : ['Profile', 'Invite friends', 'Notifications', 'My wallet', 'Wallet', 'Deposit', 'Withdraw', 'Bank cards', 'Transactions', 'Identity verification', 'Junior verification', 'Change password', 'Two-factor authentication', 'Trading standards', 'Privacy policy', 'Customer service'],
+      ? ['Overview', 'Profile', 'Notifications', 'Wallet', 'Deposit', 'Withdraw', 'Crypto wallet', 'Bank cards', 'Transactions', 'Deposit and withdrawal records', 'Identity verification', 'Junior verification', 'Change password', 'Two-factor authentication', 'Invite friends', 'Trading standards', 'Privacy policy', 'Customer service']
+      : ['Profile', 'Invite friends', 'Notifications', 'Wallet', 'Deposit', 'Withdraw', 'Bank cards', 'Transactions', 'Identity verification', 'Junior verification', 'Change password', 'Two-factor authentication', 'Trading standards', 'Privacy policy', 'Customer service'],
   );
 
   // Cancelling the warning changes nothing.

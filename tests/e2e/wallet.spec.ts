@@ -33,18 +33,23 @@ test('wallet: a funded account moves money between its trading account and a USD
   await expect(page).toHaveURL(/\/user\/myWallet$/);
   await expect(page.getByTestId('wallet-trading-cash')).toHaveText('1,000.00 USD');
   await expect(page.getByTestId('wallet-USDT-balance')).toHaveText('0.00 USDT');
-  await expect(page.getByTestId('wallet-total')).toHaveText('0.00 USD');
+  // Total assets are the currency wallets and the trading account added up: never less than either.
+  await expect(page.getByTestId('wallet-currencies-total')).toHaveText('0.00 USD');
+  await expect(page.getByTestId('wallet-total')).toHaveText('1,000.00 USD');
 
   // Out of the trading account into the USDT wallet: USDT is pegged and transfers are free.
   await transfer(page, 'USDT', 'Transfer out', '250', { fee: '0.0000 USD', practical: '250.0000 USDT' });
   await expect(page.getByTestId('wallet-USDT-balance')).toHaveText('250.00 USDT');
   await expect(page.getByTestId('wallet-trading-cash')).toHaveText('750.00 USD');
-  await expect(page.getByTestId('wallet-total')).toHaveText('250.00 USD');
+  await expect(page.getByTestId('wallet-currencies-total')).toHaveText('250.00 USD');
+  // A transfer moves money, it makes none: the total stays.
+  await expect(page.getByTestId('wallet-total')).toHaveText('1,000.00 USD');
 
   // And part of it back in.
   await transfer(page, 'USDT', 'Transfer in', '100.5', { fee: '0.0000 USDT', practical: '100.5000 USD' });
   await expect(page.getByTestId('wallet-USDT-balance')).toHaveText('149.50 USDT');
   await expect(page.getByTestId('wallet-trading-cash')).toHaveText('850.50 USD');
+  await expect(page.getByTestId('wallet-total')).toHaveText('1,000.00 USD');
 
   // The records tab lists both, newest first, after the funding (the approved deposit, moved into the
   // trading account), and its filter keeps one type.

@@ -14,6 +14,7 @@ import {
   withinBounds,
   withdrawalBounds,
   type WithdrawalChannel,
+  type WithdrawalRefusal,
 } from '../../../src/shared/money/withdrawal-quote';
 import { inTransaction } from '../../db/after-commit';
 import type { Database, WithdrawalStatus } from '../../db/schema';
@@ -94,6 +95,13 @@ export function maskedDestinationOf(channel: 'crypto' | 'bank', plain: string): 
 }
 
 const toMs = (value: Date | string) => (value instanceof Date ? value : new Date(value)).getTime();
+/** The locale key a submission's refusal is worded by (the range's has its own, with the bounds). */
+const withdrawalRefusalKeys: Record<Exclude<WithdrawalRefusal['reason'], 'amount_range'>, string> = {
+  practical_rule: 'withdraw.practicalNum_rule',
+  practical_mismatch: 'withdraw.fee_changed',
+  insufficient_balance: 'withdraw.insufficient_balance',
+};
+
 const payStateOf: Record<WithdrawalStatus, 0 | 1 | 2> = { pending: 0, paid: 1, rejected: 2, canceled: 2 };
 
 /**
@@ -216,7 +224,8 @@ export function createWithdrawalsService(deps: {
     const usdRate = await wallet.usdRate(channel.currencyId);
     const refusal = withdrawalRefusal({ amount, practicalSeen, channel: channel.terms, usdRate, available: amount });
     if (refusal?.reason === 'amount_range') throw rangeError(money(refusal.min), money(refusal.max));
-    if (refusal) throw new AppError(refusal.code, refusal.reason);
+    // Each refusal in the customer's words (the code's own text is generic): what to change.
+    if (refusal) throw new AppError(refusal.code, refusal.reason, 200, null, { key: withdrawalRefusalKeys[refusal.reason], params: {} });
     await assertNoHold(uid);
     const limits = (await deps.limits.read())[level];
     return { channel, amount, fee: amount - practicalSeen, practical: practicalSeen, amountUsd: multiplyMoney(amount, usdRate), destination: input.destination, bankCardId: input.bankCardId, limits };

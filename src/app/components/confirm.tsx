@@ -7,6 +7,8 @@ interface ConfirmRequest {
   title: string;
   message: string;
   confirmLabel?: string;
+  /** The dismissing button's words, where "Cancel" would be ambiguous (cancelling a withdrawal). */
+  cancelLabel?: string;
   /** Mobile drawer height, where the specification fixes one. */
   heightPx?: number;
   resolve: (confirmed: boolean) => void;
@@ -49,7 +51,7 @@ export function ConfirmHost() {
       footer={
         <>
           <button type="button" className="button secondary" onClick={() => answer(false)}>
-            {t('common.cancel')}
+            {request.cancelLabel ?? t('common.cancel')}
           </button>
           <button type="button" className="button primary" onClick={() => answer(true)}>
             {request.confirmLabel ?? t('common.confirm')}

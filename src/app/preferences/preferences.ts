@@ -26,6 +26,8 @@ export interface Preferences {
   phoneView?: boolean;
   /** The desktop workspace's chart share of its column in percent, once the trader moved the separator (`board-split.ts`). */
   workspaceChartShare?: number;
+  /** The symbols opened from search lately, the latest first (`withRecentSymbol`). */
+  recentSymbols?: string[];
 }
 
 const store = createStore('tradeweb-preferences', 'preferences');

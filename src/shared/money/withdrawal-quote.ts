@@ -1,5 +1,5 @@
 import { AppErrorCode } from '../errors/app-codes';
-import { divideMoney, formatMoney, money, multiplyMoney, parseMoney, type Units } from './money';
+import { divideMoney, formatMoney, money, moneyScale, multiplyMoney, parseMoney, type Units } from './money';
 
 /**
  * The withdrawal's rules (../shared/spec/account-and-money.md "Withdraw"), defined once for
@@ -70,6 +70,20 @@ function ceilDivide(numerator: bigint, denominator: bigint): bigint {
 
 export function withinBounds(amount: Units, bounds: WithdrawalBounds): boolean {
   return amount >= bounds.min && amount <= bounds.max;
+}
+
+/**
+ * What "Max" fills in: the most the available balance allows within the channel's bounds, cut
+ * (never rounded up) to the amount field's 5 decimals; the fee comes out of the amount, so it
+ * is what is held. Null when nothing can be withdrawn: the balance under the minimum, or
+ * nothing left to arrive after the fee.
+ */
+export function withdrawalMaxAmount(available: Units, bounds: WithdrawalBounds, channel: Pick<WithdrawalChannel, 'feeType' | 'feeNum'>): Units | null {
+  const step = 10n ** BigInt(moneyScale - withdrawalAmountDecimals);
+  const capped = available < bounds.max ? available : bounds.max;
+  const amount = capped - (capped % step);
+  if (amount <= 0n || amount < bounds.min) return null;
+  return amount - withdrawalFee(amount, channel) > 0n ? amount : null;
 }
 
 /** The fee of a withdrawal of `amount` on the channel, in its currency, rounded to the ledger's scale. */

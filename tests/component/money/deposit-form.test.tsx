@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { DepositForm, type DepositCoinOption } from '../../../src/app/features/money/deposit/deposit-form';
 import { depositSubmit } from '../../../src/shared/api/deposit';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import { qrCodeDataUrl } from '../../../src/app/features/money/deposit/deposit-qr';
+import { minimumDepositUsd } from '../../../src/shared/money/deposit-rules';
 import { idempotencyHeader } from '../../../src/shared/api/idempotency';
 import { uploadPartNames } from '../../../src/shared/api/uploads';
 import { signIn } from '../support/engine-state';
@@ -36,6 +38,27 @@ async function openStepTwo(coin: string, server = acceptingServer()) {
 }
 
 describe('the deposit form', () => {
+  it('shows the address as a QR code beside its text on step 1, redrawn for another network', async () => {
+    signIn();
+    const { user } = renderView(<DepositForm coins={coins} />);
+    const qr = await screen.findByRole('img', { name: t('deposit.qr_alt', { network: 'USDT · TRC20' }) });
+    expect(qr).toHaveAttribute('src', await qrCodeDataUrl('TPlatformTronAddress'));
+    expect(screen.getByTestId('deposit-address')).toHaveTextContent('TPlatformTronAddress');
+    expect(screen.getByRole('button', { name: t('deposit.copy') })).toBeVisible();
+    await user.selectOptions(screen.getByRole('combobox', { name: t('deposit.choose_coin') }), 'USDT · ERC20');
+    const redrawn = await screen.findByRole('img', { name: t('deposit.qr_alt', { network: 'USDT · ERC20' }) });
+    await waitFor(async () => expect(redrawn).toHaveAttribute('src', await qrCodeDataUrl('0xPlatformEthereumAddress')));
+    expect(redrawn.getAttribute('src')).not.toBe(await qrCodeDataUrl('TPlatformTronAddress'));
+  });
+
+  it('says the minimum deposit of the reader\'s language on step 1, the one the server holds them to', async () => {
+    signIn();
+    renderView(<DepositForm coins={coins} />);
+    expect(screen.getByTestId('deposit-step-1')).toBeInTheDocument();
+    expect(screen.getByTestId('deposit-minimum')).toHaveTextContent(t('deposit.minimum_hint', { amount: minimumDepositUsd('en') }));
+    expect(minimumDepositUsd('en')).toBe('1000');
+  });
+
   it('shows the chosen network\'s address to pay into', async () => {
     signIn();
     const { user } = renderView(<DepositForm coins={coins} />);

@@ -1,9 +1,9 @@
-import { screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { WithdrawForm } from '../../../src/app/features/money/withdraw/withdraw-form';
 import { twoFactorStatus } from '../../../src/shared/api/auth';
 import { idempotencyHeader } from '../../../src/shared/api/idempotency';
-import { walletCoinNetworks, type CoinNetworkOption } from '../../../src/shared/api/wallet';
+import { walletBalance, walletCoinNetworks, type CoinNetworkOption } from '../../../src/shared/api/wallet';
 import { bankCardList, cryptoWalletList, withdrawStatus, withdrawSubmit, withdrawWalletCalculate, type WithdrawalQuoteData } from '../../../src/shared/api/withdraw';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { decodeField, encodeField } from '../../../src/shared/money/encoded-field';
@@ -35,6 +35,14 @@ function quoteFor(num: string, balance = '1000', fee = 1): WithdrawalQuoteData {
 
 function withdrawServer(options: { balance?: string; fee?: number; wallets?: boolean; status?: Refusal } = {}) {
   const server = createFakeServer();
+  // The USDT wallet holds what the quotes count as available; another currency's wallet must not be taken for it.
+  server.on(walletBalance, () => ({
+    list: [
+      { currency: 'BTC', currencyId: 1, unit: 'BTC', balance: '3.5', usdBalance: '210000.00', icon: '', decimals: 8 },
+      { currency: 'USDT', currencyId: usdtTron.currencyId, unit: 'USDT', balance: options.balance ?? '1000', usdBalance: options.balance ?? '1000', icon: '', decimals: 2 },
+    ],
+    totalBalance: '211000.00',
+  }));
   server.on(withdrawStatus, () => options.status ?? { cryptoEnabled: true, bankCardEnabled: false });
   server.on(walletCoinNetworks, () => ({ dtoList: [usdtTron] }));
   // The saved address comes encoded under the session's key, as the server sends it.
@@ -78,6 +86,24 @@ describe('the withdraw form', () => {
     expect(call?.headers[idempotencyHeader]).toMatch(/^[0-9a-f-]{36}$/);
     expect(await screen.findByRole('status')).toHaveTextContent(t('withdraw.submit_success'));
     await waitFor(() => expect(location.history.at(-1)).toBe('/user'));
+  });
+
+  it('shows the available balance of the coin with its unit, and Max fills it cut to five decimals', async () => {
+    const { user, server, amount } = await openWithdraw(withdrawServer({ balance: '1234.567891' }));
+    expect(await screen.findByTestId('withdraw-available')).toHaveTextContent(t('wallet.available', { amount: '1234.567891', unit: 'USDT' }));
+    await user.click(screen.getByRole('button', { name: t('withdraw.max') }));
+    expect(amount).toHaveValue('1234.56789');
+    await waitFor(() => expect(server.bodiesOf(withdrawWalletCalculate).map((body) => (body as { num: string }).num)).toContain('1234.56789'));
+  });
+
+  it('Max stops at the network maximum, and is off when the balance is under the minimum', async () => {
+    const { user, amount } = await openWithdraw(withdrawServer({ balance: '7000' }));
+    await user.click(await screen.findByRole('button', { name: t('withdraw.max') }));
+    expect(amount).toHaveValue('5000');
+    cleanup();
+    await openWithdraw(withdrawServer({ balance: '9.5' }));
+    expect(await screen.findByTestId('withdraw-available')).toHaveTextContent(t('wallet.available', { amount: '9.5', unit: 'USDT' }));
+    expect(screen.getByRole('button', { name: t('withdraw.max') })).toBeDisabled();
   });
 
   it('says the bounds for an amount outside them, asks for no quote and cannot be submitted', async () => {

@@ -6,7 +6,13 @@ type AnyContract = ApiContract<z.ZodMiniType, z.ZodMiniType>;
 
 /** What a handler answers: the call's data, or a refusal with a catalogue code. */
 export class Refusal {
-  constructor(readonly code: number, readonly message = '', readonly data: unknown = null) {}
+  constructor(
+    readonly code: number,
+    readonly message = '',
+    readonly data: unknown = null,
+    /** The answer's Content-Language: the language `message` is written in (none when absent). */
+    readonly language: string | null = null,
+  ) {}
 }
 
 /** One request the views made, as the server received it. */
@@ -63,7 +69,9 @@ export function createFakeServer() {
       return Response.json({ code: ErrorCode.INCORRECT_PARAMETER_VALUE, msg: `no answer for ${path} in this test` });
     }
     const answer = await handler(body as never, call);
-    if (answer instanceof Refusal) return Response.json({ code: answer.code, msg: answer.message, data: answer.data });
+    if (answer instanceof Refusal) {
+      return Response.json({ code: answer.code, msg: answer.message, data: answer.data }, answer.language ? { headers: { 'content-language': answer.language } } : {});
+    }
     return Response.json({ code: ErrorCode.SUCCESS, msg: 'success', data: answer ?? null });
   };
 

@@ -24,6 +24,11 @@ export function englishI18n(): i18n {
   return instanceOf('en', { en: { translation: englishStrings } });
 }
 
+/** The app's strings in German, English under it: a German reader's view. */
+export function germanI18n(): i18n {
+  return instanceOf('de', { en: { translation: englishStrings }, de: { translation: germanStrings } });
+}
+
 /** The staff console's strings (the shared ones with the console's own beside them, as initStaffI18n loads them), in English or German with English under it. */
 export function consoleI18n(language: 'en' | 'de' = 'en'): i18n {
   return instanceOf(language, {

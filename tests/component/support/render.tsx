@@ -14,7 +14,7 @@ import { createWatchRegistry } from '../../../src/app/engine/watch-registry';
 import { brandConfigSchema } from '../../../src/shared/config/brand-config';
 import { describeCallFailure } from '../../../src/shared/errors/describe-failure';
 import { createFakeServer, type FakeServer } from './fake-server';
-import { english } from './i18n';
+import { english, germanI18n } from './i18n';
 
 /** A data engine the rendered view must not reach: each of its methods fails the test, naming itself. */
 function absentEngine<T extends object>(name: string): T {
@@ -29,19 +29,21 @@ function absentEngine<T extends object>(name: string): T {
   });
 }
 
-/** How the app tells a failed request (boot.tsx): the same words, from English strings, in an error toast. */
-function describeFailure(failure: RequestFailure): string {
-  return describeCallFailure(failure, (key, params) => english.t(key, params), 'en');
+/** How the app tells a failed request (boot.tsx): the same words, in the reader's language, in an error toast. */
+function describeFailure(failure: RequestFailure, strings: typeof english): string {
+  return describeCallFailure(failure, (key, params) => strings.t(key, params), strings.language);
 }
 
 /**
  * Renders a view as the app would: the brand's default config, the real request client over
- * a fake server, the watch registry, English strings, a router in memory at `path`, and the
+ * a fake server, the watch registry, English strings (or German: `language`), a router in memory at `path`, and the
  * toast and confirmation hosts beside it. Answers the Testing Library queries, a user-event
  * user, the server (to answer and inspect calls) and the router's address history.
  */
-export function renderView(ui: ReactNode, options: { path?: string; server?: FakeServer; config?: Record<string, unknown> } = {}) {
+export function renderView(ui: ReactNode, options: { path?: string; server?: FakeServer; config?: Record<string, unknown>; language?: 'en' | 'de' } = {}) {
   const server = options.server ?? createFakeServer();
+  // The reader's language: the strings the view shows, the Accept-Language it sends and the failures' words.
+  const strings = options.language === 'de' ? germanI18n() : english;
   const reported: RequestFailure[] = [];
   const watched: string[][] = [];
   const location = memoryLocation({ path: options.path ?? '/', record: true });
@@ -49,10 +51,10 @@ export function renderView(ui: ReactNode, options: { path?: string; server?: Fak
     roots: { api: 'http://app.test', market: 'http://app.test', exchange: 'http://app.test' },
     timeoutMs: 0,
     getToken: () => sessionSignal.peek().token,
-    getLanguage: () => 'en',
+    getLanguage: () => strings.language,
     report: (failure) => {
       reported.push(failure);
-      showToast('error', describeFailure(failure));
+      showToast('error', describeFailure(failure, strings));
     },
     onSessionLost: () => undefined,
     fetchImpl: server.fetchImpl,
@@ -67,7 +69,7 @@ export function renderView(ui: ReactNode, options: { path?: string; server?: Fak
   // A file picker's `accept` is a hint the person can override ("All files"): the form's own rules must refuse.
   const user = userEvent.setup({ applyAccept: false });
   const withProviders = (view: ReactNode) => (
-    <I18nextProvider i18n={english}>
+    <I18nextProvider i18n={strings}>
       <AppContext.Provider value={services}>
         <Router hook={location.hook}>{view}</Router>
         <ToastHost />

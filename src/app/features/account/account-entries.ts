@@ -16,11 +16,14 @@ export function mayBindEmail(info: Pick<UserInfo, 'registerType' | 'email'>, swi
   return switchOn && info.registerType === 'P' && info.email === '';
 }
 
+/**
+ * One wallet entry in each menu: "Wallet" (`/user/wallet`), whose shortcuts lead to the
+ * balances page (`/user/myWallet`), so the two never stand side by side.
+ */
 const hubEntries: readonly RouteName[] = [
   'user-account',
   'user-invite',
   'user-notification',
-  'user-my-wallet',
   'user-wallet',
   'user-deposit',
   'user-withdraw',
@@ -45,7 +48,6 @@ const desktopEntries: readonly RouteName[] = [
   'user',
   'user-account',
   'user-notification',
-  'user-my-wallet',
   'user-wallet',
   'user-deposit',
   'user-withdraw',

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { Product } from '../../../shared/api/market';
 import type { BrandConfig } from '../../../shared/config/brand-config';
 import { formatPriceTime } from '../../../shared/format/date-time';
+import { displaySymbol, symbolPair } from '../../../shared/market/symbol-identity';
 import type { PriceRow } from '../../../shared/protocol/engine';
 import { useApp } from '../../app-context';
 import type { VirtualRowProps } from '../../components/virtual-list';
@@ -61,13 +62,17 @@ export const QuoteRow = memo(function QuoteRow({ product, onOpen, row }: QuoteRo
     () => effect(() => paintQuote(cells.current, priceSignal(symbol).value, config.timeZone, loading)),
     [symbol, config.timeZone, loading],
   );
+  const names = quoteRowNames(product);
   return (
     <li {...row} className="quote-row" data-symbol={symbol} ref={(node) => void (cells.current.row = node)}>
       <button type="button" className="quote-row-button" onClick={() => onOpen(symbol)} aria-label={`${product.productName} ${symbol}`}>
         {config.showProductLogo ? <img className="quote-logo" src={product.logoUrl} alt="" loading="lazy" width={28} height={28} /> : null}
         <span className="quote-name">
-          <strong>{product.productName}</strong>
-          <span className="quote-time numeric" ref={(node) => void (cells.current.time = node)} />
+          <strong>{names.primary}</strong>
+          <span className="quote-sub">
+            {names.secondary ? <span className="quote-code">{names.secondary}</span> : null}
+            <span className="quote-time numeric" ref={(node) => void (cells.current.time = node)} />
+          </span>
         </span>
         <span className="quote-prices numeric">
           <span className="tone" data-testid={`quote-bid-${symbol}`} ref={(node) => void (cells.current.bid = node)} />
@@ -78,6 +83,20 @@ export const QuoteRow = memo(function QuoteRow({ product, onOpen, row }: QuoteRo
     </li>
   );
 });
+
+/**
+ * A row's two names in the one naming scheme: a pair by "BASE/QUOTE" with its name beneath
+ * when that says more ("BTC/USDT", "Bitcoin"), anything else by its name with its code
+ * beneath ("Gold", "XAUUSD").
+ */
+export function quoteRowNames(product: Pick<Product, 'productCode' | 'productName' | 'productType'>): { primary: string; secondary: string | null } {
+  if (symbolPair(product.productCode, product.productType)) {
+    const primary = displaySymbol(product.productCode, product.productType);
+    return { primary, secondary: product.productName && product.productName !== primary ? product.productName : null };
+  }
+  const primary = product.productName || product.productCode;
+  return { primary, secondary: primary !== product.productCode ? product.productCode : null };
+}
 
 export function QuoteListHeader() {
   const { t } = useTranslation();

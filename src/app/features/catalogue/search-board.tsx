@@ -1,13 +1,15 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { searchProducts } from '../../../shared/market/product-list';
+import { searchProducts, searchStartProducts, withRecentSymbol } from '../../../shared/market/product-list';
+import { preferences, savePreferences } from '../../preferences/preferences';
 import { useApp } from '../../app-context';
 import { sessionSignal } from '../../engine/signals';
 import { productsSignal, useProducts } from './products';
 import { searchListSignal, useSearchList } from './search-list';
 import { ProductsPending } from './products-pending';
 import { QuoteList } from './quote-list';
+import { ShortQuoteList } from './quote-row';
 import { Icon } from '../../components/icons';
 import { useTradeModeContext } from './trade-mode-context';
 
@@ -17,9 +19,11 @@ const keywordMaxLength = 32;
 export const searchAsYouTypeDelayMs = 250;
 
 /**
- * A keyword (searched as it is typed, after a short pause; Enter or the icon runs it at
- * once), the brand's hot-search buttons, and the matching tradable products with live quotes:
- * from the signed-in search list (`product/searchList`) for a trader, from the catalogue for a visitor.
+ * A keyword (focused as search opens; searched as it is typed, after a short pause; Enter or
+ * the icon runs it at once), the brand's hot-search buttons, and the matching tradable
+ * products with live quotes: from the signed-in search list (`product/searchList`) for a
+ * trader, from the catalogue for a visitor. Before anything is typed: the products opened
+ * from search lately (kept in the preferences) and the brand's popular ones.
  */
 export function SearchBoard(props: { query: string; onQuery: (keyword: string) => void; onOpen: (symbol: string) => void }) {
   useSignals();
@@ -33,6 +37,23 @@ export function SearchBoard(props: { query: string; onQuery: (keyword: string) =
   const state = signedIn && searchListSignal.value.status !== 'failed' ? searchListSignal.value : productsSignal.value;
   const { context, pending } = useTradeModeContext();
   const results = searchProducts(state.list, props.query, context);
+  const [recent, setRecent] = useState<readonly string[]>(() => preferences().recentSymbols ?? []);
+  const start = searchStartProducts(state.list, recent, config.hotProducts, context);
+  const input = useRef<HTMLInputElement>(null);
+  const headingId = useId();
+  useEffect(() => input.current?.focus(), []);
+
+  function open(symbol: string) {
+    const next = withRecentSymbol(recent, symbol);
+    setRecent(next);
+    void savePreferences({ recentSymbols: next });
+    props.onOpen(symbol);
+  }
+
+  function clearRecent() {
+    setRecent([]);
+    void savePreferences({ recentSymbols: [] });
+  }
 
   // The latest callback without restarting the pause on every render.
   const onQuery = useRef(props.onQuery);
@@ -62,6 +83,7 @@ export function SearchBoard(props: { query: string; onQuery: (keyword: string) =
     <>
       <form className="search-form" role="search" onSubmit={onSubmit}>
         <input
+          ref={input}
           type="search"
           className="search-input"
           value={draft}
@@ -85,12 +107,34 @@ export function SearchBoard(props: { query: string; onQuery: (keyword: string) =
       <div className="quote-panel">
         {(state.status !== 'ready' && state.list.length === 0) || pending ? (
           <ProductsPending />
-        ) : !props.query ? null : results.length === 0 ? (
+        ) : !props.query ? (
+          <div className="search-start">
+            {start.recent.length > 0 ? (
+              <section aria-labelledby={`${headingId}-recent`}>
+                <div className="search-start-head">
+                  <h2 id={`${headingId}-recent`}>{t('market.search_recent')}</h2>
+                  <button type="button" className="link-button" onClick={clearRecent}>
+                    {t('market.search_clear_recent')}
+                  </button>
+                </div>
+                <ShortQuoteList products={start.recent} onOpen={open} label={t('market.search_recent')} limit={start.recent.length} />
+              </section>
+            ) : null}
+            {start.popular.length > 0 ? (
+              <section aria-labelledby={`${headingId}-popular`}>
+                <div className="search-start-head">
+                  <h2 id={`${headingId}-popular`}>{t('market.search_popular')}</h2>
+                </div>
+                <ShortQuoteList products={start.popular} onOpen={open} label={t('market.search_popular')} limit={start.popular.length} />
+              </section>
+            ) : null}
+          </div>
+        ) : results.length === 0 ? (
           <p className="list-state" role="status">
             {t('market.search_no_results', { keyword: props.query })}
           </p>
         ) : (
-          <QuoteList products={results} label={t('market.search_results')} onOpen={props.onOpen} />
+          <QuoteList products={results} label={t('market.search_results')} onOpen={open} />
         )}
       </div>
     </>

@@ -2,6 +2,8 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WalletBalanceItem } from '../../../shared/api/wallet';
+import { totalAssets } from '../../../shared/money/balance';
+import { money } from '../../../shared/money/money';
 import { TransferType } from '../../../shared/money/transfer-quote';
 import { PageFrame } from '../../components/page-frame';
 import { useAccountBalance } from '../../features/account/account-balance';
@@ -14,7 +16,7 @@ import '../../styles/money.css';
 type Tab = 'my_wallet' | 'wallet_record';
 
 /**
- * `/user/myWallet`: total assets in USD, the trading account's available cash, a row per
+ * `/user/myWallet`: total assets in USD (the currency wallets and the trading account, shown beneath, added up), a row per
  * currency with its transfer-in and transfer-out drawers (8 s refresh while visible), and
  * the record tab.
  */
@@ -45,11 +47,18 @@ export function MyWalletPage() {
             <dl className="balance-lines numeric">
               <div>
                 <dt>{t('wallet.total_assets')}</dt>
-                <dd data-testid="wallet-total">{data ? `${format.amount(data.totalBalance)} USD` : '…'}</dd>
+                <dd data-testid="wallet-total">{data && trading ? `${format.amount(totalAssets(data.totalBalance, trading))} USD` : '…'}</dd>
+              </div>
+              <div>
+                <dt>{t('wallet.wallets_total')}</dt>
+                <dd data-testid="wallet-currencies-total">{data ? `${format.amount(data.totalBalance)} USD` : '…'}</dd>
               </div>
               <div>
                 <dt>{t('wallet.trading_account')}</dt>
-                <dd data-testid="wallet-trading-cash">{trading ? `${format.amount(trading.balanceAmount)} USD` : '…'}</dd>
+                <dd data-testid="wallet-trading-cash">
+                  {trading ? `${format.amount(trading.total)} USD` : '…'}
+                  {trading && money(trading.lockMargin) !== 0n ? <small className="balance-line-note">{t('wallet.trading_locked', { amount: format.amount(trading.lockMargin) })}</small> : null}
+                </dd>
               </div>
             </dl>
           </section>

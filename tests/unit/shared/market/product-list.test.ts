@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Product } from '../../../../src/shared/api/market';
-import { listedProducts, listedProductTypes, parseSingleTrade, searchProducts } from '../../../../src/shared/market/product-list';
+import { listedProducts, listedProductTypes, parseSingleTrade, recentSymbolsKept, searchProducts, searchStartProducts, withRecentSymbol } from '../../../../src/shared/market/product-list';
 
 function product(productCode: string, productType: number, sort: number | null, tradeStatus: 0 | 1 = 1, productName = productCode): Product {
   return {
@@ -55,5 +55,25 @@ describe('product lists', () => {
     expect(searchProducts(catalogue, ' gold ').map((item) => item.productCode)).toEqual(['XAUUSD']);
     expect(searchProducts(catalogue, 'JPY')).toEqual([]);
     expect(searchProducts(catalogue, '   ')).toEqual([]);
+  });
+});
+
+describe('search before anything is typed', () => {
+  const catalogue = [product('EURUSD', 1, 1), product('BTCUSDT', 4, 2, 1, 'Bitcoin'), product('XAUUSD', 2, 3, 1, 'Gold'), product('HALTED', 1, 4, 0)];
+
+  it('finds a pair by the name the app shows it under', () => {
+    expect(searchProducts(catalogue, 'btc/usdt').map((item) => item.productCode)).toEqual(['BTCUSDT']);
+  });
+
+  it('remembers the symbol opened last first, once, and no more than the limit', () => {
+    expect(withRecentSymbol(['EURUSD', 'BTCUSDT'], 'BTCUSDT')).toEqual(['BTCUSDT', 'EURUSD']);
+    const many = Array.from({ length: recentSymbolsKept }, (_, index) => `S${index}`);
+    expect(withRecentSymbol(many, 'NEW')).toEqual(['NEW', ...many.slice(0, recentSymbolsKept - 1)]);
+  });
+
+  it('offers the recent products in their order and the popular ones not among them, only those still listed', () => {
+    const start = searchStartProducts(catalogue, ['XAUUSD', 'GONE', 'HALTED', 'EURUSD'], ['EURUSD', 'BTCUSDT']);
+    expect(start.recent.map((item) => item.productCode)).toEqual(['XAUUSD', 'EURUSD']);
+    expect(start.popular.map((item) => item.productCode)).toEqual(['BTCUSDT']);
   });
 });

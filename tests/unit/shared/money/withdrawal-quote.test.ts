@@ -5,6 +5,7 @@ import {
   parseWithdrawalAmount,
   withdrawalAmountInput,
   withdrawalBounds,
+  withdrawalMaxAmount,
   withdrawalQuote,
   withdrawalRefusal,
   type WithdrawalChannel,
@@ -122,5 +123,22 @@ describe('the bank card form', () => {
     expect(normalizedPhone('+44 12')).toBeNull();
     expect(normalizedPhone('12345')).toBeNull();
     expect(bankCardErrors({ bankName: 'KB', name: 'A', account: '1', phoneNumber: '+1 555' }).phoneNumber).toBe('withdraw.wrong_phone_number');
+  });
+});
+
+describe('the withdrawal Max', () => {
+  const bounds = { min: money('10'), max: money('200000') };
+  it('fills the whole available balance, cut to five decimals, never rounded up', () => {
+    expect(withdrawalMaxAmount(money('1234.56789999'), bounds, usdtTrc20)).toBe(money('1234.56789'));
+    expect(withdrawalMaxAmount(money('100'), bounds, btc)).toBe(money('100'));
+  });
+  it('stops at the channel maximum', () => {
+    expect(withdrawalMaxAmount(money('300000'), bounds, usdtTrc20)).toBe(money('200000'));
+  });
+  it('offers nothing below the minimum, or when the fee would take it all', () => {
+    expect(withdrawalMaxAmount(money('9.99999'), bounds, usdtTrc20)).toBeNull();
+    expect(withdrawalMaxAmount(money('0'), { min: 0n, max: money('100') }, btc)).toBeNull();
+    expect(withdrawalMaxAmount(money('20'), bounds, usdtTrc20)).toBeNull();
+    expect(withdrawalMaxAmount(money('25.00001'), bounds, usdtTrc20)).toBe(money('25.00001'));
   });
 });

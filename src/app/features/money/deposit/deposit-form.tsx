@@ -14,6 +14,7 @@ import { Checkbox } from '../../../components/checkbox';
 import { copyText } from '../../../components/copy-text';
 import { TextField } from '../../../components/text-field';
 import { showToast } from '../../../components/toasts';
+import { DepositQrCode } from './deposit-qr';
 import { keepDraftForAgreement, takeDraft, type DepositDraft } from './deposit-draft';
 import { ImageRefusedError, prepareImage } from './prepare-image';
 import '../../../styles/money.css';
@@ -47,7 +48,8 @@ function typedAmount(value: string): string {
 /**
  * The deposit form (specification: two steps). Step one: the method — a crypto address
  * (type 0) or a bank/fiat transfer (type 1), which goes through customer service — and the
- * coin network with its address. Step two: the amount, the proof image (HEIC converted,
+ * coin network with its address (as text with a copy button, and as a QR code) and the
+ * minimum the server holds the customer's language to. Step two: the amount, the proof image (HEIC converted,
  * large images compressed in the browser) and the agreement, then Done; success starts over.
  */
 export function DepositForm(props: { coins: readonly DepositCoinOption[] }) {
@@ -155,16 +157,22 @@ export function DepositForm(props: { coins: readonly DepositCoinOption[] }) {
               </select>
             </label>
             {coin ? (
-              <div className="deposit-address">
-                <span className="field-label">{t('deposit.address')}</span>
-                <code className="numeric" data-testid="deposit-address">
-                  {coin.address}
-                </code>
-                <button type="button" className="link-button" onClick={() => void copyText(coin.address, { copied: t('deposit.copied'), failed: t('user.copy_failed') })}>
-                  {t('deposit.copy')}
-                </button>
+              <div className="deposit-address-card">
+                <DepositQrCode address={coin.address} network={`${coin.currency} · ${coin.protocol}`} />
+                <div className="deposit-address">
+                  <span className="field-label">{t('deposit.address')}</span>
+                  <code className="numeric" data-testid="deposit-address">
+                    {coin.address}
+                  </code>
+                  <button type="button" className="link-button" onClick={() => void copyText(coin.address, { copied: t('deposit.copied'), failed: t('user.copy_failed') })}>
+                    {t('deposit.copy')}
+                  </button>
+                </div>
               </div>
             ) : null}
+            <p className="field-hint" data-testid="deposit-minimum">
+              {t('deposit.minimum_hint', { amount: minimumDepositUsd(i18n.language) })}
+            </p>
             <button type="button" className="button primary block" onClick={() => update({ step: 2, coinId: coin?.id ?? null })}>
               {t('deposit.next')}
             </button>

@@ -1,10 +1,13 @@
 import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fundRecords, type FundRecord } from '../../../../shared/api/deposit';
+import { withdrawCancel } from '../../../../shared/api/withdraw';
 import { fundRecordsPageSize, PayState } from '../../../../shared/money/deposit-rules';
 import { useApp } from '../../../app-context';
 import { DetailList } from '../../../components/detail-list';
+import { confirmDialog } from '../../../components/confirm';
 import { Dialog } from '../../../components/dialog';
+import { showToast } from '../../../components/toasts';
 import { VirtualList } from '../../../components/virtual-list';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { useIsDesktop } from '../../../layouts/use-viewport';
@@ -30,30 +33,81 @@ export function appendRecords(loaded: readonly FundRecord[], page: readonly Fund
   return [...loaded, ...page.filter((record) => !seen.has(record.id))];
 }
 
-function RecordDetails(props: { record: FundRecord }) {
+/** The withdrawal's number in `withdraw/cancel` from the record's id (`withdraw:7`); null for a deposit or another shape. */
+export function cancelableWithdrawalId(record: FundRecord): number | null {
+  if (record.actionType !== 1 || record.payState !== PayState.waiting || record.canceled) return null;
+  const match = /^withdraw:(\d+)$/.exec(record.id);
+  return match ? Number(match[1]) : null;
+}
+
+/** A record after its withdrawal was canceled, as the records list would read it again. */
+function canceledRecord(record: FundRecord, atMs: number): FundRecord {
+  return { ...record, payState: PayState.fail, canceled: true, decidedTimeTs: atMs };
+}
+
+/**
+ * A pending withdrawal's cancel: asked first, then `withdraw/cancel`; the record reads
+ * canceled at once. A refusal (staff decided it meanwhile) is told by the request client
+ * and changes nothing here.
+ */
+function CancelWithdrawal(props: { record: FundRecord; withdrawalId: number; onCanceled: (record: FundRecord) => void }) {
+  const { t } = useTranslation();
+  const { http } = useApp();
+  const [busy, setBusy] = useState(false);
+  async function cancel() {
+    const confirmed = await confirmDialog({
+      title: t('deposit.cancel_withdrawal_title'),
+      message: t('deposit.cancel_withdrawal_message', { amount: props.record.payPrice, currency: props.record.currency }),
+      confirmLabel: t('deposit.cancel_withdrawal'),
+      cancelLabel: t('deposit.keep_withdrawal'),
+    });
+    if (!confirmed) return;
+    setBusy(true);
+    try {
+      await http.call(withdrawCancel, { id: props.withdrawalId });
+      showToast('success', t('deposit.withdrawal_canceled'));
+      props.onCanceled(canceledRecord(props.record, Date.now()));
+    } catch {
+      // Told by the request client.
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <button type="button" className="button danger block" disabled={busy} onClick={() => void cancel()}>
+      {t('deposit.cancel_withdrawal')}
+    </button>
+  );
+}
+
+function RecordDetails(props: { record: FundRecord; onCanceled: (record: FundRecord) => void }) {
   const { t } = useTranslation();
   const format = useBrandFormat();
   const { record } = props;
+  const withdrawalId = cancelableWithdrawalId(record);
   return (
-    <DetailList
-      rows={[
-        { label: t('deposit.records_type'), value: t(record.actionType === 0 ? 'deposit.records_type_deposit' : 'deposit.records_type_withdraw') },
-        { label: t('deposit.records_amount'), value: `${record.payPrice} ${record.currency}` },
-        { label: t('deposit.network'), value: record.network },
-        ...(record.actionType === 1
-          ? [
-              { label: t('deposit.records_destination'), value: record.destination },
-              { label: t('deposit.records_fee'), value: record.fee === null ? null : `${record.fee} ${record.currency}` },
-              { label: t('deposit.records_practical'), value: record.practical === null ? null : `${record.practical} ${record.currency}` },
-            ]
-          : []),
-        { label: t('deposit.amount_usd'), value: format.amount(record.depositUsdPrice ?? record.withdrawUsdPrice ?? '0') },
-        { label: t('deposit.records_status'), value: t(fundRecordStateKey(record)), tone: stateTone[record.payState] },
-        { label: t('deposit.submit_time'), value: format.time(record.submitTimeTs) },
-        { label: t('deposit.decided_time'), value: format.time(record.decidedTimeTs) },
-        ...(record.payState === PayState.fail && !record.canceled ? [{ label: t('deposit.fail_reason'), value: record.failReason }] : []),
-      ]}
-    />
+    <>
+      <DetailList
+        rows={[
+          { label: t('deposit.records_type'), value: t(record.actionType === 0 ? 'deposit.records_type_deposit' : 'deposit.records_type_withdraw') },
+          { label: t('deposit.records_amount'), value: `${record.payPrice} ${record.currency}` },
+          { label: t('deposit.network'), value: record.network },
+          ...(record.actionType === 1
+            ? [
+                { label: t('deposit.records_destination'), value: record.destination },
+                { label: t('deposit.records_fee'), value: record.fee === null ? null : `${record.fee} ${record.currency}` },
+                { label: t('deposit.records_practical'), value: record.practical === null ? null : `${record.practical} ${record.currency}` },
+              ]
+            : []),
+          { label: t('deposit.amount_usd'), value: format.amount(record.depositUsdPrice ?? record.withdrawUsdPrice ?? '0') },
+          { label: t('deposit.records_status'), value: t(fundRecordStateKey(record)), tone: stateTone[record.payState] },
+          { label: t('deposit.submit_time'), value: format.time(record.submitTimeTs) },
+          { label: t('deposit.decided_time'), value: format.time(record.decidedTimeTs) },
+          ...(record.payState === PayState.fail && !record.canceled ? [{ label: t('deposit.fail_reason'), value: record.failReason }] : []),
+        ]}
+      />
+      {withdrawalId !== null ? <CancelWithdrawal record={record} withdrawalId={withdrawalId} onCanceled={props.onCanceled} /> : null}
+    </>
   );
 }
 
@@ -61,7 +115,8 @@ function RecordDetails(props: { record: FundRecord }) {
  * The deposit and withdrawal records (`fund/records`): type and status filters, pages of 10
  * loaded as the list's end scrolls into view, and a record's details in a sheet on phones or
  * a panel beside the list on desktop (a withdrawal's with its masked destination, fee and
- * amount received). A failed record shows its reason; a canceled withdrawal reads canceled.
+ * amount received). A failed record shows its reason; a canceled withdrawal reads canceled;
+ * a pending withdrawal's details offer to cancel it.
  */
 export function FundRecords() {
   const { t } = useTranslation();
@@ -109,6 +164,11 @@ export function FundRecords() {
       .catch(() => mine === generation.current && setDone(true))
       .finally(() => mine === generation.current && setLoading(false));
   }, [http, loading, done, nextPage, type, status]);
+
+  function showCanceled(record: FundRecord) {
+    setRecords((loaded) => loaded.map((item) => (item.id === record.id ? record : item)));
+    setSelected((current) => (current?.id === record.id ? record : current));
+  }
 
   const list = (
     <div className="fund-records-list">
@@ -174,7 +234,7 @@ export function FundRecords() {
       <div className="fund-records-desktop">
         {list}
         <aside className="fund-record-panel" aria-label={t('deposit.detail')}>
-          {selected ? <RecordDetails record={selected} /> : null}
+          {selected ? <RecordDetails record={selected} onCanceled={showCanceled} /> : null}
         </aside>
       </div>
     );
@@ -184,7 +244,7 @@ export function FundRecords() {
       {list}
       {selected ? (
         <Dialog title={t('deposit.detail')} onClose={() => setSelected(null)}>
-          <RecordDetails record={selected} />
+          <RecordDetails record={selected} onCanceled={showCanceled} />
         </Dialog>
       ) : null}
     </>

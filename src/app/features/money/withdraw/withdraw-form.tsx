@@ -16,13 +16,14 @@ import {
 } from '../../../../shared/api/withdraw';
 import { ErrorCode } from '../../../../shared/errors/catalogue';
 import { encodeField } from '../../../../shared/money/encoded-field';
-import { parseMoney } from '../../../../shared/money/money';
-import { parseWithdrawalAmount, withdrawalAmountInput } from '../../../../shared/money/withdrawal-quote';
+import { formatMoney, parseMoney } from '../../../../shared/money/money';
+import { parseWithdrawalAmount, withdrawalAmountInput, withdrawalMaxAmount, type WithdrawalFeeType } from '../../../../shared/money/withdrawal-quote';
 import { newIdempotencyKey, RequestError } from '../../../api/http-client';
 import { switchesSignal, useApp } from '../../../app-context';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { showToast } from '../../../components/toasts';
 import { TextField } from '../../../components/text-field';
+import { useWalletBalances } from '../wallet/use-wallet-balances';
 import { useBankCards } from './bank-cards';
 import { loadCoinNetworks, type CoinNetworkOption } from './coin-networks';
 import { useSavedCryptoWallets } from './crypto-wallets';
@@ -136,6 +137,7 @@ export function WithdrawForm() {
   const [answered, setAnswered] = useState<{ request: string; quote: WithdrawalQuoteData } | null>(null);
   const [busy, setBusy] = useState(false);
   const { wallets } = useSavedCryptoWallets();
+  const { data: walletBalances } = useWalletBalances();
   const cards = useBankCards();
   const { limits, reload: reloadLimits } = useWithdrawLimits(methods !== null && blockedCode === null);
   const secondFactorOn = useSecondFactorOn();
@@ -182,6 +184,15 @@ export function WithdrawForm() {
   const maxUnits = parseMoney(bounds.max) ?? 0n;
   const inRange = amountUnits !== null && amountUnits >= minUnits && amountUnits <= maxUnits;
   const destinationReady = activeMethod === 'crypto' ? network !== null && wallet !== null : bankMeta !== null && card !== null;
+
+  // What can be withdrawn now: the channel currency's wallet, and the most "Max" fills within the bounds and the fee.
+  const channelTerms: { currencyId: number; currency: string; feeType: WithdrawalFeeType; feeNum: string } | null = activeMethod === 'crypto' ? network : bankMeta;
+  const channelWallet = channelTerms ? (walletBalances?.list.find((item) => item.currencyId === channelTerms.currencyId) ?? null) : null;
+  const availableUnits = channelWallet ? parseMoney(channelWallet.balance) : null;
+  const maxAmount =
+    channelTerms && availableUnits !== null
+      ? withdrawalMaxAmount(availableUnits, { min: minUnits, max: maxUnits }, { feeType: channelTerms.feeType, feeNum: parseMoney(channelTerms.feeNum) ?? 0n })
+      : null;
 
   // Quote now and every second while the amount is in range and a destination is chosen.
   // A quote shows only for the request it answered: another amount or channel shows none until its own arrives.
@@ -360,7 +371,15 @@ export function WithdrawForm() {
         placeholder={t('withdraw.range_hint', { min: bounds.min, max: bounds.max })}
         onChange={(value) => setAmount(withdrawalAmountInput(value))}
         error={amountError}
+        after={
+          <button type="button" className="field-action" disabled={maxAmount === null} onClick={() => maxAmount !== null && setAmount(formatMoney(maxAmount, 0))} data-testid="withdraw-max">
+            {t('withdraw.max')}
+          </button>
+        }
       />
+      <p className="field-hint numeric" data-testid="withdraw-available">
+        {t('wallet.available', { amount: channelWallet?.balance ?? '--', unit: channelWallet?.unit ?? channelTerms?.currency ?? '' })}
+      </p>
       <p className="field-hint numeric" data-testid="withdraw-range">
         {t('withdraw.range_hint', { min: bounds.min, max: bounds.max })}
       </p>

@@ -19,7 +19,6 @@ describe('the desktop account dialog menu', () => {
       'user',
       'user-account',
       'user-notification',
-      'user-my-wallet',
       'user-wallet',
       'user-deposit',
       'user-withdraw',
@@ -36,6 +35,13 @@ describe('the desktop account dialog menu', () => {
       'user-privacy',
       'user-service',
     ]);
+  });
+
+  it('has one wallet entry: the wallet hub, whose shortcuts lead to the balances page', () => {
+    for (const entries of [desktopMenuEntries(context('real')), hubMenuEntries(context('real'))]) {
+      expect(names(entries).filter((name) => name === 'user-wallet' || name === 'user-my-wallet')).toEqual(['user-wallet']);
+    }
+    expect(names(walletHubShortcuts(context('real')))).toContain('user-my-wallet');
   });
 
   it('hides the wallet, bank, deposit, withdrawal and loan entries from a demo account', () => {
