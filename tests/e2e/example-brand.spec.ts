@@ -35,7 +35,7 @@ test("the example brand: its name, logo, colours and languages, options only wit
   await expect(page.getByRole('group', { name: 'Trade mode' })).toHaveCount(0);
   if (isDesktop(page)) {
     await expect(page.locator('.top-bar .brand-logo')).toHaveAttribute('src', '/logo.svg');
-    await expect(page.getByRole('button', { name: /^Buy up/ })).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Rise/ })).toBeVisible();
   } else {
     // Its banners and only its two home shortcuts.
     await expect(page.locator('.banner-carousel img').first()).toHaveAttribute('src', '/banners/harbor-1.svg');
@@ -60,7 +60,7 @@ test("the example brand: its name, logo, colours and languages, options only wit
   await waitForApp(page);
   const demo = await demoSession(page);
   await page.goto('/ETHUSDT/placeOption?direction=0');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Buy up · Ethereum');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rise · Ethereum');
   await expect(page.getByRole('radio', { name: / Profit / })).toHaveCount(2);
   await expect(page.getByRole('radio', { name: /^45s Profit 75%$/ })).toBeVisible();
   await expect(page.getByRole('radio', { name: /^90s Profit 82%$/ })).toBeVisible();

@@ -11,7 +11,7 @@ import { completionTriesFromList } from './option-completion';
 import { CountdownBar, LivePrice, OptionOrderFlow, OptionStandingText, type OptionFlowOrder } from './option-order-flow';
 import { StatusBadge } from '../../../components/status-badge';
 import { optionStatusTone } from '../../../../shared/trading/status-tones';
-import { pricePrecisionOf } from '../../catalogue/products';
+import { pricePrecisionOf, useProducts } from '../../catalogue/products';
 
 /**
  * The running options of the signed-in account, from the engine's countdowns: rows with
@@ -21,6 +21,8 @@ import { pricePrecisionOf } from '../../catalogue/products';
 
 function useRunningOptions() {
   useSignals();
+  // Prices are shown at their products' digits: the catalogue comes with the list (a direct load has none yet).
+  useProducts();
   const state = optionsSignal.value;
   return { loaded: state.loaded, running: state.running };
 }
