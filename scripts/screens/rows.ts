@@ -149,12 +149,13 @@ interface Screen {
   ready: string;
 }
 
-const screens: Screen[] = [
+const allScreens: Screen[] = [
   { name: 'history', path: '/history', mode: 'market', ready: '.history-row, .virtual-grid-body .virtual-grid-row' },
   { name: 'history-option', path: '/history', mode: 'option', ready: '[data-testid="option-history-result-9100000000000001"]' },
   { name: 'positions', path: '/position', mode: 'market', ready: '.order-row, .virtual-grid-body .virtual-grid-row' },
   { name: 'ticket', path: '/BTCUSDT/placeOption?direction=0', mode: 'option', ready: '.option-form svg.mini-chart[data-points]:not([data-points="0"])' },
-].filter((screen) => chosen('SCREENS')?.includes(screen.name) ?? true);
+];
+const screens = allScreens.filter((screen) => chosen('SCREENS')?.includes(screen.name) ?? true);
 
 async function shootSize(browser: Browser, size: Size, demo: Tokens) {
   const context = await browser.newContext({ baseURL: base, viewport: { width: size.width, height: size.height }, ...(size.phone ? { isMobile: true, hasTouch: true } : {}), locale: 'en-US', timezoneId: 'Europe/Berlin' });
