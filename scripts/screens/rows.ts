@@ -51,8 +51,9 @@ function startServer(): ChildProcess {
   return server;
 }
 
+/** Up to 15 minutes: on a loaded machine the server's start (migrations, the staff it makes) takes minutes. */
 async function waitForHealth() {
-  for (let attempt = 0; attempt < 600; attempt += 1) {
+  for (let attempt = 0; attempt < 1800; attempt += 1) {
     try {
       if ((await fetch(`${base}/healthz`)).ok) return;
     } catch {
