@@ -65,7 +65,7 @@ test('a 30 s option on the demo account: the form rules, chips and stepper, the 
   const demo = await demoSession(page);
   await page.goto('/BTCUSDT/placeOption?direction=0');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rise · Bitcoin');
-  await expect(page.getByTestId('option-current')).toHaveText(/^\d+(\.\d+)?$/);
+  await expect(page.getByTestId('option-current')).toHaveText(/^[\d,]+(\.\d+)?$/);
   await expect(page.getByTestId('option-available')).toHaveText('100,000.00');
   const submit = page.getByRole('button', { name: 'Rise', exact: true });
 
@@ -108,8 +108,8 @@ test('a 30 s option on the demo account: the form rules, chips and stepper, the 
   const orderId = progress.getByTestId('option-order-id');
   await expect(orderId).toHaveText(/^\d{16,}$/);
   const uid = (await orderId.textContent()) ?? '';
-  await expect(progress.getByTestId('option-start-price')).toHaveText(/^\d+(\.\d+)?$/);
-  await expect(progress.getByTestId('option-live-price')).toHaveText(/^\d+(\.\d+)?$/);
+  await expect(progress.getByTestId('option-start-price')).toHaveText(/^[\d,]+(\.\d+)?$/);
+  await expect(progress.getByTestId('option-live-price')).toHaveText(/^[\d,]+(\.\d+)?$/);
   const bar = progress.getByRole('progressbar', { name: 'Time left' });
   const firstProgress = Number(await bar.getAttribute('aria-valuenow'));
   expect(firstProgress).toBeGreaterThan(80);
@@ -137,7 +137,7 @@ test('a 30 s option on the demo account: the form rules, chips and stepper, the 
   // Read out as it opens: the result is the dialog's description.
   await expect(result).toHaveAccessibleDescription(/^(Win|Loss|Draw: amount refunded)/);
   await expect(result.getByTestId('option-order-id')).toHaveText(uid);
-  await expect(result.getByTestId('option-end-price')).toHaveText(/^\d+(\.\d+)?$/);
+  await expect(result.getByTestId('option-end-price')).toHaveText(/^[\d,]+(\.\d+)?$/);
   await expect(result.getByTestId('option-win-lost')).toHaveText(expectedWinLost((await outcome.textContent()) ?? '', 50, 80));
   await screen(page, 'result');
   await expectDrawerSequence(page, uid);
