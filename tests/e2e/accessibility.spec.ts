@@ -286,7 +286,7 @@ test('keyboard only: search, open a product, a pending order, an option, and the
 
   // An option: the delivery time is a radio (Space picks it), the amount typed, Enter places it; Escape closes its drawer.
   await page.goto('/BTCUSDT/placeOption?direction=0');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Buy up · Bitcoin');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rise · Bitcoin');
   const thirty = page.getByRole('radio', { name: /^30s Profit 80%$/ });
   await tabTo(page, thirty);
   await page.keyboard.press('Space');
@@ -294,7 +294,7 @@ test('keyboard only: search, open a product, a pending order, an option, and the
   await tabTo(page, page.getByLabel('Amount', { exact: true }));
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.type('20');
-  await tabTo(page, page.getByRole('button', { name: 'Buy up', exact: true }));
+  await tabTo(page, page.getByRole('button', { name: 'Rise', exact: true }));
   await page.keyboard.press('Enter');
   const progress = page.getByRole('dialog', { name: 'Option in progress' });
   await expect(progress.getByTestId('option-order-id')).toHaveText(/^\d{16,}$/);

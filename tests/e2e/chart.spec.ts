@@ -15,7 +15,7 @@ test('the chart draws history and live bars, changes period and candle type, and
   await expect(page.getByRole('combobox', { name: 'Product' })).toHaveValue('BTCUSDT');
   await expect(chart(page)).toHaveAttribute('data-loaded', '1min');
   await expect.poll(async () => Number(await chart(page).getAttribute('data-bars'))).toBeGreaterThanOrEqual(300);
-  await expect(page.getByTestId('chart-price')).toHaveText(/^\d+\.\d{2}$/);
+  await expect(page.getByTestId('chart-price')).toHaveText(/^[\d,]+\.\d{2}$/);
   // The forming bar follows the live feed.
   const firstClose = await chart(page).getAttribute('data-last-close');
   await expect(chart(page)).not.toHaveAttribute('data-last-close', firstClose ?? '', { timeout: 15_000 });

@@ -38,7 +38,7 @@ test("the example brand: its name, logo, colours and languages, options only wit
   await expect(logoBesideName).toHaveAttribute('src', '/logo.svg');
   await expect.poll(() => logoBesideName.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
   if (isDesktop(page)) {
-    await expect(page.getByRole('button', { name: /^Buy up/ })).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Rise/ })).toBeVisible();
   } else {
     await expect(page.locator('.page-title .home-brand')).toHaveText('Harbor Options');
     // Its banners and only its two home shortcuts.
@@ -82,7 +82,7 @@ test("the example brand: its name, logo, colours and languages, options only wit
   await waitForApp(page);
   const demo = await demoSession(page);
   await page.goto('/ETHUSDT/placeOption?direction=0');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Buy up · Ether');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rise · Ether');
   await expect(page.getByRole('radio', { name: / Profit / })).toHaveCount(2);
   await expect(page.getByRole('radio', { name: /^45s Profit 75%$/ })).toBeVisible();
   await expect(page.getByRole('radio', { name: /^90s Profit 82%$/ })).toBeVisible();

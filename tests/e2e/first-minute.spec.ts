@@ -138,10 +138,10 @@ test('a newcomer signs up with the logged code, lands signed in, switches to dem
   await modes.getByRole('button', { name: 'Option' }).click();
   await expect(modes.getByRole('button', { name: 'Option' })).toHaveAttribute('aria-pressed', 'true');
   await screen(page, 'chart-option-mode');
-  await page.getByRole('link', { name: 'Buy up', exact: true }).click();
+  await page.getByRole('link', { name: 'Rise', exact: true }).click();
   await page.getByRole('radio', { name: /^30s Profit 80%$/ }).check();
   await page.getByLabel('Amount', { exact: true }).fill('20');
-  await page.getByRole('button', { name: 'Buy up', exact: true }).click();
+  await page.getByRole('button', { name: 'Rise', exact: true }).click();
   const running = page.getByRole('dialog', { name: 'Option in progress' });
   await expect(running.getByTestId('option-order-id')).toHaveText(/^\d{16,}$/);
   await expect(running.getByRole('progressbar', { name: 'Time left' })).toBeVisible();

@@ -44,11 +44,11 @@ test('a product without options says it is not tradable in option mode instead o
   await expect(group.getByRole('button', { name: 'Option' })).toHaveAttribute('aria-pressed', 'true');
   await page.goto('/SOLUSDT/chart');
   await expect(page.getByRole('status').filter({ hasText: 'Not tradable in option mode' })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Buy up' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Rise' })).toHaveCount(0);
   await page.screenshot({ path: `/tmp/shots/gaps/not-tradable-option-${test.info().project.name}.png` });
   // A product with options keeps its buttons.
   await page.goto('/BTCUSDT/chart');
-  await expect(page.getByRole('link', { name: 'Buy up' }).or(page.getByRole('button', { name: 'Buy up' })).first()).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Rise' }).or(page.getByRole('button', { name: 'Rise' })).first()).toBeVisible();
 });
 
 test('home\'s refresh button loads the banners and the products again, not only the switches @mobile', async ({ page }) => {

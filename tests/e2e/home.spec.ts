@@ -17,7 +17,7 @@ test('home: banner carousel with pagination, three hot cards with moving prices 
 
   const cards = page.getByRole('region', { name: 'Hot products' }).getByRole('listitem');
   await expect(cards).toHaveCount(3);
-  await expect(page.getByTestId('bid-BTCUSDT')).toHaveText(/^\d+\.\d{2}$/);
+  await expect(page.getByTestId('bid-BTCUSDT')).toHaveText(/^[\d,]+\.\d{2}$/);
   const first = await page.getByTestId('bid-BTCUSDT').textContent();
   await expect(page.getByTestId('bid-BTCUSDT')).not.toHaveText(first ?? '', { timeout: 15_000 });
   // 30 minutes of 1-minute bars (the server backfilled history at first start).

@@ -19,7 +19,7 @@ test('two tabs share one market connection and both show live prices; a paused f
   await waitForApp(other);
 
   for (const tab of [page, other]) {
-    await expect(startPagePrice(tab)).toHaveText(/^\d+\.\d{2}$/);
+    await expect(startPagePrice(tab)).toHaveText(/^[\d,]+\.\d{2}$/);
   }
   // One socket for the whole browser, whatever the number of tabs.
   await expect.poll(() => marketConnections(page)).toBe(1);
@@ -45,7 +45,7 @@ test('a second tab showing another symbol gets its prices through the same singl
   test.setTimeout(60_000);
   await page.goto('/');
   await waitForApp(page);
-  await expect(startPagePrice(page)).toHaveText(/^\d+\.\d{2}$/);
+  await expect(startPagePrice(page)).toHaveText(/^[\d,]+\.\d{2}$/);
   const other = await context.newPage();
   await other.goto('/ETHUSDT/chart');
   const price = other.getByTestId('chart-price').first();

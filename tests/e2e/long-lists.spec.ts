@@ -55,7 +55,7 @@ async function expectShownWhole(element: Locator, scroller: Locator) {
 async function expectLiveBid(page: Page, row: Locator) {
   const symbol = await row.getAttribute('data-symbol');
   const bid = page.getByTestId(`quote-bid-${symbol}`);
-  await expect(bid).toHaveText(/^\d+\.\d{2}$/);
+  await expect(bid).toHaveText(/^[\d,]+\.\d{2}$/);
   const before = await bid.textContent();
   await expect(bid).not.toHaveText(before ?? '', { timeout: 15_000 });
 }

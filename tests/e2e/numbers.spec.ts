@@ -70,7 +70,7 @@ test('a US stock shows its last price and the status the server reports: "Closed
   await page.goto('/AAPL/chart');
   await waitForApp(page);
   const quote = page.getByRole('region', { name: 'Quote' }).first();
-  await expect(quote.getByTestId('chart-price')).toHaveText(/^\d+\.\d{2}$/);
+  await expect(quote.getByTestId('chart-price')).toHaveText(/^[\d,]+\.\d{2}$/);
   if (reported.data === 'open') {
     await expect(quote.getByTestId('chart-closed')).toHaveCount(0);
   } else {

@@ -64,10 +64,10 @@ test('a 30 s option on the demo account: the form rules, chips and stepper, the 
   await waitForApp(page);
   const demo = await demoSession(page);
   await page.goto('/BTCUSDT/placeOption?direction=0');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Buy up · Bitcoin');
-  await expect(page.getByTestId('option-current')).toHaveText(/^\d+(\.\d+)?$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rise · Bitcoin');
+  await expect(page.getByTestId('option-current')).toHaveText(/^[\d,]+(\.\d+)?$/);
   await expect(page.getByTestId('option-available')).toHaveText('100,000.00');
-  const submit = page.getByRole('button', { name: 'Buy up', exact: true });
+  const submit = page.getByRole('button', { name: 'Rise', exact: true });
 
   await submit.click();
   await expect(page.getByText('Choose a delivery time.')).toBeVisible();
@@ -108,8 +108,8 @@ test('a 30 s option on the demo account: the form rules, chips and stepper, the 
   const orderId = progress.getByTestId('option-order-id');
   await expect(orderId).toHaveText(/^\d{16,}$/);
   const uid = (await orderId.textContent()) ?? '';
-  await expect(progress.getByTestId('option-start-price')).toHaveText(/^\d+(\.\d+)?$/);
-  await expect(progress.getByTestId('option-live-price')).toHaveText(/^\d+(\.\d+)?$/);
+  await expect(progress.getByTestId('option-start-price')).toHaveText(/^[\d,]+(\.\d+)?$/);
+  await expect(progress.getByTestId('option-live-price')).toHaveText(/^[\d,]+(\.\d+)?$/);
   const bar = progress.getByRole('progressbar', { name: 'Time left' });
   const firstProgress = Number(await bar.getAttribute('aria-valuenow'));
   expect(firstProgress).toBeGreaterThan(80);
@@ -137,7 +137,7 @@ test('a 30 s option on the demo account: the form rules, chips and stepper, the 
   // Read out as it opens: the result is the dialog's description.
   await expect(result).toHaveAccessibleDescription(/^(Win|Loss|Draw: amount refunded)/);
   await expect(result.getByTestId('option-order-id')).toHaveText(uid);
-  await expect(result.getByTestId('option-end-price')).toHaveText(/^\d+(\.\d+)?$/);
+  await expect(result.getByTestId('option-end-price')).toHaveText(/^[\d,]+(\.\d+)?$/);
   await expect(result.getByTestId('option-win-lost')).toHaveText(expectedWinLost((await outcome.textContent()) ?? '', 50, 80));
   await screen(page, 'result');
   await expectDrawerSequence(page, uid);
@@ -171,12 +171,12 @@ test('on a real account with no money the form says the balance is insufficient 
   const session = await createSession(page);
   await adoptTokens(page, session);
   await page.goto('/BTCUSDT/placeOption?direction=1');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Buy down · Bitcoin');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Fall · Bitcoin');
   await expect(page.getByTestId('option-available')).toHaveText('0.00');
   await page.getByRole('radio', { name: /^60s Profit 85%$/ }).check();
   await page.getByRole('group', { name: 'Preset amounts' }).getByRole('button', { name: '10', exact: true }).click();
   await expect(page.getByTestId('option-fee')).toHaveText('0.10');
-  await page.getByRole('button', { name: 'Buy down', exact: true }).click();
+  await page.getByRole('button', { name: 'Fall', exact: true }).click();
   await expect(page.getByText('Insufficient balance: the amount and its fee exceed your available balance.')).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await screen(page, 'real-insufficient');
@@ -213,7 +213,7 @@ test('positions in option mode: a running option with its countdown bar, its dra
     ? page.getByRole('table', { name: 'Running options' }).getByRole('row', { name: new RegExp(uid) })
     : page.getByRole('list', { name: 'Running options' }).getByRole('listitem').filter({ hasText: 'Bitcoin' });
   await expect(row).toHaveCount(1);
-  await expect(row).toContainText('Buy down');
+  await expect(row).toContainText('Fall');
   const bar = row.getByRole('progressbar', { name: 'Time left' });
   const first = Number(await bar.getAttribute('aria-valuenow'));
   expect(first).toBeGreaterThan(0);
@@ -248,8 +248,8 @@ test('the workspace place panel shows the option form in option mode, with the u
   await page.getByRole('button', { name: 'Place order' }).click();
   const panel = page.getByRole('region', { name: 'Place option · Bitcoin' });
   await expect(panel).toBeVisible();
-  await panel.getByRole('group', { name: 'Direction' }).getByRole('button', { name: 'Buy down' }).click();
-  await expect(panel.locator('button[type="submit"]')).toHaveText('Buy down');
+  await panel.getByRole('group', { name: 'Direction' }).getByRole('button', { name: 'Fall' }).click();
+  await expect(panel.locator('button[type="submit"]')).toHaveText('Fall');
   await expect(panel.getByRole('radio')).toHaveCount(4);
   await expect(panel.getByTestId('option-available')).toHaveText('100,000.00');
   // The order list keeps market positions in option mode; its own tab lists the running options.
@@ -281,9 +281,9 @@ test('a closed option product: the button greyed with "Closed"; on phones the ch
   await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Home' }).click();
   await page.getByTestId('bid-BTCUSDT').click();
   await expect(page).toHaveURL(/\/BTCUSDT\/chart$/);
-  // The chart warns instead of offering Buy up; the form, reached by its address, says closed and goes back.
+  // The chart warns instead of offering Rise; the form, reached by its address, says closed and goes back.
   await expect(page.getByRole('status').filter({ hasText: 'Not tradable in option mode' })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Buy up', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Rise', exact: true })).toHaveCount(0);
   // In-app navigation (a link elsewhere, a bookmark inside the app), so the toast outlives the way back.
   await page.evaluate(() => window.history.pushState(null, '', '/BTCUSDT/placeOption?direction=0'));
   await expect(page.getByRole('alert').filter({ hasText: /^Closed$/ })).toBeVisible();

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { demoSession, isDesktop, waitForApp } from './support';
 import { formatMoney, money, moneyScale } from '../../src/shared/money/money';
 
-const price = /^\d+\.\d{2}$/;
+const price = /^[\d,]+\.\d{2}$/;
 
 test('the order ticket: live prices on Buy and Sell, stop loss 0 refused in the form, an in-place confirmation, a stop loss edited, then removed', async ({ page }) => {
   test.setTimeout(90_000);
@@ -52,7 +52,7 @@ test('the order ticket: live prices on Buy and Sell, stop loss 0 refused in the 
   await expect(placed.getByTestId('placed-time')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   await expect(page.getByRole('dialog')).toHaveCount(0);
   const orderNo = (await placed.getByTestId('placed-order').textContent()) ?? '';
-  const openPrice = money((await placed.getByTestId('placed-price').textContent()) ?? '');
+  const openPrice = money(((await placed.getByTestId('placed-price').textContent()) ?? '').replaceAll(',', ''));
   await page.screenshot({ path: `test-results/screens/order-ticket-placed-${page.viewportSize()?.width}.png` });
 
   // Edit its stop loss from the order's drawer: the preview shows the loss, the drawer the new level.

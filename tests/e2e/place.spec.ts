@@ -7,7 +7,7 @@ test('a market buy on the demo account: volume bounds, margin preview, the in-pl
   const demo = await demoSession(page);
   await page.goto('/BTCUSDT/place?direction=0');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Buy · Bitcoin');
-  await expect(page.getByTestId('place-current')).toHaveText(/^\d+\.\d{2}$/);
+  await expect(page.getByTestId('place-current')).toHaveText(/^[\d,]+\.\d{2}$/);
   await expect(page.getByTestId('place-available')).toHaveText('100,000.00');
 
   const volume = page.getByLabel('Volume (lots)');

@@ -18,7 +18,7 @@ test('quotation tabs switch the listed product type and rows show live quotes', 
   await expect(crypto).not.toContainText('EUR/USD');
   // Crypto quotes round the clock in the simulator: the visible row gets live prices that move.
   const bid = page.getByTestId('quote-bid-BTCUSDT');
-  await expect(bid).toHaveText(/^\d+\.\d{2}$/);
+  await expect(bid).toHaveText(/^[\d,]+\.\d{2}$/);
   const first = await bid.textContent();
   await expect(bid).not.toHaveText(first ?? '', { timeout: 15_000 });
   await expect(crypto.getByRole('listitem').filter({ hasText: 'Bitcoin' })).toContainText(/[+-]?\d+\.\d{2}%/);

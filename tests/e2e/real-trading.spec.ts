@@ -56,7 +56,7 @@ test('real money: a 30 s option counts down, settles with a result, and is in th
   await page.goto('/BTCUSDT/placeOption?direction=1');
   await page.getByRole('radio', { name: /^30s Profit 80%$/ }).check();
   await page.getByLabel('Amount', { exact: true }).fill('20');
-  await page.getByRole('button', { name: 'Buy down', exact: true }).click();
+  await page.getByRole('button', { name: 'Fall', exact: true }).click();
   const progress = page.getByRole('dialog', { name: 'Option in progress' });
   const uid = (await progress.getByTestId('option-order-id').textContent()) ?? '';
   expect(uid).toMatch(/^\d{16,}$/);

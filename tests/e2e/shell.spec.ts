@@ -134,7 +134,7 @@ test('without SharedWorker the dedicated-worker fallback keeps tabs in step', as
   await signOutThroughEngine(page);
 
   // Still one market connection for the browser: the engines elected a leader.
-  await expect(startPagePrice(other)).toHaveText(/^\d+\.\d{2}$/);
+  await expect(startPagePrice(other)).toHaveText(/^[\d,]+\.\d{2}$/);
   await expect
     .poll(async () => ((await (await page.request.get('/healthz')).json()) as { marketConnections: number }).marketConnections)
     .toBe(1);

@@ -37,7 +37,7 @@ test('the app on its own origin trades through the API and sockets on another: l
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Buy · Bitcoin');
   // The price comes over the market socket to the other origin, and moves.
   const current = page.getByTestId('place-current');
-  await expect(current).toHaveText(/^\d+\.\d{2}$/);
+  await expect(current).toHaveText(/^[\d,]+\.\d{2}$/);
   const first = await current.textContent();
   await expect(current).not.toHaveText(first ?? '', { timeout: 15_000 });
   // The balance and the order over the API on the other origin; the position arrives over the

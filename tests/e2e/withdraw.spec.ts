@@ -74,9 +74,9 @@ test('a withdrawal with its fee quote, approved by two finance staff in the cons
   await page.getByLabel('Amount').fill('20');
   await expect(page.getByText('The amount must be between 50 and 10000000')).toBeVisible();
   await page.getByLabel('Amount').fill('1500');
-  await expect(page.getByTestId('withdraw-fee')).toHaveText('1.00 (≈ 1.00 USD)');
-  await expect(page.getByTestId('withdraw-practical')).toHaveText('1499.00');
-  await expect(page.getByTestId('withdraw-after')).toHaveText('100.00');
+  await expect(page.getByTestId('withdraw-fee')).toHaveText('1.00 USDT (≈ 1.00 USD)');
+  await expect(page.getByTestId('withdraw-practical')).toHaveText('1,499.00 USDT');
+  await expect(page.getByTestId('withdraw-after')).toHaveText('100.00 USDT');
   await page.getByRole('button', { name: 'Withdraw' }).click();
   await expect(page.getByText('Submitted successfully, please wait for the review')).toBeVisible();
 

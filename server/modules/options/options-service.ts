@@ -3,7 +3,7 @@ import { OptionStatus, optionSettledLimitMax, type OptionOrder, type OptionOrder
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { isTradable, TradeStatus } from '../../../src/shared/market/tradability';
 import { formatMoney, money, parseMoney, type Units } from '../../../src/shared/money/money';
-import { parseTimeRatePayload } from '../../../src/shared/options/option-rules';
+import { demoResetVoidReason, parseTimeRatePayload } from '../../../src/shared/options/option-rules';
 import type { Executor } from '../../db/after-commit';
 import type { Book, Database } from '../../db/schema';
 import { AppError } from '../../http/app-error';
@@ -31,8 +31,7 @@ export interface OptionSettings {
   tickRetentionHours: number;
 }
 
-/** Why the demo reset ended an option. */
-const demoResetReason = 'demo-reset';
+/** What a voided option is settled with: no end price, no result. */
 const voidedBy = (reason: string): Omit<SettledValues, 'id'> => ({ endPrice: null, endTickMs: null, outcome: 'void', voidReason: reason, winLost: '0' });
 
 /**
@@ -242,8 +241,8 @@ export function createOptionsService(deps: {
       const running = await repository.lockRunningOf(trx, uid, 'demo');
       if (running.length === 0) return () => undefined;
       const settledMs = nowMs();
-      await repository.markSettled(trx, running.map((row) => ({ id: row.id, ...voidedBy(demoResetReason) })), settledMs);
-      const ended = running.map((row) => asSettled(row, voidedBy(demoResetReason), settledMs));
+      await repository.markSettled(trx, running.map((row) => ({ id: row.id, ...voidedBy(demoResetVoidReason) })), settledMs);
+      const ended = running.map((row) => asSettled(row, voidedBy(demoResetVoidReason), settledMs));
       return () => told(ended);
     },
 

@@ -1,7 +1,10 @@
+import type { ReactNode } from 'react';
+
 /** One labelled value of a details drawer; a missing value shows as a dash. */
 export interface DetailRow {
   label: string;
-  value: string | null;
+  /** Text, or an element (a status badge). */
+  value: ReactNode;
   /** up or down colouring of the value. */
   tone?: string;
 }
@@ -13,7 +16,7 @@ export function DetailList(props: { rows: readonly DetailRow[]; className?: stri
       {props.rows.map((row) => (
         <div key={row.label}>
           <dt>{row.label}</dt>
-          <dd className={row.tone}>{row.value ?? '—'}</dd>
+          <dd className={row.tone}>{row.value === null || row.value === undefined || row.value === '' ? '—' : row.value}</dd>
         </div>
       ))}
     </dl>

@@ -18,6 +18,7 @@ export interface GridColumn<Item> {
 }
 
 /** Row height in px; the virtualizer positions rows by it (cells hold one line, cut with an ellipsis and named in full by the row's label). */
+/** A row's height before it is measured, and the least one is (`.virtual-grid-body .virtual-grid-row`). */
 const gridRowHeight = 40;
 /** The header and the body rows: the first body row is the table's row 2. */
 const firstBodyRowIndex = 2;
@@ -68,7 +69,8 @@ export function VirtualGrid<Item>(props: {
   const { scrollRef, rows, totalSizePx } = useVirtualRows({
     items,
     itemKey: props.rowKey,
-    sizing: { fixedPx: gridRowHeight },
+    // Measured: a cell wraps rather than clip (a long product name, a void's refund, Japanese), and its row grows.
+    sizing: { estimatePx: gridRowHeight },
     semantics: { kind: 'table', firstRowIndex: firstBodyRowIndex },
     overscan: 8,
     onEndReached: props.onEndReached,

@@ -1,5 +1,6 @@
 import type { BrandConfig } from '../../shared/config/brand-config';
 import { readableTones, type SchemeName } from '../../shared/theme/contrast';
+import { statusColours } from '../../shared/trading/status-tones';
 
 export type ColourScheme = 'light' | 'dark';
 
@@ -22,6 +23,11 @@ function applyTones(scheme: SchemeName) {
     style.setProperty(`--${name}`, colour);
     style.setProperty(`--${name}-text`, tones.text);
     style.setProperty(`--${name}-fill`, tones.fill);
+  }
+  // The trade and option statuses' colours (grey, yellow, blue, red), readable in this scheme.
+  for (const [tone, colour] of Object.entries(statusColours(scheme))) {
+    style.setProperty(`--status-${tone}`, colour.hue);
+    style.setProperty(`--status-${tone}-text`, colour.text);
   }
 }
 

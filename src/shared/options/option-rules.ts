@@ -195,6 +195,37 @@ export function settleOption(direction: OptionDirection, amount: Units, profitRa
   return { outcome: 'win', payout: amount + profit, winLost: profit };
 }
 
+/** Why a demo account's reset voided its running options: nothing was refunded, the account started afresh. */
+export const demoResetVoidReason = 'demo-reset';
+
+/**
+ * What a settled option gave back, as its history shows it in place of a result: the amount
+ * on a draw, the amount and the fee on a void (none when a demo reset voided it: no money
+ * moved); null for a win or a loss, whose result is their win/loss.
+ */
+export function optionRefund(order: { result: string | null; voidReason: string | null; amount: string; feeAmount: string }): Units | null {
+  const amount = parseMoney(order.amount);
+  if (amount === null) return null;
+  if (order.result === 'equal') return amount;
+  if (order.result !== 'void' || order.voidReason === demoResetVoidReason) return null;
+  return amount + (parseMoney(order.feeAmount) ?? 0n);
+}
+
+/** How a running option stands at the live price: as it would settle now. */
+export type OptionStanding = 'winning' | 'losing' | 'even';
+
+/**
+ * A running option's standing: up wins above its start price, down below it, the start price
+ * itself is even (the amount back), compared exactly; null while either price is unknown.
+ */
+export function optionStanding(direction: OptionDirection, startPrice: string | null, livePrice: string | null | undefined): OptionStanding | null {
+  const start = startPrice === null ? null : parseMoney(startPrice);
+  const live = livePrice === null || livePrice === undefined ? null : parseMoney(livePrice);
+  if (start === null || live === null) return null;
+  if (live === start) return 'even';
+  return (direction === OptionDirection.up ? live > start : live < start) ? 'winning' : 'losing';
+}
+
 /** The countdown bar: ceil(remaining seconds ÷ timeLong × 100), from 100 down to 0. */
 export function progressPercent(remainingMs: number, timeLongSeconds: number): number {
   if (!(remainingMs > 0) || !(timeLongSeconds > 0)) return 0;

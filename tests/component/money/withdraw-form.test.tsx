@@ -70,9 +70,9 @@ describe('the withdraw form', () => {
     const { user, server, amount, submit, location } = await openWithdraw();
     expect(screen.getByTestId('withdraw-range')).toHaveTextContent(t('withdraw.range_hint', { min: '10', max: '5000' }));
     await user.type(amount, '100');
-    await waitFor(() => expect(screen.getByTestId('withdraw-practical')).toHaveTextContent('99.00'));
-    expect(screen.getByTestId('withdraw-fee')).toHaveTextContent('1 (≈ 1 USD)');
-    expect(screen.getByTestId('withdraw-after')).toHaveTextContent('900.00');
+    await waitFor(() => expect(screen.getByTestId('withdraw-practical')).toHaveTextContent('99.00 USDT'));
+    expect(screen.getByTestId('withdraw-fee')).toHaveTextContent('1.00 USDT (≈ 1.00 USD)');
+    expect(screen.getByTestId('withdraw-after')).toHaveTextContent('900.00 USDT');
     expect(submit).toBeEnabled();
 
     await user.click(submit);
@@ -165,7 +165,7 @@ describe('the withdraw form', () => {
     expect(code).not.toHaveAttribute('placeholder');
     expect(screen.getByText(t('withdraw.totp_hint'))).toBeVisible();
     await user.type(amount, '100');
-    await screen.findByText('99.00');
+    await screen.findByText('99.00 USDT');
     expect(submit).toBeDisabled();
     await user.type(code, '12a3456');
     expect(code).toHaveValue('123456');

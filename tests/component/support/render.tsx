@@ -37,10 +37,10 @@ function describeFailure(failure: RequestFailure, strings: typeof english): stri
 /**
  * Renders a view as the app would: the brand's default config, the real request client over
  * a fake server, the watch registry, English strings (or German: `language`), a router in memory at `path`, and the
- * toast and confirmation hosts beside it. Answers the Testing Library queries, a user-event
+ * toast and confirmation hosts beside it (and the engine's bars when a test gives them: `klines`). Answers the Testing Library queries, a user-event
  * user, the server (to answer and inspect calls) and the router's address history.
  */
-export function renderView(ui: ReactNode, options: { path?: string; server?: FakeServer; config?: Record<string, unknown>; language?: 'en' | 'de' } = {}) {
+export function renderView(ui: ReactNode, options: { path?: string; server?: FakeServer; config?: Record<string, unknown>; language?: 'en' | 'de'; klines?: KlineWatches } = {}) {
   const server = options.server ?? createFakeServer();
   // The reader's language: the strings the view shows, the Accept-Language it sends and the failures' words.
   const strings = options.language === 'de' ? germanI18n() : english;
@@ -64,7 +64,7 @@ export function renderView(ui: ReactNode, options: { path?: string; server?: Fak
     http,
     engine: absentEngine<EngineRemote>('engine'),
     watches: createWatchRegistry((symbols) => watched.push(symbols)),
-    klines: absentEngine<KlineWatches>('klines'),
+    klines: options.klines ?? absentEngine<KlineWatches>('klines'),
   };
   // A file picker's `accept` is a hint the person can override ("All files"): the form's own rules must refuse.
   const user = userEvent.setup({ applyAccept: false });

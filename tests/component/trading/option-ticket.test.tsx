@@ -9,6 +9,8 @@ import { createFakeServer } from '../support/fake-server';
 import { t } from '../support/i18n';
 import { eurusd } from '../support/products';
 import { renderView } from '../support/render';
+import type { KlineWatches } from '../../../src/app/engine/engine-client';
+import type { WireBar } from '../../../src/shared/market/kline';
 
 /**
  * EUR/USD options with a 1 % fee: 30 s at 80 % (10 to 500, chips 10/50/100) and 60 s at
@@ -25,6 +27,27 @@ const optionProduct: LoadedOptionProduct = {
   entries: parseTimeRatePayload(timeRatePayload).entries,
 };
 
+/** The engine's 1-minute bars of EUR/USD, as the mini chart asks for them: 12 closes. */
+function fakeKlines() {
+  const asked: string[] = [];
+  const bars: WireBar[] = Array.from({ length: 12 }, (_, index) => {
+    const close = `1.08${String(400 + index * 3)}`;
+    return { time: Date.UTC(2026, 11, 4, 9, index), openPrice: close, highestPrice: close, lowestPrice: close, closePrice: close, volume: '0', turnover: '0' };
+  });
+  const klines: KlineWatches = {
+    watch: async (symbol, period) => {
+      asked.push(`watch ${symbol} ${period}`);
+      return [];
+    },
+    unwatch: () => undefined,
+    range: async (symbol, period) => {
+      asked.push(`range ${symbol} ${period}`);
+      return bars;
+    },
+  };
+  return { klines, asked, bars };
+}
+
 async function openOptionTicket(options: { balance?: string; book?: 'real' | 'demo'; status?: 'open' | 'closed' } = {}) {
   signIn(options.book ?? 'real');
   pushPrice('EURUSD', '1.08500', '1.08512');
@@ -32,24 +55,54 @@ async function openOptionTicket(options: { balance?: string; book?: 'real' | 'de
   const server = createFakeServer();
   server.on(addOptionOrder, () => ({ uid: 'OPT-77', beginTime: Date.now() }));
   server.on(addOptionOrderMock, () => ({ uid: 'OPT-DEMO', beginTime: Date.now() }));
-  const view = renderView(<OptionPlaceForm product={eurusd} optionProduct={optionProduct} status={options.status ?? 'open'} direction={OptionDirection.up} />, { server });
-  return { ...view, submit: () => screen.getByRole('button', { name: t('option.buy_up') }), amount: screen.getByRole('textbox', { name: t('option.amount') }) };
+  const chart = fakeKlines();
+  const view = renderView(<OptionPlaceForm product={eurusd} optionProduct={optionProduct} status={options.status ?? 'open'} direction={OptionDirection.up} />, { server, klines: chart.klines });
+  return { ...view, chart, submit: () => screen.getByRole('button', { name: t('option.buy_up') }), amount: screen.getByRole('textbox', { name: t('option.amount') }) };
 }
 
 const delivery = (seconds: number) => screen.getByRole('radio', { name: new RegExp(`^${t('option.seconds', { seconds })}`) });
 
 describe('the option ticket', () => {
-  it('asks for a delivery time before anything is sent', async () => {
+  it('starts with the first delivery time and its minimum amount chosen, ready to place as shown', async () => {
     const { user, server, submit, amount } = await openOptionTicket();
-    await user.type(amount, '50');
+    expect(delivery(30)).toBeChecked();
+    expect(delivery(60)).not.toBeChecked();
+    expect(amount).toHaveValue('10');
+    // 10 at 80 %: 8.00 profit, 0.10 fee.
+    expect(screen.getByTestId('option-expected-profit')).toHaveTextContent('8.00');
+    expect(screen.getByTestId('option-fee')).toHaveTextContent('0.10');
     await user.click(submit());
-    expect(await screen.findByRole('alert')).toHaveTextContent(t('option.delivery_empty_rule'));
-    expect(server.bodiesOf(addOptionOrder)).toEqual([]);
+    await waitFor(() => expect(server.bodiesOf(addOptionOrder)).toHaveLength(1));
+    expect(server.bodiesOf(addOptionOrder)[0]).toMatchObject({ timeLong: 30, amount: '10', rate: '0.8' });
+  });
+
+  it('takes another delivery time’s minimum while the amount is not typed, and keeps a typed one', async () => {
+    const { user, amount } = await openOptionTicket();
+    await user.click(delivery(60));
+    expect(amount).toHaveValue('20');
+    await user.clear(amount);
+    await user.type(amount, '75');
+    await user.click(delivery(30));
+    expect(amount).toHaveValue('75');
+  });
+
+  it('draws a small line of the symbol’s last 1-minute closes from the engine’s bars', async () => {
+    const { chart, container } = await openOptionTicket();
+    await waitFor(() => expect(container.querySelector('svg.mini-chart')).toHaveAttribute('data-points', String(chart.bars.length)));
+    expect(chart.asked).toEqual(expect.arrayContaining(['range EURUSD 1min', 'watch EURUSD 1min']));
+    expect(container.querySelector('svg.mini-chart polyline')?.getAttribute('points')?.split(' ')).toHaveLength(chart.bars.length);
+  });
+
+  it('shows the live price at the product’s digits, its trailing zeros kept', async () => {
+    await openOptionTicket();
+    pushPrice('EURUSD', '1.084', '1.08412');
+    expect(await screen.findByTestId('option-current')).toHaveTextContent('1.08400');
   });
 
   it('refuses an amount that is not a whole number, or outside the delivery time\'s bounds', async () => {
     const { user, server, submit, amount } = await openOptionTicket();
     await user.click(delivery(30));
+    await user.clear(amount);
     await user.type(amount, '12.5');
     await user.click(submit());
     expect(await screen.findByRole('alert')).toHaveTextContent(t('option.amount_positive_int_rule'));
@@ -72,6 +125,7 @@ describe('the option ticket', () => {
     const { user, server, submit, amount } = await openOptionTicket({ balance: '100.00' });
     await user.click(delivery(30));
     // 100 and its 1 % fee are 101: one more than there is.
+    await user.clear(amount);
     await user.type(amount, '100');
     await user.click(submit());
     expect(await screen.findByRole('alert')).toHaveTextContent(t('option.insufficient_balance'));
@@ -107,6 +161,7 @@ describe('the option ticket', () => {
   it('places a demo session\'s option on the demo book', async () => {
     const { user, server, submit, amount } = await openOptionTicket({ book: 'demo' });
     await user.click(delivery(30));
+    await user.clear(amount);
     await user.type(amount, '10');
     await user.click(submit());
     await waitFor(() => expect(server.bodiesOf(addOptionOrderMock)).toHaveLength(1));

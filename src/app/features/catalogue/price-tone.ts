@@ -3,8 +3,3 @@ export function changeTone(percent: string): 'up' | 'down' | '' {
   if (percent.startsWith('-')) return 'down';
   return /[1-9]/.test(percent) ? 'up' : '';
 }
-
-/** "+1.25%", "-0.40%", "0.00%". */
-export function signedPercent(percent: string): string {
-  return `${changeTone(percent) === 'up' ? '+' : ''}${percent}%`;
-}

@@ -10,7 +10,8 @@ import { useApp } from '../../app-context';
 import type { VirtualRowProps } from '../../components/virtual-list';
 import { priceSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
-import { changeTone, signedPercent } from './price-tone';
+import { useBrandFormat, type BrandFormat } from '../../format/use-brand-format';
+import { changeTone } from './price-tone';
 
 /** Row height in px; the long list's virtualizer positions rows by it. */
 export const quoteRowHeight = 60;
@@ -31,16 +32,18 @@ interface LiveCells {
 }
 
 /** Writes a row's live quote into its cells; React renders them empty and never touches their text. */
-function paintQuote(cells: LiveCells, row: PriceRow | null, timeZone: BrandConfig['timeZone'], loading: string) {
+function paintQuote(cells: LiveCells, row: PriceRow | null, look: { format: BrandFormat; timeZone: BrandConfig['timeZone']; precision: number; loading: string }) {
+  const { format, timeZone, precision, loading } = look;
   const tone = row ? changeTone(row[4]) : '';
   if (cells.row) {
     if (row) cells.row.dataset.updated = String(row[8]);
     cells.row.dataset.tone = tone;
   }
   if (cells.time) cells.time.textContent = row ? formatPriceTime(row[8], timeZone) : loading;
-  if (cells.bid) cells.bid.textContent = row?.[2] ?? '—';
-  if (cells.ask) cells.ask.textContent = row?.[3] ?? '—';
-  if (cells.change) cells.change.textContent = row ? signedPercent(row[4]) : '—';
+  // At the product's digits, grouped as the chart's axis: "1.0840" keeps its zero whatever the wire sent.
+  if (cells.bid) cells.bid.textContent = format.price(row?.[2], precision);
+  if (cells.ask) cells.ask.textContent = format.price(row?.[3], precision);
+  if (cells.change) cells.change.textContent = row ? format.percent(row[4], true) : '—';
 }
 
 /**
@@ -53,14 +56,15 @@ function paintQuote(cells: LiveCells, row: PriceRow | null, timeZone: BrandConfi
 export const QuoteRow = memo(function QuoteRow({ product, onOpen, row }: QuoteRowProps) {
   const { t } = useTranslation();
   const { config } = useApp();
+  const format = useBrandFormat();
   const symbol = product.productCode;
   // A list row is glanced at (its price at most once a second); the product's chart and form follow every tick.
   useWatchedPrices([symbol], { glance: true });
   const cells = useRef<LiveCells>({ row: null, time: null, bid: null, ask: null, change: null });
   const loading = t('common.loading');
   useLayoutEffect(
-    () => effect(() => paintQuote(cells.current, priceSignal(symbol).value, config.timeZone, loading)),
-    [symbol, config.timeZone, loading],
+    () => effect(() => paintQuote(cells.current, priceSignal(symbol).value, { format, timeZone: config.timeZone, precision: product.pricePrecision, loading })),
+    [symbol, config.timeZone, format, product.pricePrecision, loading],
   );
   const names = quoteRowNames(product);
   return (

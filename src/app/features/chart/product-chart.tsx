@@ -12,7 +12,7 @@ import { showToast } from '../../components/toasts';
 import { priceSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
 import { useMarketSchedule } from '../trading/use-market-status';
-import { changeTone, signedPercent } from '../catalogue/price-tone';
+import { changeTone } from '../catalogue/price-tone';
 import { chartSettingsSignal } from './chart-settings';
 import { CandleTypePicker, ChartTools, PeriodPicker } from './chart-tools';
 import type { KlineChartHandle } from './kline-chart';
@@ -48,7 +48,7 @@ export function ChartQuote(props: { product: Product }) {
         <strong className={`chart-price numeric ${tone}`} data-testid="chart-price">
           {price(row?.[1])}
         </strong>
-        <span className={`numeric ${tone}`}>{row ? signedPercent(row[4]) : ''}</span>
+        <span className={`numeric ${tone}`}>{row ? format.percent(row[4], true) : ''}</span>
         <span className="chart-quote-time numeric">{row ? formatPriceTime(row[8], config.timeZone) : ''}</span>
         {status === 'open' ? null : (
           <span className="chart-quote-closed" data-testid="chart-closed">

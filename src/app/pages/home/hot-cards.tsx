@@ -4,13 +4,16 @@ import { Link } from 'wouter';
 import { useApp } from '../../app-context';
 import { priceSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
-import { changeTone, signedPercent } from '../../features/catalogue/price-tone';
-import { MiniChart } from './mini-chart';
+import { changeTone } from '../../features/catalogue/price-tone';
+import { pricePrecisionOf } from '../../features/catalogue/products';
+import { useBrandFormat } from '../../format/use-brand-format';
+import { MiniChart } from '../../features/chart/mini-chart';
 
 
 function HotCard(props: { symbol: string }) {
   useSignals();
   const { t } = useTranslation();
+  const format = useBrandFormat();
   const row = priceSignal(props.symbol).value;
   if (!row) {
     return (
@@ -21,19 +24,20 @@ function HotCard(props: { symbol: string }) {
   }
   const [symbol, , bid, ask, change] = row;
   const tone = changeTone(change);
+  const precision = pricePrecisionOf(symbol);
   return (
     <li className="hot-card">
       <Link href={`/${symbol}/chart`} aria-label={symbol}>
         <span className="hot-card-symbol">{symbol}</span>
         <MiniChart symbol={symbol} tone={tone} />
-        <span className={`hot-card-change numeric ${tone}`}>{signedPercent(change)}</span>
+        <span className={`hot-card-change numeric ${tone}`}>{format.percent(change, true)}</span>
         <span className="hot-card-quote">
           <span>{t('market.sell')}</span>
-          <strong className={`numeric ${tone}`} data-testid={`bid-${symbol}`}>{bid}</strong>
+          <strong className={`numeric ${tone}`} data-testid={`bid-${symbol}`}>{format.price(bid, precision)}</strong>
         </span>
         <span className="hot-card-quote">
           <span>{t('market.buy')}</span>
-          <strong className={`numeric ${tone}`} data-testid={`ask-${symbol}`}>{ask}</strong>
+          <strong className={`numeric ${tone}`} data-testid={`ask-${symbol}`}>{format.price(ask, precision)}</strong>
         </span>
       </Link>
     </li>

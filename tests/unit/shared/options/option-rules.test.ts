@@ -3,6 +3,9 @@ import { formatMoney, money } from '../../../../src/shared/money/money';
 import {
   countdownMilestone,
   optionAmountBounds,
+  optionRefund,
+  optionStanding,
+  OptionDirection,
   optionFee,
   optionPlacementViolation,
   optionProfit,
@@ -192,5 +195,35 @@ describe('the countdown a screen reader hears', () => {
     expect(countdownMilestone(11)).toBe(30);
     expect(countdownMilestone(10)).toBe(10);
     expect(countdownMilestone(0)).toBe(10);
+  });
+});
+
+describe('a running option’s standing', () => {
+  it('is winning when the live price is on its side of the start price, losing on the other, even on it, compared exactly', () => {
+    expect(optionStanding(OptionDirection.up, '1.08400', '1.08401')).toBe('winning');
+    expect(optionStanding(OptionDirection.up, '1.08400', '1.08399')).toBe('losing');
+    expect(optionStanding(OptionDirection.down, '1.08400', '1.08399')).toBe('winning');
+    expect(optionStanding(OptionDirection.down, '1.08400', '1.084')).toBe('even');
+    // Beyond a float's digits the comparison stays exact.
+    expect(optionStanding(OptionDirection.up, '12345678.12345678', '12345678.12345679')).toBe('winning');
+  });
+
+  it('is unknown while a price is missing', () => {
+    expect(optionStanding(OptionDirection.up, null, '1.1')).toBeNull();
+    expect(optionStanding(OptionDirection.up, '1.1', undefined)).toBeNull();
+  });
+});
+
+describe('what a settled option gave back', () => {
+  const order = { amount: '100', feeAmount: '2.5', voidReason: null };
+  it('is the amount on a draw and the amount with the fee on a void', () => {
+    expect(optionRefund({ ...order, result: 'equal' })).toBe(money('100'));
+    expect(optionRefund({ ...order, result: 'void', voidReason: 'no-price' })).toBe(money('102.5'));
+  });
+
+  it('is nothing for a win, a loss, or a void of a demo reset (no money moved)', () => {
+    expect(optionRefund({ ...order, result: 'win' })).toBeNull();
+    expect(optionRefund({ ...order, result: 'loss' })).toBeNull();
+    expect(optionRefund({ ...order, result: 'void', voidReason: 'demo-reset' })).toBeNull();
   });
 });

@@ -125,6 +125,7 @@ export function WithdrawForm() {
   const { t } = useTranslation();
   const { http } = useApp();
   const [, navigate] = useLocation();
+  const format = useBrandFormat();
   const { methods, blockedCode, verifyAt } = useWithdrawMethods();
   const [method, setMethod] = useState<Method>('crypto');
   const [networks, setNetworks] = useState<CoinNetworkOption[]>([]);
@@ -180,6 +181,8 @@ export function WithdrawForm() {
   // The bounds: the coin's, or the bank channel's with 0 as the default.
   const bounds = activeMethod === 'crypto' ? { min: network?.minWithdrawAmount ?? '0', max: network?.maxWithdrawAmount ?? '0' } : { min: bankMeta?.minWithdrawAmount ?? '0', max: bankMeta?.maxWithdrawAmount ?? '0' };
   const amountUnits = parseWithdrawalAmount(amount);
+  // The coin the amount is typed in, shown with every figure of the quote.
+  const coinUnit = (activeMethod === 'crypto' ? network?.currency : bankMeta?.currency) ?? '';
   const minUnits = parseMoney(bounds.min) ?? 0n;
   const maxUnits = parseMoney(bounds.max) ?? 0n;
   const inRange = amountUnits !== null && amountUnits >= minUnits && amountUnits <= maxUnits;
@@ -387,15 +390,15 @@ export function WithdrawForm() {
       <dl className="detail-rows numeric" data-testid="withdraw-quote">
         <div>
           <dt>{t('withdraw.fee')}</dt>
-          <dd data-testid="withdraw-fee">{quote ? `${quote.feeNum} (≈ ${quote.feeUsd} USD)` : '--'}</dd>
+          <dd data-testid="withdraw-fee">{quote ? `${format.quantity(quote.feeNum, coinUnit)} (≈ ${format.amount(quote.feeUsd, 'USD')})` : '--'}</dd>
         </div>
         <div>
           <dt>{t('withdraw.estimated_arrival')}</dt>
-          <dd data-testid="withdraw-practical">{quote ? quote.practical : '--'}</dd>
+          <dd data-testid="withdraw-practical">{quote ? format.quantity(quote.practical, coinUnit) : '--'}</dd>
         </div>
         <div>
           <dt>{t('withdraw.balance_after')}</dt>
-          <dd data-testid="withdraw-after">{quote ? quote.afterBalance : '--'}</dd>
+          <dd data-testid="withdraw-after">{quote ? format.quantity(quote.afterBalance, coinUnit) : '--'}</dd>
         </div>
       </dl>
 

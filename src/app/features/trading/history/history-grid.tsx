@@ -1,6 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useMemo } from 'react';
 import { VirtualGrid } from '../../../components/virtual-grid';
+import { useProducts } from '../../catalogue/products';
 import { historyKey, historyRowLabel, useHistorySource, type HistoryItem, type HistoryKind } from './history-kind';
 import { historyColumns, PagedListFooter, ProfitLossSummary, useHistoryDrawer, useHistoryLook } from './history-parts';
 import type { PageOf } from './use-paged-list';
@@ -11,6 +12,8 @@ import type { PageOf } from './use-paged-list';
  */
 export function HistoryGrid<Item extends HistoryItem, Page extends PageOf<Item>>(props: { kind: HistoryKind<Item, Page>; onOpen?: (item: Item) => void }) {
   useSignals();
+  // The cells' prices are shown at their products' digits: the catalogue comes with the grid (a direct load has none yet).
+  useProducts();
   const { kind } = props;
   const source = useHistorySource(kind);
   const { t, format } = useHistoryLook();

@@ -8,6 +8,7 @@ import type { DetailRow } from '../../../components/detail-list';
 import type { GridColumn } from '../../../components/virtual-grid';
 import { sessionSignal } from '../../../engine/signals';
 import type { BrandFormat } from '../../../format/use-brand-format';
+import type { StatusTone } from '../../../../shared/trading/status-tones';
 import { usePagedList, type PagedList, type PagedListState, type PageOf } from './use-paged-list';
 
 /** The specification's page size for history lists. */
@@ -30,8 +31,11 @@ export interface HistoryLook {
   format: BrandFormat;
 }
 
-/** An item's result as the row and the grid show it: the text, its up/down tone, and its test id. */
+/** An item's result as the row and the grid show it: the figure, its up/down tone, and its test id. */
 export interface HistoryResult {
+  /** What happened, in words, above the figure ("Win", "Void: amount and fee refunded"); none for a market order. */
+  note?: string;
+  /** The figure (the win/loss, a refund); empty when there is none to show. */
   text: string;
   tone: string;
   testId: string;
@@ -68,6 +72,8 @@ export interface HistoryKind<Item extends HistoryItem, Page extends PageOf<Item>
   isUp(item: Item): boolean;
   directionKeys: { up: string; down: string };
   resultOf(item: Item, look: HistoryLook): HistoryResult;
+  /** The item's status in words and the specification's colour for it. */
+  statusOf(item: Item, look: HistoryLook): { text: string; tone: StatusTone };
   rowOf(item: Item, look: HistoryLook): HistoryRowParts;
   /** The specification's desktop columns after the product, the id and the direction. */
   columns(look: HistoryLook): GridColumn<Item>[];

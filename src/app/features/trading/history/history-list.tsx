@@ -1,5 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { VirtualList } from '../../../components/virtual-list';
+import { useProducts } from '../../catalogue/products';
 import { historyKey, useHistorySource, type HistoryItem, type HistoryKind } from './history-kind';
 import { HistoryRow, PagedListFooter, ProfitLossSummary, useHistoryDrawer } from './history-parts';
 import type { PageOf } from './use-paged-list';
@@ -19,6 +20,8 @@ const overscanRows = 4;
  */
 export function HistoryList<Item extends HistoryItem, Page extends PageOf<Item>>(props: { kind: HistoryKind<Item, Page>; onOpen?: (item: Item) => void }) {
   useSignals();
+  // The rows' prices are shown at their products' digits: the catalogue comes with the list (a direct load has none yet).
+  useProducts();
   const source = useHistorySource(props.kind);
   const { state, list } = source.paged;
   const { items, status } = state;

@@ -5,6 +5,7 @@ import { useApp } from '../../../app-context';
 import { DetailList } from '../../../components/detail-list';
 import { Dialog } from '../../../components/dialog';
 import type { GridColumn } from '../../../components/virtual-grid';
+import { StatusBadge } from '../../../components/status-badge';
 import { changeTone } from '../../catalogue/price-tone';
 import { historyDirection, historyKey, historyRowLabel, type HistoryItem, type HistoryKind, type HistoryLook, type HistoryResult } from './history-kind';
 import type { PagedListStatus, PageOf } from './use-paged-list';
@@ -97,6 +98,7 @@ function HistoryRowView<Item extends HistoryItem>(props: { kind: HistoryKind<Ite
   const parts = kind.rowOf(item, look);
   const direction = historyDirection(kind, item, look.t);
   const result = kind.resultOf(item, look);
+  const status = kind.statusOf(item, look);
   return (
     <button type="button" className="history-row-button" onClick={() => props.onOpen(item)} aria-label={historyRowLabel(item)}>
       <span className="history-row-main">
@@ -104,12 +106,13 @@ function HistoryRowView<Item extends HistoryItem>(props: { kind: HistoryKind<Ite
           <strong>{item.productName}</strong>
           <span className={`order-direction ${direction.up ? 'up' : 'down'}`}>{direction.text}</span>
           <span className="numeric">{parts.detail}</span>
+          <StatusBadge text={status.text} tone={status.tone} />
         </span>
         <span className="history-row-prices numeric">{parts.prices}</span>
       </span>
       <span className="history-row-side">
         <span className={`order-pnl numeric ${result.tone}`} data-testid={result.testId}>
-          {result.text}
+          <ResultParts result={result} />
         </span>
         <span className="history-row-time numeric">{parts.time}</span>
       </span>
@@ -120,13 +123,30 @@ function HistoryRowView<Item extends HistoryItem>(props: { kind: HistoryKind<Ite
 /** Rows are drawn again only when their item changes. */
 export const HistoryRow = memo(HistoryRowView) as typeof HistoryRowView;
 
+/** A result's words (when it has them) above its figure. */
+function ResultParts(props: { result: HistoryResult }) {
+  const { note, text } = props.result;
+  return (
+    <>
+      {note ? <span className="history-result-note">{note}</span> : null}
+      {text ? <span className="history-result-figure">{text}</span> : null}
+    </>
+  );
+}
+
 /** An item's result in the desktop grid, toned by the amount shown. */
 export function HistoryResultText(props: { result: HistoryResult }) {
   return (
-    <span className={props.result.tone} data-testid={props.result.testId}>
-      {props.result.text}
+    <span className={`history-result ${props.result.tone}`} data-testid={props.result.testId}>
+      <ResultParts result={props.result} />
     </span>
   );
+}
+
+/** An item's status in the desktop grid. */
+export function HistoryStatusCell<Item extends HistoryItem>(props: { kind: Pick<HistoryKind<Item, PageOf<Item>>, 'statusOf'>; item: Item; look: HistoryLook }) {
+  const status = props.kind.statusOf(props.item, props.look);
+  return <StatusBadge text={status.text} tone={status.tone} />;
 }
 
 /** The desktop columns of a kind: product (pinned), id and direction first, then the kind's own, its result last (pinned). */
@@ -148,6 +168,11 @@ export function historyColumns<Item extends HistoryItem>(kind: HistoryKind<Item,
   ];
 }
 
+/** The status column a grid of mixed statuses shows (the transaction list), in words and colour. */
+export function historyStatusColumn<Item extends HistoryItem>(kind: Pick<HistoryKind<Item, PageOf<Item>>, 'statusOf'>, look: HistoryLook): GridColumn<Item> {
+  return { key: 'status', label: look.t('transactions.status_filter'), width: 'minmax(72px, 0.6fr)', cell: (item) => <HistoryStatusCell kind={kind} item={item} look={look} /> };
+}
+
 /** Every field of an item for its details: id and direction, then the kind's own. */
 export function HistoryDetails<Item extends HistoryItem>(props: { kind: HistoryKind<Item, PageOf<Item>>; item: Item }) {
   const look = useHistoryLook();
@@ -156,6 +181,7 @@ export function HistoryDetails<Item extends HistoryItem>(props: { kind: HistoryK
   const rows = [
     { label: look.t('position.order_id'), value: item.uid },
     { label: look.t('position.direction'), value: direction.text, tone: direction.up ? 'up' : 'down' },
+    { label: look.t('transactions.status_filter'), value: <HistoryStatusCell kind={kind} item={item} look={look} /> },
     ...kind.detailsOf(item, look),
   ];
   return <DetailList rows={rows} className="history-details" />;

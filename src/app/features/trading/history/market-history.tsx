@@ -5,13 +5,14 @@ import { isDemoSession, type SessionSnapshot } from '../../../../shared/protocol
 import type { HttpClient } from '../../../api/http-client';
 import { historyFilters, type HistoryFilter } from '../../../../shared/trading/history-filters';
 import { Direction, OrderStatus, PriceType } from '../../../../shared/trading/order-rules';
+import { tradeStatusTone } from '../../../../shared/trading/status-tones';
 import type { BrandFormat } from '../../../format/use-brand-format';
 import { changeTone } from '../../catalogue/price-tone';
 import { pricePrecisionOf } from '../../catalogue/products';
 import { HistoryGrid } from './history-grid';
 import { historyPageSize, type HistoryKind } from './history-kind';
 import { HistoryList } from './history-list';
-import { HistoryResultText } from './history-parts';
+import { HistoryResultText, historyStatusColumn } from './history-parts';
 import type { PageOf } from './use-paged-list';
 
 /** A page of closed market orders with the account's realized profit and loss. */
@@ -96,6 +97,8 @@ const marketHistoryLook: Omit<HistoryKind<TradeOrder, MarketHistoryPage>, 'fetch
   isUp: (order) => order.orderType === Direction.buy,
   directionKeys: { up: 'market.buy', down: 'market.sell' },
 
+  statusOf: (order, { t }) => ({ text: t(`history.status_${order.status}`), tone: tradeStatusTone(order.status) }),
+
   resultOf(order, { format }) {
     // Toned by the amount shown: a loss that rounds to 0.00 is not red.
     const pnl = format.amount(order.profitLoss ?? '0');
@@ -171,17 +174,9 @@ export function transactionOrdersOf(status: HistoryStatus | null): HistoryKind<T
       return { items: data.list, pages: data.pages };
     },
     texts: { label: 'page.transaction_list', empty: status === null ? 'transactions.empty' : 'history.empty_status', end: 'transactions.end' },
-    // Orders of every status side by side: each says its status.
-    rowOf: (order, lookOf) => ({
-      ...marketHistoryLook.rowOf(order, lookOf),
-      detail: `${order.orderQuantity} · ${lookOf.t(`history.status_${order.status}`)}`,
-      time: lookOf.format.time(order.orderTime),
-    }),
-    columns: (lookOf) => [
-      { key: 'status', label: lookOf.t('transactions.status_filter'), width: 'minmax(72px, 0.6fr)', cell: (order) => lookOf.t(`history.status_${order.status}`) },
-      ...marketHistoryLook.columns(lookOf),
-    ],
-    detailsOf: (order, lookOf) => [{ label: lookOf.t('transactions.status_filter'), value: lookOf.t(`history.status_${order.status}`) }, ...marketHistoryLook.detailsOf(order, lookOf)],
+    // Orders of every status side by side: each row says its status (the row's badge, the grid's status column).
+    rowOf: (order, lookOf) => ({ ...marketHistoryLook.rowOf(order, lookOf), time: lookOf.format.time(order.orderTime) }),
+    columns: (lookOf) => [historyStatusColumn(marketHistoryLook, lookOf), ...marketHistoryLook.columns(lookOf)],
   };
 }
 

@@ -1,7 +1,8 @@
 import type { TFunction } from 'i18next';
 import { OptionStatus, optionOrderList, type OptionOrder } from '../../../../shared/api/options';
+import { optionStatusTone } from '../../../../shared/trading/status-tones';
 import { formatMoney, parseMoney } from '../../../../shared/money/money';
-import { OptionDirection } from '../../../../shared/options/option-rules';
+import { OptionDirection, optionRefund } from '../../../../shared/options/option-rules';
 import type { BrandFormat } from '../../../format/use-brand-format';
 import { changeTone } from '../../catalogue/price-tone';
 import { pricePrecisionOf } from '../../catalogue/products';
@@ -19,9 +20,9 @@ interface OptionHistoryPage extends PageOf<OptionOrder> {
 }
 
 /** The placed rate (a fraction, "0.8") as the percent the form offered ("80.00%"), exactly. */
-function ratePercent(rate: string): string {
+function ratePercent(rate: string, format: BrandFormat): string {
   const fraction = parseMoney(rate);
-  return fraction === null ? rate : `${formatMoney(fraction * 100n)}%`;
+  return fraction === null ? rate : format.percent(formatMoney(fraction * 100n));
 }
 
 /** A settled option's result in words; a running one says it is unsettled. */
@@ -48,11 +49,19 @@ export const optionHistory: HistoryKind<OptionOrder, OptionHistoryPage> = {
   isUp: (order) => order.orderType === OptionDirection.up,
   directionKeys: { up: 'option.buy_up', down: 'option.buy_down' },
 
+  statusOf: (order, { t }) => ({ text: t(order.status === OptionStatus.settled ? 'option.settled' : 'option.unsettled'), tone: optionStatusTone(order.status) }),
+
   resultOf(order, { t, format }) {
-    if (order.winLost === null) return { text: resultLabel(order, t), tone: '', testId: `option-history-result-${order.uid}` };
+    const testId = `option-history-result-${order.uid}`;
+    if (order.winLost === null || order.result === null) return { text: resultLabel(order, t), tone: '', testId };
+    // A draw or a void is no result of 0.00: it says what came back, untoned.
+    const refund = optionRefund(order);
+    if (refund !== null) return { note: resultLabel(order, t), text: format.units(refund), tone: '', testId };
+    // A void of a demo reset moved no money: its words alone.
+    if (order.result === 'void') return { note: resultLabel(order, t), text: '', tone: '', testId };
     // Toned by the amount shown: a result that rounds to 0.00 is not coloured.
     const winLost = format.amount(order.winLost);
-    return { text: `${resultLabel(order, t)} ${winLost}`, tone: changeTone(winLost), testId: `option-history-result-${order.uid}` };
+    return { note: resultLabel(order, t), text: winLost, tone: changeTone(winLost), testId };
   },
 
   rowOf: (order, { t, format }) => ({
@@ -74,22 +83,25 @@ export const optionHistory: HistoryKind<OptionOrder, OptionHistoryPage> = {
       { key: 'begin', label: t('history.execution_time'), width: 'minmax(142px, 1fr)', numeric: true, hidePriority: 2, cell: (order) => time(order.beginTime) },
       { key: 'settled', label: t('option.settlement_time'), width: 'minmax(142px, 1fr)', numeric: true, cell: (order) => time(order.completeTime) },
       // The result stays in view at the end (pinned) while the columns before it scroll.
-      { key: 'winLost', label: t('history.win_loss'), width: 'minmax(96px, 1fr)', numeric: true, pin: 'end', cell: (order) => <HistoryResultText result={optionHistory.resultOf(order, look)} /> },
+      { key: 'winLost', label: t('history.win_loss'), width: 'minmax(120px, 1fr)', numeric: true, pin: 'end', cell: (order) => <HistoryResultText result={optionHistory.resultOf(order, look)} /> },
     ];
   },
 
   detailsOf(order, { t, format }) {
     const { amount, time } = format;
-    const winLost = order.winLost === null ? null : amount(order.winLost);
+    const refund = optionRefund(order);
+    const winLost = order.winLost === null || order.result === 'void' || order.result === 'equal' ? null : amount(order.winLost);
     return [
       { label: t('option.delivery_time'), value: t('option.seconds', { seconds: order.timeLong }) },
       { label: t('option.order_amount'), value: amount(order.amount) },
-      { label: t('history.profit_rate'), value: ratePercent(order.rate) },
+      { label: t('history.profit_rate'), value: ratePercent(order.rate, format) },
       { label: t('option.start_price'), value: priceOf(order, order.price, format) },
       { label: t('option.end_price'), value: priceOf(order, order.priceEnd, format) },
       { label: t('option.fee'), value: amount(order.feeAmount) },
       { label: t('history.result'), value: resultLabel(order, t) },
-      { label: t('history.win_loss'), value: winLost, tone: winLost === null ? '' : changeTone(winLost) },
+      refund === null
+        ? { label: t('history.win_loss'), value: winLost, tone: winLost === null ? '' : changeTone(winLost) }
+        : { label: t('history.refunded'), value: format.units(refund) },
       { label: t('history.execution_time'), value: time(order.beginTime) },
       { label: t('option.settlement_time'), value: time(order.completeTime) },
     ];

@@ -1,12 +1,15 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useEffectEvent, useState } from 'react';
+import { useEffect, useEffectEvent, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { optionCompleted, optionOrderByUid, OptionStatus, type OptionOrder } from '../../../../shared/api/options';
-import { countdownMilestone, OptionDirection, progressPercent } from '../../../../shared/options/option-rules';
+import { countdownMilestone, OptionDirection, optionStanding, progressPercent } from '../../../../shared/options/option-rules';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { useApp } from '../../../app-context';
 import { Dialog } from '../../../components/dialog';
+import { FloatingDialog } from '../../../components/floating-dialog';
+import { useIsDesktop } from '../../../layouts/use-viewport';
+import { pricePrecisionOf } from '../../catalogue/products';
 import { showToast } from '../../../components/toasts';
 import { optionsSignal, priceSignal } from '../../../engine/signals';
 import { useWatchedPrices } from '../../../engine/use-watched-prices';
@@ -114,11 +117,50 @@ function Detail(props: { label: string; value: string; testId?: string; tone?: s
   );
 }
 
-/** The live price of a symbol, watched while shown. */
+/** The live price of a symbol at its product's digits, watched while shown. */
 export function LivePrice(props: { symbol: string }) {
   useSignals();
+  const format = useBrandFormat();
   useWatchedPrices([props.symbol]);
-  return <>{priceSignal(props.symbol).value?.[1] ?? '—'}</>;
+  return <>{format.price(priceSignal(props.symbol).value?.[1], pricePrecisionOf(props.symbol))}</>;
+}
+
+/**
+ * How a running option stands at the live price, in words and the up/down tone (winning,
+ * losing, even); nothing while a price is unknown.
+ */
+export function OptionStandingText(props: { order: Pick<OptionFlowOrder, 'orderType' | 'price' | 'tradePair' | 'uid'> }) {
+  useSignals();
+  const { t } = useTranslation();
+  useWatchedPrices([props.order.tradePair]);
+  const standing = optionStanding(props.order.orderType === OptionDirection.up ? OptionDirection.up : OptionDirection.down, props.order.price, priceSignal(props.order.tradePair).value?.[1]);
+  if (standing === null) return null;
+  const tone = standing === 'winning' ? 'up' : standing === 'losing' ? 'down' : '';
+  return (
+    <span className={`option-standing ${tone}`} data-standing={standing} data-testid={`option-standing-${props.order.uid}`}>
+      {t(`option.standing_${standing}`)}
+    </span>
+  );
+}
+
+/**
+ * Where the flow shows: a drawer (the specification's) on phones; on desktop a panel that
+ * floats beside the terminal without blocking it, so trading goes on while an option runs.
+ */
+function FlowSurface(props: { title: string; onClose: () => void; heightPx: number; describe?: boolean; children: ReactNode }) {
+  const desktop = useIsDesktop();
+  if (desktop) {
+    return (
+      <FloatingDialog title={props.title} onClose={props.onClose} widthPx={340}>
+        {props.children}
+      </FloatingDialog>
+    );
+  }
+  return (
+    <Dialog title={props.title} onClose={props.onClose} heightPx={props.heightPx} describe={props.describe}>
+      {props.children}
+    </Dialog>
+  );
 }
 
 /** The countdown bar: a progressbar whose value falls from 100 to 0. */
@@ -193,6 +235,7 @@ export function OptionOrderFlow(props: {
     },
   });
   const amount = format.amount;
+  const price = (value: string | null) => format.price(value, pricePrecisionOf(order.tradePair));
   const up = order.orderType === OptionDirection.up;
   const direction = <Detail label={t('position.direction')} value={t(up ? 'option.buy_up' : 'option.buy_down')} tone={up ? 'up' : 'down'} />;
 
@@ -201,7 +244,7 @@ export function OptionOrderFlow(props: {
     const winLost = settled.winLost ?? '0';
     const tone = settled.result === 'win' ? 'up' : settled.result === 'loss' ? 'down' : '';
     return (
-      <Dialog title={t('option.result_title')} onClose={onClose} heightPx={settlementDrawerHeightPx} describe>
+      <FlowSurface title={t('option.result_title')} onClose={onClose} heightPx={settlementDrawerHeightPx} describe>
         <div className="option-result" data-result={settled.result ?? 'void'}>
           <strong className={`option-result-label ${tone}`} data-testid="option-result">
             {t(resultKey(settled))}
@@ -214,19 +257,19 @@ export function OptionOrderFlow(props: {
         <dl className="order-details numeric">
           <Detail label={t('position.order_id')} value={settled.uid} testId="option-order-id" />
           {direction}
-          <Detail label={t('option.start_price')} value={settled.price} />
-          <Detail label={t('option.end_price')} value={settled.priceEnd ?? '—'} testId="option-end-price" />
+          <Detail label={t('option.start_price')} value={price(settled.price)} />
+          <Detail label={t('option.end_price')} value={price(settled.priceEnd)} testId="option-end-price" />
           <Detail label={t('option.amount')} value={amount(settled.amount)} />
           <Detail label={t('option.fee')} value={amount(settled.feeAmount)} />
           <Detail label={t('option.settlement_time')} value={format.time(settled.completeTime)} />
         </dl>
-      </Dialog>
+      </FlowSurface>
     );
   }
 
   if (phase.kind === 'settling') {
     return (
-      <Dialog title={t('option.settling_title')} onClose={onClose} heightPx={settlementDrawerHeightPx}>
+      <FlowSurface title={t('option.settling_title')} onClose={onClose} heightPx={settlementDrawerHeightPx}>
         <div className="option-settling" role="status" aria-busy="true">
           <span className="spinner" aria-hidden="true" />
           <p>{t('option.settling_text')}</p>
@@ -235,30 +278,36 @@ export function OptionOrderFlow(props: {
           <Detail label={t('position.order_id')} value={order.uid} testId="option-order-id" />
           {direction}
           <Detail label={t('option.amount')} value={amount(order.amount)} />
-          <Detail label={t('option.start_price')} value={order.price ?? '—'} />
+          <Detail label={t('option.start_price')} value={price(order.price)} />
         </dl>
-      </Dialog>
+      </FlowSurface>
     );
   }
 
   return (
-    <Dialog title={t('option.progress_title')} onClose={onClose} heightPx={progressDrawerHeightPx}>
+    <FlowSurface title={t('option.progress_title')} onClose={onClose} heightPx={progressDrawerHeightPx}>
       <dl className="order-details numeric">
         <Detail label={t('option.product')} value={order.productName} />
         <Detail label={t('position.order_id')} value={order.uid} testId="option-order-id" />
         {direction}
         <Detail label={t('option.amount')} value={amount(order.amount)} />
         <Detail label={t('option.delivery_time')} value={t('option.seconds', { seconds: order.timeLong })} />
-        <Detail label={t('option.start_price')} value={order.price ?? '—'} testId="option-start-price" />
+        <Detail label={t('option.start_price')} value={price(order.price)} testId="option-start-price" />
         <div>
           <dt>{t('option.live_price')}</dt>
           <dd data-testid="option-live-price">
             <LivePrice symbol={order.tradePair} />
           </dd>
         </div>
+        <div>
+          <dt>{t('option.standing')}</dt>
+          <dd>
+            <OptionStandingText order={order} />
+          </dd>
+        </div>
       </dl>
       <CountdownBar progress={phase.progress} remainingMs={phase.remainingMs} label={t('option.time_left')} />
       <CountdownAnnouncer remainingMs={phase.remainingMs} />
-    </Dialog>
+    </FlowSurface>
   );
 }

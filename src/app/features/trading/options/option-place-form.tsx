@@ -22,6 +22,8 @@ import { OptionOrderFlow, type OptionFlowOrder } from './option-order-flow';
 import { SignInToTrade, useOrderSubmission } from '../order-submission';
 import { isDemoSession } from '../../../../shared/protocol/engine';
 import { Icon } from '../../../components/icons';
+import { changeTone } from '../../catalogue/price-tone';
+import { MiniChart } from '../../chart/mini-chart';
 
 /** Typed amounts keep at most this many decimals (the whole-number rule then names the mistake). */
 const amountInputDecimals = 2;
@@ -98,23 +100,26 @@ export function OptionPlaceForm(props: {
   const balance = useAccountBalance();
   const deliveryId = useId();
 
+  // What the trader chose; until then the first delivery time and its minimum amount are chosen for them.
   const [timeLong, setTimeLong] = useState<number | null>(null);
-  const [amount, setAmount] = useState('');
+  const [typedAmount, setAmount] = useState<string | null>(null);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [flow, setFlow] = useState<{ start: OptionFlowOrder; localOffsetMs: number } | null>(null);
   const { submitting, submit: send } = useOrderSubmission();
 
   const entries = optionProduct.entries;
-  // A refresh may drop the chosen entry: then nothing is chosen.
-  const entry = entries.find((each) => each.timeLong === timeLong) ?? null;
+  // A refresh may drop the chosen entry: then the first is chosen again.
+  const entry = entries.find((each) => each.timeLong === timeLong) ?? entries[0] ?? null;
+  const amount = typedAmount ?? (entry ? String(optionAmountBounds(entry).min) : '');
   const up = direction === OptionDirection.up;
   const livePrice = row?.[1] ?? null;
+  const shownPrice = format.price(livePrice, product.pricePrecision);
   // The option product's status and the underlying product's both gate trading.
   const blocked = tradeBlock([optionProduct, product], props.status);
   const units = parseMoney(amount);
   const fee = units !== null && units > 0n ? optionFee(units, optionProduct.feeRate) : null;
   const profit = units !== null && units > 0n && entry ? optionProfit(units, entry.profitRate) : null;
-  const shown = (value: bigint | null) => (value === null ? '—' : format.amount(formatMoney(value)));
+  const shown = (value: bigint | null) => (value === null ? '—' : format.units(value));
 
   function ruleMessage(rule: OptionRule, bounds: OptionTimeRate | null): string {
     if (rule === 'delivery_time_rule') return t('option.delivery_empty_rule');
@@ -199,10 +204,13 @@ export function OptionPlaceForm(props: {
           ))}
         </div>
       ) : null}
-      <p className="place-current numeric">
-        {t('option.live_price')}: <strong data-testid="option-current">{livePrice ?? '—'}</strong>
-        <AnnounceOnce subject={symbol} text={livePrice !== null ? `${symbol}, ${t('option.live_price')}: ${livePrice}` : null} />
-      </p>
+      <div className="option-quote">
+        <p className="place-current numeric">
+          {t('option.live_price')}: <strong data-testid="option-current">{shownPrice}</strong>
+          <AnnounceOnce subject={symbol} text={livePrice !== null ? `${symbol}, ${t('option.live_price')}: ${shownPrice}` : null} />
+        </p>
+        <MiniChart symbol={symbol} tone={row ? changeTone(row[4]) : ''} />
+      </div>
       <fieldset className="option-delivery" aria-describedby={errors.delivery ? `${deliveryId}-error` : undefined}>
         <legend className="field-label">{t('option.delivery_time')}</legend>
         <div className="option-times">
@@ -212,7 +220,7 @@ export function OptionPlaceForm(props: {
                 type="radio"
                 className="option-time-input"
                 name={`${deliveryId}-time`}
-                checked={each.timeLong === timeLong}
+                checked={each.timeLong === entry?.timeLong}
                 onChange={() => {
                   setTimeLong(each.timeLong);
                   setField('delivery', null);

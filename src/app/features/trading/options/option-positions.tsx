@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { OptionDirection } from '../../../../shared/options/option-rules';
+import { OptionDirection, OptionStatus } from '../../../../shared/options/option-rules';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RunningOption } from '../../../../shared/protocol/engine';
@@ -8,7 +8,10 @@ import { VirtualGrid, type GridColumn } from '../../../components/virtual-grid';
 import { VirtualList, type VirtualRowProps } from '../../../components/virtual-list';
 import { optionsSignal } from '../../../engine/signals';
 import { completionTriesFromList } from './option-completion';
-import { CountdownBar, LivePrice, OptionOrderFlow, type OptionFlowOrder } from './option-order-flow';
+import { CountdownBar, LivePrice, OptionOrderFlow, OptionStandingText, type OptionFlowOrder } from './option-order-flow';
+import { StatusBadge } from '../../../components/status-badge';
+import { optionStatusTone } from '../../../../shared/trading/status-tones';
+import { pricePrecisionOf, useProducts } from '../../catalogue/products';
 
 /**
  * The running options of the signed-in account, from the engine's countdowns: rows with
@@ -18,6 +21,8 @@ import { CountdownBar, LivePrice, OptionOrderFlow, type OptionFlowOrder } from '
 
 function useRunningOptions() {
   useSignals();
+  // Prices are shown at their products' digits: the catalogue comes with the list (a direct load has none yet).
+  useProducts();
   const state = optionsSignal.value;
   return { loaded: state.loaded, running: state.running };
 }
@@ -49,12 +54,14 @@ function OptionRow(props: { running: RunningOption; onOpen: (order: OptionFlowOr
           <strong>{order.productName}</strong>
           <span className={`order-direction ${up ? 'up' : 'down'}`}>{t(up ? 'option.buy_up' : 'option.buy_down')}</span>
           <span className="numeric">{format.amount(order.amount)}</span>
+          <StatusBadge text={t('option.unsettled')} tone={optionStatusTone(OptionStatus.running)} />
         </span>
         <span className="order-prices numeric">
-          <span>{order.price}</span>
+          <span>{format.price(order.price, pricePrecisionOf(order.tradePair))}</span>
           <span>
             <LivePrice symbol={order.tradePair} />
           </span>
+          <OptionStandingText order={order} />
         </span>
         <CountdownBar progress={progress} remainingMs={remainingMs} label={t('option.time_left')} />
       </button>
@@ -103,8 +110,9 @@ function useOptionColumns(): GridColumn<RunningOption>[] {
         cell: ({ order }) => <span className={order.orderType === OptionDirection.up ? 'up' : 'down'}>{t(order.orderType === OptionDirection.up ? 'option.buy_up' : 'option.buy_down')}</span>,
       },
       { key: 'delivery', label: t('option.delivery_time'), width: 'minmax(64px, 0.6fr)', numeric: true, hidePriority: 4, cell: ({ order }) => t('option.seconds', { seconds: order.timeLong }) },
-      { key: 'placePrice', label: t('option.place_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: ({ order }) => order.price },
+      { key: 'placePrice', label: t('option.place_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: ({ order }) => format.price(order.price, pricePrecisionOf(order.tradePair)) },
       { key: 'current', label: t('position.current_price'), width: 'minmax(80px, 1fr)', numeric: true, cell: ({ order }) => <LivePrice symbol={order.tradePair} /> },
+      { key: 'standing', label: t('option.standing'), width: 'minmax(72px, 0.7fr)', cell: ({ order }) => <OptionStandingText order={order} /> },
       { key: 'amount', label: t('option.order_amount'), width: 'minmax(70px, 0.8fr)', numeric: true, cell: ({ order }) => amount(order.amount) },
       { key: 'fee', label: t('position.fee'), width: 'minmax(56px, 0.6fr)', numeric: true, hidePriority: 2, cell: ({ order }) => amount(order.feeAmount) },
       { key: 'time', label: t('option.place_time'), width: 'minmax(148px, 1.2fr)', numeric: true, hidePriority: 3, cell: ({ order }) => format.time(order.beginTime) },

@@ -7,6 +7,8 @@ import { changeTone } from '../../catalogue/price-tone';
 import { pricePrecisionOf } from '../../catalogue/products';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { VirtualList, type VirtualRowProps } from '../../../components/virtual-list';
+import { StatusBadge } from '../../../components/status-badge';
+import { tradeStatusTone } from '../../../../shared/trading/status-tones';
 import { PositionOrders, PositionTabs, PositionsSummaryBar, useMarketPositions, type PositionTab } from './position-parts';
 
 /** A row's height before it is measured: name, direction and volume on one line (a long name wraps), the two prices stacked beside them. */
@@ -27,6 +29,7 @@ function OrderRow(props: { order: TradeOrder; onOpen: (order: TradeOrder) => voi
           <strong>{order.productName}</strong>
           <span className={`order-direction ${buy ? 'up' : 'down'}`}>{t(buy ? 'market.buy' : 'market.sell')}</span>
           <span className="numeric">{order.orderQuantity}</span>
+          <StatusBadge text={t(`history.status_${order.status}`)} tone={tradeStatusTone(order.status)} />
         </span>
         <span className="order-prices numeric">
           <span>{format.price(order.openingPrice ?? order.limitPrice, precision)}</span>

@@ -12,7 +12,7 @@ import { Icon } from '../../../components/icons';
 import { showToast } from '../../../components/toasts';
 import { positionsSignal, sessionSignal } from '../../../engine/signals';
 import { changeTone } from '../../catalogue/price-tone';
-import { pricePrecisionOf } from '../../catalogue/products';
+import { pricePrecisionOf, useProducts } from '../../catalogue/products';
 import { isDemoSession } from '../../../../shared/protocol/engine';
 import { Direction } from '../../../../shared/trading/order-rules';
 import { EditOrderDialog, useHoldCountdown } from './order-edit';
@@ -26,6 +26,8 @@ export type PositionTab = 'opening' | 'pending';
  * and the details drawer of the order opened. The caller's component must track signals.
  */
 export function useMarketPositions(tab: PositionTab) {
+  // Prices are shown at their products' digits: the catalogue comes with the positions (a direct load has none yet).
+  useProducts();
   const [openId, setOpenId] = useState<string | null>(null);
   const positions = positionsSignal.value;
   const summary = tab === 'opening' ? positions.holt : positions.pending;

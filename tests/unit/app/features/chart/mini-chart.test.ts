@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { miniChartWindow, sparklinePoints } from '../../../../../src/app/pages/home/mini-chart';
+import { miniChartWindow, sparklinePoints } from '../../../../../src/app/features/chart/mini-chart';
 
 describe('mini chart line', () => {
   it('scales closes into the box, highest at the top', () => {
