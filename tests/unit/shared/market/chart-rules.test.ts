@@ -6,6 +6,9 @@ import {
   screenshotFileName,
   showsVolume,
   subPaneHeightPx,
+  subPaneLayout,
+  candleTopGapRate,
+  readStoredDrawings,
   toggleIndicator,
   type ChartIndicators,
 } from '../../../../src/shared/market/chart-rules';
@@ -68,5 +71,38 @@ describe('chart layout on small panels', () => {
     expect(chartLegendRule(599, 300)).toBe('follow_cross');
     expect(chartLegendRule(900, 119)).toBe('follow_cross');
     expect(chartLegendRule(370, 100)).toBe('follow_cross');
+  });
+});
+
+describe('indicator panes and legends that leave the candles readable', () => {
+  it('keeps each sub pane at least 64 px on the phone and 80 px on desktop, with fewer panes when they do not fit', () => {
+    expect(subPaneLayout(400, 1, true)).toEqual({ shown: 1, height: 110 });
+    expect(subPaneLayout(400, 2, true)).toEqual({ shown: 2, height: 80 });
+    expect(subPaneLayout(400, 3, true)).toEqual({ shown: 2, height: 80 });
+    expect(subPaneLayout(400, 3, false)).toEqual({ shown: 2, height: 80 });
+    expect(subPaneLayout(300, 2, false)).toEqual({ shown: 1, height: 110 });
+    expect(subPaneLayout(160, 1, true)).toEqual({ shown: 1, height: 64 });
+    expect(subPaneLayout(150, 1, true)).toEqual({ shown: 0, height: 0 });
+    expect(subPaneLayout(800, 0, false)).toEqual({ shown: 0, height: 0 });
+  });
+
+  it('reserves the legend rows above the highest candle while legends always show', () => {
+    // One bar row and one MA row (48 px) of a 400 px pane: the gap is that share of the scale.
+    const rate = candleTopGapRate('always', 1000, 1, 400);
+    const range = 1;
+    const span = range * (1 + rate + 0.1);
+    expect(Math.round(((range * rate) / span) * 400)).toBe(48);
+    // Two bar rows on a narrower chart.
+    expect(Math.round(((candleTopGapRate('always', 700, 1, 400) / (1 + candleTopGapRate('always', 700, 1, 400) + 0.1)) * 400))).toBe(68);
+    expect(candleTopGapRate('follow_cross', 1000, 1, 400)).toBe(0.2);
+  });
+});
+
+describe('drawings kept per symbol', () => {
+  it('keeps well-formed drawings of known tools and drops the rest', () => {
+    const line = { name: 'segment', points: [{ timestamp: 1, value: 1.08 }, { timestamp: 2, value: 1.09 }] };
+    expect(readStoredDrawings([line, { name: 'script', points: [{ timestamp: 1, value: 1 }] }, { name: 'segment', points: [{ timestamp: 'x', value: 1 }] }, null])).toEqual([line]);
+    expect(readStoredDrawings('nope')).toEqual([]);
+    expect(readStoredDrawings(Array.from({ length: 60 }, () => line))).toHaveLength(50);
   });
 });
