@@ -60,19 +60,8 @@ export function screenshotFileName(symbol: string, period: KlinePeriod, atMs: nu
   return `${symbol}-${period}-${stamp}.jpeg`;
 }
 
-/** The tallest and the shortest a sub-indicator pane (VOL, MACD, …) is drawn. */
-export const subPaneHeightBoundsPx = { min: 32, max: 90 } as const;
-
-/**
- * A sub-indicator pane's height on a chart of that height: the sub panes share a quarter of
- * it, each within the bounds, so the candles keep most of a short chart (a fixed 90 px
- * pane took over half of the chart at 1280×800 with every workspace panel open).
- */
-export function subPaneHeightPx(chartHeightPx: number, subPanes: number): number {
-  if (subPanes <= 0) return 0;
-  const share = Math.floor((Math.max(0, chartHeightPx) * 0.25) / subPanes);
-  return Math.min(subPaneHeightBoundsPx.max, Math.max(subPaneHeightBoundsPx.min, share));
-}
+/** The tallest a sub-indicator pane is drawn: the candles keep the rest of a tall chart. */
+export const subPaneMaxHeightPx = 110;
 
 /** The shortest a sub-indicator pane is drawn, so that its curve and scale stay readable (RSI was squeezed into about 40 px). */
 export const subPaneMinHeightPx = { phone: 64, desktop: 80 } as const;
@@ -95,12 +84,12 @@ export function subPaneLayout(chartHeightPx: number, subPanes: number, phone: bo
   const room = Math.floor(Math.max(0, chartHeightPx) * subPanesShareMax);
   const shown = Math.min(subPanes, Math.floor(room / min));
   if (shown === 0) return { shown: 0, height: 0 };
-  return { shown, height: Math.min(subPaneHeightBoundsPx.max + 20, Math.floor(room / shown)) };
+  return { shown, height: Math.min(subPaneMaxHeightPx, Math.floor(room / shown)) };
 }
 
-/** A legend row's height (the library's 12 px text with its 4 px margins above and below) and the room under the last row. */
+/** A legend row's height (the library's 12 px text with its 4 px margins above and below), and the room under the last row (the highest bar's price mark prints above it). */
 export const legendRowPx = 20;
-export const legendBottomMarginPx = 8;
+export const legendBottomMarginPx = 20;
 /** Below this chart width the bar's legend (time, open, high, low, close, volume) takes two rows. */
 export const legendOneRowMinWidthPx = 820;
 /** The library's own room under the lowest candle, as a share of the price range. */

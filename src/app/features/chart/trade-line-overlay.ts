@@ -10,8 +10,10 @@ export interface TradeLineLook {
   colour: string;
   /** Stop loss, take profit and pending lines are dashed; an entry is solid. */
   dashed: boolean;
-  /** The text colour on the label's background. */
-  textColour: string;
+  /** The label's background: the colour's tone that white text reads on (`--x-fill`). */
+  labelColour: string;
+  /** Where the label sits: options at the right end, beside the last bars, so that an option started at a position's price does not hide its label. */
+  labelAt: 'start' | 'end';
 }
 
 let registered = false;
@@ -40,8 +42,8 @@ export function registerTradeOverlays() {
         {
           key: 'label',
           type: 'text',
-          attrs: { x: 6, y, text: look.label, align: 'left', baseline: 'middle' },
-          styles: { color: look.textColour, backgroundColor: look.colour, borderColor: look.colour, borderRadius: 3, paddingLeft: 5, paddingRight: 5, paddingTop: 3, paddingBottom: 3, size: 11 },
+          attrs: look.labelAt === 'end' ? { x: bounding.width - 6, y, text: look.label, align: 'right', baseline: 'middle' } : { x: 6, y, text: look.label, align: 'left', baseline: 'middle' },
+          styles: { color: '#ffffff', backgroundColor: look.labelColour, borderColor: look.labelColour, borderRadius: 3, paddingLeft: 5, paddingRight: 5, paddingTop: 3, paddingBottom: 3, size: 11 },
         },
       ];
     },
@@ -62,7 +64,7 @@ export function registerTradeOverlays() {
           key: 'label',
           type: 'text',
           attrs: { x, y: bounding.height - 4, text: look.label, align: 'right', baseline: 'bottom' },
-          styles: { color: look.textColour, backgroundColor: look.colour, borderColor: look.colour, borderRadius: 3, paddingLeft: 4, paddingRight: 4, paddingTop: 2, paddingBottom: 2, size: 11 },
+          styles: { color: '#ffffff', backgroundColor: look.labelColour, borderColor: look.labelColour, borderRadius: 3, paddingLeft: 4, paddingRight: 4, paddingTop: 2, paddingBottom: 2, size: 11 },
         },
       ];
     },

@@ -9,6 +9,7 @@ import { useApp } from '../../app-context';
 import { confirmDialog } from '../../components/confirm';
 import { showToast } from '../../components/toasts';
 import { optionsSignal, positionsSignal, priceSignal, sessionSignal } from '../../engine/signals';
+import { themeColourSignal } from '../../theme/theme-choice';
 import { useBrandFormat } from '../../format/use-brand-format';
 import type { ColourScheme } from '../../theme/theme';
 import type { DrawnLine, DrawnMarker } from './kline-chart';
@@ -42,12 +43,13 @@ export function useChartLines(product: Product, scheme: ColourScheme) {
   const orders = useMemo(() => [...(positions.holt?.orderList ?? []), ...(positions.pending?.orderList ?? [])], [positions]);
   const model = useMemo(() => tradeLinesOf(symbol, orders), [symbol, orders]);
 
-  const colours = useMemo(
-    () => ({ up: cssColour('--up', '#16a34a'), down: cssColour('--down', '#dc2626'), accent: cssColour('--accent', '#2563eb'), even: '#6b7280' }),
-    // Read again when the scheme or colour changes.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [scheme],
-  );
+  const themeColour = themeColourSignal.value;
+  const colours = useMemo(() => {
+    const tone = (name: string, fallback: string) => ({ line: cssColour(`--${name}`, fallback), label: cssColour(`--${name}-fill`, fallback) });
+    // Read again when the scheme or the theme colour changes (both set these properties).
+    void [scheme, themeColour];
+    return { up: tone('up', '#16a34a'), down: tone('down', '#dc2626'), accent: tone('accent', '#2563eb'), even: { line: '#6b7280', label: '#4b5563' } };
+  }, [scheme, themeColour]);
 
   const lines = useMemo<DrawnLine[]>(() => {
     const side = (direction: Direction) => t(direction === Direction.buy ? 'market.buy' : 'market.sell');
@@ -63,8 +65,8 @@ export function useChartLines(product: Product, scheme: ColourScheme) {
           : line.kind === 'pending'
             ? t('chart.line_pending', { side: side(line.direction), volume, price: shown })
             : t(line.kind === 'stopLoss' ? 'chart.line_stop_loss' : 'chart.line_take_profit', { price: shown });
-      const colour = line.kind === 'entry' ? (line.direction === Direction.buy ? colours.up : colours.down) : line.kind === 'stopLoss' ? colours.down : line.kind === 'takeProfit' ? colours.up : colours.accent;
-      return { id: line.id, kind: line.kind, price, draggable: line.draggable, look: { label, colour, dashed: line.kind !== 'entry', textColour: '#ffffff' } };
+      const tone = line.kind === 'entry' ? (line.direction === Direction.buy ? colours.up : colours.down) : line.kind === 'stopLoss' ? colours.down : line.kind === 'takeProfit' ? colours.up : colours.accent;
+      return { id: line.id, kind: line.kind, price, draggable: line.draggable, look: { label, colour: tone.line, labelColour: tone.label, dashed: line.kind !== 'entry', labelAt: 'start' } };
     });
     for (const option of optionLinesOf(symbol, running.map((each) => each.order))) {
       const run = running.find((each) => each.order.uid === option.orderUid);
@@ -77,8 +79,8 @@ export function useChartLines(product: Product, scheme: ColourScheme) {
         standing: standing === null ? '—' : t(`chart.option_${standing}`),
         left: holdCountdownText(run.remainingMs),
       });
-      const colour = standing === 'winning' ? colours.up : standing === 'losing' ? colours.down : colours.even;
-      drawn.push({ id: option.id, kind: standing === null ? 'optionStart' : `optionStart ${standing}`, price: option.price, draggable: false, look: { label, colour, dashed: true, textColour: '#ffffff' } });
+      const tone = standing === 'winning' ? colours.up : standing === 'losing' ? colours.down : colours.even;
+      drawn.push({ id: option.id, kind: standing === null ? 'optionStart' : `optionStart ${standing}`, price: option.price, draggable: false, look: { label, colour: tone.line, labelColour: tone.label, dashed: true, labelAt: 'end' } });
     }
     return drawn;
   }, [model, orders, moved, running, row, symbol, decimals, format, colours, t]);
@@ -90,7 +92,7 @@ export function useChartLines(product: Product, scheme: ColourScheme) {
         .map((each) => ({
           id: `${each.order.uid}:optionEnd`,
           timeMs: each.order.endTime,
-          look: { label: t('chart.line_option_end', { time: format.time(each.order.endTime).slice(11) }), colour: colours.accent, dashed: true, textColour: '#ffffff' },
+          look: { label: t('chart.line_option_end', { time: format.time(each.order.endTime).slice(11) }), colour: colours.accent.line, labelColour: colours.accent.label, dashed: true, labelAt: 'end' },
         })),
     [running, symbol, format, colours, t],
   );

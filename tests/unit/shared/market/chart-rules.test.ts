@@ -5,7 +5,6 @@ import {
   defaultIndicators,
   screenshotFileName,
   showsVolume,
-  subPaneHeightPx,
   subPaneLayout,
   candleTopGapRate,
   readStoredDrawings,
@@ -54,17 +53,6 @@ describe('chart page rules', () => {
 });
 
 describe('chart layout on small panels', () => {
-  it('sub panes share a quarter of the chart, each between 32 and 90 px', () => {
-    // The 1440×900 workspace's chart (about 250 px): the volume pane no longer takes 90 of it.
-    expect(subPaneHeightPx(250, 1)).toBe(62);
-    expect(subPaneHeightPx(600, 1)).toBe(90);
-    expect(subPaneHeightPx(150, 1)).toBe(37);
-    expect(subPaneHeightPx(100, 1)).toBe(32);
-    expect(subPaneHeightPx(400, 3)).toBe(33);
-    expect(subPaneHeightPx(400, 0)).toBe(0);
-    expect(subPaneHeightPx(-5, 1)).toBe(32);
-  });
-
   it('legends stay on a roomy chart and follow the crosshair on a narrow or short one', () => {
     expect(chartLegendRule(870, 180)).toBe('always');
     expect(chartLegendRule(600, 120)).toBe('always');
@@ -87,13 +75,13 @@ describe('indicator panes and legends that leave the candles readable', () => {
   });
 
   it('reserves the legend rows above the highest candle while legends always show', () => {
-    // One bar row and one MA row (48 px) of a 400 px pane: the gap is that share of the scale.
+    // One bar row and one MA row with the high mark's room (60 px) of a 400 px pane: the gap is that share of the scale.
     const rate = candleTopGapRate('always', 1000, 1, 400);
     const range = 1;
     const span = range * (1 + rate + 0.1);
-    expect(Math.round(((range * rate) / span) * 400)).toBe(48);
+    expect(Math.round(((range * rate) / span) * 400)).toBe(60);
     // Two bar rows on a narrower chart.
-    expect(Math.round(((candleTopGapRate('always', 700, 1, 400) / (1 + candleTopGapRate('always', 700, 1, 400) + 0.1)) * 400))).toBe(68);
+    expect(Math.round(((candleTopGapRate('always', 700, 1, 400) / (1 + candleTopGapRate('always', 700, 1, 400) + 0.1)) * 400))).toBe(80);
     expect(candleTopGapRate('follow_cross', 1000, 1, 400)).toBe(0.2);
   });
 });
