@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { callApi, demoSession, placeDemo, waitForApp } from './support';
+import { callApi, demoSession, isDesktop, placeDemo, waitForApp } from './support';
 
 const chartOf = (page: Page) => page.getByRole('img', { name: 'Price chart of Bitcoin' });
 const lines = (page: Page) => page.getByRole('list', { name: 'Lines on the chart' });
@@ -82,6 +82,8 @@ test('a drawing is kept for its symbol and drawn again after a reload', async ({
   await waitForApp(page);
   await expect(chartOf(page)).toHaveAttribute('data-loaded', '1min');
   await expect(chartOf(page)).toHaveAttribute('data-drawings', '0');
+  // The volume pane keeps a readable height (it was squeezed to about 40 px on the phone).
+  expect(Number(await chartOf(page).getAttribute('data-sub-pane-height'))).toBeGreaterThanOrEqual(isDesktop(page) ? 80 : 64);
   const more = page.getByRole('button', { name: 'More', exact: true });
   if (await more.isVisible()) await more.click();
   await page.getByRole('button', { name: 'Drawing tools' }).click();
