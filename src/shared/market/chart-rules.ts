@@ -90,17 +90,20 @@ export function subPaneLayout(chartHeightPx: number, subPanes: number, phone: bo
 /** A legend row's height (the library's 12 px text with its 4 px margins above and below), and the room under the last row (the highest bar's price mark prints above it). */
 export const legendRowPx = 20;
 export const legendBottomMarginPx = 20;
-/** Below this chart width the bar's legend (time, open, high, low, close, volume) takes two rows. */
-export const legendOneRowMinWidthPx = 820;
+/** Below this chart width the bar's legend (time, open, high, low, close, volume) may take two rows (German and Thai titles are long). */
+export const legendOneRowMinWidthPx = 1100;
+/** The time axis under the candles (the library's), apart from the candle pane's height. */
+export const timeAxisHeightPx = 28;
 /** The library's own room under the lowest candle, as a share of the price range. */
 export const candleBottomGapRate = 0.1;
 
 /**
  * The room kept above the highest candle while the legends always show, as the price scale's
- * top gap (a share of the price range): the bar's legend and one row per main indicator
+ * top gap (a share of the price range), on a chart whose candles and time axis are that tall: the bar's legend and one row per main indicator
  * print there, never over a candle. `0.2`, the library's default, on a chart without legends.
  */
-export function candleTopGapRate(legend: ChartLegendRule, chartWidthPx: number, mainIndicators: number, candlePaneHeightPx: number): number {
+export function candleTopGapRate(legend: ChartLegendRule, chartWidthPx: number, mainIndicators: number, candleAndAxisHeightPx: number): number {
+  const candlePaneHeightPx = candleAndAxisHeightPx - timeAxisHeightPx;
   if (legend !== 'always' || candlePaneHeightPx <= 0) return 0.2;
   const rows = (chartWidthPx >= legendOneRowMinWidthPx ? 1 : 2) + mainIndicators;
   const fraction = Math.min(0.6, (rows * legendRowPx + legendBottomMarginPx) / candlePaneHeightPx);

@@ -238,6 +238,8 @@ export default function KlineChart({ ref, ...props }: KlineChartProps) {
             frame = 0;
             if (!pending) return;
             chart.updateData(toChartBar(pending));
+            // A new high or low moves the price scale, and the lines on it.
+            placeLineItems(chart, list.current);
             describe({ bars: String(chart.getDataList().length), lastClose: pending.closePrice });
             pending = null;
           });
@@ -356,6 +358,7 @@ export default function KlineChart({ ref, ...props }: KlineChartProps) {
   // line waits where it was dropped until its drop is settled, then shows its price again.
   const { lines, markers } = props;
   const dropping = useRef(new Set<string>());
+  const placed = useRef(new Set<string>());
   useEffect(() => {
     if (!chart) return;
     const bars = chart.getDataList();
@@ -404,16 +407,16 @@ export default function KlineChart({ ref, ...props }: KlineChartProps) {
     placed.current = drawn;
     placeLineItems(chart, list.current);
   }, [chart, lines, markers, historyReady, period]);
-  const placed = useRef(new Set<string>());
 
   useEffect(() => {
     if (!chart) return;
     const place = () => placeLineItems(chart, list.current);
-    for (const action of [ActionType.OnZoom, ActionType.OnScroll, ActionType.OnVisibleRangeChange]) chart.subscribeAction(action, place);
+    const moves = [ActionType.OnZoom, ActionType.OnScroll, ActionType.OnVisibleRangeChange];
+    for (const action of moves) chart.subscribeAction(action, place);
     return () => {
-      for (const action of [ActionType.OnZoom, ActionType.OnScroll, ActionType.OnVisibleRangeChange]) chart.unsubscribeAction(action, place);
+      for (const action of moves) chart.unsubscribeAction(action, place);
     };
-  });
+  }, [chart]);
 
   return (
     <>

@@ -12,8 +12,8 @@ export interface TradeLineLook {
   dashed: boolean;
   /** The label's background: the colour's tone that white text reads on (`--x-fill`). */
   labelColour: string;
-  /** Where the label sits: options at the right end, beside the last bars, so that an option started at a position's price does not hide its label. */
-  labelAt: 'start' | 'end';
+  /** Where the label sits: on the line, or just above it (options: one started at a position's price leaves that position's label readable). */
+  labelAt: 'on' | 'above';
 }
 
 let registered = false;
@@ -42,7 +42,7 @@ export function registerTradeOverlays() {
         {
           key: 'label',
           type: 'text',
-          attrs: look.labelAt === 'end' ? { x: bounding.width - 6, y, text: look.label, align: 'right', baseline: 'middle' } : { x: 6, y, text: look.label, align: 'left', baseline: 'middle' },
+          attrs: { x: 6, y: look.labelAt === 'above' ? y - 2 : y, text: look.label, align: 'left', baseline: look.labelAt === 'above' ? 'bottom' : 'middle' },
           styles: { color: '#ffffff', backgroundColor: look.labelColour, borderColor: look.labelColour, borderRadius: 3, paddingLeft: 5, paddingRight: 5, paddingTop: 3, paddingBottom: 3, size: 11 },
         },
       ];

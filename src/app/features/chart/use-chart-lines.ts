@@ -66,7 +66,7 @@ export function useChartLines(product: Product, scheme: ColourScheme) {
             ? t('chart.line_pending', { side: side(line.direction), volume, price: shown })
             : t(line.kind === 'stopLoss' ? 'chart.line_stop_loss' : 'chart.line_take_profit', { price: shown });
       const tone = line.kind === 'entry' ? (line.direction === Direction.buy ? colours.up : colours.down) : line.kind === 'stopLoss' ? colours.down : line.kind === 'takeProfit' ? colours.up : colours.accent;
-      return { id: line.id, kind: line.kind, price, draggable: line.draggable, look: { label, colour: tone.line, labelColour: tone.label, dashed: line.kind !== 'entry', labelAt: 'start' } };
+      return { id: line.id, kind: line.kind, price, draggable: line.draggable, look: { label, colour: tone.line, labelColour: tone.label, dashed: line.kind !== 'entry', labelAt: 'on' } };
     });
     for (const option of optionLinesOf(symbol, running.map((each) => each.order))) {
       const run = running.find((each) => each.order.uid === option.orderUid);
@@ -80,7 +80,7 @@ export function useChartLines(product: Product, scheme: ColourScheme) {
         left: holdCountdownText(run.remainingMs),
       });
       const tone = standing === 'winning' ? colours.up : standing === 'losing' ? colours.down : colours.even;
-      drawn.push({ id: option.id, kind: standing === null ? 'optionStart' : `optionStart ${standing}`, price: option.price, draggable: false, look: { label, colour: tone.line, labelColour: tone.label, dashed: true, labelAt: 'end' } });
+      drawn.push({ id: option.id, kind: standing === null ? 'optionStart' : `optionStart ${standing}`, price: option.price, draggable: false, look: { label, colour: tone.line, labelColour: tone.label, dashed: true, labelAt: 'above' } });
     }
     return drawn;
   }, [model, orders, moved, running, row, symbol, decimals, format, colours, t]);
@@ -92,7 +92,7 @@ export function useChartLines(product: Product, scheme: ColourScheme) {
         .map((each) => ({
           id: `${each.order.uid}:optionEnd`,
           timeMs: each.order.endTime,
-          look: { label: t('chart.line_option_end', { time: format.time(each.order.endTime).slice(11) }), colour: colours.accent.line, labelColour: colours.accent.label, dashed: true, labelAt: 'end' },
+          look: { label: t('chart.line_option_end', { time: format.time(each.order.endTime).slice(11) }), colour: colours.accent.line, labelColour: colours.accent.label, dashed: true, labelAt: 'on' },
         })),
     [running, symbol, format, colours, t],
   );

@@ -75,14 +75,13 @@ describe('indicator panes and legends that leave the candles readable', () => {
   });
 
   it('reserves the legend rows above the highest candle while legends always show', () => {
-    // One bar row and one MA row with the high mark's room (60 px) of a 400 px pane: the gap is that share of the scale.
-    const rate = candleTopGapRate('always', 1000, 1, 400);
-    const range = 1;
-    const span = range * (1 + rate + 0.1);
-    expect(Math.round(((range * rate) / span) * 400)).toBe(60);
-    // Two bar rows on a narrower chart.
-    expect(Math.round(((candleTopGapRate('always', 700, 1, 400) / (1 + candleTopGapRate('always', 700, 1, 400) + 0.1)) * 400))).toBe(80);
-    expect(candleTopGapRate('follow_cross', 1000, 1, 400)).toBe(0.2);
+    // The share of a candle pane the scale's top gap takes (the library adds 0.1 below).
+    const reservedPx = (rate: number, paneHeightPx: number) => Math.round((rate / (1 + rate + 0.1)) * paneHeightPx);
+    // A wide chart: one bar row and one MA row with the high mark's room (60 px) of a 400 px pane over its 28 px time axis.
+    expect(reservedPx(candleTopGapRate('always', 1200, 1, 428), 400)).toBe(60);
+    // Narrower, the bar's legend may wrap: two rows, and two main indicators.
+    expect(reservedPx(candleTopGapRate('always', 900, 2, 428), 400)).toBe(100);
+    expect(candleTopGapRate('follow_cross', 1200, 1, 428)).toBe(0.2);
   });
 });
 
