@@ -134,14 +134,21 @@ export function IndicatorDialog(props: { onClose: () => void }) {
   );
 }
 
-export function IndicatorButton() {
+/** The indicators button; `iconOnly` in the phone's one row (named by its label, with the same words as its tooltip). */
+export function IndicatorButton(props: { iconOnly?: boolean }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" className="tool-button" onClick={() => setOpen(true)}>
-        {t('chart.indicators')}
-      </button>
+      {props.iconOnly ? (
+        <button type="button" className="icon-button" aria-label={t('chart.indicators')} title={t('chart.indicators')} onClick={() => setOpen(true)}>
+          <Icon name="indicators" />
+        </button>
+      ) : (
+        <button type="button" className="tool-button" onClick={() => setOpen(true)}>
+          {t('chart.indicators')}
+        </button>
+      )}
       {open ? <IndicatorDialog onClose={() => setOpen(false)} /> : null}
     </>
   );
@@ -218,8 +225,8 @@ function ChartMoreMenu(props: { children: ReactNode }) {
         button.current?.focus();
       }}
     >
-      <button ref={button} type="button" className="tool-button" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
-        {t('chart.more')}
+      <button ref={button} type="button" className="icon-button" aria-label={t('chart.more')} title={t('chart.more')} aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
+        <Icon name="more" />
       </button>
       {open ? (
         <div id={panelId} className="chart-more-panel" role="group" aria-label={t('chart.more')}>
@@ -312,7 +319,7 @@ export function ChartTools(props: {
       <div className="chart-tools compact" role="toolbar" aria-label={t('chart.tools')}>
         <PeriodSelect />
         <CandleTypePicker />
-        <IndicatorButton />
+        <IndicatorButton iconOnly />
         <ChartMoreMenu>{tools}</ChartMoreMenu>
       </div>
     );
