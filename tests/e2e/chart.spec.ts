@@ -24,9 +24,8 @@ test('the chart draws history and live bars, changes period and candle type, and
   await expect(page.getByRole('link', { name: 'Buy' })).toHaveAttribute('href', '/BTCUSDT/place?direction=0');
   await expect(page.getByRole('term').filter({ hasText: 'Volume' })).toBeVisible();
 
-  // The period: buttons on phones, the top bar's select on desktop.
-  if (isDesktop(page)) await page.getByRole('combobox', { name: 'Period' }).selectOption({ label: '5m' });
-  else await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: '5m', exact: true }).click();
+  // The period: the top bar's select on desktop, the first of the phone toolbar's one row.
+  await page.getByRole('combobox', { name: 'Period' }).selectOption({ label: '5m' });
   await expect(chart(page)).toHaveAttribute('data-loaded', '5min');
   await expect.poll(async () => Number(await chart(page).getAttribute('data-bars'))).toBeGreaterThanOrEqual(300);
 
@@ -51,6 +50,13 @@ test('the chart draws history and live bars, changes period and candle type, and
   await expect(dialog).toHaveCount(0);
   await page.screenshot({ path: `test-results/screens/chart-${page.viewportSize()?.width}.png` });
 
+  // On the phone the toolbar is one row: period, chart type, indicators, and More with the rest.
+  if (!isDesktop(page)) {
+    const toolbar = page.getByRole('toolbar', { name: 'Chart tools' });
+    const rows = await toolbar.evaluate((bar) => new Set([...bar.children].map((child) => Math.round(child.getBoundingClientRect().top))).size);
+    expect(rows).toBe(1);
+    await toolbar.getByRole('button', { name: 'More', exact: true }).click();
+  }
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Screenshot' }).click();
   expect((await download).suggestedFilename()).toMatch(/^BTCUSDT-5min-\d{8}-\d{6}\.jpeg$/);

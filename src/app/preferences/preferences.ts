@@ -13,6 +13,8 @@ export interface Preferences {
   themeColour?: string;
   /** The chart's period, candle type and indicators (validated when read). */
   chart?: { period?: string; candleType?: string; indicators?: { main?: string[]; sub?: string[] } };
+  /** The chart's drawings per symbol (tool and points; checked when read, `readStoredDrawings`). */
+  chartDrawings?: Record<string, unknown>;
   /** "Remember account": the last contact type and what was typed (phone as typed, with its country). */
   rememberedAccount?: { type: ContactType; value: string; country?: string };
   /**

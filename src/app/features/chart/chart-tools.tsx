@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useState, type RefObject } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   candleTypes,
@@ -11,6 +11,7 @@ import {
   zoomInScale,
   zoomOutScale,
   type CandleType,
+  type DrawingOverlay,
   type IndicatorKind,
 } from '../../../shared/market/chart-rules';
 import { Dialog } from '../../components/dialog';
@@ -20,8 +21,8 @@ import { showToast } from '../../components/toasts';
 import { chartSettingsSignal, toggleChartIndicator, updateChartSettings } from './chart-settings';
 import type { KlineChartHandle } from './kline-chart';
 
-/** The drawing tools, as KLineChart's built-in overlays. */
-const drawingTools = [
+/** The drawing tools, as KLineChart's built-in overlays (`drawingOverlays`), with their names' keys. */
+const drawingTools: readonly { overlay: DrawingOverlay; key: string }[] = [
   { overlay: 'horizontalStraightLine', key: 'horizontal_line' },
   { overlay: 'horizontalRayLine', key: 'horizontal_ray' },
   { overlay: 'horizontalSegment', key: 'horizontal_segment' },
@@ -133,14 +134,21 @@ export function IndicatorDialog(props: { onClose: () => void }) {
   );
 }
 
-export function IndicatorButton() {
+/** The indicators button; `iconOnly` in the phone's one row (named by its label, with the same words as its tooltip). */
+export function IndicatorButton(props: { iconOnly?: boolean }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" className="tool-button" onClick={() => setOpen(true)}>
-        {t('chart.indicators')}
-      </button>
+      {props.iconOnly ? (
+        <button type="button" className="icon-button" aria-label={t('chart.indicators')} title={t('chart.indicators')} onClick={() => setOpen(true)}>
+          <Icon name="indicators" />
+        </button>
+      ) : (
+        <button type="button" className="tool-button" onClick={() => setOpen(true)}>
+          {t('chart.indicators')}
+        </button>
+      )}
       {open ? <IndicatorDialog onClose={() => setOpen(false)} /> : null}
     </>
   );
@@ -187,13 +195,60 @@ function DrawingTools(props: { chart: RefObject<KlineChartHandle | null> }) {
   );
 }
 
-/** Zoom, shift, drawings, screenshot, full screen, scheme and colour: the chart's toolbar. */
+/**
+ * The phone's "More" of the chart: what does not fit its one row, in a panel under the button
+ * (Escape or the button closes it; focus goes to its first control as it opens).
+ */
+function ChartMoreMenu(props: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+  useLayoutEffect(() => {
+    if (!open) return;
+    root.current?.querySelector<HTMLElement>('.chart-more-panel button')?.focus();
+    const closeOutside = (event: MouseEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', closeOutside);
+    return () => document.removeEventListener('mousedown', closeOutside);
+  }, [open]);
+  return (
+    <div
+      className="chart-more"
+      ref={root}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || !open) return;
+        event.stopPropagation();
+        setOpen(false);
+        button.current?.focus();
+      }}
+    >
+      <button ref={button} type="button" className="icon-button" aria-label={t('chart.more')} title={t('chart.more')} aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
+        <Icon name="more" />
+      </button>
+      {open ? (
+        <div id={panelId} className="chart-more-panel" role="group" aria-label={t('chart.more')}>
+          {props.children}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * Zoom, shift, drawings, screenshot, full screen, scheme and colour: the chart's toolbar. On
+ * the phone (`compact`) one row: period, chart type, indicators and "More" with the rest.
+ */
 export function ChartTools(props: {
   chart: RefObject<KlineChartHandle | null>;
   symbol: string;
   fullScreenTarget: RefObject<HTMLElement | null>;
   /** false on desktop, where the indicators, scheme and colour are in the top bar. */
   withPageControls?: boolean;
+  /** The phone's one row. */
+  compact?: boolean;
 }) {
   useSignals();
   const { t } = useTranslation();
@@ -222,8 +277,8 @@ export function ChartTools(props: {
     }
   }
 
-  return (
-    <div className="chart-tools" role="toolbar" aria-label={t('chart.tools')}>
+  const tools = (
+    <>
       <button type="button" className="icon-button" aria-label={t('chart.zoom_in')} title={t('chart.zoom_in')} onClick={() => props.chart.current?.zoom(zoomInScale)}>
         <Icon name="plus" />
       </button>
@@ -236,7 +291,7 @@ export function ChartTools(props: {
       <button type="button" className="icon-button" aria-label={t('chart.shift_right')} title={t('chart.shift_right')} onClick={() => props.chart.current?.shift(-shiftDistancePx)}>
         <Icon name="chevron-right" />
       </button>
-      {props.withPageControls === false ? null : <IndicatorButton />}
+      {props.withPageControls === false || props.compact ? null : <IndicatorButton />}
       <DrawingTools chart={props.chart} />
       <button type="button" className="icon-button" aria-label={t('chart.screenshot')} title={t('chart.screenshot')} onClick={() => void screenshot()}>
         <Icon name="camera" />
@@ -253,9 +308,25 @@ export function ChartTools(props: {
       {props.withPageControls === false ? null : (
         <>
           <SchemeToggle />
-          <ThemeColourControl folded />
+          <ThemeColourControl folded={!props.compact} />
         </>
       )}
+    </>
+  );
+
+  if (props.compact) {
+    return (
+      <div className="chart-tools compact" role="toolbar" aria-label={t('chart.tools')}>
+        <PeriodSelect />
+        <CandleTypePicker />
+        <IndicatorButton iconOnly />
+        <ChartMoreMenu>{tools}</ChartMoreMenu>
+      </div>
+    );
+  }
+  return (
+    <div className="chart-tools" role="toolbar" aria-label={t('chart.tools')}>
+      {tools}
     </div>
   );
 }

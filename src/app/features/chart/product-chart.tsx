@@ -13,8 +13,9 @@ import { priceSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
 import { useMarketSchedule } from '../trading/use-market-status';
 import { changeTone } from '../catalogue/price-tone';
-import { chartSettingsSignal } from './chart-settings';
-import { CandleTypePicker, ChartTools, PeriodPicker } from './chart-tools';
+import { chartSettingsSignal, readChartDrawings, saveChartDrawings } from './chart-settings';
+import { useChartLines } from './use-chart-lines';
+import { ChartTools } from './chart-tools';
 import type { KlineChartHandle } from './kline-chart';
 
 // KLineChart is loaded only when a chart is shown.
@@ -84,6 +85,11 @@ export function ProductChart(props: { product: Product; status: MarketStatus; wi
   const frame = useRef<HTMLDivElement>(null);
   const settings = chartSettingsSignal.value;
   const live = chartIsLive(props.status);
+  const scheme = colourSchemeSignal.value;
+  const phone = props.withControls !== false;
+  const { lines, markers, onLineDrop } = useChartLines(props.product, scheme);
+  // Read once per symbol: the chart hands every change back to be kept.
+  const drawings = useMemo(() => readChartDrawings(props.product.productCode), [props.product.productCode]);
   // A failed history load says so and offers a retry; the retry counter reloads it.
   const [attempt, setAttempt] = useState(0);
   const loadKey = `${props.product.productCode}|${settings.period}|${attempt}`;
@@ -105,13 +111,7 @@ export function ProductChart(props: { product: Product; status: MarketStatus; wi
   );
   return (
     <div className="product-chart" ref={frame}>
-      {props.withControls === false ? null : (
-        <div className="chart-controls">
-          <PeriodPicker />
-          <CandleTypePicker />
-        </div>
-      )}
-      <ChartTools chart={chart} symbol={props.product.productCode} fullScreenTarget={frame} withPageControls={props.withControls !== false} />
+      <ChartTools chart={chart} symbol={props.product.productCode} fullScreenTarget={frame} withPageControls={phone} compact={phone} />
       {live ? null : <p className="chart-history-only">{t('chart.history_only')}</p>}
       {failedLoad === loadKey ? (
         <div className="chart-history-failed" role="alert">
@@ -131,7 +131,14 @@ export function ProductChart(props: { product: Product; status: MarketStatus; wi
           live={live}
           candleType={settings.candleType}
           indicators={settings.indicators}
-          scheme={colourSchemeSignal.value}
+          scheme={scheme}
+          phone={phone}
+          lines={lines}
+          markers={markers}
+          linesLabel={t('chart.lines')}
+          onLineDrop={onLineDrop}
+          drawings={drawings}
+          onDrawingsChange={saveChartDrawings}
           upDownTemplate={config.upDownTemplate}
           timeZone={config.timeZone}
           label={t('chart.chart_of', { name: props.product.productName })}

@@ -5,7 +5,9 @@ import {
   defaultIndicators,
   screenshotFileName,
   showsVolume,
-  subPaneHeightPx,
+  subPaneLayout,
+  candleTopGapRate,
+  readStoredDrawings,
   toggleIndicator,
   type ChartIndicators,
 } from '../../../../src/shared/market/chart-rules';
@@ -51,22 +53,43 @@ describe('chart page rules', () => {
 });
 
 describe('chart layout on small panels', () => {
-  it('sub panes share a quarter of the chart, each between 32 and 90 px', () => {
-    // The 1440×900 workspace's chart (about 250 px): the volume pane no longer takes 90 of it.
-    expect(subPaneHeightPx(250, 1)).toBe(62);
-    expect(subPaneHeightPx(600, 1)).toBe(90);
-    expect(subPaneHeightPx(150, 1)).toBe(37);
-    expect(subPaneHeightPx(100, 1)).toBe(32);
-    expect(subPaneHeightPx(400, 3)).toBe(33);
-    expect(subPaneHeightPx(400, 0)).toBe(0);
-    expect(subPaneHeightPx(-5, 1)).toBe(32);
-  });
-
   it('legends stay on a roomy chart and follow the crosshair on a narrow or short one', () => {
     expect(chartLegendRule(870, 180)).toBe('always');
     expect(chartLegendRule(600, 120)).toBe('always');
     expect(chartLegendRule(599, 300)).toBe('follow_cross');
     expect(chartLegendRule(900, 119)).toBe('follow_cross');
     expect(chartLegendRule(370, 100)).toBe('follow_cross');
+  });
+});
+
+describe('indicator panes and legends that leave the candles readable', () => {
+  it('keeps each sub pane at least 64 px on the phone and 80 px on desktop, with fewer panes when they do not fit', () => {
+    expect(subPaneLayout(400, 1, true)).toEqual({ shown: 1, height: 110 });
+    expect(subPaneLayout(400, 2, true)).toEqual({ shown: 2, height: 80 });
+    expect(subPaneLayout(400, 3, true)).toEqual({ shown: 2, height: 80 });
+    expect(subPaneLayout(400, 3, false)).toEqual({ shown: 2, height: 80 });
+    expect(subPaneLayout(300, 2, false)).toEqual({ shown: 1, height: 110 });
+    expect(subPaneLayout(160, 1, true)).toEqual({ shown: 1, height: 64 });
+    expect(subPaneLayout(150, 1, true)).toEqual({ shown: 0, height: 0 });
+    expect(subPaneLayout(800, 0, false)).toEqual({ shown: 0, height: 0 });
+  });
+
+  it('reserves the legend rows above the highest candle while legends always show', () => {
+    // The share of a candle pane the scale's top gap takes (the library adds 0.1 below).
+    const reservedPx = (rate: number, paneHeightPx: number) => Math.round((rate / (1 + rate + 0.1)) * paneHeightPx);
+    // A wide chart: one bar row and one MA row with the high mark's room (60 px) of a 400 px pane over its 28 px time axis.
+    expect(reservedPx(candleTopGapRate('always', 1200, 1, 428), 400)).toBe(60);
+    // Narrower, the bar's legend may wrap: two rows, and two main indicators.
+    expect(reservedPx(candleTopGapRate('always', 900, 2, 428), 400)).toBe(100);
+    expect(candleTopGapRate('follow_cross', 1200, 1, 428)).toBe(0.2);
+  });
+});
+
+describe('drawings kept per symbol', () => {
+  it('keeps well-formed drawings of known tools and drops the rest', () => {
+    const line = { name: 'segment', points: [{ timestamp: 1, value: 1.08 }, { timestamp: 2, value: 1.09 }] };
+    expect(readStoredDrawings([line, { name: 'script', points: [{ timestamp: 1, value: 1 }] }, { name: 'segment', points: [{ timestamp: 'x', value: 1 }] }, null])).toEqual([line]);
+    expect(readStoredDrawings('nope')).toEqual([]);
+    expect(readStoredDrawings(Array.from({ length: 60 }, () => line))).toHaveLength(50);
   });
 });
