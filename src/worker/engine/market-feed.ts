@@ -149,6 +149,7 @@ export function createMarketFeed(options: {
       update({
         status: state.status,
         connectionFailed: state.connectionFailed,
+        retryAtMs: state.retryAtMs,
         stale: isStale(state.status),
         ...(state.status === 'open' ? { ready: true } : {}),
       });

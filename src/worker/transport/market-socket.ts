@@ -6,6 +6,7 @@ import { binaryTickForm, createBinaryTickDecoder, tickFormHeader } from '../../s
 import { batchHeader, tickLinesTopic } from '../../shared/market/tick-lines';
 import { noPrices, type PriceSelection } from '../engine/price-subscriptions';
 import {
+  attemptStarted,
   connectionLost,
   connectionOpened,
   initialConnectionState,
@@ -248,7 +249,7 @@ export function createMarketSocket(options: MarketSocketOptions) {
     setState(lost.state);
     retryTimer = setTimeout(() => {
       retryTimer = null;
-      setState({ ...state, status: 'connecting' });
+      setState(attemptStarted(state));
       client.activate();
     }, lost.retryInMs);
   };

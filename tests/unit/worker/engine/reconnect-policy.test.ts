@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   connectionLost,
+  attemptStarted,
   connectionOpened,
   initialConnectionState,
+  reconnectCountdownSeconds,
   reconnectDelayMs,
   retryNow,
   type ConnectionState,
@@ -27,9 +29,9 @@ describe('reconnect policy', () => {
     const { delays, alerts, state } = waits(12, 0.5);
     expect(delays).toEqual([500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 4500, 5000, 5500, 6000]);
     expect(alerts).toEqual([false, false, false, false, false, false, false, false, false, false, true, true]);
-    expect(state).toEqual({ status: 'closed', failedAttempts: 12, connectionFailed: true });
+    expect(state).toMatchObject({ status: 'closed', failedAttempts: 12, connectionFailed: true });
     // The alert goes when a connection opens.
-    expect(connectionOpened()).toEqual({ status: 'open', failedAttempts: 0, connectionFailed: false });
+    expect(connectionOpened()).toEqual({ status: 'open', failedAttempts: 0, connectionFailed: false, retryAtMs: null });
   });
 
   it('never waits more than 30 s however long the server stays away, and never stops', () => {
@@ -54,10 +56,32 @@ describe('reconnect policy', () => {
   it('tries now from the first attempt when the network is back or a tab shows, keeping the alert until a connection opens', () => {
     const failing = waits(11, 0.5).state;
     const now = retryNow(failing);
-    expect(now).toEqual({ status: 'connecting', failedAttempts: 0, connectionFailed: true });
+    expect(now).toEqual({ status: 'connecting', failedAttempts: 0, connectionFailed: true, retryAtMs: null });
     // Failing again counts from the start (500 ms), and the alert stays up.
-    const again = connectionLost(now, () => 0.5);
-    expect(again).toEqual({ state: { status: 'closed', failedAttempts: 1, connectionFailed: true }, retryInMs: 500 });
-    expect(retryNow(waits(2, 0.5).state)).toEqual({ status: 'connecting', failedAttempts: 0, connectionFailed: false });
+    const again = connectionLost(now, () => 0.5, undefined, 1_000_000);
+    expect(again).toEqual({ state: { status: 'closed', failedAttempts: 1, connectionFailed: true, retryAtMs: 1_000_500 }, retryInMs: 500 });
+    expect(retryNow(waits(2, 0.5).state)).toEqual({ status: 'connecting', failedAttempts: 0, connectionFailed: false, retryAtMs: null });
+  });
+
+  it('says when the next attempt starts while waiting, and nothing once it starts or the connection opens', () => {
+    const lost = connectionLost(initialConnectionState, () => 0.5, undefined, 2_000_000);
+    // The fourth attempt waits 2 s (500 ms × 4, the draw in the middle of the jitter).
+    const fourth = connectionLost({ ...lost.state, failedAttempts: 3 }, () => 0.5, undefined, 2_000_000);
+    expect(fourth.state.retryAtMs).toBe(2_002_000);
+    expect(attemptStarted(fourth.state)).toEqual({ ...fourth.state, status: 'connecting', retryAtMs: null });
+    expect(connectionOpened().retryAtMs).toBeNull();
+  });
+
+  it('counts the seconds to the next attempt down, rounded up, none when no attempt is waited for', () => {
+    const retryAtMs = 10_000;
+    expect(reconnectCountdownSeconds(retryAtMs, 6_000)).toBe(4);
+    expect(reconnectCountdownSeconds(retryAtMs, 6_001)).toBe(4);
+    expect(reconnectCountdownSeconds(retryAtMs, 6_999)).toBe(4);
+    expect(reconnectCountdownSeconds(retryAtMs, 7_000)).toBe(3);
+    expect(reconnectCountdownSeconds(retryAtMs, 9_999)).toBe(1);
+    expect(reconnectCountdownSeconds(retryAtMs, 10_000)).toBe(0);
+    // A late tab (the attempt already due) never counts below zero.
+    expect(reconnectCountdownSeconds(retryAtMs, 12_000)).toBe(0);
+    expect(reconnectCountdownSeconds(null, 6_000)).toBeNull();
   });
 });
