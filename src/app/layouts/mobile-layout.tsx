@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { Icon, type IconName } from '../components/icons';
+import { AccountStrip } from '../features/account/account-strip';
 import { NoticeBadge } from '../features/notices/notice-alerts';
 
 const tabs = [
@@ -11,12 +12,16 @@ const tabs = [
   { path: '/user', labelKey: 'nav.user', icon: 'user' },
 ] as const satisfies readonly { path: string; labelKey: string; icon: IconName }[];
 
-/** Phones: the page fills the screen; the bottom tab bar shows on the four top pages. */
-export function MobileLayout(props: { children: ReactNode; showTabBar: boolean }) {
+/**
+ * Phones: the page fills the screen; the bottom tab bar shows on the four top pages, the
+ * account strip (with the connection) at the top of the trading screens.
+ */
+export function MobileLayout(props: { children: ReactNode; showTabBar: boolean; accountStrip: boolean }) {
   const { t } = useTranslation();
   const [location] = useLocation();
   return (
-    <div className="mobile-layout">
+    <div className={props.accountStrip ? 'mobile-layout with-account-strip' : 'mobile-layout'}>
+      {props.accountStrip ? <AccountStrip withConnection /> : null}
       <main className="mobile-main">{props.children}</main>
       {props.showTabBar ? (
         <nav className="tab-bar" aria-label={t('nav.main')}>

@@ -64,16 +64,6 @@ export function attemptStarted(state: ConnectionState): ConnectionState {
 }
 
 /**
- * The whole seconds left before the next attempt at `retryAtMs`, as the tabs count them
- * down ("Reconnecting in 4 s"): rounded up, so that 0 shows only once the attempt is due;
- * null when no attempt is waited for.
- */
-export function reconnectCountdownSeconds(retryAtMs: number | null, nowMs: number): number | null {
-  if (retryAtMs === null) return null;
-  return Math.max(0, Math.ceil((retryAtMs - nowMs) / 1000));
-}
-
-/**
  * The network came back or a tab was shown: an attempt now, with the count from the start.
  * A connection that keeps failing says so again after more than 10 attempts (the alert
  * stays up meanwhile: `connectionFailed` is kept until a connection opens).
