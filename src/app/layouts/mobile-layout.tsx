@@ -1,8 +1,7 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { Icon, type IconName } from '../components/icons';
-import { AccountStrip } from '../features/account/account-strip';
 import { NoticeBadge } from '../features/notices/notice-alerts';
 
 const tabs = [
@@ -13,6 +12,12 @@ const tabs = [
 ] as const satisfies readonly { path: string; labelKey: string; icon: IconName }[];
 
 /**
+ * The strip comes in its own chunk after the first screen: it reads the account's contracts,
+ * which the first load keeps out (a frame of its height stands in, so nothing moves).
+ */
+const AccountStrip = lazy(() => import('../features/account/account-strip').then((module) => ({ default: module.AccountStrip })));
+
+/**
  * Phones: the page fills the screen; the bottom tab bar shows on the four top pages, the
  * account strip (with the connection) at the top of the trading screens.
  */
@@ -21,7 +26,11 @@ export function MobileLayout(props: { children: ReactNode; showTabBar: boolean; 
   const [location] = useLocation();
   return (
     <div className={props.accountStrip ? 'mobile-layout with-account-strip' : 'mobile-layout'}>
-      {props.accountStrip ? <AccountStrip withConnection /> : null}
+      {props.accountStrip ? (
+        <Suspense fallback={<div className="account-strip" aria-hidden="true" />}>
+          <AccountStrip withConnection />
+        </Suspense>
+      ) : null}
       <main className="mobile-main">{props.children}</main>
       {props.showTabBar ? (
         <nav className="tab-bar" aria-label={t('nav.main')}>
