@@ -77,7 +77,7 @@ function pricesHealth(staleOpen: readonly string[]) {
 export async function buildServer(dependencies: ServerDependencies): Promise<FastifyInstance> {
   const { settings, database, tokens, nowMs } = dependencies;
   // First: a brand whose files are missing or wrong stops the start, naming the file and the field.
-  const brand = loadBrand({ brandDir: settings.brandDir, brandConfigPath: settings.brandConfigPath });
+  const brand = loadBrand({ brandDir: settings.brandDir, brandConfigPath: settings.brandConfigPath, stopOutLevelPercent: settings.stopOutLevelPercent });
   const app = Fastify({
     logger: redactingLogger(dependencies.logger ?? { level: settings.logLevel }),
     bodyLimit: settings.bodyLimitBytes,

@@ -137,15 +137,19 @@ function fieldPath(parts: readonly PropertyKey[]): string {
 /**
  * The brand of `BRAND_DIR` (with `BRAND_CONFIG_PATH`, when set, as its config.json), checked:
  * both files valid, and every file they name on the site (favicon, logo, banners, trade-type
- * icons) present in its `public/`. Throws {@link BrandFolderError} naming the file and field.
+ * icons) present in its `public/`, and its margin-call level above `stopOutLevelPercent`. Throws {@link BrandFolderError} naming the file and field.
  */
-export function loadBrand(options: { brandDir: string; brandConfigPath: string | null }): Brand {
+export function loadBrand(options: { brandDir: string; brandConfigPath: string | null; stopOutLevelPercent: number }): Brand {
   const dir = options.brandDir;
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new BrandFolderError(`BRAND_DIR ${dir}: no such folder`);
   const configFile = options.brandConfigPath ?? path.join(dir, 'config.json');
   const parsedConfig = parseBrandConfig(readJson(configFile));
   if (!parsedConfig.ok) throw new BrandFolderError(`${configFile}: ${parsedConfig.problems.join('; ')}`);
   const config = parsedConfig.config;
+  // A margin call at or below stop-out would warn only once the positions are already being closed.
+  if (!(config.marginCallLevelPercent > options.stopOutLevelPercent)) {
+    throw new BrandFolderError(`${configFile}: marginCallLevelPercent: ${config.marginCallLevelPercent} must be above the stop-out level (STOP_OUT_LEVEL_PERCENT ${options.stopOutLevelPercent})`);
+  }
   config.languages.forEach((code, index) => {
     if (!isLanguageCode(code)) throw new BrandFolderError(`${configFile}: languages.${index}: "${code}" is not one of ${languageCodes.join(', ')}`);
   });

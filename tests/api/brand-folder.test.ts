@@ -39,49 +39,59 @@ describe('a brand folder refused at start, naming the file and the field', () =>
   });
 
   it('loads every shipped brand', () => {
-    for (const name of ['default', 'example', 'spec-defaults']) expect(loadBrand({ brandDir: path.resolve('brands', name), brandConfigPath: null }).dir).toContain(name);
+    for (const name of ['default', 'example', 'spec-defaults']) expect(loadBrand({ brandDir: path.resolve('brands', name), brandConfigPath: null, stopOutLevelPercent: 50 }).dir).toContain(name);
   });
 
   it('a folder that is not there', () => {
-    expect(() => loadBrand({ brandDir: path.resolve('brands/nowhere'), brandConfigPath: null })).toThrow(/BRAND_DIR .*brands\/nowhere: no such folder/);
+    expect(() => loadBrand({ brandDir: path.resolve('brands/nowhere'), brandConfigPath: null, stopOutLevelPercent: 50 })).toThrow(/BRAND_DIR .*brands\/nowhere: no such folder/);
   });
 
   it('a logo the config names but public/ lacks', async () => {
     const dir = await broken((brand) => fs.rm(path.join(brand, 'public', 'logo.svg')));
-    expect(() => loadBrand({ brandDir: dir, brandConfigPath: null })).toThrow(`${path.join(dir, 'config.json')}: logo: /logo.svg is not in ${path.join(dir, 'public')}`);
+    expect(() => loadBrand({ brandDir: dir, brandConfigPath: null, stopOutLevelPercent: 50 })).toThrow(`${path.join(dir, 'config.json')}: logo: /logo.svg is not in ${path.join(dir, 'public')}`);
   });
 
   it('a banner of the seed that public/ lacks, and a missing favicon', async () => {
     const banner = await broken((brand) => fs.rm(path.join(brand, 'public', 'banners', 'harbor-2.svg')));
-    expect(() => loadBrand({ brandDir: banner, brandConfigPath: null })).toThrow(`${path.join(banner, 'seed.json')}: banners.1: /banners/harbor-2.svg is not in`);
+    expect(() => loadBrand({ brandDir: banner, brandConfigPath: null, stopOutLevelPercent: 50 })).toThrow(`${path.join(banner, 'seed.json')}: banners.1: /banners/harbor-2.svg is not in`);
     const favicon = await broken((brand) => fs.rm(path.join(brand, 'public', 'favicon.svg')));
-    expect(() => loadBrand({ brandDir: favicon, brandConfigPath: null })).toThrow('/favicon.svg is not in');
+    expect(() => loadBrand({ brandDir: favicon, brandConfigPath: null, stopOutLevelPercent: 50 })).toThrow('/favicon.svg is not in');
   });
 
   it('an unknown or wrong config field', async () => {
     const unknown = await broken((brand) => editJson(path.join(brand, 'config.json'), (config) => {
       config.siteColour = '#000000';
     }));
-    expect(() => loadBrand({ brandDir: unknown, brandConfigPath: null })).toThrow(/config\.json: .*siteColour/);
+    expect(() => loadBrand({ brandDir: unknown, brandConfigPath: null, stopOutLevelPercent: 50 })).toThrow(/config\.json: .*siteColour/);
     const language = await broken((brand) => editJson(path.join(brand, 'config.json'), (config) => {
       config.languages = ['en', 'pt'];
     }));
-    expect(() => loadBrand({ brandDir: language, brandConfigPath: null })).toThrow(`${path.join(language, 'config.json')}: languages.1: "pt" is not one of en, zh-tw`);
+    expect(() => loadBrand({ brandDir: language, brandConfigPath: null, stopOutLevelPercent: 50 })).toThrow(`${path.join(language, 'config.json')}: languages.1: "pt" is not one of en, zh-tw`);
   });
 
   it('a missing seed.json, an unknown switch, a malformed fee rate, delivery time or limits', async () => {
     const missing = await broken((brand) => fs.rm(path.join(brand, 'seed.json')));
-    expect(() => loadBrand({ brandDir: missing, brandConfigPath: null })).toThrow(`${path.join(missing, 'seed.json')}: missing`);
+    expect(() => loadBrand({ brandDir: missing, brandConfigPath: null, stopOutLevelPercent: 50 })).toThrow(`${path.join(missing, 'seed.json')}: missing`);
     const wrong = await broken((brand) => editJson(path.join(brand, 'seed.json'), (seed) => {
       seed.switches = { Contract: false, Contracts: true };
       seed.optionProducts = { feeRate: '1.5', timeRates: { '1': '45;75;20|40;5000' } };
       seed.withdrawalLimits = { none: { dailyWithdrawUsd: '900', monthlyWithdrawUsd: '100', depositMaxUsd: '5000' }, junior: { dailyWithdrawUsd: '5000', monthlyWithdrawUsd: '20000', depositMaxUsd: '50000' }, full: { dailyWithdrawUsd: '50000', monthlyWithdrawUsd: '500000', depositMaxUsd: '500000' } };
     }));
-    const refusal = () => loadBrand({ brandDir: wrong, brandConfigPath: null });
+    const refusal = () => loadBrand({ brandDir: wrong, brandConfigPath: null, stopOutLevelPercent: 50 });
     expect(refusal).toThrow('switches.Contracts: not a switch name');
     expect(refusal).toThrow('optionProducts.feeRate: expected a decimal rate');
     expect(refusal).toThrow('optionProducts.timeRates.1: expected timeLong;profitRate;chips;max;min');
     expect(refusal).toThrow('withdrawalLimits: a monthly limit is below its daily one');
+  });
+
+  it('a margin-call level not above the stop-out level', async () => {
+    const atStopOut = await broken((brand) => editJson(path.join(brand, 'config.json'), (config) => {
+      config.marginCallLevelPercent = 50;
+    }));
+    expect(() => loadBrand({ brandDir: atStopOut, brandConfigPath: null, stopOutLevelPercent: 50 })).toThrow(`${path.join(atStopOut, 'config.json')}: marginCallLevelPercent: 50 must be above the stop-out level`);
+    expect(loadBrand({ brandDir: atStopOut, brandConfigPath: null, stopOutLevelPercent: 49.5 }).dir).toBe(atStopOut);
+    // The default (100) against a stop-out level set higher by the server's settings.
+    expect(() => loadBrand({ brandDir: path.resolve('brands/default'), brandConfigPath: null, stopOutLevelPercent: 120 })).toThrow('marginCallLevelPercent: 100 must be above the stop-out level (STOP_OUT_LEVEL_PERCENT 120)');
   });
 
   it('the server does not start with such a brand', async () => {

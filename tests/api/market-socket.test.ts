@@ -153,7 +153,7 @@ describe.each(testBackends())("the worker's market socket (@stomp/stompjs) again
     socket.start();
     await vi.waitFor(() => expect(followers('/topic/price-1s/ETHUSDT')).toBe(1), WAIT);
     sockets[0]!.inner.terminate();
-    await vi.waitFor(() => expect(states.at(-1)).toEqual({ status: 'closed', failedAttempts: 1, connectionFailed: false }), WAIT);
+    await vi.waitFor(() => expect(states.at(-1)).toMatchObject({ status: 'closed', failedAttempts: 1, connectionFailed: false }), WAIT);
     await vi.waitFor(() => expect(states.at(-1)?.status).toBe('open'), WAIT);
     expect(sockets).toHaveLength(2);
     await vi.waitFor(() => expect([followers('/topic/price/BTCUSDT'), followers('/topic/price-1s/ETHUSDT')]).toEqual([1, 1]), WAIT);

@@ -9,7 +9,7 @@ test('the desktop user card shows total and available balance; the demo switch a
   await other.goto('/');
   await waitForApp(other);
 
-  const card = page.getByRole('button', { name: new RegExp(`Account ${uid}$`) });
+  const card = page.getByRole('button', { name: new RegExp(`account ${uid} · USD$`, 'i') });
   await card.click();
   const balances = page.getByRole('group', { name: 'Balances' });
   await expect(balances.getByTestId('total-balance')).toHaveText('0.00');
@@ -30,7 +30,7 @@ test('the desktop user card shows total and available balance; the demo switch a
   for (const tab of [page, other]) {
     await expect(tab.getByRole('group', { name: 'Account' }).getByRole('button', { name: 'Demo' })).toHaveAttribute('aria-pressed', 'true');
   }
-  await page.getByRole('button', { name: new RegExp(`Account ${uid}$`) }).click();
+  await page.getByRole('button', { name: new RegExp(`account ${uid} · USD$`, 'i') }).click();
   await expect(page.getByTestId('total-balance')).toHaveText('100,000.00');
   await page.screenshot({ path: 'test-results/screens/account-menu-1440.png' });
 });

@@ -79,7 +79,7 @@ test('two tabs share one session through the worker', async ({ page, context }) 
   // The other tab learns at once: sign-in is no place for a signed-in user.
   await expect(other).toHaveURL('/');
   await expect(other.getByText('You are already signed in')).toBeVisible();
-  if (isDesktop(other)) await expect(other.getByRole('button', { name: new RegExp(`Account ${uid}$`) })).toBeVisible();
+  if (isDesktop(other)) await expect(other.getByRole('button', { name: new RegExp(`account ${uid} · USD$`, 'i') })).toBeVisible();
 
   await other.goto('/position');
   await expect(other.getByRole('heading', { level: 1, name: 'Position' })).toBeVisible();

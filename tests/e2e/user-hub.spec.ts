@@ -68,7 +68,7 @@ test('desktop: the account pages open in one dialog over the terminal; its menu 
   await expect(page.getByRole('heading', { name: 'Quotation' })).toBeVisible();
 
   // From the top bar's account card to the overview: a dialog over the page the trader was on.
-  await page.getByRole('button', { name: /Account \d+/ }).click();
+  await page.getByRole('button', { name: /account \d+ · USD$/i }).click();
   await page.getByRole('link', { name: 'My account' }).click();
   const dialog = page.getByRole('dialog', { name: 'My account' });
   await expect(dialog.getByRole('region', { name: 'Profile' })).toContainText(/UID \d+/);

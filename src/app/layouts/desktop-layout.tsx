@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { useApp } from '../app-context';
 import { AccountMenu } from '../features/account/account-menu';
+import { AccountStrip } from '../features/account/account-strip';
 import { BookSwitch } from '../features/account/book-switch';
 import { ConnectionIndicator } from '../components/connection-indicator';
 import { LanguagePicker } from '../components/language-picker';
@@ -131,10 +132,10 @@ function TopBar() {
 
 /**
  * Desktop: the top bar, the side rail (page links, then panel toggles) and the panel
- * area. Template 1 puts the rail on the right. `overlay` (the account dialog) sits over
+ * area, with the account strip below on trading screens. Template 1 puts the rail on the right. `overlay` (the account dialog) sits over
  * it all, and what is beneath is inert until it closes.
  */
-export function DesktopLayout(props: { children: ReactNode; overlay?: ReactNode }) {
+export function DesktopLayout(props: { children: ReactNode; overlay?: ReactNode; accountStrip?: boolean }) {
   const { config } = useApp();
   const { t } = useTranslation();
   const beneath = props.overlay ? true : undefined;
@@ -150,6 +151,7 @@ export function DesktopLayout(props: { children: ReactNode; overlay?: ReactNode 
           </aside>
           <main className="desktop-main">{props.children}</main>
         </div>
+        {props.accountStrip ? <AccountStrip withConnection={false} /> : null}
       </div>
       {props.overlay}
     </div>

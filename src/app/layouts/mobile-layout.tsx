@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { Icon, type IconName } from '../components/icons';
@@ -11,12 +11,26 @@ const tabs = [
   { path: '/user', labelKey: 'nav.user', icon: 'user' },
 ] as const satisfies readonly { path: string; labelKey: string; icon: IconName }[];
 
-/** Phones: the page fills the screen; the bottom tab bar shows on the four top pages. */
-export function MobileLayout(props: { children: ReactNode; showTabBar: boolean }) {
+/**
+ * The strip comes in its own chunk after the first screen: it reads the account's contracts,
+ * which the first load keeps out (a frame of its height stands in, so nothing moves).
+ */
+const AccountStrip = lazy(() => import('../features/account/account-strip').then((module) => ({ default: module.AccountStrip })));
+
+/**
+ * Phones: the page fills the screen; the bottom tab bar shows on the four top pages, the
+ * account strip (with the connection) at the top of the trading screens.
+ */
+export function MobileLayout(props: { children: ReactNode; showTabBar: boolean; accountStrip: boolean }) {
   const { t } = useTranslation();
   const [location] = useLocation();
   return (
-    <div className="mobile-layout">
+    <div className={props.accountStrip ? 'mobile-layout with-account-strip' : 'mobile-layout'}>
+      {props.accountStrip ? (
+        <Suspense fallback={<div className="account-strip" aria-hidden="true" />}>
+          <AccountStrip withConnection />
+        </Suspense>
+      ) : null}
       <main className="mobile-main">{props.children}</main>
       {props.showTabBar ? (
         <nav className="tab-bar" aria-label={t('nav.main')}>

@@ -5,6 +5,7 @@ import { useLocation, useSearch } from 'wouter';
 import { switchesSignal } from '../app-context';
 import { showToast } from '../components/toasts';
 import { loggedOutHereSignal, sessionSignal } from '../engine/signals';
+import { routeShowsAccountStrip } from '../layouts/account-strip-routes';
 import { MobileLayout } from '../layouts/mobile-layout';
 import { PhoneViewFrame } from '../layouts/phone-view-frame';
 import { useIsDesktop, useViewport } from '../layouts/use-viewport';
@@ -12,7 +13,7 @@ import { signInReturnSignal } from '../pages/auth/sign-in-return';
 import { loginPathFor, resolveGuard, type GuardContext } from './guards';
 import { prefetchDesktop } from './desktop-prefetch';
 import type { Prefetcher } from './prefetch';
-import { hasScreen, isAccountPath, type ScreenRouteName } from './routes';
+import { hasScreen, isAccountPath, matchRoute, type ScreenRouteName } from './routes';
 import { ScreenLoading } from './screen-loading';
 import { accountDialog, desktopLayout, isLazyScreen, screens, workspaceScreen } from './screens';
 
@@ -53,10 +54,12 @@ function screenFor(name: ScreenRouteName, params: Record<string, string>, isDesk
 }
 
 /** The desktop frame, fetched on desktops only; the page's frame shows until it is there. */
-function DesktopLayout(props: { children: ReactNode; overlay?: ReactNode }) {
+function DesktopLayout(props: { children: ReactNode; overlay?: ReactNode; accountStrip: boolean }) {
   return (
     <Suspense fallback={<ScreenLoading />}>
-      <desktopLayout.Component overlay={props.overlay}>{props.children}</desktopLayout.Component>
+      <desktopLayout.Component overlay={props.overlay} accountStrip={props.accountStrip}>
+        {props.children}
+      </desktopLayout.Component>
     </Suspense>
   );
 }
@@ -179,9 +182,18 @@ export function AppRoutes() {
         </accountDialog.Component>
       </Suspense>
     );
-    return <DesktopLayout overlay={overlay}>{under}</DesktopLayout>;
+    return (
+      <DesktopLayout overlay={overlay} accountStrip={routeShowsAccountStrip(matchRoute(underPath ?? '/')?.route.name)}>
+        {under}
+      </DesktopLayout>
+    );
   }
-  if (isDesktop) return <DesktopLayout>{content}</DesktopLayout>;
-  const mobile = <MobileLayout showTabBar={'tabBar' in route && route.tabBar === true}>{content}</MobileLayout>;
+  const accountStrip = routeShowsAccountStrip(route.name);
+  if (isDesktop) return <DesktopLayout accountStrip={accountStrip}>{content}</DesktopLayout>;
+  const mobile = (
+    <MobileLayout showTabBar={'tabBar' in route && route.tabBar === true} accountStrip={accountStrip}>
+      {content}
+    </MobileLayout>
+  );
   return viewport.phoneView ? <PhoneViewFrame width={viewport.width}>{mobile}</PhoneViewFrame> : mobile;
 }

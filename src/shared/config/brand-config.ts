@@ -63,6 +63,12 @@ export const brandConfigSchema = z.strictObject({
    * brands whose every screen shows all symbols.
    */
   followAllPrices: z._default(z.boolean(), false),
+  /**
+   * The margin level (equity ÷ used margin, in percent) below which the account strip warns
+   * of a margin call, before stop-out closes positions; the server refuses a level that is
+   * not above its stop-out level (STOP_OUT_LEVEL_PERCENT) at start.
+   */
+  marginCallLevelPercent: z._default(z.number().check(z.positive(), z.maximum(10_000)), 100),
 });
 
 export type BrandConfig = z.output<typeof brandConfigSchema>;

@@ -74,6 +74,8 @@ export interface MarketSnapshot {
   stale: boolean;
   /** More than 10 reconnection attempts failed in a row (they go on): the tabs offer a reload until it opens. */
   connectionFailed: boolean;
+  /** Waiting between reconnection attempts: when the next one starts (epoch ms, the worker's clock), else null. */
+  retryAtMs: number | null;
   /** The all-prices feed has arrived at least once (the loading screen hides). */
   ready: boolean;
   symbolCount: number;
@@ -83,6 +85,7 @@ export const initialMarketSnapshot: MarketSnapshot = {
   status: 'connecting',
   stale: false,
   connectionFailed: false,
+  retryAtMs: null,
   ready: false,
   symbolCount: 0,
 };

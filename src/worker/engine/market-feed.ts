@@ -153,6 +153,7 @@ export function createMarketFeed(options: {
       update({
         status: state.status,
         connectionFailed: state.connectionFailed,
+        retryAtMs: state.retryAtMs,
         stale: isStale(state.status),
         ...(state.status === 'open' ? { ready: true } : {}),
       });

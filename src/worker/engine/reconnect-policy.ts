@@ -20,9 +20,11 @@ export interface ConnectionState {
   failedAttempts: number;
   /** More than 10 attempts failed in a row: the tabs show the alert (the attempts go on). */
   connectionFailed: boolean;
+  /** While waiting between attempts: when the next one starts (epoch ms), for the tabs' countdown; else null. */
+  retryAtMs: number | null;
 }
 
-export const initialConnectionState: ConnectionState = { status: 'connecting', failedAttempts: 0, connectionFailed: false };
+export const initialConnectionState: ConnectionState = { status: 'connecting', failedAttempts: 0, connectionFailed: false, retryAtMs: null };
 
 /** A number in [0, 1), `Math.random` in the worker; tests pass a fixed one. */
 export type RandomSource = () => number;
@@ -35,20 +37,30 @@ export function reconnectDelayMs(attempt: number, random: RandomSource = Math.ra
 }
 
 export function connectionOpened(): ConnectionState {
-  return { status: 'open', failedAttempts: 0, connectionFailed: false };
+  return { status: 'open', failedAttempts: 0, connectionFailed: false, retryAtMs: null };
 }
 
-/** A connection closed or failed to open: the next state, and how long to wait before the next attempt. */
+/**
+ * A connection closed or failed to open at `nowMs`: the next state (with when the next
+ * attempt starts), and how long to wait before it.
+ */
 export function connectionLost(
   state: ConnectionState,
   random: RandomSource = Math.random,
   capMs: number = reconnectCapMs,
+  nowMs: number = Date.now(),
 ): { state: ConnectionState; retryInMs: number } {
   const failedAttempts = state.failedAttempts + 1;
+  const retryInMs = reconnectDelayMs(failedAttempts, random, capMs);
   return {
-    state: { status: 'closed', failedAttempts, connectionFailed: state.connectionFailed || failedAttempts > reconnectAttemptsBeforeAlert },
-    retryInMs: reconnectDelayMs(failedAttempts, random, capMs),
+    state: { status: 'closed', failedAttempts, connectionFailed: state.connectionFailed || failedAttempts > reconnectAttemptsBeforeAlert, retryAtMs: nowMs + retryInMs },
+    retryInMs,
   };
+}
+
+/** An attempt starts now: no next attempt is waited for. */
+export function attemptStarted(state: ConnectionState): ConnectionState {
+  return { ...state, status: 'connecting', retryAtMs: null };
 }
 
 /**
@@ -57,5 +69,5 @@ export function connectionLost(
  * stays up meanwhile: `connectionFailed` is kept until a connection opens).
  */
 export function retryNow(state: ConnectionState): ConnectionState {
-  return { status: 'connecting', failedAttempts: 0, connectionFailed: state.connectionFailed };
+  return { status: 'connecting', failedAttempts: 0, connectionFailed: state.connectionFailed, retryAtMs: null };
 }

@@ -7,6 +7,7 @@ import { batchHeader, tickLinesTopic } from '../../shared/market/tick-lines';
 import { noPrices, type PriceSelection } from '../engine/price-subscriptions';
 import type { PriceBatch } from '../engine/tick-store';
 import {
+  attemptStarted,
   connectionLost,
   connectionOpened,
   initialConnectionState,
@@ -252,7 +253,7 @@ export function createMarketSocket(options: MarketSocketOptions) {
     setState(lost.state);
     retryTimer = setTimeout(() => {
       retryTimer = null;
-      setState({ ...state, status: 'connecting' });
+      setState(attemptStarted(state));
       client.activate();
     }, lost.retryInMs);
   };

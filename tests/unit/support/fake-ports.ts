@@ -17,7 +17,7 @@ export function fakeMarket() {
     urls.push(url);
     Object.assign(handlers, given);
     return {
-      start: () => given.onState({ status: 'connecting', failedAttempts: 0, connectionFailed: false }),
+      start: () => given.onState({ status: 'connecting', failedAttempts: 0, connectionFailed: false, retryAtMs: null }),
       restart: () => undefined,
       tryNowIfWaiting: () => void (retriesNow += 1),
       stop: async () => undefined,

@@ -6,6 +6,7 @@ import { sessionSignal } from '../../engine/signals';
 import { useBrandFormat } from '../../format/use-brand-format';
 import { Icon } from '../../components/icons';
 import { NoticeBadge } from '../notices/notice-alerts';
+import { accountCurrency } from '../../../shared/trading/account-figures';
 import { useAccountBalance } from './account-balance';
 
 /**
@@ -42,6 +43,7 @@ export function AccountMenu(props: { compact?: boolean }) {
       </Link>
     );
   }
+  const chip = t(session.book === 'demo' ? 'desktop.account_chip_demo' : 'desktop.account_chip_real', { uid: session.uid, currency: accountCurrency });
   return (
     <div className="menu account-menu" ref={root}>
       <button
@@ -49,13 +51,14 @@ export function AccountMenu(props: { compact?: boolean }) {
         className="user-card"
         aria-expanded={open}
         aria-controls={panelId}
-        title={props.compact ? t('desktop.signed_in_as', { uid: session.uid }) : undefined}
+        title={props.compact ? chip : undefined}
         onClick={() => setOpen(!open)}
       >
-        <span className={`account-badge account-${session.book}`}>{t(`mode.${session.book}`)}</span>
+        {/* Folded, the badge alone says which book; unfolded, the chip names it in words. */}
+        {props.compact ? <span className={`account-badge account-${session.book}`} aria-hidden="true">{t(`mode.${session.book}`)}</span> : <span className={`account-book-mark account-${session.book}`} aria-hidden="true" />}
         <NoticeBadge />
         {props.compact ? <Icon name="user" /> : null}
-        <span className={props.compact ? 'visually-hidden' : undefined}>{t('desktop.signed_in_as', { uid: session.uid })}</span>
+        <span className={props.compact ? 'visually-hidden' : undefined}>{chip}</span>
       </button>
       {open ? <BalancePopover id={panelId} onClose={() => setOpen(false)} /> : null}
     </div>

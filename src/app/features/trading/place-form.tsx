@@ -19,7 +19,8 @@ import { AnnounceOnce } from '../../components/announce-once';
 import { positionsSignal, priceSignal, sessionSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
 import { isDemoSession } from '../../../shared/protocol/engine';
-import { useQuoteLine } from './trade-buttons';
+import { Face, faceAria, useQuoteLine } from './trade-buttons';
+import { TicketSubmitBar, useScrolledIntoView } from './ticket-submit-bar';
 import { changeTone } from '../catalogue/price-tone';
 import { useProductOrderTerms } from './use-product-order-terms';
 
@@ -121,6 +122,7 @@ export function PlaceForm(props: {
   const amount = format.units;
   const outcome = (typed: string) => protectionOutcome(typed, direction, fillPrice, lots, product);
   const quote = useQuoteLine(product);
+  const submitId = useId();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -229,9 +231,6 @@ export function PlaceForm(props: {
           <dd data-testid="place-available">{balance ? format.amount(balance.balanceAmount) : '…'}</dd>
         </div>
       </dl>
-      <button type="submit" className={`button ${buy ? 'buy' : 'sell'} place-submit`} disabled={Boolean(blocked) || submitting || termsLoading || current === null}>
-        {blocked ? t(blocked === 'closed' ? 'chart.closed' : 'chart.market_closed') : t(buy ? 'market.buy' : 'market.sell')}
-      </button>
       {placed ? (
         <OrderConfirmation
           key={placed.orderNo}
@@ -246,6 +245,20 @@ export function PlaceForm(props: {
           }}
         />
       ) : null}
+      <TicketSubmitBar>
+        <button
+          type="submit"
+          className={`button ${buy ? 'buy' : 'sell'} place-submit`}
+          disabled={Boolean(blocked) || submitting || termsLoading || current === null}
+          {...(blocked ? {} : faceAria(submitId))}
+        >
+          {blocked ? (
+            t(blocked === 'closed' ? 'chart.closed' : 'chart.market_closed')
+          ) : (
+            <Face id={submitId} label={t(buy ? 'market.buy' : 'market.sell')} price={buy ? quote.ask : quote.bid} testId="place-submit-price" />
+          )}
+        </button>
+      </TicketSubmitBar>
     </form>
   );
 }
@@ -331,13 +344,14 @@ function OrderConfirmation(props: { placed: PlacedOrder; product: Product; direc
       })
     : null;
   const told = useRef(false);
+  const card = useScrolledIntoView<HTMLElement>();
   useEffect(() => {
     if (summary === null || told.current) return;
     told.current = true;
     showToast('success', summary);
   }, [summary]);
   return (
-    <section className={`order-confirmation ${buy ? 'buy' : 'sell'}`} role="region" aria-label={t('trade.placed_title')}>
+    <section ref={card} className={`order-confirmation ${buy ? 'buy' : 'sell'}`} role="region" aria-label={t('trade.placed_title')}>
       <h2>{t('trade.placed_title')}</h2>
       <p className="order-confirmation-summary" data-testid="placed-summary" aria-busy={summary === null}>
         {summary ?? t('trade.confirming')}

@@ -36,7 +36,7 @@ function Spread(props: { value: string }) {
  * A button's label over its price: a sell at the bid, a buy at the ask. The label names the
  * button and the price describes it, so its name stays "Buy" while the price moves.
  */
-function Face(props: { id: string; label: string; price: string; testId: string }) {
+export function Face(props: { id: string; label: string; price: string; testId: string }) {
   return (
     <>
       <span className="trade-button-label" id={`${props.id}-label`}>
@@ -50,7 +50,7 @@ function Face(props: { id: string; label: string; price: string; testId: string 
 }
 
 /** The naming of a button with a `Face`. */
-const faceAria = (id: string) => ({ 'aria-labelledby': `${id}-label`, 'aria-describedby': `${id}-price` });
+export const faceAria = (id: string) => ({ 'aria-labelledby': `${id}-label`, 'aria-describedby': `${id}-price` });
 
 /** Sell at the bid and buy at the ask with the spread between them, or why the product cannot be traded now (in the current trade mode). */
 export function TradeButtons(props: { product: Product; status: MarketStatus; onTrade?: (direction: Direction) => void }) {

@@ -57,7 +57,7 @@ function engineTab(lock: ExclusiveLock, relay: RelayChannel, sockets: FakeSocket
         sockets.emit.push(handlers.onPrices);
         sockets.klines.push(klines);
         sockets.emitBar.push(handlers.onBar);
-        handlers.onState({ status: 'open', failedAttempts: 0, connectionFailed: false });
+        handlers.onState({ status: 'open', failedAttempts: 0, connectionFailed: false, retryAtMs: null });
       },
       restart: () => undefined,
       tryNowIfWaiting: () => void (sockets.retriesNow += 1),

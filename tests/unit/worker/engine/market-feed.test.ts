@@ -43,7 +43,7 @@ describe('engine market feed', () => {
     await host.api.watchPrices('tab-1', ['EURUSD', 'GBPUSD']);
     await host.api.watchPrices('tab-2', ['BTCUSDT']);
 
-    market.handlers.onState?.({ status: 'open', failedAttempts: 0, connectionFailed: false });
+    market.handlers.onState?.({ status: 'open', failedAttempts: 0, connectionFailed: false, retryAtMs: null });
     market.handlers.onPrices?.([priceTick('EURUSD', '1.00', 0), priceTick('USDJPY', '150.0', 0)]);
     // Leading edge: the first prices after a quiet window go out at once (as soon as the
     // messages that came with them are read); the next 19 ticks wait for the window's end
@@ -70,7 +70,7 @@ describe('engine market feed', () => {
   it('sends per-symbol messages that arrive together (a glance burst) in one flush, not the first alone and the rest a window later', async () => {
     const { time, market, host, only } = await oneTabOnTheMarket();
     await host.api.watchPrices('tab', ['EURUSD', 'GBPUSD', 'USDJPY'], ['EURUSD', 'GBPUSD', 'USDJPY']);
-    market.handlers.onState?.({ status: 'open', failedAttempts: 0, connectionFailed: false });
+    market.handlers.onState?.({ status: 'open', failedAttempts: 0, connectionFailed: false, retryAtMs: null });
     // One server flush published three glance topics: three frames, read one after another.
     market.handlers.onPrices?.([priceTick('EURUSD', '1.1', 1)]);
     market.handlers.onPrices?.([priceTick('GBPUSD', '1.2', 1)]);
@@ -84,7 +84,7 @@ describe('engine market feed', () => {
     const { time, market, host, only } = await oneTabOnTheMarket();
     // An open chart follows BTCUSDT at every tick; a list row glances at EURUSD.
     await host.api.watchPrices('tab', ['BTCUSDT', 'EURUSD'], ['EURUSD']);
-    market.handlers.onState?.({ status: 'open', failedAttempts: 0, connectionFailed: false });
+    market.handlers.onState?.({ status: 'open', failedAttempts: 0, connectionFailed: false, retryAtMs: null });
     const batches = () => only.events('prices').map((rows) => rows.map((row) => row[0]));
     market.handlers.onPrices?.([priceTick('BTCUSDT', '65000', 1)]);
     time.advance(0);
@@ -249,7 +249,7 @@ describe('engine sparklines', () => {
     await host.api.hello('home', home.listener);
     await host.api.hello('chart', chart.listener);
     await host.api.configureMarket(marketSettings);
-    market.handlers.onState?.({ status: 'open', failedAttempts: 0, connectionFailed: false });
+    market.handlers.onState?.({ status: 'open', failedAttempts: 0, connectionFailed: false, retryAtMs: null });
     await host.api.watchPrices('home', ['EURUSD'], ['EURUSD']);
     await host.api.watchKline('home', 'EURUSD', '1min', true);
     time.advance(100);

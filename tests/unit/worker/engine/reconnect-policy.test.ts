@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   connectionLost,
+  attemptStarted,
   connectionOpened,
   initialConnectionState,
   reconnectDelayMs,
@@ -27,9 +28,9 @@ describe('reconnect policy', () => {
     const { delays, alerts, state } = waits(12, 0.5);
     expect(delays).toEqual([500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 4500, 5000, 5500, 6000]);
     expect(alerts).toEqual([false, false, false, false, false, false, false, false, false, false, true, true]);
-    expect(state).toEqual({ status: 'closed', failedAttempts: 12, connectionFailed: true });
+    expect(state).toMatchObject({ status: 'closed', failedAttempts: 12, connectionFailed: true });
     // The alert goes when a connection opens.
-    expect(connectionOpened()).toEqual({ status: 'open', failedAttempts: 0, connectionFailed: false });
+    expect(connectionOpened()).toEqual({ status: 'open', failedAttempts: 0, connectionFailed: false, retryAtMs: null });
   });
 
   it('never waits more than 30 s however long the server stays away, and never stops', () => {
@@ -54,10 +55,19 @@ describe('reconnect policy', () => {
   it('tries now from the first attempt when the network is back or a tab shows, keeping the alert until a connection opens', () => {
     const failing = waits(11, 0.5).state;
     const now = retryNow(failing);
-    expect(now).toEqual({ status: 'connecting', failedAttempts: 0, connectionFailed: true });
+    expect(now).toEqual({ status: 'connecting', failedAttempts: 0, connectionFailed: true, retryAtMs: null });
     // Failing again counts from the start (500 ms), and the alert stays up.
-    const again = connectionLost(now, () => 0.5);
-    expect(again).toEqual({ state: { status: 'closed', failedAttempts: 1, connectionFailed: true }, retryInMs: 500 });
-    expect(retryNow(waits(2, 0.5).state)).toEqual({ status: 'connecting', failedAttempts: 0, connectionFailed: false });
+    const again = connectionLost(now, () => 0.5, undefined, 1_000_000);
+    expect(again).toEqual({ state: { status: 'closed', failedAttempts: 1, connectionFailed: true, retryAtMs: 1_000_500 }, retryInMs: 500 });
+    expect(retryNow(waits(2, 0.5).state)).toEqual({ status: 'connecting', failedAttempts: 0, connectionFailed: false, retryAtMs: null });
+  });
+
+  it('says when the next attempt starts while waiting, and nothing once it starts or the connection opens', () => {
+    const lost = connectionLost(initialConnectionState, () => 0.5, undefined, 2_000_000);
+    // The fourth attempt waits 2 s (500 ms × 4, the draw in the middle of the jitter).
+    const fourth = connectionLost({ ...lost.state, failedAttempts: 3 }, () => 0.5, undefined, 2_000_000);
+    expect(fourth.state.retryAtMs).toBe(2_002_000);
+    expect(attemptStarted(fourth.state)).toEqual({ ...fourth.state, status: 'connecting', retryAtMs: null });
+    expect(connectionOpened().retryAtMs).toBeNull();
   });
 });

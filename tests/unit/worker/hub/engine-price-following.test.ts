@@ -7,7 +7,7 @@ import { fakeMarket, fakePositionsServer } from '../../support/fake-ports';
 import { priceTick } from '../../support/price-tick';
 
 const marketSettings = { socketUrl: 'ws://x/market/stomp', batchWindowMs: 100, marketRoot: '' };
-const openState = { status: 'open', failedAttempts: 0, connectionFailed: false } as const;
+const openState = { status: 'open', failedAttempts: 0, connectionFailed: false, retryAtMs: null } as const;
 
 function position(tradePair: string): TradeOrder {
   return {

@@ -7,8 +7,8 @@ import { fakeMarket, fakePositionsServer, fakeSessionApi } from '../../support/f
 import { priceTick } from '../../support/price-tick';
 
 const marketSettings = { socketUrl: 'ws://x', batchWindowMs: 100, marketRoot: '' };
-const open: ConnectionState = { status: 'open', failedAttempts: 0, connectionFailed: false };
-const closed = (failedAttempts: number): ConnectionState => ({ status: 'closed', failedAttempts, connectionFailed: failedAttempts > 10 });
+const open: ConnectionState = { status: 'open', failedAttempts: 0, connectionFailed: false, retryAtMs: null };
+const closed = (failedAttempts: number): ConnectionState => ({ status: 'closed', failedAttempts, connectionFailed: failedAttempts > 10, retryAtMs: null });
 const bids = (tab: FakeTab, symbol: string) => tab.events('prices').flat().filter((row) => row[0] === symbol).map((row) => row[2]);
 
 /** Two tabs on the market, both watching BTCUSDT, the socket open and prices moving. */

@@ -134,13 +134,13 @@ describe('market socket (@stomp/stompjs)', () => {
     await settle();
     expect(sockets).toHaveLength(1);
     expect(latest()).toMatchObject({ url: 'wss://markets.example/market/stomp', protocols: ['v12.stomp'] });
-    expect(market.state).toEqual({ status: 'connecting', failedAttempts: 0, connectionFailed: false });
+    expect(market.state).toEqual({ status: 'connecting', failedAttempts: 0, connectionFailed: false, retryAtMs: null });
 
     latest().open();
     const [connect] = latest().frames();
     expect(connect).toMatchObject({ command: 'CONNECT', headers: { 'accept-version': '1.2', host: '/', 'heart-beat': '10000,10000' } });
     latest().receive({ command: 'CONNECTED', headers: { version: '1.2', 'heart-beat': '0,0' } });
-    expect(market.state).toEqual({ status: 'open', failedAttempts: 0, connectionFailed: false });
+    expect(market.state).toEqual({ status: 'open', failedAttempts: 0, connectionFailed: false, retryAtMs: null });
     expect(latest().subscriptions('/topic/ticks').map((frame) => frame.headers)).toEqual([expect.objectContaining({ id: 'ticks', 'tick-form': 'binary' })]);
     expect(latest().subscriptions('/topic/prices').map((frame) => frame.headers.batch)).toEqual(['ticks']);
 
@@ -251,16 +251,16 @@ describe('market socket (@stomp/stompjs)', () => {
     await settle();
     for (let attempt = 1; attempt <= 10; attempt += 1) {
       latest().drop();
-      expect(market.state).toEqual({ status: 'closed', failedAttempts: attempt, connectionFailed: false });
+      expect(market.state).toEqual({ status: 'closed', failedAttempts: attempt, connectionFailed: false, retryAtMs: Date.now() + 500 * attempt });
       const count = sockets.length;
       await settle(500 * attempt - 1);
       expect(sockets).toHaveLength(count);
       await settle(1);
       expect(sockets).toHaveLength(count + 1);
-      expect(market.state.status).toBe('connecting');
+      expect(market.state).toMatchObject({ status: 'connecting', retryAtMs: null });
     }
     latest().drop();
-    expect(market.state).toEqual({ status: 'closed', failedAttempts: 11, connectionFailed: true });
+    expect(market.state).toEqual({ status: 'closed', failedAttempts: 11, connectionFailed: true, retryAtMs: expect.any(Number) });
     // Still trying, for more than half an hour: the waits grow to 30 s and stay there.
     for (let attempt = 11; attempt <= 80; attempt += 1) {
       const count = sockets.length;
@@ -271,7 +271,7 @@ describe('market socket (@stomp/stompjs)', () => {
     }
     await settle(30_000);
     latest().accept();
-    expect(market.state).toEqual({ status: 'open', failedAttempts: 0, connectionFailed: false });
+    expect(market.state).toEqual({ status: 'open', failedAttempts: 0, connectionFailed: false, retryAtMs: null });
   });
 
   it('tries at once when told the network is back while it waits, from the first attempt; an open connection is left alone', async () => {
@@ -288,7 +288,7 @@ describe('market socket (@stomp/stompjs)', () => {
     market.tryNowIfWaiting();
     await settle();
     expect(sockets).toHaveLength(count + 1);
-    expect(market.state).toEqual({ status: 'connecting', failedAttempts: 0, connectionFailed: true });
+    expect(market.state).toEqual({ status: 'connecting', failedAttempts: 0, connectionFailed: true, retryAtMs: null });
     // Failing again waits 500 ms, not 11 s.
     latest().drop();
     await settle(500);
@@ -327,14 +327,14 @@ describe('market socket (@stomp/stompjs)', () => {
     prices.length = 0;
 
     first.drop(1001);
-    expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, connectionFailed: false });
+    expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, connectionFailed: false, retryAtMs: expect.any(Number) });
     await settle(500);
     latest().drop(); // the first retry fails too
     expect(market.state.failedAttempts).toBe(2);
     await settle(1000);
     expect(sockets).toHaveLength(3);
     latest().accept();
-    expect(market.state).toEqual({ status: 'open', failedAttempts: 0, connectionFailed: false });
+    expect(market.state).toEqual({ status: 'open', failedAttempts: 0, connectionFailed: false, retryAtMs: null });
     expect(latest().subscribeCommands()).toEqual(['SUBSCRIBE /topic/ticks', 'SUBSCRIBE /topic/price/BTCUSDT', 'SUBSCRIBE /topic/price-1s/EURUSD']);
     // A change against what the first connection got is not of this connection: its server has not given that id.
     latest().receiveTicks([], first.binaryTicks.encode([tick('BTCUSDT', '64000.75')]));
@@ -359,7 +359,7 @@ describe('market socket (@stomp/stompjs)', () => {
     expect(market.state.status).toBe('connecting');
     await settle(1);
     expect(latest().closed).toBe(true);
-    expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, connectionFailed: false });
+    expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, connectionFailed: false, retryAtMs: expect.any(Number) });
 
     await settle(500);
     expect(sockets).toHaveLength(2);
@@ -379,7 +379,7 @@ describe('market socket (@stomp/stompjs)', () => {
     expect(market.state.status).toBe('open');
     await settle(11_000);
     expect(latest().closed).toBe(true);
-    expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, connectionFailed: false });
+    expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, connectionFailed: false, retryAtMs: expect.any(Number) });
   });
 
   it('reports an ERROR frame, and reconnects when the server closes after it', async () => {
@@ -390,7 +390,7 @@ describe('market socket (@stomp/stompjs)', () => {
     latest().receive({ command: 'ERROR', headers: { message: 'unknown destination' }, body: 'no such destination' });
     expect(logs).toContain('market: STOMP error unknown destination');
     latest().drop(1002);
-    expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, connectionFailed: false });
+    expect(market.state).toEqual({ status: 'closed', failedAttempts: 1, connectionFailed: false, retryAtMs: expect.any(Number) });
     await settle(500);
     expect(sockets).toHaveLength(2);
   });

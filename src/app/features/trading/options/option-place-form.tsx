@@ -20,6 +20,8 @@ import { stepOptionAmount } from './option-amount';
 import { completionTriesFromForm } from './option-completion';
 import { OptionOrderFlow, type OptionFlowOrder } from './option-order-flow';
 import { SignInToTrade, useOrderSubmission } from '../order-submission';
+import { TicketSubmitBar } from '../ticket-submit-bar';
+import { Face, faceAria } from '../trade-buttons';
 import { isDemoSession } from '../../../../shared/protocol/engine';
 import { Icon } from '../../../components/icons';
 import { changeTone } from '../../catalogue/price-tone';
@@ -99,6 +101,7 @@ export function OptionPlaceForm(props: {
   const session = sessionSignal.value;
   const balance = useAccountBalance();
   const deliveryId = useId();
+  const submitId = useId();
 
   // What the trader chose; until then the first delivery time and its minimum amount are chosen for them.
   const [timeLong, setTimeLong] = useState<number | null>(null);
@@ -282,9 +285,15 @@ export function OptionPlaceForm(props: {
           <dd data-testid="option-available">{balance ? format.amount(balance.balanceAmount) : '…'}</dd>
         </div>
       </dl>
-      <button type="submit" className={`button ${up ? 'buy' : 'sell'} place-submit`} disabled={Boolean(blocked) || submitting || livePrice === null}>
-        {blocked ? t(blocked === 'closed' ? 'chart.closed' : 'chart.market_closed') : t(up ? 'option.buy_up' : 'option.buy_down')}
-      </button>
+      <TicketSubmitBar>
+        <button type="submit" className={`button ${up ? 'buy' : 'sell'} place-submit`} disabled={Boolean(blocked) || submitting || livePrice === null} {...(blocked ? {} : faceAria(submitId))}>
+          {blocked ? (
+            t(blocked === 'closed' ? 'chart.closed' : 'chart.market_closed')
+          ) : (
+            <Face id={submitId} label={t(up ? 'option.buy_up' : 'option.buy_down')} price={livePrice ?? '—'} testId="option-submit-price" />
+          )}
+        </button>
+      </TicketSubmitBar>
       {flow ? <OptionOrderFlow start={flow.start} localOffsetMs={flow.localOffsetMs} maxTries={completionTriesFromForm} onClose={() => setFlow(null)} /> : null}
     </form>
   );

@@ -74,7 +74,7 @@ export function PositionsSummaryBar(props: { summary: PositionsSummary | null; t
         <dd data-testid="summary-net-worth">{amount(props.summary?.netValue)}</dd>
       </div>
       <div>
-        <dt>{t('position.available_prepayment')}</dt>
+        <dt>{t('position.free_margin')}</dt>
         <dd data-testid="summary-available">{amount(props.summary?.securityDepositAvailableSum)}</dd>
       </div>
     </dl>
