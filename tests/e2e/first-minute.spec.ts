@@ -61,7 +61,7 @@ async function loggedCode(to: string): Promise<string> {
 
 const screen = (page: Page, name: string) => page.screenshot({ path: `test-results/screens/first-minute-${name}-${page.viewportSize()?.width}.png` });
 
-test('a newcomer signs up with the logged code, lands signed in, switches to demo from a refused real order, and trades a market order and an option', async ({ page }, testInfo) => {
+test('a newcomer signs up with the logged code, signs in, switches to demo from a refused real order, and trades a market order and an option', async ({ page }, testInfo) => {
   test.setTimeout(120_000);
   const email = `newcomer-${testInfo.project.name}-${Date.now().toString(36)}@example.com`;
   const password = 'first minute 1';
