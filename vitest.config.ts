@@ -11,6 +11,8 @@ export default defineConfig({
       {
         // The views rendered on React 19 and react-dom 19 (this config has no Preact alias) in
         // jsdom, with React Testing Library: what a user sees and does, with the real rules.
+        // The build's version stamp (vite.config.ts), which the sign-in pages' footer shows.
+        define: { __APP_VERSION__: JSON.stringify('test') },
         test: {
           name: 'component',
           include: ['tests/component/**/*.test.tsx'],

@@ -124,6 +124,8 @@ export interface TradeOrderTable {
   take_profit: string | null;
   margin: string;
   fee: Generated<string>;
+  /** The overnight fees charged so far (also counted in `fee`). */
+  overnight_fee: Generated<string>;
   profit_loss: string | null;
   close_reason: string | null;
   open_tick_ms: string | null;

@@ -151,6 +151,7 @@ describe.each(testBackends())('timed options on $name', (backend) => {
       rate: '0.80',
       winLost: null,
       status: 0,
+      positionStatus: 0,
       result: null,
       voidReason: null,
     });

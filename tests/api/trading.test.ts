@@ -53,7 +53,11 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
     // Margin 1.08512 × 0.1 × 100000 / 100 = 108.512; fee × 0.00002 = 0.217024.
     expect(await balance(user.token)).toEqual({ balanceAmount: '891.270976', lockMargin: '108.512' });
     const open = (await call(server, '/v1/waa/order/history', { positionStatus: 2 }, user.token)).data as { list: { uid: string; openingPrice: string; securityDepositInitial: string; feeAmount: string }[] };
-    expect(open.list).toEqual([expect.objectContaining({ uid: placed.data, openingPrice: '1.08512', securityDepositInitial: '108.512', feeAmount: '0.217024', productName: 'EUR/USD', lever: 100 })]);
+    expect(open.list).toEqual([expect.objectContaining({ uid: placed.data, openingPrice: '1.08512', securityDepositInitial: '108.512', feeAmount: '0.217024', overnightFee: '0.00', productName: 'EUR/USD', lever: 100 })]);
+    // The specification's names answer beside the older ones, with the same values.
+    const [row] = open.list as unknown as { status: number; positionStatus: number; orderTime: number; orderTimeTs: number }[];
+    expect(row).toMatchObject({ status: 2, positionStatus: 2 });
+    expect(row?.orderTimeTs).toBe(row?.orderTime);
     expect(await audit()).toEqual([]);
   });
 
@@ -279,12 +283,21 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
   it('charges the overnight fee once per day per open position', async () => {
     const user = await trader();
     quote(108500, 108512);
-    await call(server, '/exchange/addOrder', order(), user.token);
+    const orderNo = (await call(server, '/exchange/addOrder', order(), user.token)).data as string;
     const before = await server.app.trading.chargeOvernight('2026-01-13');
     expect(before).toBeGreaterThanOrEqual(1);
     expect(await server.app.trading.chargeOvernight('2026-01-13')).toBe(0);
     // 1.08512 × 0.1 × 100000 × 0.00008 = 0.868096 on top of the opening fee.
     expect(await balance(user.token)).toEqual({ balanceAmount: '890.40288', lockMargin: '108.512' });
+    // The fee counts both; the overnight fee is also told on its own.
+    const open = (await call(server, '/v1/waa/order/history', { positionStatus: 2 }, user.token)).data as { list: { uid: string; feeAmount: string; overnightFee: string }[] };
+    expect(open.list.find((row) => row.uid === orderNo)).toMatchObject({ feeAmount: '1.08512', overnightFee: '0.868096' });
+    expect(await audit()).toEqual([]);
+    // The ledger check holds the recorded overnight fee to what the journals charged.
+    const db = server.database.db;
+    await db.updateTable('trade_order').set({ overnight_fee: '0' }).where('order_no', '=', orderNo).execute();
+    expect(await audit()).toEqual([`order ${orderNo} records 0.00 of overnight fees but its journals charged 0.868096`]);
+    await db.updateTable('trade_order').set({ overnight_fee: '0.868096' }).where('order_no', '=', orderNo).execute();
     expect(await audit()).toEqual([]);
   });
 

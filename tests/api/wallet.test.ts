@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../src/shared/errors/catalogue';
 import { money, type Units } from '../../src/shared/money/money';
 import { createLedger, type Ledger } from '../../server/modules/ledger/ledger';
 import { reconcileBooks } from '../../server/modules/ledger/reconciliation';
@@ -78,7 +79,11 @@ describe.each(testBackends())('wallets and transfers on $name', (backend) => {
     // In: 0.5 BTC, fee 0.1 % = 0.0005 BTC, 0.4995 × 67000.12 = 33466.55994 → 33466.5599 USD (down).
     const into = await draft(user.token, 'BTC', 0, '0.5');
     expect(into).toMatchObject({ fee: '0.0005', practical: '33466.5599' });
-    expect((await transform(user.token, into)).code).toBe(0);
+    // The draft's unit (the specification's field) is the unit its amount is in: BTC on the way in, not USD.
+    const wrongUnit = await transform(user.token, { ...into, unit: 'USD' });
+    expect(wrongUnit.code).toBe(ErrorCode.INCORRECT_PARAMETER_CONTENT);
+    expect(await walletOf(user.uid, 'BTC')).toBe(money('0.5'));
+    expect((await transform(user.token, { ...into, unit: 'BTC' })).code).toBe(0);
     expect(await walletOf(user.uid, 'BTC')).toBe(0n);
     expect(await cashOf(user.uid)).toBe(money('33466.5599'));
     expect((await call(server, '/v1/waa/user/balance', {}, user.token)).data).toMatchObject({ balanceAmount: '33466.5599' });
@@ -86,7 +91,8 @@ describe.each(testBackends())('wallets and transfers on $name', (backend) => {
     // Out: 1000 USD, fee 1 USD, 999 ÷ 67001.12 = 0.01491… → 0.0149 BTC (down).
     const out = await draft(user.token, 'BTC', 1, '1000');
     expect(out).toMatchObject({ fee: '1.0000', practical: '0.0149' });
-    expect((await transform(user.token, out)).code).toBe(0);
+    expect((await transform(user.token, { ...out, unit: 'BTC' })).code).toBe(ErrorCode.INCORRECT_PARAMETER_CONTENT);
+    expect((await transform(user.token, { ...out, unit: 'USD' })).code).toBe(0);
     expect(await walletOf(user.uid, 'BTC')).toBe(money('0.0149'));
     expect(await cashOf(user.uid)).toBe(money('32466.5599'));
     // The house kept each fee in the unit that left.

@@ -153,6 +153,9 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
     const edited = { ...card, id, account: encodeField('110-234-000111', owner.aesKey) };
     expect((await moneyCall(server, '/v1/waa/bankCard/update', edited, owner.token, crypto.randomUUID())).code).toBe(0);
     expect(((await call(server, '/v1/waa/bankCard/all', {}, owner.token)).data as { list: { accountMasked: string }[] }).list[0]!.accountMasked).toBe('****0111');
+    // The specification's paging names are taken too; two pairs that disagree are refused.
+    expect(((await call(server, '/v1/waa/bankCard/all', { pageNum: 1, pageSize: 1000 }, owner.token)).data as { list: unknown[] }).list).toHaveLength(1);
+    expect((await call(server, '/v1/waa/bankCard/all', { page: 1, pageNum: 2 }, owner.token)).code).toBe(ErrorCode.INCORRECT_PARAMETER_CONTENT);
     expect((await call(server, '/v1/waa/bankCard/delete', { id }, owner.token)).code).toBe(0);
     expect((await call(server, '/v1/waa/bankCard/one', { id }, owner.token)).code).toBe(ErrorCode.DATA_NOT_FOUND);
   });
@@ -167,6 +170,17 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
     const low = await quote(who, '49');
     expect(low.code).toBe(ErrorCode.INCORRECT_PARAMETER_VALUE);
     expect(low.data).toEqual({ min: '50.00', max: '10000000.00' });
+    // coinId is optional (the specification): a currency on several enabled networks (USDT: TRC20
+    // and ERC20) is asked for the network, never quoted on a guessed one; on one, it is quoted on it.
+    const withoutCoin = () => moneyCall(server, '/v1/waa/withdraw/walletCalculate', { currencyId: usdtTrc20.currencyId, num: '120' }, who.token);
+    expect((await withoutCoin()).code).toBe(ErrorCode.INCORRECT_PARAMETER_CONTENT);
+    const db = server.database.db;
+    await db.updateTable('coin_network').set({ enabled: false }).where('currency_id', '=', usdtTrc20.currencyId).where('id', '<>', usdtTrc20.id).execute();
+    try {
+      expect((await withoutCoin()).data).toEqual(answer.data);
+    } finally {
+      await db.updateTable('coin_network').set({ enabled: true }).where('currency_id', '=', usdtTrc20.currencyId).execute();
+    }
   });
 
   it('holds one of 20 parallel withdrawals (one under review at a time), and never below zero', async () => {

@@ -115,7 +115,7 @@ test('the profile: nickname and avatar changed and shown, invite code and link c
   await friendPage.getByLabel('Verification code').fill(await outboxCode(friendPage, friendEmail));
   await friendPage.getByLabel('Password', { exact: true }).fill('friend password 1');
   await friendPage.getByRole('button', { name: 'Create account' }).click();
-  await expect(friendPage.getByText('Your account is ready and you are signed in.')).toBeVisible();
+  await expect(friendPage.getByText('Your account is ready. Please sign in.')).toBeVisible();
   await friend.close();
   await page.reload();
   await expect(page.getByTestId('invited-count')).toHaveText('1');

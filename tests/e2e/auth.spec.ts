@@ -62,7 +62,7 @@ function readRememberedStores(page: Page) {
 }
 
 // Each account costs a code, and the server limits codes per address: one account per test.
-test('sign up by e-mail (ends signed in), sign in (home, then the page asked for), remember the account', async ({ page }, testInfo) => {
+test('sign up by e-mail (ends at sign-in with the account filled in), sign in (home, then the page asked for), remember the account', async ({ page }, testInfo) => {
   const email = uniqueEmail(testInfo, 'signup');
   const password = 'correct horse 7';
 
@@ -95,19 +95,17 @@ test('sign up by e-mail (ends signed in), sign in (home, then the page asked for
   await screen(page, 'register-step-2');
   await page.getByRole('button', { name: 'Create account' }).click();
 
-  // Sign-up ends signed in, at home.
-  await expect(page).toHaveURL('/');
-  await expect(page.getByText('Your account is ready and you are signed in.')).toBeVisible();
-  await expect(page.getByText('You are already signed in')).toHaveCount(0);
-  await signOutThroughEngine(page);
-  await page.goto('/login');
-  await page.getByLabel('E-mail', { exact: true }).fill(email);
+  // Sign-up ends at sign-in with the new account filled in (the specification), not signed in.
+  await expect(page).toHaveURL(/\/login\?account=/);
+  await expect(page.getByText('Your account is ready. Please sign in.')).toBeVisible();
+  await expect(page.getByLabel('E-mail', { exact: true })).toHaveValue(email);
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
 
   // A wrong password: the server's message, and the form stays usable.
   await page.getByLabel('Password', { exact: true }).fill('not-the-right-one');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText('Incorrect account or password (1003)')).toBeVisible();
-  await expect(page).toHaveURL('/login');
+  await expect(page).toHaveURL(/\/login(\?account=[^&]+)?$/);
   await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeEnabled();
 
   await page.getByLabel('Password', { exact: true }).fill(password);

@@ -15,8 +15,11 @@ test('saved withdrawal destinations: a bank card added, listed by bank and last 
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Please enter the bank name')).toBeVisible();
 
+  // The specification's banks are offered as the name is typed; another bank may still be typed.
+  const offered = await page.getByLabel('Bank name').evaluate((input) => [...((input as HTMLInputElement).list?.options ?? [])].map((option) => option.value));
+  expect(offered).toEqual(['aib', 'vib', 'hkib', 'jbic', 'kb', 'bnm', 'cba']);
   await page.getByLabel('Bank name').fill('Northwind Bank');
-  await page.getByLabel('Payee name').fill('Ada Trader');
+  await page.getByLabel('Account name (real name)').fill('Ada Trader');
   await page.getByLabel('Account number').fill('GB29NWBK60161331926819');
   await page.getByLabel('Phone number').fill('+44 7400 123456');
   await page.getByRole('button', { name: 'Save' }).click();

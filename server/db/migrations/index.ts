@@ -34,6 +34,7 @@ import * as secondFactorRequest from './0039-second-factor-request';
 import * as staffInvitationVoided from './0040-staff-invitation-voided';
 import * as staffConflicts from './0041-staff-conflicts';
 import * as leaseEpoch from './0042-lease-epoch';
+import * as overnightFee from './0049-overnight-fee';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '0040-staff-invitation-voided': staffInvitationVoided,
   '0041-staff-conflicts': staffConflicts,
   '0042-lease-epoch': leaseEpoch,
+  '0049-overnight-fee': overnightFee,
 };

@@ -91,6 +91,17 @@ export async function reconcileBooks(db: Kysely<Database>): Promise<string[]> {
     order by 1, 2`.execute(db);
   for (const row of lateFees.rows) problems.push(`order ${row.order_no} was charged ${row.journal} after it closed`);
 
+  // An order's overnight fee is what its overnight journals took from the customer's cash.
+  const overnight = await sql<{ order_no: string; recorded: string; posted: string }>`
+    select t.order_no, t.overnight_fee::text as recorded, coalesce(sum(-e.amount), 0)::text as posted
+    from trade_order t
+    left join ledger_journal f on f.kind = ${JournalKind.overnightFee} and f.reference = t.order_no
+    left join ledger_entry e on e.journal_id = f.id and e.account_id in (select id from ledger_account where owner_uid = t.uid and kind = ${cash})
+    group by t.order_no, t.overnight_fee
+    having coalesce(sum(-e.amount), 0) <> t.overnight_fee
+    order by 1`.execute(db);
+  for (const row of overnight.rows) problems.push(`order ${row.order_no} records ${amount(row.recorded)} of overnight fees but its journals charged ${amount(row.posted)}`);
+
   const house = await sql<{ book: string; account: string; held: string; expected: string }>`
     with books as (select 'real' as book union all select 'demo'),
     -- The house's USD accounts, less what wallet transfers put in them: transfer fees are not trading fees.

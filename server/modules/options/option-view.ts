@@ -6,6 +6,7 @@ import type { OptionOrderRow } from './options-repository';
 export function optionView(row: OptionOrderRow, productName: string): OptionOrder {
   const decimal = (value: string) => formatMoney(money(String(value)));
   const time = (value: string | number | null) => (value === null ? null : Number(value));
+  const status = row.status === OptionStatus.settled ? OptionStatus.settled : OptionStatus.running;
   return {
     id: row.id,
     uid: row.order_no,
@@ -26,7 +27,8 @@ export function optionView(row: OptionOrderRow, productName: string): OptionOrde
     // Stored in percent as placed; shown as the fraction the placement sent.
     rate: formatMoney(divideRounded(money(String(row.profit_rate)), 100n)),
     winLost: row.win_lost === null ? null : decimal(row.win_lost),
-    status: row.status === OptionStatus.settled ? OptionStatus.settled : OptionStatus.running,
+    status,
+    positionStatus: status,
     result: row.outcome === 'win' || row.outcome === 'loss' || row.outcome === 'equal' || row.outcome === 'void' ? row.outcome : null,
     voidReason: row.void_reason,
   };

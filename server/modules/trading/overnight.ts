@@ -40,7 +40,7 @@ export function createOvernightFees(deps: {
           const fee = minMoney(due, await ledger.lockCash(trx, row.uid, row.book));
           if (fee <= 0n) return false;
           // Only a position still open pays: one closed since the list was read pays nothing.
-          if (!(await orders.addFeeIn(trx, row.id, formatMoney(fee, 0)))) return false;
+          if (!(await orders.addOvernightFeeIn(trx, row.id, formatMoney(fee, 0)))) return false;
           const journal = await ledger.chargeOvernight(trx, { uid: row.uid, book: row.book, orderNo: row.order_no, day, fee });
           // Charged today already: the fee added above is rolled back with the transaction.
           if (journal.replayed) throw alreadyCharged;

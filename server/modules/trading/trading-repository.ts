@@ -135,11 +135,11 @@ export function createTradingRepository(db: Kysely<Database>) {
       return Number(updated.numUpdatedRows) === 1;
     },
 
-    /** Adds a charge to a position's fee, only while it is open; answers whether it was. */
-    async addFeeIn(trx: Transaction<Database>, id: number, fee: string): Promise<boolean> {
+    /** Adds an overnight charge to a position's fee and its overnight fee, only while it is open; answers whether it was. */
+    async addOvernightFeeIn(trx: Transaction<Database>, id: number, fee: string): Promise<boolean> {
       const updated = await trx
         .updateTable('trade_order')
-        .set({ fee: sql<string>`fee + ${fee}::numeric` })
+        .set({ fee: sql<string>`fee + ${fee}::numeric`, overnight_fee: sql<string>`overnight_fee + ${fee}::numeric` })
         .where('id', '=', id)
         .where('status', '=', OrderStatus.position)
         .executeTakeFirst();

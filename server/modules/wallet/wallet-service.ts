@@ -3,7 +3,7 @@ import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { isPriceFresh } from '../../../src/shared/market/price-freshness';
 import type { TransformBody, TransformCalculateBody, WalletBalanceData, WalletRecordsBody, WalletRecordsData } from '../../../src/shared/api/wallet';
 import { formatMoney, money, multiplyMoney, type Units } from '../../../src/shared/money/money';
-import { parseTransferAmount, quoteStillHolds, quoteTransfer, transferDecimals, TransferType, type TransferQuote } from '../../../src/shared/money/transfer-quote';
+import { parseTransferAmount, quoteStillHolds, quoteTransfer, transferAmountUnit, transferDecimals, TransferType, type TransferQuote } from '../../../src/shared/money/transfer-quote';
 import type { Executor } from '../../db/after-commit';
 import type { Database } from '../../db/schema';
 import { AppError } from '../../http/app-error';
@@ -251,6 +251,10 @@ export function createWalletService(deps: {
      */
     async transform(trx: Parameters<Ledger['transferIn']>[0], uid: number, body: TransformBody, key: string) {
       const currency = await currencyById(body.currId, body.curr, trx);
+      // A draft that says its amount is in another unit than the one it moves is not what the customer confirmed.
+      if (body.unit !== undefined && body.unit !== transferAmountUnit(body.type, currency.code)) {
+        throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, `unit ${body.unit} is not the unit of this transfer's amount (${transferAmountUnit(body.type, currency.code)})`);
+      }
       const quote = quoteFor(currency, body.type, amountOf(body.num));
       const seen = { fee: money(body.fee), practical: money(body.practical) };
       if (!quoteStillHolds(seen, quote)) {

@@ -3,6 +3,7 @@ import {
   bankCardInsert,
   bankCardList,
   bankCardOne,
+  bankCardPaging,
   bankCardUpdate,
   cryptoWalletDelete,
   cryptoWalletInsert,
@@ -18,6 +19,8 @@ import {
   withdrawWalletCalculate,
 } from '../../../src/shared/api/withdraw';
 import type { Transaction } from 'kysely';
+import { ErrorCode } from '../../../src/shared/errors/catalogue';
+import { AppError } from '../../http/app-error';
 import type { Database } from '../../db/schema';
 import { sessionOnBook, type SignedInRequest, type SignedInRoutes } from '../../http/signed-in';
 import type { SavedDestinations } from './saved-destinations';
@@ -77,7 +80,11 @@ export async function registerWithdrawalsRoutes(
       return null;
     });
 
-    scope.route(bankCardList, async (body, request) => saved.cards(real(request), body.page, body.limit));
+    scope.route(bankCardList, async (body, request) => {
+      const paging = bankCardPaging(body);
+      if (!paging) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'page and pageNum (or limit and pageSize) disagree');
+      return saved.cards(real(request), paging.page, paging.limit);
+    });
     scope.route(bankCardOne, async (body, request) => saved.card(real(request), request.session.aesKey, body.id));
     scope.route(bankCardInsert, async (body, request) => {
       const uid = real(request);

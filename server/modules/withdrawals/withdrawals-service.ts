@@ -355,8 +355,17 @@ export function createWithdrawalsService(deps: {
       return bankMetaView(terms!, channel.currency);
     },
 
-    async walletCalculate(uid: number, body: { currencyId: number; coinId: number; num: string }) {
-      return quote(uid, await cryptoChannel(body.currencyId, body.coinId), body.num);
+    /**
+     * `withdraw/walletCalculate`: the specification makes `coinId` optional. Without it the quote
+     * is the currency's one enabled network's; a currency on several networks has no single fee,
+     * so the quote asks for the network instead of guessing one.
+     */
+    async walletCalculate(uid: number, body: { currencyId: number; coinId?: number | undefined; num: string }) {
+      if (body.coinId !== undefined) return quote(uid, await cryptoChannel(body.currencyId, body.coinId), body.num);
+      const networks = (await wallet.coinNetworks()).filter((item) => item.currencyId === body.currencyId && item.enabled);
+      if (networks.length === 0) throw new AppError(ErrorCode.CURRENCY_NOT_FOUND);
+      if (networks.length > 1) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'coinId is required: this currency is withdrawn on several networks');
+      return quote(uid, await cryptoChannel(body.currencyId, networks[0]!.id), body.num);
     },
 
     async bankCalculate(uid: number, body: { currencyId: number; num: string }) {

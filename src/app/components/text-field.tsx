@@ -56,8 +56,11 @@ export function TextField({ inputRef, ...props }: {
   /** Something beside the input, inside its frame (a toggle, a country select). */
   before?: ReactNode;
   after?: ReactNode;
+  /** Values offered as the field is typed in (a datalist: typing something else stays allowed). */
+  suggestions?: readonly string[];
 }) {
   const id = useId();
+  const listId = `${id}-suggestions`;
   return (
     <FieldFrame id={id} label={props.label} error={props.error} controlClassName="field-control">
       {props.before}
@@ -77,7 +80,15 @@ export function TextField({ inputRef, ...props }: {
         {...fieldMessageAria(id, props.error)}
         onChange={(event) => props.onChange(event.target.value)}
         onBlur={props.onBlur}
+        list={props.suggestions ? listId : undefined}
       />
+      {props.suggestions ? (
+        <datalist id={listId}>
+          {props.suggestions.map((value) => (
+            <option key={value} value={value} />
+          ))}
+        </datalist>
+      ) : null}
       {props.after}
     </FieldFrame>
   );

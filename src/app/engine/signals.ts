@@ -49,6 +49,14 @@ export const noticesSignal = signal<{ unreadCount: number | null; arrivals: numb
  */
 export const loggedOutHereSignal = signal(false, { name: 'loggedOutHere' });
 
+/**
+ * A changed password ends every session of the account on the server at once, and a socket or
+ * request of this tab notices within a moment; the specification shows the success first and
+ * signs out after 1 second. While this is set, this tab's routes treat the ended session as
+ * still here and go nowhere, so no "please sign in" replaces the success message.
+ */
+export const sessionEndHeldSignal = signal(false, { name: 'sessionEndHeld' });
+
 export function adoptSession(snapshot: SessionSnapshot) {
   const previous = sessionSignal.peek();
   if (snapshot.version < previous.version) return;

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { switchesSignal } from '../app-context';
 import { showToast } from '../components/toasts';
-import { loggedOutHereSignal, sessionSignal } from '../engine/signals';
+import { loggedOutHereSignal, sessionEndHeldSignal, sessionSignal } from '../engine/signals';
 import { routeShowsAccountStrip } from '../layouts/account-strip-routes';
 import { MobileLayout } from '../layouts/mobile-layout';
 import { PhoneViewFrame } from '../layouts/phone-view-frame';
@@ -107,8 +107,9 @@ function screenOfPath(path: string, search: string, context: GuardContext, isDes
 function useSessionEndNavigation() {
   const [location, navigate] = useLocation();
   const session = sessionSignal.value;
+  const held = sessionEndHeldSignal.value;
   useEffect(() => {
-    if (session.signedIn || !session.endReason) return;
+    if (session.signedIn || !session.endReason || held) return;
     if (session.endReason === 'expired' || session.endReason === 'invalid') navigate('/', { replace: true });
     // Ended elsewhere or refused: sign in again and come back here, whichever request or socket
     // noticed first; the end of a log-out made in this tab goes to plain sign-in.
@@ -117,7 +118,7 @@ function useSessionEndNavigation() {
     }
     // Only a change of session triggers this, not every navigation afterwards.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [session.version]);
+  }, [session.version, held]);
 }
 
 export function AppRoutes() {
@@ -134,7 +135,8 @@ export function AppRoutes() {
     if (session.signedIn) loggedOutHereSignal.value = false;
   }, [session.signedIn]);
   const guardContext: GuardContext = {
-    signedIn: session.signedIn,
+    // A held end (a changed password's 1 second) keeps the page where it is until it is let go.
+    signedIn: session.signedIn || sessionEndHeldSignal.value,
     book: session.book,
     switches: switchesSignal.value,
     hasScreen,

@@ -104,6 +104,8 @@ export const optionOrder = z.object({
   winLost: z.nullable(decimalString),
   /** 0 running, 1 settled. */
   status: z.union([z.literal(0), z.literal(1)]),
+  /** The same as `status`, under the name the specification gives it (lists filter on it). */
+  positionStatus: z.union([z.literal(0), z.literal(1)]),
   /** How it ended: win, loss, equal (amount refunded) or void (amount and fee refunded); null while running. */
   result: z.nullable(z.enum(['win', 'loss', 'equal', 'void'])),
   /** Why a void option was voided ('no-price': no recorded tick near endTime; 'demo-reset'). */

@@ -71,6 +71,8 @@ export const tradeOrder = z.object({
   buyPoint: z.int(),
   /** 1 pending, 2 position, 3 deal (closed), 4 canceled. */
   status: z.int(),
+  /** The same as `status`, under the name the specification gives it (lists filter on it). */
+  positionStatus: z.int(),
   tradePair: z.string(),
   productName: z.string(),
   orderQuantity: decimalString,
@@ -90,8 +92,12 @@ export const tradeOrder = z.object({
   profitLoss: z.nullable(decimalString),
   /** Opening fee and overnight fees so far. */
   feeAmount: decimalString,
+  /** The overnight fees so far alone (part of `feeAmount`). */
+  overnightFee: decimalString,
   closeReason: z.nullable(z.string()),
   orderTime: z.int(),
+  /** The same as `orderTime`, under the name the specification gives it. */
+  orderTimeTs: z.int(),
   transactionTime: z.nullable(z.int()),
   transactionTimeTs: z.nullable(z.int()),
   closingTimeTs: z.nullable(z.int()),

@@ -63,7 +63,8 @@ export type TransformQuote = z.infer<typeof transformQuote>;
 
 /** The transfer draft: the quote the customer confirmed travels with it, and must still hold. */
 /** `fee` and `practical` keep the one decimal rule (contract.ts moneyInput): a longer one is refused (1001), never parsed into a fault. */
-export const transformBody = z.extend(transformCalculateBody, { fee: moneyInput, practical: moneyInput });
+/** `unit` (the specification's draft field) names what `num` is in (`transferAmountUnit`); a draft with another is refused. */
+export const transformBody = z.extend(transformCalculateBody, { fee: moneyInput, practical: moneyInput, unit: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(12))) });
 export type TransformBody = z.infer<typeof transformBody>;
 
 /** Wallet record types: 0 transfer in, 1 transfer out, 2 other movements (deposits, withdrawals). */

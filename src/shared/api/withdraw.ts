@@ -102,9 +102,23 @@ export type BankCardSummary = z.infer<typeof bankCardSummary>;
 
 export const bankCardList = contract(
   '/v1/waa/bankCard/all',
-  z.strictObject({ page: z._default(z.int().check(z.minimum(1)), 1), limit: z._default(z.int().check(z.minimum(1), z.maximum(1000)), 1000) }),
+  /** API.md names page and limit, the specification pageNum and pageSize: either pair is taken (not both). */
+  z.strictObject({
+    page: z.optional(z.int().check(z.minimum(1))),
+    limit: z.optional(z.int().check(z.minimum(1), z.maximum(1000))),
+    pageNum: z.optional(z.int().check(z.minimum(1))),
+    pageSize: z.optional(z.int().check(z.minimum(1), z.maximum(1000))),
+  }),
   z.object({ list: z.array(bankCardSummary), pages: z.int().check(z.minimum(0)) }),
 );
+export type BankCardListBody = z.infer<typeof bankCardList.body>;
+
+/** The page asked for by either pair of names; null when both pairs are sent and disagree. */
+export function bankCardPaging(body: BankCardListBody): { page: number; limit: number } | null {
+  if (body.page !== undefined && body.pageNum !== undefined && body.page !== body.pageNum) return null;
+  if (body.limit !== undefined && body.pageSize !== undefined && body.limit !== body.pageSize) return null;
+  return { page: body.pageNum ?? body.page ?? 1, limit: body.pageSize ?? body.limit ?? 1000 };
+}
 export const bankCardOne = contract('/v1/waa/bankCard/one', z.strictObject({ id: z.int().check(z.positive()) }), bankCard);
 export const bankCardInsert = contract('/v1/waa/bankCard/insert', bankCardFields, z.null());
 export const bankCardUpdate = contract('/v1/waa/bankCard/update', z.extend(bankCardFields, { id: z.int().check(z.positive()) }), z.null());
@@ -146,7 +160,8 @@ export type WithdrawalQuoteData = z.infer<typeof withdrawalQuoteData>;
 
 export const withdrawWalletCalculate = contract(
   '/v1/waa/withdraw/walletCalculate',
-  z.strictObject({ currencyId: z.int().check(z.positive()), coinId: z.int().check(z.positive()), num: withdrawalAmount }),
+  /** `coinId` is optional (the specification's wording): without it, the currency's one enabled network. */
+  z.strictObject({ currencyId: z.int().check(z.positive()), coinId: z.optional(z.int().check(z.positive())), num: withdrawalAmount }),
   withdrawalQuoteData,
 );
 export const withdrawBankCalculate = contract(

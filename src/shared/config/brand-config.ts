@@ -44,6 +44,11 @@ export const brandConfigSchema = z.strictObject({
   enableSimplifiedChinese: z._default(z.boolean(), false),
   enableIndonesian: z._default(z.boolean(), false),
   showTodayWinLoss: z._default(z.boolean(), true),
+  /**
+   * After sign-up: the specification goes to sign-in with the account filled in (false); a brand
+   * may sign the new customer in at once instead (true), one password entry fewer.
+   */
+  signInAfterRegister: z._default(z.boolean(), false),
   phoneRegisterCountry: z._default(z.string().check(z.regex(/^[A-Z]{2}$/)), 'US'),
   desktopTemplate: z._default(z.union([z.literal(0), z.literal(1)]), 0),
   singleTradeTemplate: z._default(z.boolean(), false),

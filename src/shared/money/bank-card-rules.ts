@@ -6,6 +6,9 @@ import { parsePhoneNumberWithError, ParseError } from 'libphonenumber-js/min';
  * number without a country, without a national number or not valid is `wrong_phone_number`;
  * a valid one is sent without the "+" and without spaces, anything else as empty.
  */
+/** The specification's bank list, offered as the bank name is typed (stored as written; another bank may be typed). */
+export const listedBankNames = ['aib', 'vib', 'hkib', 'jbic', 'kb', 'bnm', 'cba'] as const;
+
 export interface BankCardDraft {
   bankName: string;
   name: string;

@@ -10,6 +10,14 @@ import { moneyScale, parseMoney, type Units } from './money';
 export const TransferType = { in: 0, out: 1 } as const;
 export type TransferType = (typeof TransferType)[keyof typeof TransferType];
 
+/** The trading cash's unit: what leaves on the way out. */
+export const tradingCashUnit = 'USD';
+
+/** The unit a transfer's `num` (and its fee) is in: the wallet's currency on the way in, USD on the way out (the draft's `unit`). */
+export function transferAmountUnit(type: TransferType, currency: string): string {
+  return type === TransferType.in ? currency : tradingCashUnit;
+}
+
 /** Decimals of a transfer's amount, fee and practical amount (the spec's precision 4, step 0.0001). */
 export const transferDecimals = 4;
 const step = 10n ** BigInt(moneyScale - transferDecimals);

@@ -33,13 +33,14 @@ const inviteCodeMaxLength = 32;
 /**
  * `/register`: step 1 takes the contact and sends a code (a phone without SMS goes
  * straight on, with an image captcha instead); step 2 takes the code, the password and an
- * optional invitation code. On success the new user is signed in and goes to `?to=` (a
- * local path) or home; should that sign-in fail, to sign-in with the account filled in.
+ * optional invitation code. On success the new user goes to sign-in with the account filled
+ * in (the specification); a brand with `signInAfterRegister` signs them in and sends them to
+ * `?to=` (a local path) or home, and to sign-in should that sign-in fail.
  */
 export function RegisterPage() {
   useSignals();
   const { t, i18n } = useTranslation();
-  const { http } = useApp();
+  const { http, config } = useApp();
   const [, navigate] = useLocation();
   const search = useSearch();
   const startSession = useSessionStart();
@@ -137,7 +138,7 @@ export function RegisterPage() {
       if (switches.sendRegisterCompleteMail && target.type === 'E') {
         void sendCode(http, target, '4', i18n.language, { silent: true }).catch(() => undefined);
       }
-      if (await signInAsNewUser(target.username, secret, target.type)) return;
+      if (config.signInAfterRegister && (await signInAsNewUser(target.username, secret, target.type))) return;
       showToast('success', t('auth.register_success'));
       navigate(loginPathFor(target));
     });

@@ -7,7 +7,7 @@ import { useApp } from '../../app-context';
 import { PageFrame } from '../../components/page-frame';
 import { TextField } from '../../components/text-field';
 import { showToast } from '../../components/toasts';
-import { adoptSession, sessionSignal } from '../../engine/signals';
+import { adoptSession, loggedOutHereSignal, sessionEndHeldSignal, sessionSignal } from '../../engine/signals';
 import '../../styles/notices.css';
 
 /** The specification: the sign-out and the way to /login follow a changed password after 1 second. */
@@ -54,10 +54,13 @@ export function ChangePasswordPage() {
     // The session that changes the password is the one to end, and only it: the user may
     // have signed in again with the new password before the delayed sign-out runs.
     const changedBy = sessionSignal.peek().token;
+    // Held from before the call: the server ends the sessions as it answers, and a socket may tell this tab first.
+    sessionEndHeldSignal.value = true;
     try {
       await http.call(passwordSubmit, { oldPassword: values.old, newPassword: values.new });
     } catch {
       // The request client has shown the server's message (a wrong current password, a wait).
+      sessionEndHeldSignal.value = false;
       setSubmitting(false);
       return;
     }
@@ -65,11 +68,19 @@ export function ChangePasswordPage() {
     showToast('success', t('credentials.password_changed'));
     window.setTimeout(() => {
       const now = sessionSignal.peek();
-      if (!changedBy || (now.signedIn && now.token !== changedBy)) return;
+      if (!changedBy || (now.signedIn && now.token !== changedBy)) {
+        sessionEndHeldSignal.value = false;
+        return;
+      }
       void engine
         .signOut('password-changed', changedBy)
         .then(adoptSession)
-        .finally(() => navigate('/login', { replace: true }));
+        .finally(() => {
+          // Plain sign-in, as after a log-out here: no "please sign in" and no way back to this page.
+          loggedOutHereSignal.value = true;
+          sessionEndHeldSignal.value = false;
+          navigate('/login', { replace: true });
+        });
     }, signOutDelayMs);
   }
 

@@ -9,7 +9,7 @@ const optionAt = (uid: string, beginTime: number, timeLong: number, status: 0 | 
   id: Number(uid.slice(-3)), uid, orderType: 0, tradePair: 'BTCUSDT', productName: 'Bitcoin', optionsProductId: 1,
   price: '67000.00', priceTime: beginTime, priceEnd: status === 1 ? '67010.00' : null, priceEndTime: status === 1 ? beginTime + timeLong * 1000 : null,
   feeAmount: '1.00', timeLong, beginTime, endTime: beginTime + timeLong * 1000, completeTime: status === 1 ? beginTime + timeLong * 1000 + 50 : null,
-  amount: '100.00', rate: '0.80', winLost: status === 1 ? '80.00' : null, status, result: status === 1 ? 'win' : null, voidReason: null,
+  amount: '100.00', rate: '0.80', winLost: status === 1 ? '80.00' : null, status, positionStatus: status, result: status === 1 ? 'win' : null, voidReason: null,
 });
 
 const runningUid = '1000000000000001';

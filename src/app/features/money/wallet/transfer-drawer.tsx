@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { walletTransform, walletTransformCalculate, type TransformQuote, type WalletBalanceItem } from '../../../../shared/api/wallet';
 import { ErrorCode } from '../../../../shared/errors/catalogue';
-import { parseTransferAmount, TransferType } from '../../../../shared/money/transfer-quote';
+import { parseTransferAmount, transferAmountUnit, TransferType } from '../../../../shared/money/transfer-quote';
 import { newIdempotencyKey, RequestError } from '../../../api/http-client';
 import { useApp } from '../../../app-context';
 import { Dialog } from '../../../components/dialog';
@@ -64,7 +64,7 @@ export function TransferDrawer(props: { item: WalletBalanceItem; type: TransferT
     setBusy(true);
     pendingKey.current ??= newIdempotencyKey();
     try {
-      await http.call(walletTransform, { ...body, ...quote }, { idempotencyKey: pendingKey.current, silent: true });
+      await http.call(walletTransform, { ...body, ...quote, unit: transferAmountUnit(body.type, body.curr) }, { idempotencyKey: pendingKey.current, silent: true });
       pendingKey.current = null;
       showToast('success', t('wallet.transfer_done'));
       props.onDone();

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { bankCardDelete, bankCardInsert, bankCardList, bankCardOne, bankCardUpdate, type BankCardSummary } from '../../../../shared/api/withdraw';
-import { bankCardErrors, normalizedPhone, type BankCardFieldErrors } from '../../../../shared/money/bank-card-rules';
+import { bankCardErrors, listedBankNames, normalizedPhone, type BankCardFieldErrors } from '../../../../shared/money/bank-card-rules';
 import { decodeField, encodeField } from '../../../../shared/money/encoded-field';
 import { newIdempotencyKey } from '../../../api/http-client';
 import { switchesSignal, useApp } from '../../../app-context';
@@ -164,7 +164,8 @@ export function BankCardForm(props: { cardId: number | null }) {
             value={draft[field]}
             maxLength={140}
             inputMode={field === 'phoneNumber' ? 'tel' : undefined}
-            placeholder={field === 'phoneNumber' ? '+44 7400 123456' : undefined}
+            placeholder={field === 'phoneNumber' ? '+44 7400 123456' : field === 'bankName' ? t('withdraw.card_bankName_hint') : undefined}
+            suggestions={field === 'bankName' ? listedBankNames : undefined}
             onChange={(value) => {
               setDraft((current) => ({ ...current, [field]: value }));
               setErrors((current) => ({ ...current, [field]: undefined }));

@@ -150,6 +150,7 @@ const marketHistoryLook: Omit<HistoryKind<TradeOrder, MarketHistoryPage>, 'fetch
       { label: t('trade.stop_loss'), value: priceOf(order, order.stopPrice, format) },
       { label: t('trade.take_profit'), value: priceOf(order, order.takeProfitPrice, format) },
       { label: t('history.fee_with_overnight'), value: amount(order.feeAmount) },
+      { label: t('history.overnight_fee'), value: amount(order.overnightFee) },
       { label: t('position.profit_loss'), value: pnl, tone: pnl === null ? '' : changeTone(pnl) },
       { label: t('position.order_time'), value: time(order.orderTime) },
       { label: t('history.open_time'), value: time(order.transactionTimeTs) },

@@ -154,7 +154,8 @@ export function OrderDrawer(props: { order: TradeOrder; tab: PositionTab; onClos
     [t('trade.stop_loss'), price(order.stopPrice)],
     [t('trade.take_profit'), price(order.takeProfitPrice)],
     [t('position.margin'), format.amount(order.securityDepositInitial)],
-    [t('position.fee'), format.amount(order.feeAmount)],
+    [t('history.fee_with_overnight'), format.amount(order.feeAmount)],
+    [t('history.overnight_fee'), format.amount(order.overnightFee)],
     [props.tab === 'opening' ? t('position.profit_loss') : t('position.expected_profit_loss'), order.profitLoss === null ? null : format.amount(order.profitLoss)],
     [t('position.order_time'), format.time(order.orderTime)],
   ];

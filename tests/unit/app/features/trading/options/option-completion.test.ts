@@ -63,6 +63,7 @@ const settledOrder: OptionOrder = {
   rate: '0.8',
   winLost: '40',
   status: 1,
+  positionStatus: 1,
   result: 'win',
   voidReason: null,
 };
