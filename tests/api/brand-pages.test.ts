@@ -34,7 +34,7 @@ describe('the static pages and the catalogue refused at start, naming the file a
     await change(dir);
     return dir;
   };
-  const load = (dir: string) => () => loadBrand({ brandDir: dir, brandConfigPath: null });
+  const load = (dir: string) => () => loadBrand({ brandDir: dir, brandConfigPath: null, stopOutLevelPercent: 50 });
   afterAll(async () => {
     for (const dir of made) await fs.rm(dir, { recursive: true, force: true });
   });

@@ -10,9 +10,9 @@ import { renderView } from '../support/render';
 /** An open BTCUSDT position with this margin and open profit (the other fields as the feed sends them). */
 function position(uid: string, margin: string, profitLoss: string): TradeOrder {
   return {
-    id: 1, uid, orderType: 0, buyPoint: 2, status: OrderStatus.position, tradePair: 'BTCUSDT', productName: 'Bitcoin', orderQuantity: '0.10', lever: 20,
+    id: 1, uid, orderType: 0, buyPoint: 2, status: OrderStatus.position, positionStatus: OrderStatus.position, tradePair: 'BTCUSDT', productName: 'Bitcoin', orderQuantity: '0.10', lever: 20,
     securityDepositInitial: margin, openingPrice: '67000.00', limitPrice: null, currentPrice: '67000.00', closingPrice: null, stopPrice: null, takeProfitPrice: null,
-    profitLoss, feeAmount: '0.34', closeReason: null, orderTime: 1_790_000_000_000, transactionTime: 1_790_000_000_000, transactionTimeTs: null, closingTimeTs: null, closableAfterTime: null,
+    profitLoss, feeAmount: '0.34', overnightFee: '0.00', closeReason: null, orderTime: 1_790_000_000_000, orderTimeTs: 1_790_000_000_000, transactionTime: 1_790_000_000_000, transactionTimeTs: null, closingTimeTs: null, closableAfterTime: null,
   };
 }
 

@@ -31,6 +31,7 @@ function settled(change: Partial<OptionOrder>): OptionOrder {
     rate: '0.8',
     winLost: '80',
     status: 1,
+    positionStatus: 1,
     result: 'win',
     voidReason: null,
     ...change,
