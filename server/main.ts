@@ -10,7 +10,9 @@ import { clusterMember } from './cluster/cluster-context';
 async function main() {
   const settings = readSettings();
   // Told by the pool before the server's log exists (during migrations) too.
-  let connectionLost: (error: Error) => void = (error) => process.stderr.write(`a database connection was lost: ${error.message}\n`);
+  let connectionLost: (error: Error) => void = (error) => {
+    process.stderr.write(`a database connection was lost: ${error.message}\n`);
+  };
   const database = await openDatabase(
     settings.databaseUrl
       ? { kind: 'postgres', url: settings.databaseUrl, onConnectionLost: (error) => connectionLost(error) }

@@ -196,7 +196,7 @@ export type Customer = Awaited<ReturnType<typeof customer>>;
 
 /**
  * One customer's loop until `stop()` says so: a market order opened and closed, an option,
- * and every third round a deposit and a withdrawal, each approved by finance; every success
+ * and every third round a deposit and a withdrawal (50, the smallest one allowed), each approved by finance; every success
  * written down under the fault running at the time.
  */
 export async function trade(who: Customer, tally: Tally, currentFault: () => string, stop: () => boolean) {
@@ -220,7 +220,7 @@ export async function trade(who: Customer, tally: Tally, currentFault: () => str
     note('option', await who.option());
     if (round % 3 === 0) {
       note('deposit-approved', await who.depositApproved('30'));
-      note('withdrawal-approved', await who.withdrawalApproved('10'));
+      note('withdrawal-approved', await who.withdrawalApproved('50'));
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
