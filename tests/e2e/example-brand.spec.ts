@@ -63,6 +63,8 @@ test("the example brand: its name, logo, colours and languages, options only wit
   await expect(commodities).toContainText('Gold spot');
   await expect(commodities).toContainText('Silver spot');
   await expect(commodities).not.toContainText('WTI Crude Oil');
+  await page.goto('/');
+  await waitForApp(page);
 
   // The languages it offers, and no others.
   await page.getByRole('button', { name: /^Language: English$/ }).click();
