@@ -1,7 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useMemo } from 'react';
 import { VirtualGrid } from '../../../components/virtual-grid';
-import { useProducts } from '../../catalogue/products';
+import { productsSignal, useProducts } from '../../catalogue/products';
 import { historyKey, historyRowLabel, useHistorySource, type HistoryItem, type HistoryKind } from './history-kind';
 import { historyColumns, PagedListFooter, ProfitLossSummary, useHistoryDrawer, useHistoryLook } from './history-parts';
 import type { PageOf } from './use-paged-list';
@@ -17,7 +17,9 @@ export function HistoryGrid<Item extends HistoryItem, Page extends PageOf<Item>>
   const { kind } = props;
   const source = useHistorySource(kind);
   const { t, format } = useHistoryLook();
-  const columns = useMemo(() => historyColumns(kind, { t, format }), [kind, t, format]);
+  // Made again when the catalogue arrives: the cells' prices take their digits from it.
+  const catalogue = productsSignal.value;
+  const columns = useMemo(() => (catalogue ? historyColumns(kind, { t, format }) : []), [kind, t, format, catalogue]);
   const { state, list } = source.paged;
   const { items, status } = state;
   const own = useHistoryDrawer(kind, items);

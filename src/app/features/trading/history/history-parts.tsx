@@ -1,3 +1,4 @@
+import { useSignals } from '@preact/signals-react/runtime';
 import { memo, useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBrandFormat } from '../../../format/use-brand-format';
@@ -93,6 +94,8 @@ export function useHistoryLook(): HistoryLook {
 
 /** An item in the phone list: product, direction and detail, start → end price; its result and end time. */
 function HistoryRowView<Item extends HistoryItem>(props: { kind: HistoryKind<Item, PageOf<Item>>; item: Item; onOpen: (item: Item) => void }) {
+  // Tracks the catalogue its prices' digits come from: a row drawn before it arrived is drawn again.
+  useSignals();
   const look = useHistoryLook();
   const { kind, item } = props;
   const parts = kind.rowOf(item, look);
