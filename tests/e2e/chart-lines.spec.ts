@@ -43,11 +43,21 @@ test('the chart draws a position with its stop loss and take profit and a pendin
   await expect(stopLine).toHaveAttribute('data-y', /^\d+$/);
   const box = await chartOf(page).boundingBox();
   if (!box) throw new Error('no chart');
+  // A finger on the phone (the chart follows touches there), the mouse on desktop.
+  const touch = isDesktop(page) ? null : await page.context().newCDPSession(page);
   async function drag(fromY: number, toY: number) {
-    await page.mouse.move(box!.x + 24, box!.y + fromY);
+    const x = box!.x + 24;
+    if (touch) {
+      const at = (y: number) => [{ x, y: box!.y + y }];
+      await touch.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(fromY) });
+      for (let step = 1; step <= 8; step += 1) await touch.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(fromY + ((toY - fromY) * step) / 8) });
+      await touch.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      return;
+    }
+    await page.mouse.move(x, box!.y + fromY);
     await page.mouse.down();
-    await page.mouse.move(box!.x + 24, box!.y + (fromY + toY) / 2, { steps: 4 });
-    await page.mouse.move(box!.x + 24, box!.y + toY, { steps: 4 });
+    await page.mouse.move(x, box!.y + (fromY + toY) / 2, { steps: 4 });
+    await page.mouse.move(x, box!.y + toY, { steps: 4 });
     await page.mouse.up();
   }
   const entryY = Number(await lineOf(page, `${position}:entry`).getAttribute('data-y'));
@@ -90,7 +100,8 @@ test('a drawing is kept for its symbol and drawn again after a reload', async ({
   await page.getByRole('dialog', { name: 'Drawing tools' }).getByRole('button', { name: 'Horizontal line', exact: true }).click();
   const box = await chartOf(page).boundingBox();
   if (!box) throw new Error('no chart');
-  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 3);
+  if (isDesktop(page)) await page.mouse.click(box.x + box.width / 2, box.y + box.height / 3);
+  else await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 3);
   await expect(chartOf(page)).toHaveAttribute('data-drawings', '1');
 
   await page.reload();
