@@ -1,9 +1,10 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatAmount, formatPercent, formatPrice, formatQuantity } from '../../shared/format/amount';
+import { formatAmount, formatQuantity } from '../../shared/format/amount';
 import { formatDateTime } from '../../shared/format/date-time';
 import { formatMoney, type Units } from '../../shared/money/money';
 import { useApp } from '../app-context';
+import { priceFormat } from './use-price-format';
 
 export interface BrandFormat {
   /**
@@ -40,12 +41,13 @@ export function useBrandFormat(): BrandFormat {
 export function brandFormat(options: { grouping: boolean; language: string; timeZone: Parameters<typeof formatDateTime>[1] }): BrandFormat {
   const { grouping, language, timeZone } = options;
   const numbers = { grouping, language };
+  const prices = priceFormat(numbers);
   return {
     amount: (value, unit, decimals) => formatAmount(value, { ...numbers, unit, decimals }),
     quantity: (value, unit) => formatQuantity(value, { ...numbers, unit }),
     units: (value, unit, decimals) => formatAmount(formatMoney(value), { ...numbers, unit, decimals }),
-    price: (value, precision) => (value === null || value === undefined || value === '' ? '—' : precision === undefined ? value : formatPrice(value, precision, numbers)),
-    percent: (value, signed) => formatPercent(value, { ...numbers, signed }),
+    price: prices.price,
+    percent: prices.percent,
     time: (ms) => (ms === null ? '—' : formatDateTime(ms, timeZone)),
   };
 }

@@ -1,6 +1,5 @@
 import type { BrandConfig } from '../../shared/config/brand-config';
 import { readableTones, type SchemeName } from '../../shared/theme/contrast';
-import { statusColours } from '../../shared/trading/status-tones';
 
 export type ColourScheme = 'light' | 'dark';
 
@@ -24,11 +23,25 @@ function applyTones(scheme: SchemeName) {
     style.setProperty(`--${name}-text`, tones.text);
     style.setProperty(`--${name}-fill`, tones.fill);
   }
-  // The trade and option statuses' colours (grey, yellow, blue, red), readable in this scheme.
-  for (const [tone, colour] of Object.entries(statusColours(scheme))) {
-    style.setProperty(`--status-${tone}`, colour.hue);
-    style.setProperty(`--status-${tone}-text`, colour.text);
-  }
+  applyStatusTones(scheme);
+}
+
+let statusScheme: SchemeName = 'light';
+
+/**
+ * The trade and option statuses' colours (grey, yellow, blue, red), readable in this scheme.
+ * Only history and position screens show them, so their rules load after the first screen
+ * (the first-load budget); the latest scheme asked for is the one applied.
+ */
+function applyStatusTones(scheme: SchemeName) {
+  statusScheme = scheme;
+  void import('../../shared/trading/status-tones').then(({ statusColours }) => {
+    const style = document.documentElement.style;
+    for (const [tone, colour] of Object.entries(statusColours(statusScheme))) {
+      style.setProperty(`--status-${tone}`, colour.hue);
+      style.setProperty(`--status-${tone}-text`, colour.text);
+    }
+  });
 }
 
 function schemeInUse(): SchemeName {

@@ -10,7 +10,7 @@ import { useApp } from '../../app-context';
 import type { VirtualRowProps } from '../../components/virtual-list';
 import { priceSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
-import { useBrandFormat, type BrandFormat } from '../../format/use-brand-format';
+import { usePriceFormat, type PriceFormat } from '../../format/use-price-format';
 import { changeTone } from './price-tone';
 
 /** Row height in px; the long list's virtualizer positions rows by it. */
@@ -32,7 +32,7 @@ interface LiveCells {
 }
 
 /** Writes a row's live quote into its cells; React renders them empty and never touches their text. */
-function paintQuote(cells: LiveCells, row: PriceRow | null, look: { format: BrandFormat; timeZone: BrandConfig['timeZone']; precision: number; loading: string }) {
+function paintQuote(cells: LiveCells, row: PriceRow | null, look: { format: PriceFormat; timeZone: BrandConfig['timeZone']; precision: number; loading: string }) {
   const { format, timeZone, precision, loading } = look;
   const tone = row ? changeTone(row[4]) : '';
   if (cells.row) {
@@ -56,7 +56,7 @@ function paintQuote(cells: LiveCells, row: PriceRow | null, look: { format: Bran
 export const QuoteRow = memo(function QuoteRow({ product, onOpen, row }: QuoteRowProps) {
   const { t } = useTranslation();
   const { config } = useApp();
-  const format = useBrandFormat();
+  const format = usePriceFormat();
   const symbol = product.productCode;
   // A list row is glanced at (its price at most once a second); the product's chart and form follow every tick.
   useWatchedPrices([symbol], { glance: true });

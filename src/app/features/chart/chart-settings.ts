@@ -11,8 +11,6 @@ import {
   type ChartIndicators,
   type IndicatorKind,
   type IndicatorToggle,
-  readStoredDrawings,
-  type StoredDrawing,
 } from '../../../shared/market/chart-rules';
 import { klinePeriods, type KlinePeriod } from '../../../shared/market/kline';
 import { preferences, savePreferences } from '../../preferences/preferences';
@@ -69,13 +67,3 @@ export function toggleChartIndicator(kind: IndicatorKind, name: string): Indicat
   return result;
 }
 
-/** The drawings kept for a symbol's chart (none when the store has none or holds something else). */
-export function readChartDrawings(symbol: string): StoredDrawing[] {
-  return readStoredDrawings(preferences().chartDrawings?.[symbol]);
-}
-
-/** Keeps a symbol's drawings with the rest of the chart's layout; no drawings leaves no entry. */
-export function saveChartDrawings(symbol: string, drawings: readonly StoredDrawing[]) {
-  const { [symbol]: _previous, ...others } = preferences().chartDrawings ?? {};
-  void savePreferences({ chartDrawings: drawings.length === 0 ? others : { ...others, [symbol]: drawings.map((drawing) => ({ name: drawing.name, points: drawing.points.map((point) => ({ ...point })) })) } });
-}

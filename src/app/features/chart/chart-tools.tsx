@@ -11,9 +11,9 @@ import {
   zoomInScale,
   zoomOutScale,
   type CandleType,
-  type DrawingOverlay,
   type IndicatorKind,
 } from '../../../shared/market/chart-rules';
+import type { DrawingOverlay } from '../../../shared/market/chart-layout';
 import { Dialog } from '../../components/dialog';
 import { Icon } from '../../components/icons';
 import { SchemeToggle, ThemeColourControl } from '../../components/theme-controls';

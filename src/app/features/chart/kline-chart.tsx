@@ -2,17 +2,8 @@ import { effect } from '@preact/signals-react';
 import { ActionType, dispose, init, TooltipShowRule, type Chart, type Indicator, type KLineData, type OverlayEvent } from 'klinecharts';
 import { useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type Ref } from 'react';
 import type { BrandConfig } from '../../../shared/config/brand-config';
-import {
-  candleTopGapRate,
-  chartLegendRule,
-  drawingOverlays,
-  screenshotFormat,
-  subPaneLayout,
-  type CandleType,
-  type ChartIndicators,
-  type DrawingOverlay,
-  type StoredDrawing,
-} from '../../../shared/market/chart-rules';
+import { candleTopGapRate, chartLegendRule, drawingOverlays, subPaneLayout, type DrawingOverlay, type StoredDrawing } from '../../../shared/market/chart-layout';
+import { screenshotFormat, type CandleType, type ChartIndicators } from '../../../shared/market/chart-rules';
 import { periodMs, type KlinePeriod, type WireBar } from '../../../shared/market/kline';
 import { useApp } from '../../app-context';
 import { barSignal } from '../../engine/signals';

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
@@ -6,14 +7,16 @@ import { priceSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
 import { changeTone } from '../../features/catalogue/price-tone';
 import { pricePrecisionOf } from '../../features/catalogue/products';
-import { useBrandFormat } from '../../format/use-brand-format';
-import { MiniChart } from '../../features/chart/mini-chart';
+import { usePriceFormat } from '../../format/use-price-format';
+
+// The cards' small charts draw after the first screen: their module is not in the first load (its budget).
+const MiniChart = lazy(() => import('../../features/chart/mini-chart').then((module) => ({ default: module.MiniChart })));
 
 
 function HotCard(props: { symbol: string }) {
   useSignals();
   const { t } = useTranslation();
-  const format = useBrandFormat();
+  const format = usePriceFormat();
   const row = priceSignal(props.symbol).value;
   if (!row) {
     return (
@@ -29,7 +32,9 @@ function HotCard(props: { symbol: string }) {
     <li className="hot-card">
       <Link href={`/${symbol}/chart`} aria-label={symbol}>
         <span className="hot-card-symbol">{symbol}</span>
-        <MiniChart symbol={symbol} tone={tone} />
+        <Suspense fallback={<span className="mini-chart" aria-hidden="true" />}>
+          <MiniChart symbol={symbol} tone={tone} />
+        </Suspense>
         <span className={`hot-card-change numeric ${tone}`}>{format.percent(change, true)}</span>
         <span className="hot-card-quote">
           <span>{t('market.sell')}</span>

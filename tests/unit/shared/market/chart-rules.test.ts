@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  chartIsLive,
-  chartLegendRule,
-  defaultIndicators,
-  screenshotFileName,
-  showsVolume,
-  subPaneLayout,
-  candleTopGapRate,
-  readStoredDrawings,
-  toggleIndicator,
-  type ChartIndicators,
-} from '../../../../src/shared/market/chart-rules';
+import { candleTopGapRate, chartLegendRule, readStoredDrawings, subPaneLayout } from '../../../../src/shared/market/chart-layout';
+import { chartIsLive, defaultIndicators, screenshotFileName, showsVolume, toggleIndicator, type ChartIndicators } from '../../../../src/shared/market/chart-rules';
 
 describe('chart indicators', () => {
   it('adds and removes indicators of each kind', () => {
