@@ -17,7 +17,6 @@ export const firstScreenStrings: readonly string[] = [
   'mode',
   'nav',
   'notice',
-  'notices',
   'page',
   'theme',
   'chart.product_not_found',

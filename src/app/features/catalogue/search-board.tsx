@@ -1,7 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { searchProducts, searchStartProducts, withRecentSymbol } from '../../../shared/market/product-list';
+import { searchProducts, searchStartProducts, withRecentSymbol } from '../../../shared/market/product-search';
 import { preferences, savePreferences } from '../../preferences/preferences';
 import { useApp } from '../../app-context';
 import { sessionSignal } from '../../engine/signals';

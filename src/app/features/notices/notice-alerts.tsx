@@ -5,6 +5,7 @@ import type { HttpClient } from '../../api/http-client';
 import { useApp } from '../../app-context';
 import { showToast } from '../../components/toasts';
 import { noticesSignal, sessionSignal } from '../../engine/signals';
+import { loadEveryScreenStrings } from '../../i18n/i18n';
 
 /** The notice calls' contracts, fetched with a signed-in tab's first call: the first load holds no schema. */
 const noticeCalls = () => import('../../../shared/api/notices');
@@ -64,8 +65,8 @@ export function NoticeAlerts() {
     if (arrivals === shownArrivals.current) return;
     shownArrivals.current = arrivals;
     if (user === null) return;
-    // How a notice is worded comes with the first one that arrives.
-    Promise.all([noticeCalls().then(({ noticeList }) => http.call(noticeList, { page: 1, limit: 1 }, { silent: true })), import('../../../shared/notices/notice-codes')])
+    // How a notice is worded (its rules and its strings, which the first screen does not carry) comes with the first one that arrives.
+    Promise.all([noticeCalls().then(({ noticeList }) => http.call(noticeList, { page: 1, limit: 1 }, { silent: true })), import('../../../shared/notices/notice-codes'), loadEveryScreenStrings()])
       .then(([{ list }, { noticeText }]) => {
         const newest = list[0];
         if (newest && sessionSignal.peek().uid === user) showToast('info', noticeText(newest, (key, params) => t(key, params)).title);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Product } from '../../../../src/shared/api/market';
-import { listedProducts, listedProductTypes, parseSingleTrade, recentSymbolsKept, searchProducts, searchStartProducts, withRecentSymbol } from '../../../../src/shared/market/product-list';
+import { listedProducts, listedProductTypes, parseSingleTrade } from '../../../../src/shared/market/product-list';
+import { recentSymbolsKept, searchProducts, searchStartProducts, withRecentSymbol } from '../../../../src/shared/market/product-search';
 
 function product(productCode: string, productType: number, sort: number | null, tradeStatus: 0 | 1 = 1, productName = productCode): Product {
   return {
