@@ -9,7 +9,7 @@ import { memo, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { productListData, type PriceTick, type Product } from '../../src/shared/api/market';
 import { formatPriceTime } from '../../src/shared/format/date-time';
-import { searchProducts } from '../../src/shared/market/product-list';
+import { searchProducts } from '../../src/shared/market/product-search';
 import { createTickStore } from '../../src/worker/engine/tick-store';
 import { createMarketSocket } from '../../src/worker/transport/market-socket';
 
