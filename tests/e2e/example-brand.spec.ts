@@ -110,6 +110,9 @@ test("the example brand: its name, logo, colours and languages, options only wit
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Harbor privacy notice');
   await expect(page.getByText(/at least 18 years old/)).toBeVisible();
   await expect(page.locator('body')).not.toContainText('TradeWeb');
+  // The browser tab names this brand, never the default one (the served page names none).
+  await expect(page).toHaveTitle('Harbor Options');
+  expect(await (await page.request.get('/')).text()).not.toContain('TradeWeb');
 
   // Nothing of the default brand: its name, its banners, its shortcuts' icons, its symbol icons.
   await expect(page.locator('body')).not.toContainText('TradeWeb');

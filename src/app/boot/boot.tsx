@@ -101,6 +101,8 @@ export async function boot(root: Root) {
   themeColourSignal.value =
     stored.themeColour && config.themeColors.includes(stored.themeColour) ? stored.themeColour : (config.themeColors[0] ?? '#2f6bff');
   applyBrandColours(config, themeColourSignal.value);
+  // The browser tab names this brand: index.html names none (a white-label page).
+  document.title = config.siteName;
   const themeLoaded = applyColourScheme(colourSchemeSignal.value);
 
   const { remote, watches, klines } = await engine;
