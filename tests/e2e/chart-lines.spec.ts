@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { callApi, demoSession, isDesktop, placeDemo, waitForApp } from './support';
+import { callApi, demoSession, isDesktop, placeDemo, shownPrice, waitForApp } from './support';
 
 const chartOf = (page: Page) => page.getByRole('img', { name: 'Price chart of Bitcoin' });
 const lines = (page: Page) => page.getByRole('list', { name: 'Lines on the chart' });
@@ -16,7 +16,9 @@ async function bidOf(page: Page): Promise<number> {
   return Number(text.replace(/,/g, ''));
 }
 
-test('the chart draws a position with its stop loss and take profit and a pending order; dragging the stop loss modifies it after the confirmation', async ({ page }) => {
+// @desktop: on the phone a simulated finger (CDP touch events, Playwright's tap) neither moves a line nor places a
+// drawing yet, and that is not known to work by touch: issue 33 lists it as left.
+test('the chart draws a position with its stop loss and take profit and a pending order; dragging the stop loss modifies it after the confirmation @desktop', async ({ page }) => {
   test.setTimeout(90_000);
   await page.goto('/BTCUSDT/chart');
   await waitForApp(page);
@@ -33,7 +35,8 @@ test('the chart draws a position with its stop loss and take profit and a pendin
   // Each one's line, live: the entry with its profit, the levels, the pending price with its level.
   await expect(lineOf(page, `${position}:entry`)).toHaveText(/^Buy 0\.01 · P\/L [+-][\d,]+\.\d{2}$/);
   await expect(lineOf(page, `${position}:entry`)).toHaveAttribute('data-draggable', 'false');
-  await expect(lineOf(page, `${position}:stopLoss`)).toHaveText(`SL ${stopLoss}`);
+  // Labels read as the app's prices do: grouped, at the product's digits.
+  await expect(lineOf(page, `${position}:stopLoss`)).toHaveText(`SL ${shownPrice(stopLoss)}`);
   await expect(lineOf(page, `${position}:takeProfit`)).toHaveAttribute('data-price', takeProfit);
   await expect(lineOf(page, `${pending}:pending`)).toHaveText(/^Buy limit 0\.01 @ [\d,]+\.\d{2}$/);
   await expect(lineOf(page, `${pending}:stopLoss`)).toHaveCount(1);
@@ -86,7 +89,7 @@ test('the chart draws a position with its stop loss and take profit and a pendin
   await expect(lineOf(page, `${pending}:stopLoss`)).toHaveCount(0);
 });
 
-test('a drawing is kept for its symbol and drawn again after a reload', async ({ page }) => {
+test('a drawing is kept for its symbol and drawn again after a reload @desktop', async ({ page }) => {
   test.setTimeout(60_000);
   await page.goto('/BTCUSDT/chart');
   await waitForApp(page);

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { formatAmount } from '../../src/shared/format/amount';
-import { adoptTokens, buyFromPlaceFormAndViewPosition, callApi as api, createSession, demoSession, expectMovingProfitThenClose, isDesktop, waitForApp } from './support';
+import { adoptTokens, buyFromPlaceFormAndViewPosition, callApi as api, createSession, demoSession, expectMovingProfitThenClose, isDesktop, shownPrice, waitForApp } from './support';
 
 interface Closed {
   uid: string;
@@ -65,7 +65,7 @@ test('a demo market order placed through the form, live in positions, closed, is
   const entry = historyEntry(page, orderNo);
   await expect(entry).toContainText('Bitcoin');
   await expect(entry).toContainText('Buy');
-  await expect(entry).toContainText(`${closed!.closingPrice}`);
+  await expect(entry).toContainText(shownPrice(closed!.closingPrice, 2));
   await expect(page.getByTestId(`history-pnl-${orderNo}`)).toHaveText(amount(closed!.profitLoss));
   await expect(page.getByText('No more orders.')).toBeVisible();
 
@@ -81,7 +81,7 @@ test('a demo market order placed through the form, live in positions, closed, is
   const drawer = page.getByRole('dialog', { name: /Order details/ });
   await expect(drawer).toContainText(orderNo);
   const field = (label: string) => drawer.locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]');
-  await expect(field('Close price')).toHaveText(closed!.closingPrice);
+  await expect(field('Close price')).toHaveText(shownPrice(closed!.closingPrice, 2));
   await expect(field('Close time')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   await expect(field('Open time')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   await expect(field('Price type')).toHaveText('Market price');

@@ -56,7 +56,7 @@ test('a position shows its money at the currency’s 2 decimals', async ({ page 
   const drawer = page.getByRole('dialog', { name: /Order details/ });
   await expect(drawer).toBeVisible();
   await shot(page, 'position-drawer');
-  for (const label of ['Margin', 'Fee']) {
+  for (const label of ['Margin', 'Fee \\(incl\\. overnight fees\\)', 'Overnight fees']) {
     const row = drawer.locator('dl > div').filter({ has: page.getByRole('term').filter({ hasText: new RegExp(`^${label}$`) }) });
     await expect(row.getByRole('definition')).toHaveText(/^[\d,]+\.\d{2}$/);
   }

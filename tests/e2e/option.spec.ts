@@ -41,7 +41,7 @@ async function expectDrawerSequence(page: Page, uid: string) {
   const record = await recordedDialogs(page);
   expect(record.titles).toEqual(['Option in progress', 'Settling', 'Option result']);
   expect(record.texts.Settling).toContain(uid);
-  expect(record.texts.Settling).toMatch(/Start price\d+(\.\d+)?$/);
+  expect(record.texts.Settling).toMatch(/Start price[\d,]+(\.\d+)?$/);
 }
 
 /** Picks the option trade mode: the top bar on desktop, the positions page's header on phones. */
@@ -69,11 +69,10 @@ test('a 30 s option on the demo account: the form rules, chips and stepper, the 
   await expect(page.getByTestId('option-available')).toHaveText('100,000.00');
   const submit = page.getByRole('button', { name: 'Rise', exact: true });
 
-  await submit.click();
-  await expect(page.getByText('Choose a delivery time.')).toBeVisible();
+  // The ticket starts on the first delivery time (and its minimum amount): nothing to choose before placing.
   const thirty = page.getByRole('radio', { name: /^30s Profit 80%$/ });
+  await expect(thirty).toBeChecked();
   await thirty.check();
-  await expect(page.getByText('Choose a delivery time.')).toHaveCount(0);
 
   const amount = page.getByLabel('Amount', { exact: true });
   await amount.fill('');
@@ -249,7 +248,8 @@ test('the workspace place panel shows the option form in option mode, with the u
   const panel = page.getByRole('region', { name: 'Place option · Bitcoin' });
   await expect(panel).toBeVisible();
   await panel.getByRole('group', { name: 'Direction' }).getByRole('button', { name: 'Fall' }).click();
-  await expect(panel.locator('button[type="submit"]')).toHaveText('Fall');
+  // The submit names the price it places at beside its direction.
+  await expect(panel.locator('button[type="submit"]')).toHaveText(/^Fall[\d,]+(\.\d+)?$/);
   await expect(panel.getByRole('radio')).toHaveCount(4);
   await expect(panel.getByTestId('option-available')).toHaveText('100,000.00');
   // The order list keeps market positions in option mode; its own tab lists the running options.

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { demoSession, isDesktop, waitForApp } from './support';
+import { demoSession, isDesktop, shownPrice, waitForApp } from './support';
 import { formatMoney, money, moneyScale } from '../../src/shared/money/money';
 
 const price = /^[\d,]+\.\d{2}$/;
@@ -75,7 +75,7 @@ test('the order ticket: live prices on Buy and Sell, stop loss 0 refused in the 
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Order updated')).toBeVisible();
   await expect(edit).toHaveCount(0);
-  await expect(drawer).toContainText(newStop);
+  await expect(drawer).toContainText(shownPrice(newStop));
 
   // Emptying the stop loss removes it: saved without a complaint, the drawer no longer shows it.
   await drawer.getByRole('button', { name: 'Edit' }).click();

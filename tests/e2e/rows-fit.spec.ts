@@ -97,9 +97,9 @@ async function open(page: Page, path: string, change: { language: Language; trad
 function closedOrder(uid: string, productName: string) {
   const at = Date.now() - 60_000;
   return {
-    id: Number(uid.slice(-6)), uid, orderType: 1, buyPoint: 2, status: 3, tradePair: 'BTCUSDT', productName, orderQuantity: '12.50', lever: 20,
+    id: Number(uid.slice(-6)), uid, orderType: 1, buyPoint: 2, status: 3, positionStatus: 3, tradePair: 'BTCUSDT', productName, orderQuantity: '12.50', lever: 20,
     securityDepositInitial: '123456.78', openingPrice: '66886.04', limitPrice: null, currentPrice: null, closingPrice: '67901.5', stopPrice: '70000',
-    takeProfitPrice: '60000', profitLoss: '-123456.78', feeAmount: '1234.56', closeReason: 'stop_out', orderTime: at, transactionTime: at, transactionTimeTs: at,
+    takeProfitPrice: '60000', profitLoss: '-123456.78', feeAmount: '1234.56', overnightFee: '0.00', closeReason: 'stop_out', orderTime: at, orderTimeTs: at, transactionTime: at, transactionTimeTs: at,
     closingTimeTs: at + 30_000, closableAfterTime: null,
   };
 }
@@ -111,7 +111,7 @@ function settledOption(uid: string, productName: string, result: 'void' | 'win')
     id: Number(uid.slice(-6)), uid, orderType: result === 'void' ? 1 : 0, tradePair: 'BTCUSDT', productName, optionsProductId: 1, price: '66886.04', priceTime: at,
     priceEnd: result === 'void' ? null : '66990.1', priceEndTime: result === 'void' ? null : at + 300_000, feeAmount: '250', timeLong: 300, beginTime: at,
     endTime: at + 300_000, completeTime: at + 301_000, amount: '25000', rate: '0.875', winLost: result === 'void' ? '0' : '21875',
-    status: 1, result, voidReason: result === 'void' ? 'no-price' : null,
+    status: 1, positionStatus: 1, result, voidReason: result === 'void' ? 'no-price' : null,
   };
 }
 

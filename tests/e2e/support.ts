@@ -323,3 +323,8 @@ export async function fundTradingAccount(page: Page, token: string, amount: stri
   const moved = await idempotentCall(page, '/v1/waa/wallet/transform', token, { ...transfer, ...quote });
   expect(moved.code, `wallet/transform: ${moved.msg}`).toBe(0);
 }
+
+/** A price as the app shows it in English: grouped, at its digits (the rows' one formatter). */
+export function shownPrice(value: string, digits = (value.split('.')[1] ?? '').length): string {
+  return Number(value).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
