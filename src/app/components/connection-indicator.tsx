@@ -17,7 +17,8 @@ export function ConnectionIndicator(props: { compact?: boolean }) {
   const { t } = useTranslation();
   const market = marketSignal.value;
   const shown = connectionShown(market, positionsSignal.value.connectionFailed);
-  const waiting = shown !== 'live' && shown !== 'delayed' && market.retryAtMs !== null;
+  // The countdown while connecting; once the reload alert is up it reads Offline (the engine still tries).
+  const waiting = shown === 'connecting' && market.retryAtMs !== null;
   const nowMs = useSecondTick(waiting);
   const seconds = waiting ? reconnectCountdownSeconds(market.retryAtMs, nowMs) : null;
   const word = seconds !== null && seconds > 0 ? t('market.link_retry_in', { seconds }) : t(`market.link_${shown}`);

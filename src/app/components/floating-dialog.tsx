@@ -13,9 +13,10 @@ function clamp(value: number, low: number, high: number) {
  * A non-modal panel that floats over the page and can be dragged by its title bar (or
  * moved with the arrow keys when the title bar has focus); it stays inside the window.
  */
-export function FloatingDialog(props: { title: string; onClose: () => void; children: ReactNode; widthPx?: number }) {
+export function FloatingDialog(props: { title: string; onClose: () => void; children: ReactNode; widthPx?: number; /** Its body also describes it (a result read out with its title). */ describe?: boolean }) {
   const { t } = useTranslation();
   const titleId = useId();
+  const bodyId = useId();
   const panel = useRef<HTMLDivElement>(null);
   const drag = useRef<{ dx: number; dy: number } | null>(null);
   const width = Math.min(props.widthPx ?? 360, window.innerWidth - 2 * margin);
@@ -61,6 +62,7 @@ export function FloatingDialog(props: { title: string; onClose: () => void; chil
       className="floating-dialog"
       role="dialog"
       aria-labelledby={titleId}
+      aria-describedby={props.describe ? bodyId : undefined}
       style={{ width, transform: `translate(${position.x}px, ${position.y}px)` }}
       data-x={Math.round(position.x)}
       data-y={Math.round(position.y)}
@@ -80,7 +82,9 @@ export function FloatingDialog(props: { title: string; onClose: () => void; chil
           <Icon name="close" />
         </button>
       </header>
-      <div className="floating-dialog-body">{props.children}</div>
+      <div id={bodyId} className="floating-dialog-body">
+        {props.children}
+      </div>
     </div>
   );
 }

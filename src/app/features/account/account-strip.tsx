@@ -87,7 +87,8 @@ export function AccountStrip(props: { withConnection: boolean }) {
   useMarginCallNotice(account, called, level);
   const amount = (units: Units) => format.units(units);
   return (
-    <section className="account-strip" aria-label={t('strip.label')} data-margin-call={called === true ? 'true' : undefined}>
+    // It scrolls sideways where its figures run out of room (phones): focusable, so the keyboard scrolls it too.
+    <section className="account-strip" tabIndex={0} aria-label={t('strip.label')} data-margin-call={called === true ? 'true' : undefined}>
       {props.withConnection ? <ConnectionIndicator /> : null}
       {account !== null ? (
         <dl className="account-strip-figures numeric">

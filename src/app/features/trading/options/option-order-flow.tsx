@@ -151,7 +151,7 @@ function FlowSurface(props: { title: string; onClose: () => void; heightPx: numb
   const desktop = useIsDesktop();
   if (desktop) {
     return (
-      <FloatingDialog title={props.title} onClose={props.onClose} widthPx={340}>
+      <FloatingDialog title={props.title} onClose={props.onClose} widthPx={340} describe={props.describe}>
         {props.children}
       </FloatingDialog>
     );
