@@ -106,7 +106,7 @@ async function scanConsole(page: Page, screen: string, findings: Finding[]) {
   }
 }
 
-// The console is a desktop tool (its issue: desktop, English first) with one colour scheme.
+// The console is a desktop tool (its issue: desktop, English first), scanned in its light and dark schemes.
 test('the staff console meets WCAG 2.2 AA (axe-core): sign-in, the forced password change, every section, a customer, a review item and the dialogs @desktop', async ({ page, browser }) => {
   test.setTimeout(180_000);
   const findings: Finding[] = [];
@@ -177,6 +177,14 @@ test('the staff console meets WCAG 2.2 AA (axe-core): sign-in, the forced passwo
   await office.keyboard.press('Escape');
   await office.getByRole('link', { name: 'Change password' }).click();
   await scanConsole(office, 'change password', findings);
+  // The same sections in the console's dark scheme.
+  await office.getByRole('button', { name: 'Dark', exact: true }).click();
+  await expect(office.locator('html')).toHaveAttribute('data-scheme', 'dark');
+  await scanConsole(office, '[dark] change password', findings);
+  for (const [section, screen] of [['Notices', 'notices'], ['Audit trail', 'audit trail'], ['Configuration', 'configuration'], ['Staff', 'staff members']] as const) {
+    await navigation.getByRole('link', { name: section }).click();
+    await scanConsole(office, `[dark] ${screen}`, findings);
+  }
   await context.close();
 
   const summary = findings.map((finding) => `${finding.screen} ${finding.rule} (${finding.impact}): ${finding.nodes.join(' | ')}`).join('\n');
