@@ -13,6 +13,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { formatMoney, money, moneyScale } from '../../src/shared/money/money';
 import { chromium, type Browser, type Page } from '@playwright/test';
 
 const port = Number(process.env.PORT ?? 8211);
@@ -94,10 +95,13 @@ async function demoCustomer(): Promise<Tokens> {
 /** What the chart shows lines of: a position with both levels, a pending order with a stop loss, a running option. */
 async function holdings(tokens: Tokens) {
   const thumb = await call<{ price: string }>('/market/thumb/BTCUSDT', {});
-  const price = Number(thumb.price);
+  // Levels a few tenths of a percent from the price, exact to the cent (BTCUSDT's digits).
+  const price = money(thumb.price);
+  const cent = 10n ** BigInt(moneyScale - 2);
+  const near = (perMille: bigint) => formatMoney(((price * perMille) / 1000n / cent) * cent, 2);
   const order = { tradePair: 'BTCUSDT', orderQuantity: '0.05', multiple: 20, orderType: 0 };
-  await call('/exchange/addOrderMock', { ...order, price: '0', buyPoint: 2, stopPrice: (price * 0.997).toFixed(2), takeProfitPrice: (price * 1.003).toFixed(2), clientOrderId: crypto.randomUUID() }, tokens.token);
-  await call('/exchange/addOrderMock', { ...order, orderType: 1, price: (price * 1.002).toFixed(2), buyPoint: 1, stopPrice: (price * 1.004).toFixed(2), clientOrderId: crypto.randomUUID() }, tokens.token);
+  await call('/exchange/addOrderMock', { ...order, price: '0', buyPoint: 2, stopPrice: near(997n), takeProfitPrice: near(1003n), clientOrderId: crypto.randomUUID() }, tokens.token);
+  await call('/exchange/addOrderMock', { ...order, orderType: 1, price: near(1002n), buyPoint: 1, stopPrice: near(1004n), clientOrderId: crypto.randomUUID() }, tokens.token);
   const products = await call<{ optionsProducts: { id: number }[] }>('/v1/wa-na/option/findOptionsProduct', { productCode: 'BTCUSDT' });
   for (const timeLong of [300, 180, 120, 60, 30]) {
     try {
