@@ -57,10 +57,14 @@ test('the chart draws a position with its stop loss and take profit and a pendin
       await touch.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
       return;
     }
+    // Paced as a hand moves: the chart takes at most one pressed move per 20 ms and drops the
+    // rest, so moves sent back to back can leave the line short of the pointer, or unmoved.
     await page.mouse.move(x, box!.y + fromY);
     await page.mouse.down();
-    await page.mouse.move(x, box!.y + (fromY + toY) / 2, { steps: 4 });
-    await page.mouse.move(x, box!.y + toY, { steps: 4 });
+    for (let step = 1; step <= 8; step += 1) {
+      await page.mouse.move(x, box!.y + fromY + ((toY - fromY) * step) / 8);
+      await page.waitForTimeout(30);
+    }
     await page.mouse.up();
   }
   const entryY = Number(await lineOf(page, `${position}:entry`).getAttribute('data-y'));

@@ -109,7 +109,9 @@ export interface LineQuote {
 /** What a drop proposes: the update the form would send, or why it snaps back (a translation key and its values). */
 export type LineDrop =
   | { ok: true; price: string; body: UpdateOrderBody }
-  | { ok: false; messageKey: string; params?: Record<string, string> };
+  | { ok: false; messageKey: string; params?: Record<string, string> }
+  /** Dropped on the price it already has (a press without a move): nothing to ask or send. */
+  | { ok: false; unchanged: true };
 
 function refused(verdict: Extract<FieldVerdict, { ok: false }>): LineDrop {
   return { ok: false, messageKey: verdict.messageKey, ...(verdict.params ? { params: verdict.params } : {}) };
@@ -122,8 +124,10 @@ function refused(verdict: Extract<FieldVerdict, { ok: false }>): LineDrop {
  * within the band, with the order's levels still on their sides of the new price.
  */
 export function checkLineDrop(line: ChartLine, order: TradeOrder, chartValue: number | undefined, quote: LineQuote | null, decimals: number): LineDrop {
-  if (!line.draggable) return { ok: false, messageKey: 'chart.line_fixed' };
   const typed = priceFromDrag(chartValue, decimals);
+  // The chart reports a press and release as a drop too (a click on a line).
+  if (typed !== null && parseMoney(typed) === parseMoney(line.price)) return { ok: false, unchanged: true };
+  if (!line.draggable) return { ok: false, messageKey: 'chart.line_fixed' };
   if (typed === null) return { ok: false, messageKey: 'trade.wrong_price' };
   const direction = directionOf(order.orderType);
   const pending = order.status === OrderStatus.pending;

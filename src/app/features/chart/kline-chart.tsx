@@ -345,10 +345,11 @@ export default function KlineChart({ ref, ...props }: KlineChartProps) {
     describe({ volumeTitle });
   }, [chart, indicators, shownSubs, volumeTitle]);
 
-  // The lines of what the trader holds: drawn, moved and removed with the orders; a dropped
-  // line waits where it was dropped until its drop is settled, then shows its price again.
+  // The lines of what the trader holds: drawn, moved and removed with the orders. A line held
+  // by the pointer stays under it (every tick redraws the lines, and would pull it back to its
+  // price mid-drag), and a dropped one waits where it was dropped until its drop is settled.
   const { lines, markers } = props;
-  const dropping = useRef(new Set<string>());
+  const held = useRef(new Set<string>());
   const placed = useRef(new Set<string>());
   useEffect(() => {
     if (!chart) return;
@@ -362,7 +363,7 @@ export default function KlineChart({ ref, ...props }: KlineChartProps) {
       const existing = chart.getOverlayById(line.id);
       const points = [{ ...anchor, value: Number(line.price) }];
       if (existing) {
-        chart.overrideOverlay({ id: line.id, extendData: line.look, lock: !line.draggable, ...(dropping.current.has(line.id) ? {} : { points }) });
+        chart.overrideOverlay({ id: line.id, extendData: line.look, lock: !line.draggable, ...(held.current.has(line.id) ? {} : { points }) });
         continue;
       }
       chart.createOverlay({
@@ -373,11 +374,15 @@ export default function KlineChart({ ref, ...props }: KlineChartProps) {
         points,
         extendData: line.look,
         zLevel: 1,
+        onPressedMoveStart: () => {
+          held.current.add(line.id);
+          return false;
+        },
         onPressedMoveEnd: (event: OverlayEvent) => {
           const value = event.overlay.points[0]?.value;
-          dropping.current.add(line.id);
+          held.current.add(line.id);
           void latest.current.onLineDrop(line.id, value).finally(() => {
-            dropping.current.delete(line.id);
+            held.current.delete(line.id);
             const now = latest.current.lines.find((each) => each.id === line.id);
             if (now) chart.overrideOverlay({ id: line.id, points: [{ ...anchor, value: Number(now.price) }] });
             placeLineItems(chart, list.current);

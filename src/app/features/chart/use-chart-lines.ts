@@ -108,6 +108,7 @@ export function useChartLines(product: Product, scheme: ColourScheme) {
       const quote = priceSignal(symbol).peek();
       const drop = checkLineDrop(line, order, chartValue, quote ? { bid: quote[2], ask: quote[3] } : null, decimals);
       if (!drop.ok) {
+        if ('unchanged' in drop) return;
         showToast('error', t(drop.messageKey, drop.params ?? {}));
         return;
       }

@@ -104,6 +104,13 @@ describe('a drop, checked by the form’s rules', () => {
     expect(checkLineDrop(line(lines, 'ORD-1:stopLoss'), order(), 1.074567, quote, 5)).toEqual({ ok: true, price: '1.07457', body: { orderId: 'ORD-1', stopPrice: '1.07457' } });
   });
 
+  it('asks nothing when a line is let go on the price it already has (pressed, not moved)', () => {
+    expect(checkLineDrop(line(lines, 'ORD-1:stopLoss'), order(), 1.070001, quote, 5)).toEqual({ ok: false, unchanged: true });
+    expect(checkLineDrop(line(lines, 'ORD-2:pending'), pendingSell, 1.09, quote, 5)).toEqual({ ok: false, unchanged: true });
+    // A click on the fixed entry line is not an attempt to move it.
+    expect(checkLineDrop(line(lines, 'ORD-1:entry'), order(), 1.08, quote, 5)).toEqual({ ok: false, unchanged: true });
+  });
+
   it('refuses a buy’s stop loss above the bid with the form’s message and the price it must stay below', () => {
     expect(checkLineDrop(line(lines, 'ORD-1:stopLoss'), order(), 1.0811, quote, 5)).toEqual({ ok: false, messageKey: 'trade.stoploss_below_buy', params: { price: '1.08100' } });
   });
