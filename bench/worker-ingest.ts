@@ -18,7 +18,7 @@ import type { PriceTick } from '../src/shared/api/market';
 import { binaryTicksMessageBytes, createBinaryTickEncoder, splitBinaryTicks } from '../src/shared/market/binary-ticks';
 import { createKlineAggregator } from '../src/worker/engine/kline-aggregator';
 import { createPriceFanout } from '../src/worker/engine/price-fanout';
-import { createTickStore } from '../src/worker/engine/tick-store';
+import { batchSymbol, batchTick, createTickStore, type PriceBatch } from '../src/worker/engine/tick-store';
 import { createMarketSocket } from '../src/worker/transport/market-socket';
 import { serializeBinaryFrame, serializeFrame } from '../server/modules/market/stomp/frame';
 
@@ -97,9 +97,10 @@ function engineSink() {
   klines.watch('LOAD001USDT', '1min', null, 2);
   let count = 0;
   return {
-    onPrices(ticks: PriceTick[]) {
+    // As the engine's feed takes them (market-feed.ts): the store copies decoded ticks, a chart's symbol becomes a tick object.
+    onPrices(ticks: PriceBatch) {
       fanout.noteChanged(store.ingest(ticks));
-      for (const tick of ticks) klines.ingest(tick);
+      for (let index = 0; index < ticks.length; index += 1) if (klines.follows(batchSymbol(ticks, index))) klines.ingest(batchTick(ticks, index));
       count += ticks.length;
     },
     get count() {
@@ -119,7 +120,7 @@ async function oldMarketSocket(): Promise<MarketSocketFactory | null> {
 }
 
 /** The worker's market socket (or `create`, another one of the same shape) over a bench socket, connected and following every price. */
-export async function connectedWorkerSocket(brokerNaming: boolean, onPrices: (ticks: PriceTick[]) => void, create: MarketSocketFactory = createMarketSocket) {
+export async function connectedWorkerSocket(brokerNaming: boolean, onPrices: (ticks: PriceBatch) => void, create: MarketSocketFactory = createMarketSocket) {
   let socket: BenchSocket | null = null;
   const market = create({
     url: 'ws://bench/market/stomp',

@@ -8,6 +8,7 @@
 import { createMarketFeed } from '../../src/worker/engine/market-feed';
 import { systemClock } from '../../src/worker/engine/ports';
 import { workerTimers } from '../../src/worker/hub/browser-edges';
+import { batchLastUpdate } from '../../src/worker/engine/tick-store';
 import { createMarketSocket } from '../../src/worker/transport/market-socket';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -34,8 +35,7 @@ self.onmessage = (event: MessageEvent<{ type: 'start'; url: string; watched: str
           onPrices(batch, glance) {
             ticks += batch.length;
             totalTicks += batch.length;
-            const newest = batch[batch.length - 1];
-            if (newest) lags.push(Date.now() - newest.lastUpdate);
+            if (batch.length > 0) lags.push(Date.now() - batchLastUpdate(batch, batch.length - 1));
             handlers.onPrices(batch, glance);
           },
         }),

@@ -12,6 +12,12 @@
  *
  * Backlog: after the window, every tick sent must have arrived within a second; the lag
  * (arrival − the tick's stamp, taken when the feed built its window) is reported too.
+ *
+ * Before and after in one run: with INGEST_BASE_CHECKOUT naming a checkout of an earlier
+ * commit (`git worktree add <dir> fd3548a`, node_modules linked), each scenario runs that
+ * checkout's worker (and its encoder and frames on the feed's side, so that the wire form is
+ * its own) and this one's in turn, BENCH_INGEST_TRIALS times (3 by default then, else 1),
+ * and reports the medians and their ratio.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -25,6 +31,8 @@ import type { PriceTick } from '../../src/shared/api/market';
 import { binaryTicksMessageBytes, createBinaryTickEncoder, splitBinaryTicks } from '../../src/shared/market/binary-ticks';
 import { tickLinesTopic } from '../../src/shared/market/tick-lines';
 import { serializeBinaryFrame, serializeFrame } from '../../server/modules/market/stomp/frame';
+import type * as FrameModule from '../../server/modules/market/stomp/frame';
+import type * as BinaryTicksModule from '../../src/shared/market/binary-ticks';
 
 const windowMs = 100;
 const warmupMs = 3_000;
@@ -83,6 +91,12 @@ function dedicatedWorkerCpuSeconds(processes: readonly string[]): number {
     for (const tid of tasks) {
       try {
         if (fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() !== 'DedicatedWorker') continue;
+        // schedstat's first field is the thread's time on a CPU in ns (stat's utime and stime count in 10 ms ticks, too coarse for 1 %).
+        const onCpuNs = Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+        if (Number.isFinite(onCpuNs)) {
+          seconds += onCpuNs / 1e9;
+          continue;
+        }
         const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         seconds += (Number(fields[11]) + Number(fields[12])) / 100;
@@ -94,8 +108,35 @@ function dedicatedWorkerCpuSeconds(processes: readonly string[]): number {
   return seconds;
 }
 
+/** The feed's side of the wire: the encoder and frames of the checkout whose worker reads them. */
+interface FeedCodec {
+  createBinaryTickEncoder: typeof createBinaryTickEncoder;
+  splitBinaryTicks: typeof splitBinaryTicks;
+  binaryTicksMessageBytes: number;
+  serializeBinaryFrame: typeof serializeBinaryFrame;
+  serializeFrame: typeof serializeFrame;
+}
+
+const thisCodec: FeedCodec = { createBinaryTickEncoder, splitBinaryTicks, binaryTicksMessageBytes, serializeBinaryFrame, serializeFrame };
+
+/** A checkout's worker script for the bench page (and its codec), built from its own sources. */
+async function checkoutUnderTest(root: string): Promise<{ workerScript: string; codec: FeedCodec }> {
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worker-ingest-'));
+  await build({ entryPoints: [path.resolve(root, 'bench/browser/ingest-worker.ts')], bundle: true, format: 'iife', platform: 'browser', target: 'es2022', minify: process.env.BENCH_INGEST_PROFILE === undefined, outfile: path.join(outDir, 'ingest-worker.js'), logLevel: 'warning' });
+  const workerScript = fs.readFileSync(path.join(outDir, 'ingest-worker.js'), 'utf8');
+  fs.rmSync(outDir, { recursive: true, force: true });
+  if (path.resolve(root) === path.resolve('.')) return { workerScript, codec: thisCodec };
+  const ticks = (await import(path.resolve(root, 'src/shared/market/binary-ticks.ts'))) as typeof BinaryTicksModule;
+  const frames = (await import(path.resolve(root, 'server/modules/market/stomp/frame.ts'))) as typeof FrameModule;
+  return {
+    workerScript,
+    codec: { createBinaryTickEncoder: ticks.createBinaryTickEncoder, splitBinaryTicks: ticks.splitBinaryTicks, binaryTicksMessageBytes: ticks.binaryTicksMessageBytes, serializeBinaryFrame: frames.serializeBinaryFrame, serializeFrame: frames.serializeFrame },
+  };
+}
+
 /** The feed: the endpoint's answers to CONNECT and SUBSCRIBE, and a publication window every 100 ms to the batch subscription. */
-function startFeed(server: http.Server, ticksPerSecond: number) {
+function startFeed(server: http.Server, ticksPerSecond: number, codec: FeedCodec) {
+  const { createBinaryTickEncoder, splitBinaryTicks, binaryTicksMessageBytes, serializeBinaryFrame, serializeFrame } = codec;
   const symbols = Array.from({ length: Math.round((ticksPerSecond * windowMs) / 1000) }, (_, index) => `LOAD${String(index + 1).padStart(5, '0')}USDT`);
   const sockets = new Set<{ socket: WebSocket; batch: string | null }>();
   const wss = new WebSocketServer({ server, path: '/market/stomp', handleProtocols: () => 'v12.stomp' });
@@ -200,7 +241,7 @@ async function profileWorker(browser: Browser) {
   process.stderr.write(`${[...self].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([key, us]) => `${((us / total) * 100).toFixed(1)}% ${(us / 5_000).toFixed(1)} ms/s ${key}`).join('\n')}\n`);
 }
 
-async function runScenario(workerScript: string, scenario: Scenario) {
+async function runScenario({ workerScript, codec }: { workerScript: string; codec: FeedCodec }, scenario: Scenario) {
   const page = '<!doctype html><meta charset="utf-8"><title>worker ingest</title><script>window.__worker = new Worker("/ingest-worker.js");</script>';
   const server = http.createServer((request, response) => {
     if (request.url === '/ingest-worker.js') {
@@ -213,7 +254,7 @@ async function runScenario(workerScript: string, scenario: Scenario) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const feed = startFeed(server, scenario.ticksPerSecond);
+  const feed = startFeed(server, scenario.ticksPerSecond, codec);
   // Other browsers on this machine run dedicated workers too: only this one's are counted.
   const marker = `--worker-ingest-bench=${process.pid}-${scenario.ticksPerSecond}-${scenario.throttle}`;
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [marker] });
@@ -265,6 +306,7 @@ async function runScenario(workerScript: string, scenario: Scenario) {
       octetsPerTick,
       cpuShare: (cpuAfter - cpuBefore) / seconds,
       measured: inWindow,
+      loadAverage: os.loadavg()[0]!,
     };
   } finally {
     await browser.close();
@@ -274,11 +316,12 @@ async function runScenario(workerScript: string, scenario: Scenario) {
 }
 
 export async function runWorkerIngestBrowserBench() {
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worker-ingest-'));
-  await build({ entryPoints: [path.resolve('bench/browser/ingest-worker.ts')], bundle: true, format: 'iife', platform: 'browser', target: 'es2022', minify: process.env.BENCH_INGEST_PROFILE === undefined, outfile: path.join(outDir, 'ingest-worker.js'), logLevel: 'warning' });
-  const workerScript = fs.readFileSync(path.join(outDir, 'ingest-worker.js'), 'utf8');
-  fs.rmSync(outDir, { recursive: true, force: true });
-  const results = [];
+  const baseRoot = process.env.INGEST_BASE_CHECKOUT;
+  const checkouts = [
+    ...(baseRoot ? [{ label: `before (${path.basename(baseRoot)})`, ...(await checkoutUnderTest(baseRoot)) }] : []),
+    { label: baseRoot ? 'after (this checkout)' : 'this checkout', ...(await checkoutUnderTest('.')) },
+  ];
+  const trials = Number(process.env.BENCH_INGEST_TRIALS ?? (baseRoot ? 3 : 1));
   const scenarios: Scenario[] = process.env.BENCH_INGEST_SCENARIOS
     ? // e.g. `5000x1,5000x4`: ticks a second × CPU throttle
       process.env.BENCH_INGEST_SCENARIOS.split(',').map((each) => {
@@ -291,30 +334,47 @@ export async function runWorkerIngestBrowserBench() {
         { ticksPerSecond: 5_000, throttle: 4 },
         { ticksPerSecond: 20_000, throttle: 1 },
         { ticksPerSecond: 100_000, throttle: 1 },
+        // The floor: a worker with almost nothing to read (Chromium's own per-message and timer work).
+        { ticksPerSecond: 10, throttle: 4 },
       ];
-  for (const scenario of scenarios) {
-    results.push(await runScenario(workerScript, scenario));
-  }
+  const rows: string[][] = [];
   const ms = (value: number | null) => (value === null ? '–' : `${Math.round(value)} ms`);
-  return [
-    {
-      title: `Worker ingest in Chromium: the engine's market feed over @stomp/stompjs and binary ticks in a dedicated worker, ${measureMs / 1000} s after ${warmupMs / 1000} s`,
-      header: [
-        'feed (one tick per symbol per 100 ms)', 'CPU throttle', 'octets a tick (MESSAGE frames)', 'ticks/s sent', 'ticks/s received', 'not arrived 1 s after', "worker thread's CPU, share of one core",
-        'share of the throttled core (CPU × rate)', 'CPU per 1,000 ticks', 'lag p50 / p99 / max',
-      ],
-      rows: results.map((result) => [
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  for (const scenario of scenarios) {
+    const results = checkouts.map(() => [] as Awaited<ReturnType<typeof runScenario>>[]);
+    // Interleaved, so that a neighbour's load on this machine falls on each checkout alike.
+    for (let trial = 0; trial < trials; trial += 1) for (const [index, checkout] of checkouts.entries()) results[index]!.push(await runScenario(checkout, scenario));
+    const firstShare = median(results[0]!.map((each) => each.cpuShare));
+    for (const [index, checkout] of checkouts.entries()) {
+      const runs = results[index]!;
+      // The run of median CPU stands for the checkout (its lag and counts with it).
+      const result = runs.find((each) => each.cpuShare === median(runs.map((run) => run.cpuShare)))!;
+      rows.push([
         `${result.ticksPerSecond.toLocaleString('en-US')} ticks/s`,
         `${result.throttle}×`,
+        checkout.label,
         result.octetsPerTick.toFixed(1),
         Math.round(result.sentPerSecond).toLocaleString('en-US'),
         Math.round(result.receivedPerSecond).toLocaleString('en-US'),
-        result.backlog.toLocaleString('en-US'),
-        `${(result.cpuShare * 100).toFixed(1)}%`,
+        Math.max(...runs.map((run) => run.backlog)).toLocaleString('en-US'),
+        `${(result.cpuShare * 100).toFixed(2)}%`,
         `${(result.cpuShare * result.throttle * 100).toFixed(1)}%`,
         `${((result.cpuShare * 1000 * 1000) / Math.max(1, result.receivedPerSecond)).toFixed(2)} ms`,
+        checkouts.length > 1 ? `${(result.cpuShare / firstShare).toFixed(2)}×` : '–',
         `${ms(result.measured.lagP50Ms)} / ${ms(result.measured.lagP99Ms)} / ${ms(result.measured.lagMaxMs)}`,
-      ]),
+        runs.map((run) => `${(run.cpuShare * run.throttle * 100).toFixed(1)}%`).join(' '),
+        result.loadAverage.toFixed(1),
+      ]);
+    }
+  }
+  return [
+    {
+      title: `Worker ingest in Chromium: the engine's market feed over @stomp/stompjs and binary ticks in a dedicated worker, ${measureMs / 1000} s after ${warmupMs / 1000} s, median of ${trials}`,
+      header: [
+        'feed (one tick per symbol per 100 ms)', 'CPU throttle', 'checkout', 'octets a tick (MESSAGE frames)', 'ticks/s sent', 'ticks/s received', 'not arrived 1 s after (most)', "worker thread's CPU, share of one core",
+        'share of the throttled core (CPU × rate)', 'CPU per 1,000 ticks', 'CPU vs the first checkout', 'lag p50 / p99 / max', 'throttled share of each trial', 'load average (1 min)',
+      ],
+      rows,
     },
   ];
 }

@@ -5,6 +5,7 @@ import type { MarketDataSource, RawTick } from '../../server/modules/market/sour
 import type { PriceTick } from '../../src/shared/api/market';
 import { createMarketSocket } from '../../src/worker/transport/market-socket';
 import { startTestServer, testBackends, type TestServer } from './harness';
+import { batchTicks } from '../../src/worker/engine/tick-store';
 
 type ClientSocketConstructor = new (url: string, protocols?: string[]) => IStompSocket;
 const { WebSocket } = createRequire(import.meta.url)('ws') as { WebSocket: ClientSocketConstructor };
@@ -63,7 +64,7 @@ describe.skipIf(!brokerUrl)('server in scale-out mode publishes prices to Rabbit
     const states: string[] = [];
     const socket = createMarketSocket({
       url: brokerUrl!,
-      onPrices: (ticks) => batches.push(ticks),
+      onPrices: (ticks) => batches.push([...batchTicks(ticks)]),
       onState: (state) => states.push(state.status),
       createSocket: (url, protocols) => new WebSocket(url, protocols),
       // The app names destinations the broker's way when its market socket points at one.

@@ -8,6 +8,7 @@ import type { ConnectionState } from '../../src/worker/engine/reconnect-policy';
 import { createMarketSocket, type MarketSocket, type MarketSocketOptions } from '../../src/worker/transport/market-socket';
 import { startStompTestServer } from './stomp-test-server';
 import { startTestServer, testBackends, type TestServer } from './harness';
+import { batchTicks } from '../../src/worker/engine/tick-store';
 
 // `ws` ships no type declarations (and @types/ws is not installed): it has the handler properties @stomp/stompjs uses.
 type NodeSocket = IStompSocket & { terminate(): void };
@@ -77,7 +78,8 @@ function workerSocket(url: string, options: Partial<MarketSocketOptions> = {}) {
       sockets.push(tapped);
       return tapped;
     },
-    onPrices: (ticks, glance) => prices.push({ ticks, glance: glance === true }),
+    // Decoded binary ticks are read before the next MESSAGE: kept here as objects.
+    onPrices: (ticks, glance) => prices.push({ ticks: [...batchTicks(ticks)], glance: glance === true }),
     onState: (state) => states.push(state),
     ...options,
   });

@@ -10,7 +10,7 @@ import { registerStompEndpoint, type StompEndpointOptions } from '../../server/m
 import { createTopicBus } from '../../server/modules/market/topic-bus';
 import type { PriceTick } from '../../src/shared/api/market';
 import { createTickLinesDecoder, createTickLinesEncoder } from '../../src/shared/market/tick-lines';
-import { createBinaryTickDecoder, createBinaryTickEncoder } from '../../src/shared/market/binary-ticks';
+import { binaryTicksMessageBytes, createBinaryTickDecoder, createBinaryTickEncoder } from '../../src/shared/market/binary-ticks';
 import { priceTick } from '../unit/support/price-tick';
 import { startStompTestServer, type StompTestServer } from './stomp-test-server';
 
@@ -587,7 +587,7 @@ describe('binary ticks at the endpoint', () => {
       await vi.waitFor(() => expect(bodies.flatMap(({ body }) => decoder.decode(body) ?? [])).toHaveLength(6_000));
       expect(bodies.length).toBeGreaterThan(2);
       expect(new Set(bodies.map(({ contentType }) => contentType))).toEqual(new Set(['application/octet-stream']));
-      for (const { body } of bodies) expect(body.length).toBeLessThanOrEqual(16_384);
+      for (const { body } of bodies) expect(body.length).toBeLessThanOrEqual(binaryTicksMessageBytes);
       const again = createBinaryTickDecoder();
       expect(bodies.flatMap(({ body }) => again.decode(body) ?? [null])).toEqual([...first, ...moved]);
     } finally {

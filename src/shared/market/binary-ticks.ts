@@ -38,8 +38,12 @@ export const binaryTickForm = 'binary';
 
 /** A body starts a new segment after this many ticks, where it may be cut. */
 export const ticksPerSegment = 64;
-/** The size of MESSAGE body the endpoint cuts a batch to, in octets: a 100 ms window of 2,000 symbols in one MESSAGE. */
-export const binaryTicksMessageBytes = 16384;
+/**
+ * The size of MESSAGE body the endpoint cuts a batch to, in octets: a 100 ms window of 2,000
+ * symbols (about 8 octets a change) in one MESSAGE. A browser's worker pays for each MESSAGE
+ * apart from its octets (the socket's task, the parser's frame): at 16 KB such a window took two.
+ */
+export const binaryTicksMessageBytes = 32768;
 
 /** The decimals of a tick in the order a change's mask names them; the price last (it travels only where it is not the bid). */
 const valueFields = ['bidPrice', 'askPrice', 'volume', 'priceChangePercent', 'low', 'high', 'price'] as const;
@@ -90,14 +94,6 @@ interface FieldUnits {
 interface SymbolState extends FieldUnits {
   id: number;
   tick: PriceTick;
-}
-
-/** The decoder's: the decimals as an array, read by index on every tick. */
-interface DecodedSymbol extends FieldUnits {
-  symbol: string;
-  name: string;
-  type: PriceTick['type'];
-  values: string[];
 }
 
 /** A price left out is the bid: its units are the bid's. */
@@ -343,6 +339,127 @@ export function splitBinaryTicks(body: Uint8Array, maxBytes: number): Uint8Array
 /** What a body that is not of the form throws inside the decoder (caught there: `decode` answers null). */
 const malformed = new Error();
 const utf8Text = new TextDecoder();
+const noOctets = new Uint8Array(0);
+
+/** The seven decimals of a tick, in the order of the mask: what one side holds of them and how it reads them back. */
+export const decimalCount = valueFields.length;
+
+/**
+ * A decimal's text from what the decoder keeps of it: its string where one came (whole
+ * ticks, and values that do not write back from units), else its units and scale, formatted
+ * only when something reads the value (most ticks are overwritten before any tab does).
+ */
+export function decimalText(texts: readonly (string | undefined)[], units: ArrayLike<number>, scales: ArrayLike<number>, index: number): string {
+  return texts[index] ?? formatUnits(units[index]!, scales[index]!);
+}
+
+/** A tick from its decimals as `decimalText` reads them, from offset `at` of the arrays. */
+export function tickOfDecimals(
+  fields: { symbol: string; name: string; type: PriceTick['type']; lastUpdate: number },
+  texts: readonly (string | undefined)[],
+  units: ArrayLike<number>,
+  scales: ArrayLike<number>,
+  at = 0,
+): PriceTick {
+  const read = (index: number) => texts[at + index] ?? formatUnits(units[at + index]!, scales[at + index]!);
+  const bidPrice = read(0);
+  return {
+    symbol: fields.symbol, name: fields.name, price: texts[at + priceIndex] === undefined && units[at + priceIndex] === units[at] && scales[at + priceIndex] === scales[at] ? bidPrice : read(priceIndex),
+    bidPrice, askPrice: read(1), volume: read(2), lastUpdate: fields.lastUpdate, type: fields.type, priceChangePercent: read(3), low: read(4), high: read(5),
+  };
+}
+
+/** The decoder's state of a symbol in a source. */
+interface DecodedSymbol {
+  symbol: string;
+  name: string;
+  type: PriceTick['type'];
+  units: number[];
+  scales: number[];
+  /** A decimal's string where one came and still holds; undefined where it is its units. */
+  texts: (string | undefined)[];
+}
+
+/**
+ * The ticks of one body as the decoder read them, each kept as its symbol and decimals'
+ * units (no tick object, no string) in slots that the decoder's next body overwrites: read
+ * them (`tick`, or a store copying the decimals) before the next MESSAGE is decoded.
+ * `indexes`: the slots this view holds, in order (all of them when null).
+ */
+export class DecodedTicks {
+  constructor(
+    readonly slots: DecodedSlots,
+    readonly indexes: readonly number[] | null = null,
+  ) {}
+
+  get length(): number {
+    return this.indexes ? this.indexes.length : this.slots.length;
+  }
+
+  /** The slot of the view's `index`-th tick. */
+  slot(index: number): number {
+    return this.indexes ? this.indexes[index]! : index;
+  }
+
+  symbol(index: number): string {
+    return this.slots.entries[this.slot(index)]!.symbol;
+  }
+
+  lastUpdate(index: number): number {
+    return this.slots.times[this.slot(index)]!;
+  }
+
+  /** The `index`-th tick as an object (its decimals formatted now). */
+  tick(index: number): PriceTick {
+    const slot = this.slot(index);
+    const entry = this.slots.entries[slot]!;
+    return tickOfDecimals({ symbol: entry.symbol, name: entry.name, type: entry.type, lastUpdate: this.slots.times[slot]! }, this.slots.texts, this.slots.units, this.slots.scales, slot * decimalCount);
+  }
+
+  /** Every tick as objects. */
+  ticks(): PriceTick[] {
+    return Array.from({ length: this.length }, (_, index) => this.tick(index));
+  }
+
+  /** The symbol, name and type of the `index`-th tick. */
+  describe(index: number): { symbol: string; name: string; type: PriceTick['type'] } {
+    return this.slots.entries[this.slot(index)]!;
+  }
+}
+
+/** The decoder's slots: each record's symbol state, time and decimals at that record, reused from body to body. */
+export class DecodedSlots {
+  length = 0;
+  entries: DecodedSymbol[] = [];
+  times = new Float64Array(256);
+  units = new Float64Array(256 * decimalCount);
+  scales = new Float64Array(256 * decimalCount);
+  texts: (string | undefined)[] = [];
+
+  /** Appends a record's state (the symbol's decimals as they now are). */
+  push(entry: DecodedSymbol, time: number) {
+    const slot = this.length++;
+    if (slot === this.times.length) {
+      const times = new Float64Array(slot * 2);
+      times.set(this.times);
+      this.times = times;
+      const units = new Float64Array(slot * 2 * decimalCount);
+      units.set(this.units);
+      this.units = units;
+      const scales = new Float64Array(slot * 2 * decimalCount);
+      scales.set(this.scales);
+      this.scales = scales;
+    }
+    this.entries[slot] = entry;
+    this.times[slot] = time;
+    const at = slot * decimalCount;
+    for (let index = 0; index < decimalCount; index += 1) {
+      this.units[at + index] = entry.units[index]!;
+      this.scales[at + index] = entry.scales[index]!;
+      this.texts[at + index] = entry.texts[index];
+    }
+  }
+}
 
 /**
  * The decoder of one connection: it holds every source's state, so it reads that
@@ -351,6 +468,8 @@ const utf8Text = new TextDecoder();
 export function createBinaryTickDecoder() {
   const sources = new Map<string, (DecodedSymbol | undefined)[]>();
   const parsed: Units = { units: 0, scale: 0 };
+  const slots = new DecodedSlots();
+  const all = new DecodedTicks(slots);
   let bytes: Uint8Array = new Uint8Array(0);
   let at = 0;
   /** The end of the segment being read: nothing is read past it. */
@@ -382,24 +501,25 @@ export function createBinaryTickDecoder() {
   }
 
   /** Field `index`'s value: a string (always in a whole tick), or a difference from the symbol's previous one. */
-  function value(state: FieldUnits, index: number, whole: boolean): string {
+  function value(state: DecodedSymbol, index: number, whole: boolean): void {
     const value = varint();
     if (value % 2 === 1) {
       const decimal = text((value - 1) / 2, true);
       unitsOf(decimal, parsed);
       state.units[index] = parsed.units;
       state.scales[index] = parsed.scale;
-      return decimal;
+      state.texts[index] = decimal;
+      return;
     }
     // A previous value that does not write back from units (NaN) takes no difference either.
     const units = state.units[index]! + unzigzag(value / 2);
     if (whole || !Number.isSafeInteger(units)) throw malformed;
     state.units[index] = units;
-    return formatUnits(units, state.scales[index]!);
+    state.texts[index] = undefined;
   }
 
-  /** A record after its tag, against its source's `state`; `time` is the previous record's. */
-  function record(tag: number, state: (DecodedSymbol | undefined)[], time: number): PriceTick {
+  /** A record after its tag, against its source's `state`, into the next slot; answers its time (`time`: the previous record's). */
+  function record(tag: number, state: (DecodedSymbol | undefined)[], time: number): number {
     const whole = tag === wholeTag;
     let entry = state[tag - firstIdTag];
     if (whole) {
@@ -408,55 +528,66 @@ export function createBinaryTickDecoder() {
       const name = text(varint());
       const type = productTypes[octet() - 1];
       if (!type) throw malformed;
-      entry = { symbol, name, type, values: [], units: [], scales: [] };
+      entry = { symbol, name, type, units: [], scales: [], texts: [] };
       if (id >= 0) state[id] = entry;
     }
     if (!entry) throw malformed;
     const mask = octet();
     if (mask > 127 || (whole && (mask & wholeMask) !== wholeMask)) throw malformed;
     const lastUpdate = time + unzigzag(varint());
-    const { values } = entry;
-    for (let index = 0; index < priceIndex; index += 1) if (mask & (1 << index)) values[index] = value(entry, index, whole);
-    if (mask & priceBit) values[priceIndex] = value(entry, priceIndex, whole);
+    for (let index = 0; index < priceIndex; index += 1) if (mask & (1 << index)) value(entry, index, whole);
+    if (mask & priceBit) value(entry, priceIndex, whole);
     else {
-      values[priceIndex] = values[0]!;
       priceIsBid(entry);
+      entry.texts[priceIndex] = entry.texts[0];
     }
-    return {
-      symbol: entry.symbol, name: entry.name, price: values[6]!, bidPrice: values[0]!, askPrice: values[1]!, volume: values[2]!,
-      lastUpdate, type: entry.type, priceChangePercent: values[3]!, low: values[4]!, high: values[5]!,
-    };
+    slots.push(entry, lastUpdate);
+    return lastUpdate;
+  }
+
+  /** A body's records into the slots; false when it is not of the form or refers to an id its source never gave. */
+  function read(body: Uint8Array): boolean {
+    slots.length = 0;
+    bytes = body;
+    at = 0;
+    try {
+      while (at < body.length) {
+        limit = body.length;
+        if (varint() !== segmentTag) return false;
+        const length = varint();
+        limit = at + length;
+        if (limit > body.length) return false;
+        let time = varint();
+        const key = text(varint());
+        let state = sources.get(key);
+        if (!state) sources.set(key, (state = []));
+        // A segment's tag here (0) names no record: refused in `record`.
+        while (at < limit) time = record(varint(), state, time);
+      }
+      return true;
+    } catch (error) {
+      if (error === malformed) return false;
+      throw error;
+    } finally {
+      // The body is not held past its reading.
+      bytes = noOctets;
+    }
   }
 
   return {
-    /** A body's ticks, in order; null when it is not of the form or refers to an id its source never gave. */
+    /**
+     * A body's ticks, read into the decoder's slots (valid until its next body; nothing is
+     * allocated a tick); null when it is not of the form or refers to an id its source never
+     * gave (the slots then hold nothing to read: the caller subscribes afresh with a new decoder).
+     */
+    decodeInto(body: Uint8Array): DecodedTicks | null {
+      if (read(body)) return all;
+      slots.length = 0;
+      return null;
+    },
+    /** A body's ticks as objects, in order; null as for `decodeInto`. */
     decode(body: Uint8Array): PriceTick[] | null {
-      const ticks: PriceTick[] = [];
-      bytes = body;
-      at = 0;
-      try {
-        while (at < body.length) {
-          limit = body.length;
-          if (varint() !== segmentTag) return null;
-          const length = varint();
-          limit = at + length;
-          if (limit > body.length) return null;
-          let time = varint();
-          const key = text(varint());
-          let state = sources.get(key);
-          if (!state) sources.set(key, (state = []));
-          while (at < limit) {
-            // A segment's tag here (0) names no record: refused in `record`.
-            const tick = record(varint(), state, time);
-            ticks.push(tick);
-            time = tick.lastUpdate;
-          }
-        }
-        return ticks;
-      } catch (error) {
-        if (error === malformed) return null;
-        throw error;
-      }
+      return read(body) ? all.ticks() : null;
     },
   };
 }

@@ -43,6 +43,10 @@ export function createKlineAggregator() {
       keys?.delete(key);
       if (keys && keys.size === 0) bySymbol.delete(symbol);
     },
+    /** Whether some series of `symbol` is watched (its ticks are worth folding). */
+    follows(symbol: string): boolean {
+      return bySymbol.has(symbol);
+    },
     /** Folds a tick's price into the watched series of its symbol; answers the keys that changed. */
     ingest(tick: PriceTick): string[] {
       const keys = bySymbol.get(tick.symbol);

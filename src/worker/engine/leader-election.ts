@@ -3,6 +3,7 @@ import type { KlinePeriod, WireBar } from '../../shared/market/kline';
 import type { MarketConnection, MarketConnectionFactory } from './market-feed';
 import type { ConnectionState } from './reconnect-policy';
 import { noPrices, unionOfSelections, type PriceSelection } from './price-subscriptions';
+import { batchTicks } from './tick-store';
 
 /** What the engines of one browser say to each other about the market. */
 export type MarketRelayMessage =
@@ -95,7 +96,8 @@ export function leaderElectedConnection(options: {
       real = options.connect({
         onPrices: (ticks, glance) => {
           handlers.onPrices(ticks, glance);
-          options.relay.post({ type: 'prices', ticks, glance: glance === true });
+          // Decoded ticks live until the next MESSAGE: the relay carries them as objects.
+          options.relay.post({ type: 'prices', ticks: [...batchTicks(ticks)], glance: glance === true });
         },
         onState: (state) => {
           handlers.onState(state);

@@ -1,4 +1,3 @@
-import type { PriceTick } from '../../shared/api/market';
 import type { KlinePeriod, WireBar } from '../../shared/market/kline';
 import { initialMarketSnapshot, type MarketSnapshot, type PriceRow } from '../../shared/protocol/engine';
 import { createKlineAggregator, seriesKey } from './kline-aggregator';
@@ -7,7 +6,7 @@ import { createPriceFanout } from './price-fanout';
 import { createPriceSubscriptions, type PriceSelection } from './price-subscriptions';
 import type { ConnectionState } from './reconnect-policy';
 import { createStalenessMonitor, stalenessCheckEveryMs } from './staleness';
-import { createTickStore } from './tick-store';
+import { batchSymbol, batchTick, createTickStore, type PriceBatch } from './tick-store';
 
 /** The socket as the feed sees it; the worker gives it a STOMP client, tests a fake. */
 export interface MarketConnection {
@@ -24,8 +23,8 @@ export interface MarketConnection {
 }
 
 export type MarketConnectionFactory = (handlers: {
-  /** `glance`: from a glance topic, held to one a second per symbol by the server. */
-  onPrices: (ticks: PriceTick[], glance?: boolean) => void;
+  /** `glance`: from a glance topic, held to one a second per symbol by the server. A binary body's decoded ticks are read before the call returns. */
+  onPrices: (ticks: PriceBatch, glance?: boolean) => void;
   onState: (state: ConnectionState) => void;
   /** The server's forming bar of a watched (symbol, period). */
   onBar: (symbol: string, period: KlinePeriod, bar: WireBar) => void;
@@ -131,9 +130,14 @@ export function createMarketFeed(options: {
   const connection = options.connect({
     onPrices(ticks, glance) {
       // Once the feed is known to move, the symbols are not needed (nor their array, at every batch).
-      staleness.noteData(staleness.moving ? undefined : ticks.map((tick) => tick.symbol));
+      staleness.noteData(staleness.moving ? undefined : Array.from({ length: ticks.length }, (_, index) => batchSymbol(ticks, index)));
       fanout.noteChanged(store.ingest(ticks));
-      if (klineWatchers.size > 0) for (const tick of ticks) for (const key of klines.ingest(tick)) changedBars.add(key);
+      // A chart's bar takes every tick of its symbol (its high and low), made an object only for the symbols charted.
+      if (klineWatchers.size > 0)
+        for (let index = 0; index < ticks.length; index += 1) {
+          if (!klines.follows(batchSymbol(ticks, index))) continue;
+          for (const key of klines.ingest(batchTick(ticks, index))) changedBars.add(key);
+        }
       if (subscriptions.selection.all && store.size > knownSymbolCount) {
         knownSymbolCount = store.size;
         subscriptions.setKnownSymbolCount(knownSymbolCount);

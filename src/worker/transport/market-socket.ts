@@ -1,10 +1,11 @@
 import { Client, Versions, type IMessage, type IStompSocket, type StompSubscription } from '@stomp/stompjs';
-import { decodePriceBatch, isPriceTick, priceTopic, wireBarSchema, type PriceTick } from '../../shared/api/market';
+import { decodePriceBatch, isPriceTick, priceTopic, wireBarSchema } from '../../shared/api/market';
 import { brokerDestination } from '../../shared/api/market-broker';
 import type { KlinePeriod, WireBar } from '../../shared/market/kline';
-import { binaryTickForm, createBinaryTickDecoder, tickFormHeader } from '../../shared/market/binary-ticks';
+import { binaryTickForm, createBinaryTickDecoder, DecodedTicks, tickFormHeader } from '../../shared/market/binary-ticks';
 import { batchHeader, tickLinesTopic } from '../../shared/market/tick-lines';
 import { noPrices, type PriceSelection } from '../engine/price-subscriptions';
+import type { PriceBatch } from '../engine/tick-store';
 import {
   attemptStarted,
   connectionLost,
@@ -36,8 +37,11 @@ export type CreateSocket = (url: string, protocols: string[]) => IStompSocket;
 
 export interface MarketSocketOptions {
   url: string;
-  /** `glance`: from a glance topic (`/topic/price-1s/…`), already held to one a second per symbol by the server. */
-  onPrices: (ticks: PriceTick[], glance?: boolean) => void;
+  /**
+   * `glance`: from a glance topic (`/topic/price-1s/…`), already held to one a second per symbol by the server.
+   * Binary ticks come decoded in place (`DecodedTicks`): read them before returning, the next MESSAGE overwrites them.
+   */
+  onPrices: (ticks: PriceBatch, glance?: boolean) => void;
   onState: (state: ConnectionState) => void;
   /** The server's forming bar of a followed (symbol, period). */
   onBar?: (symbol: string, period: KlinePeriod, bar: WireBar) => void;
@@ -139,7 +143,7 @@ export function createMarketSocket(options: MarketSocketOptions) {
   }
 
   function onBinaryTicks(message: IMessage) {
-    const ticks = binaryTicks.decode(message.binaryBody);
+    const ticks = binaryTicks.decodeInto(message.binaryBody);
     if (!ticks) {
       options.log?.('market: unreadable binary ticks; subscribing afresh');
       resubscribeBatch();
@@ -150,11 +154,11 @@ export function createMarketSocket(options: MarketSocketOptions) {
       return;
     }
     // One batch carries every-tick and glanced-at symbols; the engine expedites the glances.
-    const everyTickTicks: PriceTick[] = [];
-    const glances: PriceTick[] = [];
-    for (const tick of ticks) (everyTick.has(tick.symbol) ? everyTickTicks : glances).push(tick);
-    if (everyTickTicks.length > 0) options.onPrices(everyTickTicks);
-    if (glances.length > 0) options.onPrices(glances, true);
+    const everyTickSlots: number[] = [];
+    const glanceSlots: number[] = [];
+    for (let index = 0; index < ticks.length; index += 1) (everyTick.has(ticks.symbol(index)) ? everyTickSlots : glanceSlots).push(index);
+    if (everyTickSlots.length > 0) options.onPrices(new DecodedTicks(ticks.slots, everyTickSlots));
+    if (glanceSlots.length > 0) options.onPrices(new DecodedTicks(ticks.slots, glanceSlots), true);
   }
 
   function onPricesMessage(message: IMessage) {

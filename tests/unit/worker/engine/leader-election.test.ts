@@ -8,6 +8,7 @@ import type { ConnectionState } from '../../../../src/worker/engine/reconnect-po
 import { fakeBroadcastNetwork } from '../../support/fake-broadcast';
 import { settle } from '../../support/fake-clock';
 import { priceTick } from '../../support/price-tick';
+import { batchTicks } from '../../../../src/worker/engine/tick-store';
 
 /** Web Locks stand-in: one holder at a time, the rest wait in order. */
 function fakeLocks(): ExclusiveLock {
@@ -67,7 +68,7 @@ function engineTab(lock: ExclusiveLock, relay: RelayChannel, sockets: FakeSocket
     };
   };
   const connection = leaderElectedConnection({ lock, relay, connect })({
-    onPrices: (ticks) => received.push(ticks),
+    onPrices: (ticks) => received.push([...batchTicks(ticks)]),
     onState: (state) => states.push(state),
     onBar: (symbol, period, bar) => bars.push(`${symbol}|${period}|${bar.volume}`),
   });

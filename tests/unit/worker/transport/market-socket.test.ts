@@ -6,6 +6,7 @@ import type { ConnectionState } from '../../../../src/worker/engine/reconnect-po
 import { createMarketSocket, type MarketSocketOptions } from '../../../../src/worker/transport/market-socket';
 import { parseMessage, serializeBinaryFrame, serializeFrame, type OutgoingFrame, type StompFrame } from '../../../../server/modules/market/stomp/frame';
 import { priceTick } from '../../support/price-tick';
+import { batchTicks } from '../../../../src/worker/engine/tick-store';
 
 const CONNECTING = 0;
 const OPEN = 1;
@@ -99,7 +100,8 @@ function setup(overrides: Partial<MarketSocketOptions> = {}) {
       sockets.push(socket);
       return socket;
     },
-    onPrices: (ticks, glance) => prices.push({ ticks, glance: glance === true }),
+    // Decoded binary ticks are read before the next MESSAGE: kept here as objects.
+    onPrices: (ticks, glance) => prices.push({ ticks: [...batchTicks(ticks)], glance: glance === true }),
     onState: (state) => states.push(state),
     log: (message) => logs.push(message),
     // No jitter unless a test brings its own: each wait is exactly 500 ms × the attempt.
