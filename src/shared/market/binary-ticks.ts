@@ -19,8 +19,16 @@ import { productTypes } from './product-types';
  *   whole    = 1, id + 1 (0: a whole tick later records do not refer to), symbol, name (strings),
  *              type (1 octet, 1–5), then as a change, its mask naming every field but maybe
  *              the price, and each value a string
- *   change   = id + 2, mask (1 octet: bid, ask, volume, change %, low, high, price ≠ bid), time,
- *              the value of each field of the mask, in that order (a price left out is the bid)
+ *   change   = 2 + the zigzagged difference of its id from the previous record's id + 1 (−1
+ *              before the segment's first; a whole tick without an id leaves it), mask (1 octet:
+ *              bid, ask, volume, change %, low, high, price ≠ bid, and the high bit: the
+ *              previous record's time), time unless the mask's high bit, the value of each
+ *              field of the mask, in that order (a price left out is the bid)
+ *
+ * A publication that lists its symbols in the order the source first sent them (a feed that
+ * quotes its instruments in turn) thus names each in one octet whatever its id, and ticks
+ * stamped alike (a window's) take no octet for their time: about 6 octets a tick, where the
+ * parser's cost is by the octet.
  *
  * Numbers are unsigned LEB128 varints; a time is the zigzagged difference from the previous
  * record's time in the segment (the base for its first); a value is a varint v: even, the
@@ -54,6 +62,8 @@ const wholeMask = priceBit - 1;
 const segmentTag = 0;
 const wholeTag = 1;
 const firstIdTag = 2;
+/** A mask's high bit: the record's time is the previous record's (no time follows). */
+const sameTimeBit = 128;
 /** Differences up to this size travel as differences; the varint (zigzagged, doubled) stays a safe integer. */
 const maxDifference = 2 ** 50;
 
@@ -187,6 +197,8 @@ export function createBinaryTickEncoder(key: string) {
   const segment = new Octets();
   const parsed: Units = { units: 0, scale: 0 };
   let time = 0;
+  /** The previous record's id in the segment (a change's id travels as the difference from the one after). */
+  let lastId = -1;
 
   function endSegment() {
     if (segment.length === 0) return;
@@ -201,9 +213,16 @@ export function createBinaryTickEncoder(key: string) {
     segment.varint(base);
     segment.string(key);
     time = base;
+    lastId = -1;
   }
 
-  function writeTime(at: number) {
+  /** The mask's octet (its high bit where the time is the previous record's), then the time unless so. */
+  function writeMaskAndTime(mask: number, at: number) {
+    if (at === time) {
+      segment.byte(mask | sameTimeBit);
+      return;
+    }
+    segment.byte(mask);
     segment.varint(zigzag(at - time));
     time = at;
   }
@@ -211,12 +230,12 @@ export function createBinaryTickEncoder(key: string) {
   function writeWhole(id: number | null, tick: PriceTick) {
     segment.varint(wholeTag);
     segment.varint(id === null ? 0 : id + 1);
+    if (id !== null) lastId = id;
     segment.string(tick.symbol);
     segment.string(tick.name);
     segment.byte(productTypes.indexOf(tick.type) + 1);
     const hasPrice = tick.price !== tick.bidPrice;
-    segment.byte(wholeMask | (hasPrice ? priceBit : 0));
-    writeTime(tick.lastUpdate);
+    writeMaskAndTime(wholeMask | (hasPrice ? priceBit : 0), tick.lastUpdate);
     for (let index = 0; index < priceIndex; index += 1) segment.literal(tick[valueFields[index]!]);
     if (hasPrice) segment.literal(tick.price);
   }
@@ -237,9 +256,9 @@ export function createBinaryTickEncoder(key: string) {
     for (let index = 0; index < priceIndex; index += 1) if (tick[valueFields[index]!] !== previous[valueFields[index]!]) mask |= 1 << index;
     const hasPrice = tick.price !== tick.bidPrice;
     if (hasPrice) mask |= 1 << priceIndex;
-    segment.varint(state.id + firstIdTag);
-    segment.byte(mask);
-    writeTime(tick.lastUpdate);
+    segment.varint(zigzag(state.id - lastId - 1) + firstIdTag);
+    lastId = state.id;
+    writeMaskAndTime(mask, tick.lastUpdate);
     for (let index = 0; index < priceIndex; index += 1) if (mask & (1 << index)) writeValue(state, index, tick[valueFields[index]!]);
     if (hasPrice) writeValue(state, priceIndex, tick.price);
     else priceIsBid(state);
@@ -518,10 +537,13 @@ export function createBinaryTickDecoder() {
     state.texts[index] = undefined;
   }
 
+  /** The previous record's id in the segment being read. */
+  let lastId = -1;
+
   /** A record after its tag, against its source's `state`, into the next slot; answers its time (`time`: the previous record's). */
   function record(tag: number, state: (DecodedSymbol | undefined)[], time: number): number {
     const whole = tag === wholeTag;
-    let entry = state[tag - firstIdTag];
+    let entry: DecodedSymbol | undefined;
     if (whole) {
       const id = varint() - 1;
       const symbol = text(varint());
@@ -529,12 +551,19 @@ export function createBinaryTickDecoder() {
       const type = productTypes[octet() - 1];
       if (!type) throw malformed;
       entry = { symbol, name, type, units: [], scales: [], texts: [] };
-      if (id >= 0) state[id] = entry;
+      if (id >= 0) {
+        state[id] = entry;
+        lastId = id;
+      }
+    } else {
+      lastId += 1 + unzigzag(tag - firstIdTag);
+      entry = state[lastId];
     }
     if (!entry) throw malformed;
-    const mask = octet();
-    if (mask > 127 || (whole && (mask & wholeMask) !== wholeMask)) throw malformed;
-    const lastUpdate = time + unzigzag(varint());
+    const maskOctet = octet();
+    const mask = maskOctet & ~sameTimeBit;
+    if (whole && (mask & wholeMask) !== wholeMask) throw malformed;
+    const lastUpdate = maskOctet & sameTimeBit ? time : time + unzigzag(varint());
     for (let index = 0; index < priceIndex; index += 1) if (mask & (1 << index)) value(entry, index, whole);
     if (mask & priceBit) value(entry, priceIndex, whole);
     else {
@@ -558,6 +587,7 @@ export function createBinaryTickDecoder() {
         limit = at + length;
         if (limit > body.length) return false;
         let time = varint();
+        lastId = -1;
         const key = text(varint());
         let state = sources.get(key);
         if (!state) sources.set(key, (state = []));

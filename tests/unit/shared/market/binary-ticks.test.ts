@@ -85,6 +85,25 @@ describe('binary ticks (the worker’s wire form of price ticks)', () => {
     expect(small.length).toBeLessThan(new TextEncoder().encode(lines.encode(moved)).length / 3);
   });
 
+  it('names a symbol listed in the order the source first sent it in one octet, and a stamp the previous tick shares in none: about 6 octets a tick', () => {
+    const encoder = createBinaryTickEncoder('p');
+    const decoder = createBinaryTickDecoder();
+    decoder.decode(encoder.encode(load));
+    // A window's ticks, stamped alike, in the source's order (ids 0–499, two octets each past 63 as absolute ids).
+    const stamp = btc.lastUpdate + 100;
+    const windowed = load.map((tick) => next(tick, plus(tick.bidPrice, '0.03'), plus(tick.askPrice, '0.03'), { volume: plus(tick.volume, '1'), priceChangePercent: '0.45', lastUpdate: stamp }));
+    const body = encoder.encode(windowed);
+    expect(decoder.decode(body)).toEqual(windowed);
+    expect(body.length / windowed.length).toBeLessThanOrEqual(6.2);
+    // In any other order, and stamped apart, the same ticks still read back exactly (ids by difference, times as before).
+    const shuffled = windowed.map((_, index) => windowed[(index * 211) % windowed.length]!).map((tick, index) =>
+      next(tick, plus(tick.bidPrice, '0.01'), plus(tick.askPrice, '0.01'), { volume: plus(tick.volume, '1'), priceChangePercent: '0.46', lastUpdate: stamp + (index % 3) * 40 }),
+    );
+    const other = encoder.encode(shuffled);
+    expect(decoder.decode(other)).toEqual(shuffled);
+    expect(other.length / shuffled.length).toBeGreaterThan(body.length / windowed.length);
+  });
+
   it('sends a symbol whole again when its name or type changed', () => {
     const encoder = createBinaryTickEncoder('p');
     const decoder = createBinaryTickDecoder();

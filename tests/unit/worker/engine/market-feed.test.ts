@@ -3,6 +3,7 @@ import { createFakeClock } from '../../support/fake-clock';
 import { createTestHost, fakeTab, type FakeTab } from '../../support/engine-harness';
 import { fakeMarket } from '../../support/fake-ports';
 import { priceTick } from '../../support/price-tick';
+import { createBinaryTickDecoder, createBinaryTickEncoder } from '../../../../src/shared/market/binary-ticks';
 
 const marketSettings = { socketUrl: 'ws://x', batchWindowMs: 100, marketRoot: '' };
 
@@ -208,6 +209,31 @@ describe('engine kline watch', () => {
     // Nobody watches the pair any more: the next watch fetches fresh history.
     await host.api.watchKline('quotes', 'EURUSD', '1min');
     expect(requests).toHaveLength(2);
+  });
+});
+
+describe('engine market feed, binary ticks', () => {
+  it('folds every decoded tick of a charted symbol into its bar, two in one body included, and sends the tabs the latest', async () => {
+    const t0 = Date.parse('2026-01-12T10:00:00Z');
+    const time = createFakeClock(t0 + 30_000);
+    const market = fakeMarket();
+    const history = [{ time: t0, openPrice: '1.10050', highestPrice: '1.10060', lowestPrice: '1.10040', closePrice: '1.10055', volume: '3', turnover: '3' }];
+    const host = createTestHost({ time, market, fetchHistory: async () => history });
+    const chart = fakeTab();
+    await host.api.hello('chart', chart.listener);
+    await host.api.configureMarket(marketSettings);
+    market.handlers.onState?.({ status: 'open', failedAttempts: 0, connectionFailed: false });
+    await host.api.watchPrices('chart', ['EURUSD']);
+    await host.api.watchKline('chart', 'EURUSD', '1min');
+    time.advance(100);
+    const encoder = createBinaryTickEncoder('p');
+    const decoder = createBinaryTickDecoder();
+    // A state and a change of the same symbol in one MESSAGE (a new member's state, then the publication).
+    const body = encoder.encode([priceTick('EURUSD', '1.10300', t0 + 31_000), priceTick('EURUSD', '1.10100', t0 + 31_050), priceTick('GBPUSD', '1.27000', t0 + 31_060)]);
+    market.handlers.onPrices?.(decoder.decodeInto(body)!);
+    time.advance(100);
+    expect(chart.events('kline').at(-1)).toMatchObject({ bar: { time: t0, highestPrice: '1.10300', lowestPrice: '1.10040', closePrice: '1.10100' } });
+    expect(priceRows(chart).at(-1)).toEqual(['EURUSD', '1.10100', '1.10100', '1.10100', '0.00', '1.10100', '1.10100', '1', t0 + 31_050]);
   });
 });
 
