@@ -6,7 +6,7 @@ import { productTypes } from './product-types';
  * batch subscription's header `tick-form:binary`; without it the endpoint answers in tick
  * lines, `tick-lines.ts`). The browser's STOMP client (@stomp/stompjs) reads every octet of
  * a frame one by one, content-length or not, so octets per tick are what ingest costs: a
- * change here is about 8 octets against the tick lines' 28–33. The server encodes, the
+ * change here is about 6–8 octets against the tick lines' 28–33. The server encodes, the
  * worker decodes, here and nowhere else.
  *
  * Stateful per source as tick lines are: a symbol's first tick in a source travels whole and
@@ -48,7 +48,7 @@ export const binaryTickForm = 'binary';
 export const ticksPerSegment = 64;
 /**
  * The size of MESSAGE body the endpoint cuts a batch to, in octets: a 100 ms window of 2,000
- * symbols (about 8 octets a change) in one MESSAGE. A browser's worker pays for each MESSAGE
+ * symbols (6–8 octets a change) in one MESSAGE. A browser's worker pays for each MESSAGE
  * apart from its octets (the socket's task, the parser's frame): at 16 KB such a window took two.
  */
 export const binaryTicksMessageBytes = 32768;
