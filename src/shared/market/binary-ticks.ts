@@ -424,10 +424,6 @@ export class DecodedTicks {
     return this.slots.entries[this.slot(index)]!.symbol;
   }
 
-  lastUpdate(index: number): number {
-    return this.slots.times[this.slot(index)]!;
-  }
-
   /** The `index`-th tick as an object (its decimals formatted now). */
   tick(index: number): PriceTick {
     const slot = this.slot(index);
@@ -438,11 +434,6 @@ export class DecodedTicks {
   /** Every tick as objects. */
   ticks(): PriceTick[] {
     return Array.from({ length: this.length }, (_, index) => this.tick(index));
-  }
-
-  /** The symbol, name and type of the `index`-th tick. */
-  describe(index: number): { symbol: string; name: string; type: PriceTick['type'] } {
-    return this.slots.entries[this.slot(index)]!;
   }
 }
 

@@ -4,9 +4,9 @@ import { decimalCount, DecodedTicks, tickOfDecimals } from '../../shared/market/
 /** What the socket hands over: tick objects (JSON bodies, the relay), or a binary body's decoded ticks (read before the next body). */
 export type PriceBatch = readonly PriceTick[] | DecodedTicks;
 
-export const batchLength = (batch: PriceBatch) => batch.length;
 export const batchSymbol = (batch: PriceBatch, index: number) => (batch instanceof DecodedTicks ? batch.symbol(index) : batch[index]!.symbol);
-export const batchLastUpdate = (batch: PriceBatch, index: number) => (batch instanceof DecodedTicks ? batch.lastUpdate(index) : batch[index]!.lastUpdate);
+/** The time of the batch's `index`-th tick (the ingest bench's lag). */
+export const batchLastUpdate = (batch: PriceBatch, index: number) => (batch instanceof DecodedTicks ? batch.slots.times[batch.slot(index)]! : batch[index]!.lastUpdate);
 export const batchTick = (batch: PriceBatch, index: number) => (batch instanceof DecodedTicks ? batch.tick(index) : batch[index]!);
 /** The batch as tick objects (what crosses to another thread or engine). */
 export const batchTicks = (batch: PriceBatch): readonly PriceTick[] => (batch instanceof DecodedTicks ? batch.ticks() : batch);

@@ -222,7 +222,7 @@ describe('engine market feed, binary ticks', () => {
     const chart = fakeTab();
     await host.api.hello('chart', chart.listener);
     await host.api.configureMarket(marketSettings);
-    market.handlers.onState?.({ status: 'open', failedAttempts: 0, connectionFailed: false });
+    market.handlers.onState?.({ status: 'open', failedAttempts: 0, connectionFailed: false, retryAtMs: null });
     await host.api.watchPrices('chart', ['EURUSD']);
     await host.api.watchKline('chart', 'EURUSD', '1min');
     time.advance(100);
