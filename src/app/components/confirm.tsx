@@ -1,9 +1,23 @@
 import { signal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { useTranslation } from 'react-i18next';
-import { Dialog } from './dialog';
+import { lazy, Suspense, useEffect } from 'react';
 
-interface ConfirmRequest {
+/**
+ * The dialog's markup, focus trap and Escape handling are not in the first load (the first
+ * screen asks nothing before a tap); they are fetched once the page has loaded and is idle,
+ * because a question may come when the server cannot be reached (the reconnect alert).
+ */
+const loadConfirmDialog = () => import('./confirm-dialog');
+const ConfirmDialog = lazy(loadConfirmDialog);
+
+function fetchWhenIdle() {
+  const fetch = () => void loadConfirmDialog().catch(() => undefined);
+  const idle = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(fetch, { timeout: 3000 }) : setTimeout(fetch, 200));
+  if (document.readyState === 'complete') idle();
+  else window.addEventListener('load', idle, { once: true });
+}
+
+export interface ConfirmRequest {
   title: string;
   message: string;
   confirmLabel?: string;
@@ -35,7 +49,7 @@ export function confirmDialog(request: Omit<ConfirmRequest, 'resolve'>, signal?:
 
 export function ConfirmHost() {
   useSignals();
-  const { t } = useTranslation();
+  useEffect(fetchWhenIdle, []);
   const request = pending.value;
   if (!request) return null;
   const answer = (confirmed: boolean) => {
@@ -43,23 +57,8 @@ export function ConfirmHost() {
     request.resolve(confirmed);
   };
   return (
-    <Dialog
-      title={request.title}
-      heightPx={request.heightPx}
-      describe
-      onClose={() => answer(false)}
-      footer={
-        <>
-          <button type="button" className="button secondary" onClick={() => answer(false)}>
-            {request.cancelLabel ?? t('common.cancel')}
-          </button>
-          <button type="button" className="button primary" onClick={() => answer(true)}>
-            {request.confirmLabel ?? t('common.confirm')}
-          </button>
-        </>
-      }
-    >
-      <p className="preformatted">{request.message}</p>
-    </Dialog>
+    <Suspense fallback={null}>
+      <ConfirmDialog request={request} answer={answer} />
+    </Suspense>
   );
 }

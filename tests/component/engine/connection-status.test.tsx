@@ -47,10 +47,10 @@ describe('the connection as the terminal shows it', () => {
     expect(document.documentElement.hasAttribute('data-prices-stale')).toBe(false);
   });
 
-  it('raises the reload alert after the failures, and takes it down by itself once the connection is back', () => {
+  it('raises the reload alert after the failures, and takes it down by itself once the connection is back', async () => {
     renderStatus();
     show({ status: 'closed', stale: true, connectionFailed: true });
-    expect(screen.getByRole('dialog').textContent).toContain('The connection to the market failed');
+    expect((await screen.findByRole('dialog')).textContent).toContain('The connection to the market failed');
     show({ status: 'open' });
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(screen.getByRole('img', { name: 'Price connection: Live' })).toBeTruthy();

@@ -110,13 +110,13 @@ describe('a positions row', () => {
     const { user, server } = await openPositions(order);
     await user.click(row(order));
     await user.click(screen.getByRole('button', { name: t('position.cover') }));
-    const confirmation = screen.getByRole('dialog', { name: t('position.cover') });
+    const confirmation = await screen.findByRole('dialog', { name: t('position.cover') });
     expect(confirmation).toHaveTextContent(t('position.cover_confirm'));
     await user.click(within(confirmation).getByRole('button', { name: t('common.cancel') }));
     expect(server.callsOf(closeOrder)).toEqual([]);
 
     await user.click(screen.getByRole('button', { name: t('position.cover') }));
-    await user.click(within(screen.getByRole('dialog', { name: t('position.cover') })).getByRole('button', { name: t('common.confirm') }));
+    await user.click(within(await screen.findByRole('dialog', { name: t('position.cover') })).getByRole('button', { name: t('common.confirm') }));
     await waitFor(() => expect(server.bodiesOf(closeOrder)).toEqual([{ orderId: 'ORD-501' }]));
     expect(await screen.findByRole('status')).toHaveTextContent(t('notice.operation_success'));
   });
