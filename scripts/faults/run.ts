@@ -5,7 +5,7 @@
 // fault: acknowledged operations lost, tick batches the server processes accepted from a market
 // lease already taken over and those of an older lease they dropped (from their logs), double settlements, seconds until the tab's prices move again, and the ledger check; then a
 // 3-minute outage of every server process. Exits 1 when a must-be-0 cell is not 0.
-// Needs root (runuser, mount), /usr/lib/postgresql/15, rabbitmq-server, /usr/bin/chromium; about 15 minutes.
+// Needs root (runuser, mount), /usr/lib/postgresql/15, rabbitmq-server, /usr/bin/chromium; 8 to 17 minutes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
