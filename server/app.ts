@@ -152,7 +152,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     log: (message, error) => app.log.error({ err: error }, message),
   });
   app.addHook('onClose', () => connectionLimits.close());
-  const { market, stomp, startPrices, feedControl } = await registerMarket(app, {
+  const { market, stomp, startPrices, feedControl, fencing } = await registerMarket(app, {
     settings,
     database,
     connectionLimits,
@@ -249,6 +249,8 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     leads: { market: cluster.market.leading(), jobs: cluster.jobs.leading() },
     // Open markets whose newest tick here is older than the staleness limit: quoted as stale, never filled, triggered or settled on.
     prices: pricesHealth(market.staleOpenSymbols()),
+    // The market leader's tick batches this process took from a lease already taken over (must be 0), and those of an older lease it dropped.
+    ticks: fencing(),
   }));
 
   // Every module is wired: stop-outs may now lock options, and prices may now move.

@@ -7,7 +7,10 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import sharp from 'sharp';
 import { totpCode } from '../../server/auth/totp';
 import { runStaffCommand } from '../../server/tools/staff';
+import { ErrorCode } from '../../src/shared/errors/catalogue';
 import { encodeField } from '../../src/shared/money/encoded-field';
+import { formatMoney, money } from '../../src/shared/money/money';
+import { withdrawalUsdMin } from '../../src/shared/money/withdrawal-quote';
 import { readAccessToken } from '../../src/shared/session/token';
 
 interface Envelope {
@@ -104,28 +107,53 @@ function tronAddress(): string {
   return createBase58check(sha256).encode(Uint8Array.from([0x41, ...crypto.randomBytes(20)]));
 }
 
-/** A finance member made as an operator would (`npm run staff -- create`), signed in through the staff API. */
-export async function financeStaff(api: Api, environment: NodeJS.ProcessEnv) {
-  const email = `finance-${Date.now().toString(36)}@faults.example`;
+/** A finance member made as an operator would (`npm run staff -- create`), signed in through the staff API: their token. */
+async function financeMember(api: Api, environment: NodeJS.ProcessEnv, label: string): Promise<string> {
+  const email = `finance-${label}-${Date.now().toString(36)}@faults.example`;
   const created = await runStaffCommand(['create', '--email', email, '--role', 'finance', '--document', `FAULTS-${email}`], environment);
   const secret = new URL(created.otpauthUrl).searchParams.get('secret') ?? '';
   const login = must(await api.call('/v1/staff/login', { email, password: created.oneTimePassword, code: totpCode(secret, Date.now()) }), 'staff login') as { token: string };
-  const newPassword = 'faults finance horse 7';
-  must(await api.call('/v1/staff/password', { oldPassword: created.oneTimePassword, newPassword }, login.token), 'staff password');
-  const token = login.token;
+  must(await api.call('/v1/staff/password', { oldPassword: created.oneTimePassword, newPassword: `faults finance ${label} horse 7` }, login.token), 'staff password');
+  return login.token;
+}
+
+/**
+ * Finance as the money controls want it (../shared/API.md, reviews): two independent members.
+ * A deposit or a withdrawal that needs two approvals (four-eyes, or the first member's solo
+ * approvals over 24 hours at SOLO_APPROVALS_USD) moves to `awaiting_second` at the first
+ * approval, a first signature and not the decision, and the second member approves it.
+ */
+export async function financeStaff(api: Api, environment: NodeJS.ProcessEnv) {
+  const first = await financeMember(api, environment, 'first');
+  const second = await financeMember(api, environment, 'second');
+  let firstSignatures = 0;
+  const decide = (token: string, kind: 'deposit' | 'withdrawal', id: number) =>
+    api.call('/v1/staff/reviews/decide', { kind, id, decision: 'approve', requestId: crypto.randomUUID() }, token);
   /**
-   * Approves the customer's pending items of `kind` (one submitted now, or one left pending by
-   * an earlier approval refused under a fault); answers the review item's id once the server said approved.
+   * Approves the customer's open item of `kind` (one submitted now, or one left open by an
+   * approval refused under a fault): the first member signs a pending one, the second one
+   * awaiting a second approval. Answers the review item's id once the server said approved.
    */
   async function approve(kind: 'deposit' | 'withdrawal', uid: number): Promise<Outcome> {
-    const queue = await api.call('/v1/staff/reviews/list', { kind, status: 'pending', page: 1, limit: 50 }, token);
+    const queue = await api.call('/v1/staff/reviews/list', { kind, status: 'open', page: 1, limit: 50 }, first);
     if (queue.code !== 0) return { refused: queue };
-    const item = (queue.data as { list: { id: number; uid: number }[] }).list.find((entry) => entry.uid === uid);
+    const item = (queue.data as { list: { id: number; uid: number; status: string }[] }).list.find((entry) => entry.uid === uid);
     if (!item) return { refused: { code: -2, msg: 'not in the queue', data: null } };
-    const decided = await api.call('/v1/staff/reviews/decide', { kind, id: item.id, decision: 'approve', requestId: crypto.randomUUID() }, token);
-    return decided.code === 0 && (decided.data as { status: string }).status === 'approved' ? { ref: String(item.id) } : { refused: decided };
+    let status = item.status;
+    if (status === 'pending') {
+      const decided = await decide(first, kind, item.id);
+      if (decided.code !== 0) return { refused: decided };
+      status = (decided.data as { status: string }).status;
+      if (status === 'awaiting_second') firstSignatures += 1;
+    }
+    if (status === 'awaiting_second') {
+      const decided = await decide(second, kind, item.id);
+      if (decided.code !== 0) return { refused: decided };
+      status = (decided.data as { status: string }).status;
+    }
+    return status === 'approved' ? { ref: String(item.id) } : { refused: { code: -3, msg: `answered status ${status}`, data: null } };
   }
-  return { approve };
+  return { approve, firstSignatures: () => firstSignatures };
 }
 
 export type Finance = Awaited<ReturnType<typeof financeStaff>>;
@@ -139,9 +167,12 @@ export async function customer(api: Api, finance: Finance, name: string) {
   const token = session.token;
   const aesKey = readAccessToken(token)?.aesKey ?? '';
   const uid = (must(await api.call('/v1/waa/user/info', {}, token), 'user/info') as { uid: number }).uid;
-  const networks = (must(await api.call('/v1/waa/wallet/coinNetworks', {}, token), 'coinNetworks') as { dtoList: { id: number; currencyId: number; currency: string; protocol: string; said: string }[] }).dtoList;
+  const networks = (must(await api.call('/v1/waa/wallet/coinNetworks', {}, token), 'coinNetworks') as { dtoList: { id: number; currencyId: number; currency: string; protocol: string; said: string; minWithdrawAmount: string }[] }).dtoList;
   const coin = networks.find((network) => network.currency === 'USDT' && network.protocol === 'TRC20');
   if (!coin) throw new Error('no USDT TRC20 network');
+  // The smallest withdrawal the server takes: the network's minimum, never under the specification's 50 USD (withdrawalUsdMin; USDT is pegged 1:1).
+  const networkMinimum = money(coin.minWithdrawAmount);
+  const smallestWithdrawal = formatMoney(networkMinimum > withdrawalUsdMin ? networkMinimum : withdrawalUsdMin);
   const address = tronAddress();
   must(await api.call('/v1/waa/wallet/crypto/insert', { currencyId: coin.id, cryptocurrencyAddress: encodeField(address, aesKey) }, token, true), 'crypto/insert');
   const products = (must(await api.call('/v1/wa-na/option/findOptionsProduct', { productCode: 'BTCUSDT' }), 'options products') as { optionsProducts: { id: number }[] }).optionsProducts;
@@ -172,6 +203,8 @@ export async function customer(api: Api, finance: Finance, name: string) {
       token,
       true,
     );
+    // One awaiting review already (its approval was refused under a fault): finance decides that one now.
+    if (submitted.code === ErrorCode.WITHDRAWAL_UNDER_REVIEW) return finance.approve('withdrawal', uid);
     if (submitted.code !== 0) return { refused: submitted };
     return finance.approve('withdrawal', uid);
   }
@@ -189,15 +222,17 @@ export async function customer(api: Api, finance: Finance, name: string) {
     return placed.code === 0 ? { ref: (placed.data as { uid: string }).uid } : { refused: placed };
   }
 
-  return { uid, token, deposit, depositApproved, moveIntoTrading, withdrawalApproved, openOrder, closeOrder, option };
+  return { uid, token, smallestWithdrawal, deposit, depositApproved, moveIntoTrading, withdrawalApproved, openOrder, closeOrder, option };
 }
 
 export type Customer = Awaited<ReturnType<typeof customer>>;
 
 /**
  * One customer's loop until `stop()` says so: a market order opened and closed, an option,
- * and every third round a deposit and a withdrawal (50, the smallest one allowed), each approved by finance; every success
- * written down under the fault running at the time.
+ * every third round a deposit, and under each fault a withdrawal (the smallest one allowed,
+ * at least 50 USDT) until one went through: the daily withdrawal limit of an unverified
+ * customer (1000 USD) must last the whole run. Deposits and withdrawals are approved by
+ * finance; every success is written down under the fault running at the time.
  */
 export async function trade(who: Customer, tally: Tally, currentFault: () => string, stop: () => boolean) {
   const note = (kind: Acknowledged['kind'], outcome: Outcome) => {
@@ -209,6 +244,7 @@ export async function trade(who: Customer, tally: Tally, currentFault: () => str
     return outcome;
   };
   const open: string[] = [];
+  const withdrawnUnder = new Set<string>();
   for (let round = 0; !stop(); round += 1) {
     const placed = note('order-open', await who.openOrder());
     if ('ref' in placed) open.push(placed.ref);
@@ -220,7 +256,8 @@ export async function trade(who: Customer, tally: Tally, currentFault: () => str
     note('option', await who.option());
     if (round % 3 === 0) {
       note('deposit-approved', await who.depositApproved('30'));
-      note('withdrawal-approved', await who.withdrawalApproved('50'));
+      const fault = currentFault();
+      if (!withdrawnUnder.has(fault) && 'ref' in note('withdrawal-approved', await who.withdrawalApproved(who.smallestWithdrawal))) withdrawnUnder.add(fault);
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
   }

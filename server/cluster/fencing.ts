@@ -57,3 +57,50 @@ export function createEpochGate(): EpochGate {
     highest: () => highest,
   };
 }
+
+/** What a consumer knows of a batch it took: the lease it was stamped under and when its leader published it (wall clock, ms). */
+export interface AcceptedBatch {
+  epoch: number;
+  publishedAtMs: number;
+}
+
+/** How long a consumer remembers the batches it took: far longer than the gap between a take-over and the new leader's first batch. */
+export const supersededMemoryMs = 60_000;
+
+/**
+ * Counts what the gate cannot refuse: batches a consumer took from a lease that had already
+ * been taken over, because they reached it before anything of the newer lease did. It is
+ * known only afterwards, when the newer lease's first batch arrives with the time its term
+ * began: every batch taken of an older lease and published at or after that time was a
+ * second leader's, accepted. Each is counted once. Pure: the times come with the batches.
+ */
+export function createSupersededTally(memoryMs = supersededMemoryMs) {
+  let remembered: AcceptedBatch[] = [];
+  /** The newest lease whose term start the remembered batches were judged against. */
+  let judgedEpoch = 0;
+  return {
+    /**
+     * Notes a batch the gate admitted, stamped `epoch`, published at `publishedAtMs`, under
+     * a term that began at `termStartedAtMs` (null when the leader did not say). Answers how
+     * many batches taken earlier are now known to have come from a superseded lease.
+     */
+    accepted(epoch: number, publishedAtMs: number, termStartedAtMs: number | null): number {
+      let superseded = 0;
+      if (epoch > judgedEpoch && termStartedAtMs !== null) {
+        judgedEpoch = epoch;
+        const kept: AcceptedBatch[] = [];
+        for (const batch of remembered) {
+          if (batch.epoch < epoch && batch.publishedAtMs >= termStartedAtMs) superseded += 1;
+          else kept.push(batch);
+        }
+        remembered = kept;
+      }
+      remembered.push({ epoch, publishedAtMs });
+      const horizon = publishedAtMs - memoryMs;
+      let forgotten = 0;
+      while (forgotten < remembered.length && remembered[forgotten]!.publishedAtMs < horizon) forgotten += 1;
+      if (forgotten > 0) remembered.splice(0, forgotten);
+      return superseded;
+    },
+  };
+}

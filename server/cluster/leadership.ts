@@ -20,6 +20,8 @@ export interface Leadership {
   leading(): boolean;
   /** The epoch this process leads under while `leading()` (0 for a process alone), else null: what its publications are stamped with. */
   epoch(): number | null;
+  /** When (wall clock, ms; the database's) the term of `epoch()` began, while leading; else null. Stamped beside the epoch. */
+  termStartedAtMs(): number | null;
   /**
    * Fences the caller's transaction: locks the lease row as held by this process under its
    * current epoch (a take-over waits for the transaction to end), or throws LeaseLostError,
@@ -36,7 +38,7 @@ export interface Leadership {
 
 /** One process holding every role (`SERVER_ROLES=all`, or embedded PGlite): it always leads, and nobody else exists to fence. */
 export function soleLeadership(role: LeadRole): Leadership {
-  return { role, leading: () => true, epoch: () => 0, fenceIn: async () => undefined, onChange: () => undefined, start: () => undefined, stop: async () => undefined };
+  return { role, leading: () => true, epoch: () => 0, termStartedAtMs: () => null, fenceIn: async () => undefined, onChange: () => undefined, start: () => undefined, stop: async () => undefined };
 }
 
 /** A process without the role: it never leads it. */
@@ -45,6 +47,7 @@ export function noLeadership(role: LeadRole): Leadership {
     role,
     leading: () => false,
     epoch: () => null,
+    termStartedAtMs: () => null,
     fenceIn: () => Promise.reject(new LeaseLostError(role)),
     onChange: () => undefined,
     start: () => undefined,
@@ -84,6 +87,8 @@ export function leaseLeadership(deps: {
   let held = false;
   /** The epoch of the lease last taken or renewed; trusted only while held and within the margin. */
   let heldEpoch: number | null = null;
+  /** When the held epoch's term began (the row's acquired_at, ms). */
+  let termStartedAt: number | null = null;
   /** When (nowMs) the last successful renewal was sent: the acting margin runs from there. */
   let renewalSentAt: number | null = null;
   let stopped = false;
@@ -140,17 +145,19 @@ export function leaseLeadership(deps: {
     try {
       // A renewal is the same holder's row not yet run out: it keeps the epoch. Anything else
       // that wins the row (a free row, one run out, even this holder's own run out) is a take-over.
-      const result = await sql<{ epoch: string | number }>`
+      const result = await sql<{ epoch: string | number; acquired_ms: string | number }>`
         insert into leader_lease (role, holder, expires_at, acquired_at, epoch)
         values (${role}, ${holder}, now() + ${leaseMs} * interval '1 millisecond', now(), 1)
         on conflict (role) do update
           set holder = excluded.holder,
               expires_at = excluded.expires_at,
-              acquired_at = case when leader_lease.holder = excluded.holder then leader_lease.acquired_at else now() end,
+              -- The term's start, as the epoch: a holder taking its own run-out row begins a new term.
+              acquired_at = case when leader_lease.holder = excluded.holder and leader_lease.expires_at >= now()
+                              then leader_lease.acquired_at else now() end,
               epoch = case when leader_lease.holder = excluded.holder and leader_lease.expires_at >= now()
                         then leader_lease.epoch else leader_lease.epoch + 1 end
           where leader_lease.holder = excluded.holder or leader_lease.expires_at < now()
-        returning epoch`.execute(db);
+        returning epoch, floor(extract(epoch from acquired_at) * 1000) as acquired_ms`.execute(db);
       if (stopped) return;
       const row = result.rows[0];
       if (!row) {
@@ -162,6 +169,7 @@ export function leaseLeadership(deps: {
       // A new term: whatever ran under the old one stops before the new one starts.
       if (held && heldEpoch !== epoch) set(false);
       heldEpoch = epoch;
+      termStartedAt = Number(row.acquired_ms);
       renewalSentAt = sentAt;
       if (mayStillAct(sentAt, nowMs(), leaseMs)) {
         set(true);
@@ -194,6 +202,7 @@ export function leaseLeadership(deps: {
     role,
     leading: acting,
     epoch: () => (acting() ? heldEpoch : null),
+    termStartedAtMs: () => (acting() ? termStartedAt : null),
     async fenceIn(trx) {
       const epoch = acting() ? heldEpoch : null;
       if (epoch === null) throw new LeaseLostError(role);

@@ -21,7 +21,7 @@ describe.each(testBackends())('foundation API on $name', (backend) => {
     const response = await server.app.inject({ method: 'GET', url: '/healthz' });
     expect(response.statusCode).toBe(200);
     // One process (SERVER_ROLES=all) holds every role and leads both the market and the jobs.
-    expect(response.json()).toEqual({ status: 'ok', database: backend.name, marketConnections: 0, positionsConnections: 0, roles: ['all'], leads: { market: true, jobs: true }, prices: { live: expect.any(Boolean), staleOpenMarkets: expect.any(Number), stale: expect.any(Array) } });
+    expect(response.json()).toEqual({ status: 'ok', database: backend.name, marketConnections: 0, positionsConnections: 0, roles: ['all'], leads: { market: true, jobs: true }, prices: { live: expect.any(Boolean), staleOpenMarkets: expect.any(Number), stale: expect.any(Array) }, ticks: { acceptedFromOlderLease: 0, droppedFromOlderLease: 0 } });
   });
 
   it("lists every switch: the specification defaults, with the default brand's demo trading and both trade modes on (ready to try)", async () => {

@@ -96,6 +96,23 @@ describe.each(testBackends())('leadership through the lease row ($name)', (backe
     expect(rows.map((row) => ({ holder: row.holder, epoch: Number(row.epoch) }))).toEqual([{ holder: 'third', epoch: 3 }]);
   });
 
+  it('says when its term began: renewals keep the time, a take-over (even of its own run-out row) starts a new one', async () => {
+    const db = await open();
+    const holder = candidate(db, 'holder');
+    await expect.poll(() => holder.epoch(), WAIT).toBe(1);
+    const firstTerm = holder.termStartedAtMs()!;
+    expect(Math.abs(firstTerm - Date.now())).toBeLessThan(2_000);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(holder.termStartedAtMs()).toBe(firstTerm);
+    // Its own row run out (it paused past its lease): taking it again is a new term, later.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sql`update leader_lease set expires_at = now() - interval '1 millisecond' where role = 'jobs'`.execute(db.db);
+    await expect.poll(() => holder.epoch(), WAIT).toBe(2);
+    expect(holder.termStartedAtMs()!).toBeGreaterThan(firstTerm);
+    await holder.stop();
+    expect(holder.termStartedAtMs()).toBeNull();
+  });
+
   it("raises the epoch when it takes a dead holder's row", async () => {
     const db = await open();
     await sql`insert into leader_lease (role, holder, expires_at, epoch) values ('jobs', 'dead', now() - interval '1 millisecond', 7)`.execute(db.db);

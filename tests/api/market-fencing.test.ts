@@ -88,6 +88,38 @@ describe.each(testBackends())('market fencing ($name)', (backend) => {
     expect(server.app.market.latestQuote('BTCUSDT')?.bid).toBe(7_000_000);
   });
 
+  const fencingHealth = async () => ((await server.app.inject({ method: 'GET', url: '/healthz' })).json() as { ticks: { acceptedFromOlderLease: number; droppedFromOlderLease: number } }).ticks;
+
+  it('counts in /healthz the batches it took from a lease already taken over, once the newer one says when its term began, and those it dropped', async () => {
+    const linkA = hub.member();
+    const linkB = hub.member();
+    const first = leader('leader-g');
+    await expect.poll(() => first.epoch(), WAIT).not.toBeNull();
+    const staleEpoch = first.epoch()!;
+    const before = await fencingHealth();
+    // Published while its lease was current: a clean hand-over counts nothing.
+    linkA.publish('ticks', stampTicks(staleEpoch, [tick('BTCUSDT', 6_710_000)], { publishedAtMs: Date.now(), termStartedAtMs: first.termStartedAtMs() }));
+
+    await runOut();
+    const second = leader('leader-h');
+    await expect.poll(() => second.epoch(), WAIT).toBe(staleEpoch + 1);
+    const termStartedAtMs = second.termStartedAtMs()!;
+    expect(termStartedAtMs).toBeGreaterThan(0);
+    // The stale leader goes on after the take-over, and its two batches reach this process before anything of the newer lease: the gate takes them.
+    for (const bid of [6_720_000, 6_730_000]) linkA.publish('ticks', stampTicks(staleEpoch, [tick('BTCUSDT', bid)], { publishedAtMs: termStartedAtMs + 50, termStartedAtMs: first.termStartedAtMs() ?? 0 }));
+    expect(server.app.market.latestQuote('BTCUSDT')?.bid).toBe(6_730_000);
+    expect((await fencingHealth()).acceptedFromOlderLease).toBe(before.acceptedFromOlderLease);
+
+    // The newer lease's first batch says when its term began: the two are known for what they were.
+    linkB.publish('ticks', stampTicks(second.epoch()!, [tick('BTCUSDT', 6_740_000)], { publishedAtMs: termStartedAtMs + 100, termStartedAtMs }));
+    linkA.publish('ticks', stampTicks(staleEpoch, [tick('BTCUSDT', 6_750_000)], { publishedAtMs: termStartedAtMs + 150, termStartedAtMs: 0 }));
+    linkB.publish('ticks', stampTicks(second.epoch()!, [tick('BTCUSDT', 6_760_000)], { publishedAtMs: termStartedAtMs + 200, termStartedAtMs }));
+    const after = await fencingHealth();
+    expect(after.acceptedFromOlderLease - before.acceptedFromOlderLease).toBe(2);
+    expect(after.droppedFromOlderLease - before.droppedFromOlderLease).toBe(1);
+    expect(server.app.market.latestQuote('BTCUSDT')?.bid).toBe(6_760_000);
+  });
+
   it("refuses a stale leader's bars in their own transaction, and writes the current leader's", async () => {
     // A minute no bar has been stored for, formed here.
     const minute = Math.floor(Date.now() / 60_000) * 60_000 + 30 * 86_400_000;

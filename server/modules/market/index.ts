@@ -16,7 +16,7 @@ import { registerStompEndpoint, type StompEndpoint } from './stomp/stomp-endpoin
 import { createTopicBus, type TopicBus } from './topic-bus';
 import type { ClusterContext } from '../../cluster/cluster-context';
 import { followedTicks, stampTicks } from './followed-ticks';
-import { createEpochGate } from '../../cluster/fencing';
+import { createEpochGate, createSupersededTally } from '../../cluster/fencing';
 import { LeaseLostError } from '../../cluster/leadership';
 
 declare module 'fastify' {
@@ -44,6 +44,11 @@ export interface MarketModule {
   startPrices(): void;
   /** Null without a price source. */
   feedControl: PriceFeedControl | null;
+  /**
+   * The fencing of the leader's ticks as this process saw it: batches taken from a lease
+   * already taken over (must stay 0) and batches of an older lease the gate dropped.
+   */
+  fencing(): { acceptedFromOlderLease: number; droppedFromOlderLease: number };
 }
 
 /**
@@ -145,25 +150,47 @@ export async function registerMarket(
   // and fills, triggers, option ticks, bars, the STOMP endpoint's topics) sees a stale leader's.
   const link = cluster.link;
   const epochs = createEpochGate();
+  // What the gate cannot refuse is counted afterwards: batches taken from a lease already taken over.
+  const superseded = createSupersededTally();
+  const fencing = { acceptedFromOlderLease: 0, droppedFromOlderLease: 0 };
+  const wallClock = deps.nowMs ?? Date.now;
   let staleDropped = 0;
-  const dropStale = (epoch: number | null) => {
+  let staleDroppedFromLink = 0;
+  const dropStale = (epoch: number | null, fromLink: boolean) => {
     staleDropped += 1;
+    if (fromLink) {
+      staleDroppedFromLink += 1;
+      fencing.droppedFromOlderLease += 1;
+    }
     // Once per run of drops, not per batch: ten batches a second.
     if (staleDropped === 1) app.log.warn({ epoch, current: epochs.highest() }, 'market ticks dropped: not of the newest lease');
+  };
+  const admitted = (epoch: number, publishedAtMs: number, termStartedAtMs: number | null) => {
+    // The run of drops ends: how many batches of the link it refused (the fault suite sums them).
+    if (staleDroppedFromLink > 0) app.log.warn({ dropped: staleDroppedFromLink, current: epoch }, 'market ticks of the newest lease again after dropping older ones');
+    staleDropped = 0;
+    staleDroppedFromLink = 0;
+    const taken = superseded.accepted(epoch, publishedAtMs, termStartedAtMs);
+    if (taken > 0) {
+      fencing.acceptedFromOlderLease += taken;
+      app.log.error({ count: taken, epoch, total: fencing.acceptedFromOlderLease }, 'market ticks accepted from an older lease: published after the newer lease began');
+    }
   };
   const ingest = (ticks: readonly RawTick[]) => {
     // A source still emitting after this process stopped leading, or after a newer leader was heard: dropped.
     const epoch = cluster.market.epoch();
-    if (epoch === null || !epochs.admit(epoch)) return dropStale(epoch);
-    staleDropped = 0;
+    if (epoch === null || !epochs.admit(epoch)) return dropStale(epoch, false);
+    const times = { publishedAtMs: wallClock(), termStartedAtMs: cluster.market.termStartedAtMs() };
+    admitted(epoch, times.publishedAtMs, times.termStartedAtMs);
     market.ingest(ticks);
-    link?.publish('ticks', stampTicks(epoch, ticks));
+    link?.publish('ticks', stampTicks(epoch, ticks, times));
   };
   link?.subscribe('ticks', (data) => {
     const followed = followedTicks(data);
     if (!followed) return;
-    if (!epochs.admit(followed.epoch)) return dropStale(followed.epoch);
-    staleDropped = 0;
+    if (!epochs.admit(followed.epoch)) return dropStale(followed.epoch, true);
+    // A leader that does not say when it published: taken as now (it is counted, never excused).
+    admitted(followed.epoch, followed.publishedAtMs ?? wallClock(), followed.termStartedAtMs);
     market.ingest(followed.ticks);
   });
 
@@ -228,6 +255,7 @@ export async function registerMarket(
         if (wasLeading) await market.persist(true, fenceBars).catch(barsNotSaved);
       });
     },
+    fencing: () => ({ ...fencing }),
     feedControl: {
       pause: () => source?.stop(),
       resume: () => {
