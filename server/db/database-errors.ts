@@ -28,3 +28,24 @@ export function isUniqueViolation(error: unknown): boolean {
 export function isCheckViolation(error: unknown): boolean {
   return databaseRefusal(error) === 'check';
 }
+
+/** Socket failures of the database connection (Node's codes). */
+const unreachableSocketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** PostgreSQL going away: a connection exception (class 08), or shutting down / starting up (57P01–57P03). */
+const unavailableStates = /^(08\d\d\d|57P0[123])$/;
+/** What node-postgres throws when its pool or a connection gives up (no code). */
+const unreachableMessages = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/**
+ * Whether a statement failed because the database could not be reached (down, restarting,
+ * the network to it cut), not because of what was asked: the caller may try again later.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 4; depth += 1) {
+    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === 'string' && (unreachableSocketCodes.has(code) || unavailableStates.test(code))) return true;
+    if (typeof message === 'string' && unreachableMessages.test(message)) return true;
+    current = cause;
+  }
+  return false;
+}
