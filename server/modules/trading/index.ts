@@ -7,6 +7,7 @@ import { createFreeMarginRead, type FreeMarginRead } from './free-margin';
 import type { OptionCover } from './position-closing';
 import { createPositionsFeed, type PositionsFeed } from './positions-feed';
 import { registerPositionsSocket } from './positions-socket';
+import { createRearmRetry } from './rearm-retry';
 import type { SharedConnectionLimits } from '../../http/connection-limits';
 import { createTradingRepository, type TradingRepository } from './trading-repository';
 import { registerTradingRoutes } from './trading-routes';
@@ -111,12 +112,12 @@ export async function registerTrading(
   });
   await trading.restore();
   const { cluster } = deps;
-  cluster.onAccountChanged((uid, book) => {
-    trading.rearm(uid, book).catch((error: unknown) => app.log.error({ err: error }, 'arming the triggers of orders changed elsewhere failed'));
-  });
+  const rearming = createRearmRetry({ rearm: (uid, book) => trading.rearm(uid, book), log: (message, error) => app.log.error({ err: error }, message) });
+  cluster.onAccountChanged((uid, book) => rearming.changed(uid, book));
   await registerTradingRoutes(deps.signedIn, trading, market);
   app.decorate('trading', trading);
   app.addHook('onClose', async () => {
+    rearming.stop();
     trading.stop();
     await trading.settled();
   });
