@@ -30,6 +30,10 @@ export interface Preferences {
   workspaceChartShare?: number;
   /** The symbols opened from search lately, the latest first (`withRecentSymbol`). */
   recentSymbols?: string[];
+  /** One-click trading, turned on after its confirmation (`features/trading/one-click.tsx`). */
+  oneClickTrading?: boolean;
+  /** The lots one-click trading last used, per symbol. */
+  oneClickLots?: Record<string, string>;
 }
 
 const store = createStore('tradeweb-preferences', 'preferences');

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { Product } from '../../../shared/api/market';
@@ -7,9 +7,10 @@ import type { MarketStatus } from '../../../shared/market/market-hours';
 import { isTradable, isTradableInMode, tradeBlock } from '../../../shared/market/tradability';
 import { formatMoney, parseMoney } from '../../../shared/money/money';
 import { Direction, spreadOf } from '../../../shared/trading/order-rules';
-import { priceSignal } from '../../engine/signals';
+import { priceSignal, sessionSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
 import { useTradeModeContext } from '../catalogue/trade-mode-context';
+import { OneClickLots, OneClickSwitch, useOneClick, type OneClick } from './one-click';
 
 /** The live bid, ask and spread of a product at its precision; dashes before the first price. */
 export function useQuoteLine(product: Product): { bid: string; ask: string; spread: string } {
@@ -90,6 +91,7 @@ export function TradeButtons(props: { product: Product; status: MarketStatus; on
   const sell = <Face id={sellId} label={sellLabel} price={quote.bid} testId="trade-sell-price" />;
   const buy = <Face id={buyId} label={buyLabel} price={quote.ask} testId="trade-buy-price" />;
   const symbol = props.product.productCode;
+  if (mode === 'market' && sessionSignal.value.signedIn) return <OneClickCapableButtons product={props.product} sell={sell} buy={buy} sellId={sellId} buyId={buyId} spread={quote.spread} onTrade={props.onTrade} />;
   const { onTrade } = props;
   if (onTrade) {
     return (
@@ -113,6 +115,56 @@ export function TradeButtons(props: { product: Product; status: MarketStatus; on
       <Link href={`/${symbol}/${target}?direction=${Direction.buy}`} className="button buy" {...faceAria(buyId)}>
         {buy}
       </Link>
+    </div>
+  );
+}
+
+/**
+ * A signed-in trader's market buttons: as the ticket's way in (the workspace's panel, or the
+ * place page), or, with one-click trading on, placing a market order of the lots between them.
+ */
+function OneClickCapableButtons(props: {
+  product: Product;
+  sell: ReactNode;
+  buy: ReactNode;
+  sellId: string;
+  buyId: string;
+  spread: string;
+  onTrade: ((direction: Direction) => void) | undefined;
+}) {
+  const oneClick: OneClick = useOneClick(props.product);
+  const symbol = props.product.productCode;
+  const { onTrade } = props;
+  const button = (direction: Direction) => {
+    const side = direction === Direction.buy ? 'buy' : 'sell';
+    const id = direction === Direction.buy ? props.buyId : props.sellId;
+    const face = direction === Direction.buy ? props.buy : props.sell;
+    if (oneClick.on) {
+      return (
+        <button type="button" className={`button ${side}`} {...faceAria(id)} disabled={oneClick.submitting} onClick={() => void oneClick.trade(direction)}>
+          {face}
+        </button>
+      );
+    }
+    if (onTrade) {
+      return (
+        <button type="button" className={`button ${side}`} {...faceAria(id)} onClick={() => onTrade(direction)}>
+          {face}
+        </button>
+      );
+    }
+    return (
+      <Link href={`/${symbol}/place?direction=${direction}`} className={`button ${side}`} {...faceAria(id)}>
+        {face}
+      </Link>
+    );
+  };
+  return (
+    <div className={`trade-buttons with-prices${oneClick.on ? ' one-click' : ''}`}>
+      <OneClickSwitch oneClick={oneClick} />
+      {button(Direction.sell)}
+      {oneClick.on ? <OneClickLots oneClick={oneClick} /> : <Spread value={props.spread} />}
+      {button(Direction.buy)}
     </div>
   );
 }
