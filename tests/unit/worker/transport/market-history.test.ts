@@ -13,7 +13,7 @@ function answer(reply: () => Promise<Response>) {
   return asked;
 }
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown) => new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -31,7 +31,6 @@ describe('the kline history requests', () => {
       async () => json({ code: 1000, msg: 'unknown error', data: null }),
       async () => json({ code: 0, msg: 'ok', data: [{ time: 'not a bar' }] }),
       async () => new Response('<html>Bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }),
-      async () => json({ code: 0, msg: 'ok', data: [bar] }, 503),
       async () => {
         throw new TypeError('Failed to fetch');
       },
