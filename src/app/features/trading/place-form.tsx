@@ -9,6 +9,7 @@ import type { MarketStatus } from '../../../shared/market/market-hours';
 import { formatMoney, parseMoney, type Units } from '../../../shared/money/money';
 import { checkPendingPrice, checkProtection, checkVolume, previewFee, protectionOutcome, sanitizeDecimalInput, type FieldVerdict, type Protection } from '../../../shared/trading/form-rules';
 import { Direction, fillPriceOf, leverageChoices, marginFor, PriceType } from '../../../shared/trading/order-rules';
+import { useRewrittenField } from './rewritten-field';
 import { useBrandFormat } from '../../format/use-brand-format';
 import { useApp } from '../../app-context';
 import { useAccountBalance } from '../account/account-balance';
@@ -94,7 +95,13 @@ export function PlaceForm(props: {
     return verdict.ok ? null : t(verdict.messageKey, verdict.params ?? {});
   }
 
-  function settle(field: Field, verdict: FieldVerdict, set: (value: string) => void): boolean {
+  const rewritten = useRewrittenField();
+  const edited = (set: (value: string) => void) => (value: string) => {
+    rewritten.edited();
+    set(value);
+  };
+  function settle(field: Field, typed: string, verdict: FieldVerdict, set: (value: string) => void): boolean {
+    rewritten.checked(typed, verdict);
     set(verdict.value);
     setErrors((previous) => ({ ...previous, [field]: message(verdict) ?? undefined }));
     return verdict.ok;
@@ -102,14 +109,14 @@ export function PlaceForm(props: {
 
   function protection(kind: Protection, typed: string, set: (value: string) => void): boolean {
     const reference = priceType === PriceType.pending ? parseMoney(price) : current;
-    return reference !== null && settle(kind, checkProtection(typed, kind, direction, reference, decimals), set);
+    return reference !== null && settle(kind, typed, checkProtection(typed, kind, direction, reference, decimals), set);
   }
 
   const checks = {
-    volume: () => settle('volume', checkVolume(volume, product), setVolume),
+    volume: () => settle('volume', volume, checkVolume(volume, product), setVolume),
     // A buy limit waits at or below the price, a sell limit at or above it, both within the band.
-    price: () => current !== null && settle('price', checkPendingPrice(price, current, buy, decimals), setPrice),
-    // Each on its side of the price the order fills at (the limit for a pending order); a wrong side is said, not rewritten.
+    price: () => current !== null && settle('price', price, checkPendingPrice(price, current, buy, decimals), setPrice),
+    // Each on its side of the price the order fills at (the limit for a pending order); a wrong side is set to that price, saying the maximum or minimum.
     stopLoss: () => protection('stopLoss', stopLoss, setStopLoss),
     takeProfit: () => protection('takeProfit', takeProfit, setTakeProfit),
   };
@@ -126,7 +133,7 @@ export function PlaceForm(props: {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (submitting || blocked || termsLoading || current === null) return;
+    if (submitting || blocked || termsLoading || current === null || rewritten.holdsSubmit()) return;
     const ok = [checks.volume(), priceType === PriceType.pending ? checks.price() : true, stopLossOn ? checks.stopLoss() : true, takeProfitOn ? checks.takeProfit() : true].every(Boolean);
     if (!ok) return;
     const contract = isDemoSession(session) ? addOrderMock : addOrder;
@@ -185,9 +192,9 @@ export function PlaceForm(props: {
         text={current !== null ? `${product.productName || symbol}, ${t(buy ? 'trade.current_ask' : 'trade.current_bid')}: ${format.price(formatMoney(current), decimals)}` : null}
       />
       {priceType === PriceType.pending ? (
-        <DecimalInput label={t('trade.limit_price')} value={price} decimals={decimals} onChange={setPrice} onBlur={() => void checks.price()} error={errors.price ?? null} />
+        <DecimalInput label={t('trade.limit_price')} value={price} decimals={decimals} onChange={edited(setPrice)} onBlur={() => void checks.price()} error={errors.price ?? null} />
       ) : null}
-      <DecimalInput label={t('trade.volume')} value={volume} decimals={product.countNum} onChange={setVolume} onBlur={() => void checks.volume()} error={errors.volume ?? null} />
+      <DecimalInput label={t('trade.volume')} value={volume} decimals={product.countNum} onChange={edited(setVolume)} onBlur={() => void checks.volume()} error={errors.volume ?? null} />
       <FieldFrame id={leverageId} label={t('trade.leverage')} controlClassName="field-control">
         <select id={leverageId} className="leverage-select numeric" data-testid="place-leverage" value={leverage} onChange={(event) => setLeverage(Number(event.target.value))}>
           {leverageChoices(product.multiple).map((each) => (
@@ -203,7 +210,7 @@ export function PlaceForm(props: {
       </label>
       {stopLossOn ? (
         <>
-          <DecimalInput label={t('trade.stop_loss_price')} value={stopLoss} decimals={decimals} onChange={setStopLoss} onBlur={() => void checks.stopLoss()} error={errors.stopLoss ?? null} />
+          <DecimalInput label={t('trade.stop_loss_price')} value={stopLoss} decimals={decimals} onChange={edited(setStopLoss)} onBlur={() => void checks.stopLoss()} error={errors.stopLoss ?? null} />
           <ProtectionOutcome label={t('trade.result_at_stop_loss')} value={outcome(stopLoss)} testId="place-stop-loss-result" />
         </>
       ) : null}
@@ -213,7 +220,7 @@ export function PlaceForm(props: {
       </label>
       {takeProfitOn ? (
         <>
-          <DecimalInput label={t('trade.take_profit_price')} value={takeProfit} decimals={decimals} onChange={setTakeProfit} onBlur={() => void checks.takeProfit()} error={errors.takeProfit ?? null} />
+          <DecimalInput label={t('trade.take_profit_price')} value={takeProfit} decimals={decimals} onChange={edited(setTakeProfit)} onBlur={() => void checks.takeProfit()} error={errors.takeProfit ?? null} />
           <ProtectionOutcome label={t('trade.result_at_take_profit')} value={outcome(takeProfit)} testId="place-take-profit-result" />
         </>
       ) : null}
