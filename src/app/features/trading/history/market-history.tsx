@@ -179,7 +179,7 @@ export function transactionOrdersOf(status: HistoryStatus | null): HistoryKind<T
     },
     texts: { label: 'page.transaction_list', empty: status === null ? 'transactions.empty' : 'history.empty_status', end: 'transactions.end' },
     // Orders of every status side by side: each row says its status (the row's badge, the grid's status column).
-    rowOf: (order, lookOf) => ({ ...marketHistoryLook.rowOf(order, lookOf), time: lookOf.format.time(order.orderTime) }),
+    rowOf: (order, lookOf) => ({ ...marketHistoryLook.rowOf(order, lookOf), time: lookOf.format.listTime(order.orderTime) }),
     columns: (lookOf) => [historyStatusColumn(marketHistoryLook, lookOf), ...marketHistoryLook.columns(lookOf)],
   };
 }

@@ -123,7 +123,7 @@ export function transactionOptionsOf(status: OptionStatusTab): HistoryKind<Optio
       return { items: data.items, pages: data.pages };
     },
     texts: { label: 'page.transaction_list', empty: 'transactions.empty_options', end: 'history.end_options' },
-    rowOf: (order, lookOf) => ({ ...optionHistory.rowOf(order, lookOf), time: lookOf.format.time(order.beginTime) }),
+    rowOf: (order, lookOf) => ({ ...optionHistory.rowOf(order, lookOf), time: lookOf.format.listTime(order.beginTime) }),
   };
 }
 
