@@ -96,10 +96,6 @@ export function PlaceForm(props: {
   }
 
   const rewritten = useRewrittenField();
-  const edited = (set: (value: string) => void) => (value: string) => {
-    rewritten.edited();
-    set(value);
-  };
   function settle(field: Field, typed: string, verdict: FieldVerdict, set: (value: string) => void): boolean {
     rewritten.checked(typed, verdict);
     set(verdict.value);
@@ -192,9 +188,9 @@ export function PlaceForm(props: {
         text={current !== null ? `${product.productName || symbol}, ${t(buy ? 'trade.current_ask' : 'trade.current_bid')}: ${format.price(formatMoney(current), decimals)}` : null}
       />
       {priceType === PriceType.pending ? (
-        <DecimalInput label={t('trade.limit_price')} value={price} decimals={decimals} onChange={edited(setPrice)} onBlur={() => void checks.price()} error={errors.price ?? null} />
+        <DecimalInput label={t('trade.limit_price')} value={price} decimals={decimals} onChange={setPrice} onBlur={() => void checks.price()} error={errors.price ?? null} />
       ) : null}
-      <DecimalInput label={t('trade.volume')} value={volume} decimals={product.countNum} onChange={edited(setVolume)} onBlur={() => void checks.volume()} error={errors.volume ?? null} />
+      <DecimalInput label={t('trade.volume')} value={volume} decimals={product.countNum} onChange={setVolume} onBlur={() => void checks.volume()} error={errors.volume ?? null} />
       <FieldFrame id={leverageId} label={t('trade.leverage')} controlClassName="field-control">
         <select id={leverageId} className="leverage-select numeric" data-testid="place-leverage" value={leverage} onChange={(event) => setLeverage(Number(event.target.value))}>
           {leverageChoices(product.multiple).map((each) => (
@@ -210,7 +206,7 @@ export function PlaceForm(props: {
       </label>
       {stopLossOn ? (
         <>
-          <DecimalInput label={t('trade.stop_loss_price')} value={stopLoss} decimals={decimals} onChange={edited(setStopLoss)} onBlur={() => void checks.stopLoss()} error={errors.stopLoss ?? null} />
+          <DecimalInput label={t('trade.stop_loss_price')} value={stopLoss} decimals={decimals} onChange={setStopLoss} onBlur={() => void checks.stopLoss()} error={errors.stopLoss ?? null} />
           <ProtectionOutcome label={t('trade.result_at_stop_loss')} value={outcome(stopLoss)} testId="place-stop-loss-result" />
         </>
       ) : null}
@@ -220,7 +216,7 @@ export function PlaceForm(props: {
       </label>
       {takeProfitOn ? (
         <>
-          <DecimalInput label={t('trade.take_profit_price')} value={takeProfit} decimals={decimals} onChange={edited(setTakeProfit)} onBlur={() => void checks.takeProfit()} error={errors.takeProfit ?? null} />
+          <DecimalInput label={t('trade.take_profit_price')} value={takeProfit} decimals={decimals} onChange={setTakeProfit} onBlur={() => void checks.takeProfit()} error={errors.takeProfit ?? null} />
           <ProtectionOutcome label={t('trade.result_at_take_profit')} value={outcome(takeProfit)} testId="place-take-profit-result" />
         </>
       ) : null}
@@ -257,6 +253,7 @@ export function PlaceForm(props: {
           type="submit"
           className={`button ${buy ? 'buy' : 'sell'} place-submit`}
           disabled={Boolean(blocked) || submitting || termsLoading || current === null}
+          {...rewritten.submitPress}
           {...(blocked ? {} : faceAria(submitId))}
         >
           {blocked ? (

@@ -133,10 +133,7 @@ export function EditOrderDialog(props: { order: TradeOrder; onClose: () => void 
       autoComplete="off"
       inputClassName="numeric"
       error={errors[name] ?? null}
-      onChange={(typed) => {
-        rewritten.edited();
-        set(sanitizeDecimalInput(typed, decimals));
-      }}
+      onChange={(typed) => set(sanitizeDecimalInput(typed, decimals))}
       onBlur={() => void checks[name]()}
     />
   );
@@ -153,7 +150,7 @@ export function EditOrderDialog(props: { order: TradeOrder; onClose: () => void 
         <ProtectionOutcome label={t('trade.result_at_stop_loss')} value={outcome(stopLoss)} testId="edit-stop-loss-result" />
         {field('takeProfit', t('trade.take_profit_price'), takeProfit, setTakeProfit)}
         <ProtectionOutcome label={t('trade.result_at_take_profit')} value={outcome(takeProfit)} testId="edit-take-profit-result" />
-        <button type="submit" className="button primary" disabled={busy}>
+        <button type="submit" className="button primary" disabled={busy} {...rewritten.submitPress}>
           {t('position.save')}
         </button>
       </form>
