@@ -93,8 +93,11 @@ const environmentSchema = z.object({
   DATA_ENCRYPTION_KEY: z.string().optional(),
   /** The name in mails and in authenticator apps. */
   SITE_NAME: z.string().min(1).default('TradeWeb'),
-  /** A user may switch to the demo account only once (code 701 afterwards). */
-  VIRTUAL_TRADING_ONCE: flag.default(false),
+  /**
+   * A user may switch to the demo account only once (code 701 afterwards), as the spec has
+   * it; `0` lets a brand's customers go back to demo as often as they like.
+   */
+  VIRTUAL_TRADING_ONCE: flag.default(true),
   /**
    * The proxies whose X-Forwarded-For is believed, as addresses or CIDRs (and proxy-addr's
    * names loopback, linklocal, uniquelocal), comma-separated. Empty: forwarded headers are

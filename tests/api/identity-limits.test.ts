@@ -264,10 +264,11 @@ describe.each(testBackends())('rate limits on $name', (backend) => {
     });
   });
 
-  describe('demo trading once (VIRTUAL_TRADING_ONCE), under parallel switches', () => {
+  describe('demo trading once (VIRTUAL_TRADING_ONCE, on by default), under parallel switches', () => {
     let server: TestServer;
     beforeAll(async () => {
-      server = await startTestServer(backend, { VIRTUAL_TRADING_ONCE: '1', SWITCHES: 'VIRTUAL_CURRENCY_TRADE=1' }, { nowMs });
+      // No VIRTUAL_TRADING_ONCE: the spec's rule holds unless a brand turns it off.
+      server = await startTestServer(backend, { SWITCHES: 'VIRTUAL_CURRENCY_TRADE=1' }, { nowMs });
     });
     afterAll(async () => {
       await server?.close();
@@ -298,6 +299,22 @@ describe.each(testBackends())('rate limits on $name', (backend) => {
       expect(secondTry.data).toBeNull();
       // Refused, nothing changed: the real account's token still works.
       expect((await call(server, '/v1/waa/user/balance', {}, realAgain)).code).toBe(0);
+    });
+
+    it('lets a user back to demo as often as they like when the brand sets VIRTUAL_TRADING_ONCE=0', async () => {
+      const often = await startTestServer(backend, { VIRTUAL_TRADING_ONCE: '0', SWITCHES: 'VIRTUAL_CURRENCY_TRADE=1' }, { nowMs });
+      try {
+        const email = newEmail();
+        await registerByEmail(often, email);
+        let token = (await loginByEmail(often, email)).token;
+        for (const book of ['demo', 'real', 'demo', 'real', 'demo']) {
+          const switched = await call(often, '/v1/waa/user/switch', {}, token);
+          expect(switched.code, book).toBe(0);
+          token = (switched.data as { token: string }).token;
+        }
+      } finally {
+        await often.close();
+      }
     });
   });
 

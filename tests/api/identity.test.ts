@@ -254,10 +254,14 @@ describe.each(testBackends())('identity on $name', (backend) => {
       const back = await call(server, '/v1/waa/user/switch', {}, demo.token);
       expect(readAccessToken((back.data as { token: string }).token)?.virtualStatus).toBe(0);
 
-      const again = await call(server, '/v1/waa/user/switch', {}, (back.data as { token: string }).token);
-      const demoAgain = again.data as { token: string };
+      // Demo trading only once (VIRTUAL_TRADING_ONCE is on by default): a second switch to demo is 701.
+      expect((await call(server, '/v1/waa/user/switch', {}, (back.data as { token: string }).token)).code).toBe(701);
+
+      const otherEmail = newEmail();
+      await registerByEmail(server, otherEmail);
+      const otherDemo = (await call(server, '/v1/waa/user/switch', {}, (await loginByEmail(server, otherEmail)).token)).data as { token: string };
       await setSwitch(server, 'VIRTUAL_CURRENCY_TRADE', false);
-      expect((await call(server, '/v1/waa/user/twoFactor/status', {}, demoAgain.token)).code).toBe(23519);
+      expect((await call(server, '/v1/waa/user/twoFactor/status', {}, otherDemo.token)).code).toBe(23519);
     });
   });
 

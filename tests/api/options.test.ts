@@ -162,6 +162,26 @@ describe.each(testBackends())('timed options on $name', (backend) => {
     expect((await call(server, '/v1/waa/user/balance', {}, user.token)).data).toEqual({ balanceAmount: '747.50', lockMargin: '250.00' });
   });
 
+  it('answers "order still processing" (411) for an option asked for between its end and its settlement, then its result', async () => {
+    const user = await trader();
+    quote('BTCUSDT', 6_700_000);
+    const placed = await place(user.token);
+    expect(placed.code, placed.msg).toBe(0);
+    const { uid } = placed.data as { uid: string };
+    const start = clock;
+    clock = start + 29_999;
+    expect(await orderOf(user.token, uid)).toMatchObject({ status: 0, result: null });
+    clock = start + 30_000;
+    quote('BTCUSDT', 6_700_100);
+    const asked = await call(server, '/v1/waa/option/order', { uid }, user.token);
+    expect(asked.code).toBe(411);
+    expect(asked.data).toBeNull();
+    expect((await call(server, '/v1/waa/option/completed', { uid }, user.token)).data).toEqual({ completed: false });
+    clock = start + 31_000;
+    await settle();
+    expect(await orderOf(user.token, uid)).toMatchObject({ status: 1, result: 'win' });
+  });
+
   it('refuses an option with 603 while the brand offers only market mode, and moves no money', async () => {
     const user = await trader();
     quote('BTCUSDT', 6_700_000);

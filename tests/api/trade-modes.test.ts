@@ -9,8 +9,8 @@ import { fundedTrader } from './funding-support';
 
 /**
  * The server refuses an order in a mode the brand does not offer, by the rule the app shows
- * its modes with (availableTradeModes): with neither Contract nor OptionMock on, only the
- * brand's default mode (its config.json) is offered; with one on, only that one.
+ * its modes with (availableTradeModes): with fewer than two of Contract and OptionMock on,
+ * only the brand's default mode (its config.json) is offered, as the spec says; with both, both.
  */
 const clock = Date.parse('2026-01-13T12:00:00Z');
 let ids = 0;
@@ -47,7 +47,7 @@ describe.each(testBackends())('trade modes a brand offers on $name', (backend) =
     await fs.rm(brandDir, { recursive: true, force: true });
   });
 
-  it("with neither switch on, only the brand's default mode (option here) is offered; with one on, only that one", async () => {
+  it("with neither switch on or only one, only the brand's default mode (option here) is offered; with both, both", async () => {
     const user = await fundedTrader(server, '1000', 'modes');
     quotes();
     const refusedMarket = await market(user.token);
@@ -55,11 +55,11 @@ describe.each(testBackends())('trade modes a brand offers on $name', (backend) =
     expect((await option(user.token)).code).toBe(0);
     expect((await call(server, '/v1/waa/user/balance', {}, user.token)).data).toMatchObject({ lockMargin: '100.00' });
 
-    // Contract alone: market only, whatever the default.
+    // Contract alone: still the default mode only (the spec: one switch on, the default mode applies).
     await setSwitch(server, 'Contract', true);
     quotes();
-    expect((await option(user.token)).code).toBe(603);
-    expect((await market(user.token)).code).toBe(0);
+    expect((await market(user.token)).code).toBe(304);
+    expect((await option(user.token)).code).toBe(0);
 
     // Both: both.
     await setSwitch(server, 'OptionMock', true);

@@ -202,8 +202,14 @@ export function createOptionsService(deps: {
 
     place: placement.place,
 
+    /**
+     * One option by its number. Between its end and its settlement (the grace, a sweep) it
+     * has no result yet and is no longer running: "order still processing" (411); the
+     * completion check (`completed`) says when to ask again.
+     */
     async order(uid: number, book: Book, orderNo: string): Promise<OptionOrder> {
       const row = await ownOrder(uid, book, orderNo);
+      if (row.status === OptionStatus.running && Number(row.end_ms) <= nowMs()) throw new AppError(ErrorCode.ORDER_STILL_PROCESSING);
       return optionView(row, productNames().get(row.symbol) ?? row.symbol);
     },
 

@@ -23,7 +23,7 @@ export function createStaffConflicts(deps: StaffDependencies, context: StaffCont
     try {
       await repository.db.transaction().execute(async (trx) => {
         const member = await repository.findById(staffId, trx);
-        if (!member) throw new AppError(ErrorCode.DATA_NOT_FOUND, 'no such staff member');
+        if (!member) throw new AppError(ErrorCode.ADMIN_NOT_FOUND, 'no such staff member');
         if (!(await repository.insertCustomerLink(trx, { staffId, uid, recordedBy: actor.staffId }))) return;
         await audit.record(trx, actor, {
           action: staffId === actor.staffId ? 'staff.declareAccount' : 'staff.recordAccountLink',
@@ -45,7 +45,7 @@ export function createStaffConflicts(deps: StaffDependencies, context: StaffCont
     /** The member's own declarations, as the console's declarations page shows them. */
     async declarations(staffId: number) {
       const member = await repository.findById(staffId);
-      if (!member) throw new AppError(ErrorCode.DATA_NOT_FOUND, 'no such staff member');
+      if (!member) throw new AppError(ErrorCode.ADMIN_NOT_FOUND, 'no such staff member');
       const links = (await repository.customerLinks([staffId])).get(staffId) ?? [];
       const recorders = new Map<number, string>();
       for (const id of new Set(links.map((link) => link.recordedBy))) recorders.set(id, (await repository.findById(id))?.email ?? String(id));
@@ -87,7 +87,7 @@ export function createStaffConflicts(deps: StaffDependencies, context: StaffCont
      */
     async requireUnconflicted(trx: Transaction<Database>, staffId: number, customer: CustomerSide): Promise<void> {
       const member = await repository.findById(staffId, trx);
-      if (!member) throw new AppError(ErrorCode.DATA_NOT_FOUND, 'no such staff member');
+      if (!member) throw new AppError(ErrorCode.ADMIN_NOT_FOUND, 'no such staff member');
       if (member.document_digest === null) throw new AppError(ErrorCode.STAFF_DOCUMENT_UNDECLARED, 'declare your own identity document before deciding review items');
       const linkOf = async (staff: { id: number; email: string; document_digest: string | null }) =>
         staffCustomerLink({ email: staff.email, documentDigest: staff.document_digest, declaredUids: ((await repository.customerLinks([staff.id], trx)).get(staff.id) ?? []).map((link) => link.uid) }, customer);

@@ -52,7 +52,7 @@ export function createStaffManagement(deps: StaffDependencies, context: StaffCon
     const rows = await repository.lockByIds(trx, [actor.staffId, targetId]);
     stillAnAdmin(rows.find((row) => row.id === actor.staffId));
     const member = rows.find((row) => row.id === targetId);
-    if (!member) throw new AppError(ErrorCode.DATA_NOT_FOUND, 'no such staff member');
+    if (!member) throw new AppError(ErrorCode.ADMIN_NOT_FOUND, 'no such staff member');
     return member;
   }
 

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatAmount, formatQuantity } from '../../shared/format/amount';
-import { formatDateTime } from '../../shared/format/date-time';
+import { formatDateTime, formatPriceTime } from '../../shared/format/date-time';
 import { formatMoney, type Units } from '../../shared/money/money';
 import { useApp } from '../app-context';
 import { priceFormat } from './use-price-format';
@@ -25,6 +25,8 @@ export interface BrandFormat {
   percent(value: string, signed?: boolean): string;
   /** A time in the brand's time zone ("2026-11-23 16:16:49"); a dash when missing. */
   time(ms: number | null): string;
+  /** A time in a records list, as the spec dates list rows ("11-23 16:16:49"); a dash when missing. */
+  listTime(ms: number | null): string;
 }
 
 /** Amounts, prices and times as this brand shows them to this reader (grouping, marks, time zone). */
@@ -49,5 +51,6 @@ export function brandFormat(options: { grouping: boolean; language: string; time
     price: prices.price,
     percent: prices.percent,
     time: (ms) => (ms === null ? '—' : formatDateTime(ms, timeZone)),
+    listTime: (ms) => (ms === null ? '—' : formatPriceTime(ms, timeZone)),
   };
 }

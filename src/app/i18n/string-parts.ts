@@ -1,3 +1,5 @@
+import { StaffErrorCode } from '../../shared/errors/staff-codes';
+
 /**
  * Each language file is served in two parts (vite.config.ts `localeParts`): the strings the
  * first screen can show (home, its shell, the failures and notices it can tell), fetched
@@ -23,29 +25,35 @@ export const firstScreenStrings: readonly string[] = [
   'profile.invite_title',
 ];
 
+/**
+ * Strings inside those sections that stay out of the first part: the back office's error
+ * texts (staff-codes.ts), which the customer app is never answered; the console loads both parts.
+ */
+export const notFirstScreenStrings: readonly string[] = Object.values(StaffErrorCode).map((code) => `errors.${code}`);
+
 export type StringsPart = 'first-screen' | 'other-screens';
 export const stringsParts: readonly StringsPart[] = ['first-screen', 'other-screens'];
 
 type Strings = { [key: string]: string | Strings };
 
+const covers = (entry: string, key: string) => key === entry || key.startsWith(`${entry}.`);
+
 /** Whether a key (`chart.product_not_found`) is one the first part holds. */
-export function isFirstScreenKey(key: string, first: readonly string[] = firstScreenStrings): boolean {
-  return first.some((entry) => key === entry || key.startsWith(`${entry}.`));
+export function isFirstScreenKey(key: string, first: readonly string[] = firstScreenStrings, except: readonly string[] = notFirstScreenStrings): boolean {
+  return !except.some((entry) => covers(entry, key)) && first.some((entry) => covers(entry, key));
 }
 
 /** One part of a language's strings (pure: the whole file comes in, the part goes out). */
-export function stringsPart(strings: Strings, part: StringsPart, first: readonly string[] = firstScreenStrings): Strings {
+export function stringsPart(strings: Strings, part: StringsPart, first: readonly string[] = firstScreenStrings, except: readonly string[] = notFirstScreenStrings): Strings {
   const pick = (node: Strings, prefix: string): Strings | null => {
     const picked: Strings = {};
     let any = false;
     for (const [name, value] of Object.entries(node)) {
       const key = prefix === '' ? name : `${prefix}.${name}`;
-      const whole = first.some((entry) => key === entry || key.startsWith(`${entry}.`));
-      const inside = first.some((entry) => entry.startsWith(`${key}.`));
       let kept: string | Strings | null;
-      if (whole) kept = part === 'first-screen' ? value : null;
-      else if (inside && typeof value === 'object') kept = pick(value, key);
-      else kept = part === 'first-screen' ? null : value;
+      // A section with a named string or an exception inside is split string by string.
+      if (typeof value === 'object' && [...first, ...except].some((entry) => entry.startsWith(`${key}.`))) kept = pick(value, key);
+      else kept = isFirstScreenKey(key, first, except) === (part === 'first-screen') ? value : null;
       if (kept !== null) {
         picked[name] = kept;
         any = true;

@@ -13,18 +13,14 @@ export const brandTradeModeDefaults: BrandTradeModes = { defaultTradeMode: 'mark
 /**
  * The trade modes the brand offers (the specification, "Trade mode": the list is built from
  * the enabled Contract and OptionMock switches; with only one enabled, or none set, the
- * default mode applies). Both on: both, in the brand's tab order. One on: that one, the only
- * and so the default mode — never a mode whose switch is off while the other is on. None
- * on: the brand's default mode. The app shows these and the server refuses an order in any
- * other (304 / 603), so the two always agree.
+ * default mode applies). Both on: both, in the brand's tab order. Only one on, or none: the
+ * brand's `defaultTradeMode` alone, whichever switch is on. The app shows these and the
+ * server refuses an order in any other (304 / 603), so the two always agree.
  */
 export function availableTradeModes(switches: Pick<Switches, 'Contract' | 'OptionMock'>, brand: BrandTradeModes): TradeMode[] {
-  const enabled = new Set<TradeMode>();
-  if (switches.Contract) enabled.add('market');
-  if (switches.OptionMock) enabled.add('option');
-  if (enabled.size === 0) return [brand.defaultTradeMode];
-  const ordered = brand.tradeTabOrder.filter((mode) => enabled.has(mode));
-  for (const mode of tradeModes) if (enabled.has(mode) && !ordered.includes(mode)) ordered.push(mode);
+  if (!switches.Contract || !switches.OptionMock) return [brand.defaultTradeMode];
+  const ordered = [...brand.tradeTabOrder];
+  for (const mode of tradeModes) if (!ordered.includes(mode)) ordered.push(mode);
   return ordered;
 }
 

@@ -43,6 +43,8 @@ export const AppErrorCode = {
   MINIMUM_HOLDING_TIME: 409,
   // A close that lost to another (the stop-out, a trigger, another tab): the position is no longer open.
   POSITION_ALREADY_CLOSED: 410,
+  // The spec's "order still processing": an option's result asked for after its end, before its settlement has run.
+  ORDER_STILL_PROCESSING: 411,
   INCORRECT_PARAMETER: 501,
   ORDER_SUBMISSION_FAILED: 502,
   OPTION_CURRENT_PRICE_ERROR: 601,

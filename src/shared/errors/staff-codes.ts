@@ -1,6 +1,6 @@
 /** The back office's codes (../shared/API.md "Staff back office"): never answered to the customer app. */
 export const StaffErrorCode = {
-  // Staff back office (../shared/API.md "Staff back office").
+  // Staff back office (../shared/API.md "Staff back office"). The spec's ROLE_* family: a call the member's roles do not allow.
   STAFF_ROLE_REQUIRED: 2001,
   STAFF_PASSWORD_CHANGE_REQUIRED: 2002,
   REVIEW_ALREADY_DECIDED: 2003,
@@ -25,4 +25,6 @@ export const StaffErrorCode = {
   STAFF_DOCUMENT_UNDECLARED: 2019,
   STAFF_DOCUMENT_DECLARED: 2020,
   STAFF_CUSTOMER_LINKED_RELATED: 2021,
+  // The spec's ADMIN_NOT_FOUND: a call names a staff member (staffId) who does not exist.
+  ADMIN_NOT_FOUND: 2022,
 } as const;

@@ -22,7 +22,7 @@ let lastPriceTime = { second: Number.NaN, timeZone: '', text: '' };
 
 /**
  * A quote's time as the specification writes it: MM-DD HH:mm:ss, in the brand's time
- * zone. Quote rows call this on every tick and most ticks share a second, so the last
+ * zone (also a records list's dates). Quote rows call this on every tick and most ticks share a second, so the last
  * answer is kept.
  */
 export function formatPriceTime(ms: number, timeZone: TimeZoneSetting): string {

@@ -139,7 +139,7 @@ export function checkLineDrop(line: ChartLine, order: TradeOrder, chartValue: nu
     const limit = parseMoney(verdict.value) as Units;
     for (const [kind, level] of [['stopLoss', order.stopPrice], ['takeProfit', order.takeProfitPrice]] as const) {
       if (level === null) continue;
-      const levelVerdict = checkProtection(level, kind, direction, limit, decimals);
+      const levelVerdict = checkProtection(level, kind, direction, limit, decimals, 'refuse');
       if (!levelVerdict.ok) return refused(levelVerdict);
     }
     return { ok: true, price: verdict.value, body: { orderId: order.uid, price: verdict.value } };
@@ -148,7 +148,7 @@ export function checkLineDrop(line: ChartLine, order: TradeOrder, chartValue: nu
   const referenceText = pending ? order.limitPrice : quote === null ? order.currentPrice : closePriceOf(direction, quote);
   const reference = referenceText === null ? null : parseMoney(referenceText);
   if (reference === null) return { ok: false, messageKey: 'chart.line_no_price' };
-  const verdict = checkProtection(typed, kind, direction, reference, decimals);
+  const verdict = checkProtection(typed, kind, direction, reference, decimals, 'refuse');
   if (!verdict.ok) return refused(verdict);
   const body: UpdateOrderBody = kind === 'stopLoss' ? { orderId: order.uid, stopPrice: verdict.value } : { orderId: order.uid, takeProfitPrice: verdict.value };
   return { ok: true, price: verdict.value, body };

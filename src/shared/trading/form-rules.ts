@@ -90,21 +90,23 @@ export function protectionSide(kind: Protection, direction: Direction): 'below' 
 /**
  * A stop loss or take profit as typed, against the reference price (the price the order
  * fills or the position closes at, or the pending order's limit). Empty, zero or not a
- * number is refused with its message; on the wrong side the typed value is kept and the
- * message says which side it must be on and of what price — nothing is rewritten.
+ * number is refused with its message. On the wrong side (`onWrongSide`): the forms clamp
+ * the field to the reference with the max-is or min-is message, as the spec's section 5
+ * says (`'clamp'`); a dragged chart line is refused with the side it must be on and the
+ * typed value kept (`'refuse'`), since a drop is not rewritten to a level it was not put at.
  */
-export function checkProtection(typed: string, kind: Protection, direction: Direction, reference: Units, decimals: number): FieldVerdict {
+export function checkProtection(typed: string, kind: Protection, direction: Direction, reference: Units, decimals: number, onWrongSide: 'clamp' | 'refuse' = 'clamp'): FieldVerdict {
   const stop = kind === 'stopLoss';
   if (typed.trim() === '') return { ok: false, value: typed, messageKey: stop ? 'trade.stoploss_empty_rule' : 'trade.takeprofit_empty_rule' };
   const value = parseMoney(typed);
   if (value === null || value <= 0n) return { ok: false, value: typed, messageKey: stop ? 'trade.stoploss_positive_rule' : 'trade.takeprofit_positive_rule' };
   const side = protectionSide(kind, direction);
   const wrongSide = side === 'below' ? value > reference : value < reference;
-  if (wrongSide) {
-    const messageKey = `trade.${stop ? 'stoploss' : 'takeprofit'}_${side}_${direction === Direction.buy ? 'buy' : 'sell'}`;
-    return { ok: false, value: typed, messageKey, params: { price: fixed(reference, decimals) } };
-  }
-  return { ok: true, value: fixed(value, decimals) };
+  if (!wrongSide) return { ok: true, value: fixed(value, decimals) };
+  const limit = fixed(reference, decimals);
+  if (onWrongSide === 'clamp') return { ok: false, value: limit, messageKey: side === 'below' ? 'trade.max_is' : 'trade.min_is', params: { value: limit } };
+  const messageKey = `trade.${stop ? 'stoploss' : 'takeprofit'}_${side}_${direction === Direction.buy ? 'buy' : 'sell'}`;
+  return { ok: false, value: typed, messageKey, params: { price: limit } };
 }
 
 /**

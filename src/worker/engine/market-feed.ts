@@ -273,9 +273,9 @@ export function createMarketFeed(options: {
       const key = seriesKey(symbol, period);
       let history = historyCache.get(key);
       if (!history) {
+        // Never rejects: a failed history answers no bars (transport/market-history.ts).
         history = options.fetchHistory(symbol, period);
         historyCache.set(key, history);
-        history.catch(() => historyCache.delete(key));
       }
       const bars = await history;
       let entry = klineWatchers.get(key);

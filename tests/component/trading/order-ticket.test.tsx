@@ -53,17 +53,22 @@ describe('the order ticket at the market price', () => {
     expect(server.unanswered).toEqual([]);
   });
 
-  it('says a buy\'s stop loss above the ask is on the wrong side, keeps what was typed and sends nothing', async () => {
+  it('sets a buy\'s stop loss above the ask to the ask, saying the maximum; the submit that left the field sends nothing, the next sends the ask', async () => {
     const { user, server, submit } = await openTicket(Direction.buy);
     await user.click(screen.getByRole('checkbox', { name: t('trade.stop_loss') }));
     await user.type(field('trade.stop_loss_price'), '1.09');
-    await user.tab();
-
-    expect(await screen.findByRole('alert')).toHaveTextContent(t('trade.stoploss_below_buy', { price: ask }));
-    expect(field('trade.stop_loss_price')).toHaveValue('1.09');
-    expect(field('trade.stop_loss_price')).toHaveAttribute('aria-invalid', 'true');
+    // Straight from the field to the button: the blur sets the field, the click that came with it is held.
     await user.click(submit);
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(t('trade.max_is', { value: ask }));
+    expect(field('trade.stop_loss_price')).toHaveValue(ask);
+    expect(field('trade.stop_loss_price')).toHaveAttribute('aria-invalid', 'true');
     expect(server.bodiesOf(addOrder)).toEqual([]);
+
+    // Seen, and submitted again: at the value shown.
+    await user.click(submit);
+    await waitFor(() => expect(server.bodiesOf(addOrder)).toHaveLength(1));
+    expect(server.bodiesOf(addOrder)[0]).toMatchObject({ orderType: Direction.buy, stopPrice: ask });
   });
 
   it('measures a sell\'s stop loss and take profit from the bid, each on its own side', async () => {
@@ -75,7 +80,9 @@ describe('the order ticket at the market price', () => {
     await user.click(submit);
 
     const alerts = await screen.findAllByRole('alert');
-    expect(alerts.map((alert) => alert.textContent)).toEqual([t('trade.stoploss_above_sell', { price: bid }), t('trade.takeprofit_below_sell', { price: bid })]);
+    expect(alerts.map((alert) => alert.textContent)).toEqual([t('trade.min_is', { value: bid }), t('trade.max_is', { value: bid })]);
+    expect(field('trade.stop_loss_price')).toHaveValue(bid);
+    expect(field('trade.take_profit_price')).toHaveValue(bid);
     expect(server.bodiesOf(addOrder)).toEqual([]);
 
     await user.clear(field('trade.stop_loss_price'));
@@ -156,8 +163,8 @@ describe('the order ticket for a pending order', () => {
     // Below the ask but above the limit: wrong for a buy that will fill at 1.07.
     await user.type(field('trade.stop_loss_price'), '1.075');
     await user.tab();
-    expect(screen.getByRole('alert')).toHaveTextContent(t('trade.stoploss_below_buy', { price: '1.07000' }));
-    await user.click(submit);
+    expect(screen.getByRole('alert')).toHaveTextContent(t('trade.max_is', { value: '1.07000' }));
+    expect(field('trade.stop_loss_price')).toHaveValue('1.07000');
     expect(server.bodiesOf(addOrder)).toEqual([]);
 
     await user.clear(field('trade.stop_loss_price'));

@@ -141,6 +141,21 @@ describe('a positions row', () => {
     await waitFor(() => expect(server.bodiesOf(updateOrder)).toEqual([{ orderId: 'ORD-501', stopPrice: levelRemoved }]));
   });
 
+  it('sets a stop loss typed above the closing price to that price in the edit, saying the maximum, and saves nothing', async () => {
+    const order = position();
+    const { user, server } = await openPositions(order);
+    await user.click(row(order));
+    await user.click(screen.getByRole('button', { name: t('position.edit') }));
+    const edit = screen.getByRole('dialog', { name: `EUR/USD · ${t('position.edit_title')}` });
+    const stopLoss = within(edit).getByRole('textbox', { name: t('trade.stop_loss_price') });
+    await user.clear(stopLoss);
+    await user.type(stopLoss, '1.09');
+    await user.click(screen.getByRole('button', { name: t('position.save') }));
+    expect(await within(edit).findByRole('alert')).toHaveTextContent(t('trade.max_is', { value: '1.08500' }));
+    expect(stopLoss).toHaveValue('1.08500');
+    expect(server.bodiesOf(updateOrder)).toEqual([]);
+  });
+
   it('keeps a stop loss typed at once while the live feed updates the position beneath the edit', async () => {
     const order = position();
     const { user } = await openPositions(order);

@@ -118,9 +118,6 @@ export interface KlineChartProps {
   onDrawingsChange: (symbol: string, drawings: StoredDrawing[]) => void;
   /** Translated titles of the crosshair tooltip: time, open, high, low, close, volume. */
   tooltipTitles: { time: string; open: string; high: string; low: string; close: string; volume: string };
-  onHistoryFailed: () => void;
-  /** Changes to load the history again (the retry after a failure). */
-  attempt: number;
   ref?: Ref<KlineChartHandle>;
 }
 
@@ -147,7 +144,6 @@ export default function KlineChart({ ref, ...props }: KlineChartProps) {
     if (container.current) Object.assign(container.current.dataset, change);
   }
   const applied = useRef<{ main: Set<string>; sub: Map<string, string> }>({ main: new Set(), sub: new Map() });
-  const { onHistoryFailed } = props;
   // The latest props for the chart's own callbacks (a drop, a finished drawing), which outlive a render.
   const latest = useRef(props);
   useLayoutEffect(() => {
@@ -201,7 +197,7 @@ export default function KlineChart({ ref, ...props }: KlineChartProps) {
   );
 
   // History for the pair, then live bars while the market trades.
-  const { symbol, period, live, pricePrecision, attempt } = props;
+  const { symbol, period, live, pricePrecision } = props;
   useEffect(() => {
     if (!chart) return;
     let cancelled = false;
@@ -236,17 +232,15 @@ export default function KlineChart({ ref, ...props }: KlineChartProps) {
           });
         });
       })
-      .catch(() => {
-        if (!cancelled) onHistoryFailed();
-      });
+      // The spec swallows a failed history: the chart stays empty, without a toast.
+      .catch(() => undefined);
     return () => {
       cancelled = true;
       stopLive?.();
       if (frame) cancelAnimationFrame(frame);
       klines.unwatch(symbol, period);
     };
-    // `attempt` only re-runs the load (a retry).
-  }, [chart, klines, symbol, period, live, pricePrecision, onHistoryFailed, attempt]);
+  }, [chart, klines, symbol, period, live, pricePrecision]);
 
   const { scheme, candleType, upDownTemplate, timeZone, tooltipTitles } = props;
   useEffect(() => {

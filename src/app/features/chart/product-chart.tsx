@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Product } from '../../../shared/api/market';
 import { chartIsLive, showsVolume } from '../../../shared/market/chart-rules';
@@ -8,7 +8,6 @@ import { formatPriceTime } from '../../../shared/format/date-time';
 import { useApp } from '../../app-context';
 import { useBrandFormat } from '../../format/use-brand-format';
 import { colourSchemeSignal } from '../../theme/theme-choice';
-import { showToast } from '../../components/toasts';
 import { priceSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
 import { useMarketSchedule } from '../trading/use-market-status';
@@ -91,14 +90,6 @@ export function ProductChart(props: { product: Product; status: MarketStatus; wi
   const { lines, markers, onLineDrop } = useChartLines(props.product, scheme);
   // Read once per symbol: the chart hands every change back to be kept.
   const drawings = useMemo(() => readChartDrawings(props.product.productCode), [props.product.productCode]);
-  // A failed history load says so and offers a retry; the retry counter reloads it.
-  const [attempt, setAttempt] = useState(0);
-  const loadKey = `${props.product.productCode}|${settings.period}|${attempt}`;
-  const [failedLoad, setFailedLoad] = useState<string | null>(null);
-  const onHistoryFailed = useCallback(() => {
-    setFailedLoad(loadKey);
-    showToast('error', t('chart.history_failed'));
-  }, [loadKey, t]);
   const tooltipTitles = useMemo(
     () => ({
       time: t('chart.tooltip_time'),
@@ -114,20 +105,11 @@ export function ProductChart(props: { product: Product; status: MarketStatus; wi
     <div className="product-chart" ref={frame}>
       <ChartTools chart={chart} symbol={props.product.productCode} fullScreenTarget={frame} withPageControls={phone} compact={phone} />
       {live ? null : <p className="chart-history-only">{t('chart.history_only')}</p>}
-      {failedLoad === loadKey ? (
-        <div className="chart-history-failed" role="alert">
-          <span>{t('chart.history_failed')}</span>
-          <button type="button" className="button" onClick={() => setAttempt((count) => count + 1)}>
-            {t('common.retry')}
-          </button>
-        </div>
-      ) : null}
       <Suspense fallback={<div className="kline-chart" aria-busy="true" />}>
         <KlineChart
           ref={chart}
           symbol={props.product.productCode}
           period={settings.period}
-          attempt={attempt}
           pricePrecision={props.product.pricePrecision}
           live={live}
           candleType={settings.candleType}
@@ -144,7 +126,6 @@ export function ProductChart(props: { product: Product; status: MarketStatus; wi
           timeZone={config.timeZone}
           label={t('chart.chart_of', { name: props.product.productName })}
           tooltipTitles={tooltipTitles}
-          onHistoryFailed={onHistoryFailed}
         />
       </Suspense>
     </div>

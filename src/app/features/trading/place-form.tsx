@@ -9,6 +9,7 @@ import type { MarketStatus } from '../../../shared/market/market-hours';
 import { formatMoney, parseMoney, type Units } from '../../../shared/money/money';
 import { checkPendingPrice, checkProtection, checkVolume, previewFee, protectionOutcome, sanitizeDecimalInput, type FieldVerdict, type Protection } from '../../../shared/trading/form-rules';
 import { Direction, fillPriceOf, leverageChoices, marginFor, PriceType } from '../../../shared/trading/order-rules';
+import { useRewrittenField } from './rewritten-field';
 import { useBrandFormat } from '../../format/use-brand-format';
 import { useApp } from '../../app-context';
 import { useAccountBalance } from '../account/account-balance';
@@ -94,7 +95,9 @@ export function PlaceForm(props: {
     return verdict.ok ? null : t(verdict.messageKey, verdict.params ?? {});
   }
 
-  function settle(field: Field, verdict: FieldVerdict, set: (value: string) => void): boolean {
+  const rewritten = useRewrittenField();
+  function settle(field: Field, typed: string, verdict: FieldVerdict, set: (value: string) => void): boolean {
+    rewritten.checked(typed, verdict);
     set(verdict.value);
     setErrors((previous) => ({ ...previous, [field]: message(verdict) ?? undefined }));
     return verdict.ok;
@@ -102,14 +105,14 @@ export function PlaceForm(props: {
 
   function protection(kind: Protection, typed: string, set: (value: string) => void): boolean {
     const reference = priceType === PriceType.pending ? parseMoney(price) : current;
-    return reference !== null && settle(kind, checkProtection(typed, kind, direction, reference, decimals), set);
+    return reference !== null && settle(kind, typed, checkProtection(typed, kind, direction, reference, decimals), set);
   }
 
   const checks = {
-    volume: () => settle('volume', checkVolume(volume, product), setVolume),
+    volume: () => settle('volume', volume, checkVolume(volume, product), setVolume),
     // A buy limit waits at or below the price, a sell limit at or above it, both within the band.
-    price: () => current !== null && settle('price', checkPendingPrice(price, current, buy, decimals), setPrice),
-    // Each on its side of the price the order fills at (the limit for a pending order); a wrong side is said, not rewritten.
+    price: () => current !== null && settle('price', price, checkPendingPrice(price, current, buy, decimals), setPrice),
+    // Each on its side of the price the order fills at (the limit for a pending order); a wrong side is set to that price, saying the maximum or minimum.
     stopLoss: () => protection('stopLoss', stopLoss, setStopLoss),
     takeProfit: () => protection('takeProfit', takeProfit, setTakeProfit),
   };
@@ -126,7 +129,7 @@ export function PlaceForm(props: {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (submitting || blocked || termsLoading || current === null) return;
+    if (submitting || blocked || termsLoading || current === null || rewritten.holdsSubmit()) return;
     const ok = [checks.volume(), priceType === PriceType.pending ? checks.price() : true, stopLossOn ? checks.stopLoss() : true, takeProfitOn ? checks.takeProfit() : true].every(Boolean);
     if (!ok) return;
     const contract = isDemoSession(session) ? addOrderMock : addOrder;
@@ -250,6 +253,7 @@ export function PlaceForm(props: {
           type="submit"
           className={`button ${buy ? 'buy' : 'sell'} place-submit`}
           disabled={Boolean(blocked) || submitting || termsLoading || current === null}
+          {...rewritten.submitPress}
           {...(blocked ? {} : faceAria(submitId))}
         >
           {blocked ? (

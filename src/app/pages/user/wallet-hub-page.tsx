@@ -103,7 +103,7 @@ export function WalletHubPage() {
               <span className="numeric">
                 {trade.orderQuantity} · {t(`history.status_${trade.status}`)}
               </span>
-              <time className="wallet-record-time numeric">{format.time(trade.orderTime ?? null)}</time>
+              <time className="wallet-record-time numeric">{format.listTime(trade.orderTime ?? null)}</time>
             </Link>
           </li>
         ))}
@@ -116,7 +116,7 @@ export function WalletHubPage() {
               {record.actionType === 0 ? '+' : '-'}
               {record.payPrice} {record.currency} · {t(fundRecordStateKey(record))}
             </span>
-            <time className="wallet-record-time numeric">{format.time(record.submitTimeTs)}</time>
+            <time className="wallet-record-time numeric">{format.listTime(record.submitTimeTs)}</time>
           </li>
         ))}
       </LatestSection>

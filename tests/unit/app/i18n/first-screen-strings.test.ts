@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { firstScreenStrings, isFirstScreenKey, stringsPart } from '../../../../src/app/i18n/string-parts';
 import { languageCodes } from '../../../../src/shared/i18n/languages';
 import { sectionsNamedIn, staticSourceGraph } from './static-graph';
+import { StaffErrorCode } from '../../../../src/shared/errors/staff-codes';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 type Strings = { [key: string]: string | Strings };
@@ -46,6 +47,16 @@ describe("the first screen's strings", () => {
       expect(firstKeys.filter((key) => otherKeys.includes(key)), code).toEqual([]);
       expect([...firstKeys, ...otherKeys].sort(), code).toEqual(keysOf(whole).sort());
       expect(firstKeys.every((key) => isFirstScreenKey(key)), code).toBe(true);
+    }
+  });
+
+  it("leave the back office's error texts to the other part: the customer app is never answered them", () => {
+    const first = keysOf(stringsPart(english, 'first-screen'));
+    const other = keysOf(stringsPart(english, 'other-screens'));
+    expect(first).toContain('errors.411');
+    for (const code of Object.values(StaffErrorCode)) {
+      expect(first, `errors.${code}`).not.toContain(`errors.${code}`);
+      expect(other, `errors.${code}`).toContain(`errors.${code}`);
     }
   });
 

@@ -32,6 +32,13 @@ describe('error catalogue', () => {
     expect(isKnownErrorCode(0)).toBe(false);
   });
 
+  it("names the specification's unnumbered codes: ADMIN_NOT_FOUND, the ROLE_* refusal and \"order still processing\"", () => {
+    expect(ErrorCode.ADMIN_NOT_FOUND).toBe(2022);
+    expect(ErrorCode.STAFF_ROLE_REQUIRED).toBe(2001);
+    expect(ErrorCode.ORDER_STILL_PROCESSING).toBe(411);
+    expect(new Set(errorCodes).size).toBe(errorCodes.length);
+  });
+
   it('falls back to the unknown-error message for a code it does not know', () => {
     expect(errorMessageKey(203)).toBe('errors.203');
     expect(errorMessageKey(99999)).toBe(`errors.${ErrorCode.UNKNOWN_ERROR}`);

@@ -51,13 +51,23 @@ describe('stop loss and take profit in the form', () => {
     expect(checkProtection('.', 'takeProfit', Direction.buy, reference, 5)).toMatchObject({ ok: false, messageKey: 'trade.takeprofit_positive_rule' });
   });
 
-  it('says which side of the price each must be on, without rewriting the typed value', () => {
-    expect(checkProtection('1.09', 'stopLoss', Direction.buy, reference, 5)).toEqual({ ok: false, value: '1.09', messageKey: 'trade.stoploss_below_buy', params: { price: '1.08412' } });
-    expect(checkProtection('1.08', 'stopLoss', Direction.sell, reference, 5)).toEqual({ ok: false, value: '1.08', messageKey: 'trade.stoploss_above_sell', params: { price: '1.08412' } });
-    expect(checkProtection('1.08', 'takeProfit', Direction.buy, reference, 5)).toEqual({ ok: false, value: '1.08', messageKey: 'trade.takeprofit_above_buy', params: { price: '1.08412' } });
-    expect(checkProtection('1.09', 'takeProfit', Direction.sell, reference, 5)).toEqual({ ok: false, value: '1.09', messageKey: 'trade.takeprofit_below_sell', params: { price: '1.08412' } });
+  it('sets a level on the wrong side to the price, saying the maximum (a buy\'s stop loss, a sell\'s take profit) or the minimum', () => {
+    expect(checkProtection('1.09', 'stopLoss', Direction.buy, reference, 5)).toEqual({ ok: false, value: '1.08412', messageKey: 'trade.max_is', params: { value: '1.08412' } });
+    expect(checkProtection('1.08', 'stopLoss', Direction.sell, reference, 5)).toEqual({ ok: false, value: '1.08412', messageKey: 'trade.min_is', params: { value: '1.08412' } });
+    expect(checkProtection('1.08', 'takeProfit', Direction.buy, reference, 5)).toEqual({ ok: false, value: '1.08412', messageKey: 'trade.min_is', params: { value: '1.08412' } });
+    expect(checkProtection('1.09', 'takeProfit', Direction.sell, reference, 5)).toEqual({ ok: false, value: '1.08412', messageKey: 'trade.max_is', params: { value: '1.08412' } });
+    // On its side, or at the price itself (the spec: "must not exceed", "must not be below"): kept, at the product's digits.
     expect(checkProtection('1.08', 'stopLoss', Direction.buy, reference, 5)).toEqual({ ok: true, value: '1.08000' });
     expect(checkProtection('1.08412', 'takeProfit', Direction.sell, reference, 5)).toEqual({ ok: true, value: '1.08412' });
+    // The clamped value passes the same check.
+    expect(checkProtection('1.08412', 'stopLoss', Direction.buy, reference, 5)).toEqual({ ok: true, value: '1.08412' });
+  });
+
+  it('for a dragged chart line, refuses the wrong side with the side it must be on, keeping the value', () => {
+    expect(checkProtection('1.09', 'stopLoss', Direction.buy, reference, 5, 'refuse')).toEqual({ ok: false, value: '1.09', messageKey: 'trade.stoploss_below_buy', params: { price: '1.08412' } });
+    expect(checkProtection('1.08', 'stopLoss', Direction.sell, reference, 5, 'refuse')).toEqual({ ok: false, value: '1.08', messageKey: 'trade.stoploss_above_sell', params: { price: '1.08412' } });
+    expect(checkProtection('1.08', 'takeProfit', Direction.buy, reference, 5, 'refuse')).toEqual({ ok: false, value: '1.08', messageKey: 'trade.takeprofit_above_buy', params: { price: '1.08412' } });
+    expect(checkProtection('1.09', 'takeProfit', Direction.sell, reference, 5, 'refuse')).toEqual({ ok: false, value: '1.09', messageKey: 'trade.takeprofit_below_sell', params: { price: '1.08412' } });
   });
 
   it('previews the loss or gain in account currency, exactly', () => {

@@ -239,7 +239,7 @@ function RepaymentView(props: { loan: LoanDto; onChanged: () => void }) {
             <span className="loan-record-status" data-status={record.status}>
               {t(`loan.repayment_status_${record.status}`)}
             </span>
-            <span className="loan-record-time numeric">{format.time(record.createTime)}</span>
+            <span className="loan-record-time numeric">{format.listTime(record.createTime)}</span>
             <span className="loan-record-owed">
               {t('loan.record_owed')}: <span className="numeric">{format.amount(record.amountOwed)}</span>
             </span>

@@ -206,7 +206,7 @@ export function FundRecords() {
             <button type="button" className={`fund-record${selected?.id === record.id ? ' selected' : ''}`} onClick={() => setSelected(record)} data-testid="fund-record">
               <span className="fund-record-what">
                 <strong data-testid="fund-record-type">{t(record.actionType === 0 ? 'deposit.records_type_deposit' : 'deposit.records_type_withdraw')}</strong>
-                <span>{format.time(record.submitTimeTs)}</span>
+                <span>{format.listTime(record.submitTimeTs)}</span>
               </span>
               <span className="fund-record-amount numeric">
                 <strong>

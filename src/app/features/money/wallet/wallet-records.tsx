@@ -67,7 +67,7 @@ export function WalletRecords() {
               {record.orderQuantity.startsWith('-') ? '' : '+'}
               {record.orderQuantity} {record.unit}
             </span>
-            <time className="wallet-record-time numeric">{format.time(record.orderTime)}</time>
+            <time className="wallet-record-time numeric">{format.listTime(record.orderTime)}</time>
           </li>
         )}
         footer={

@@ -14,6 +14,7 @@ import { historyPageSize, type HistoryKind } from './history-kind';
 import { HistoryList } from './history-list';
 import { HistoryResultText, historyStatusColumn } from './history-parts';
 import type { PageOf } from './use-paged-list';
+import { marketDetailTimes } from '../../../../shared/trading/order-detail-times';
 
 /** A page of closed market orders with the account's realized profit and loss. */
 export interface MarketHistoryPage extends PageOf<TradeOrder> {
@@ -138,6 +139,8 @@ const marketHistoryLook: Omit<HistoryKind<TradeOrder, MarketHistoryPage>, 'fetch
   detailsOf(order, { t, format }) {
     const { amount, time } = format;
     const pnl = order.profitLoss === null ? null : amount(order.profitLoss);
+    // Place (fill) time for a position or a deal, cover time for a deal: the spec's detail.
+    const shown = marketDetailTimes(order.positionStatus);
     return [
       { label: t('trade.price_type'), value: priceTypeText(order, t) },
       { label: t('position.volume'), value: order.orderQuantity },
@@ -153,8 +156,8 @@ const marketHistoryLook: Omit<HistoryKind<TradeOrder, MarketHistoryPage>, 'fetch
       { label: t('history.overnight_fee'), value: amount(order.overnightFee) },
       { label: t('position.profit_loss'), value: pnl, tone: pnl === null ? '' : changeTone(pnl) },
       { label: t('position.order_time'), value: time(order.orderTime) },
-      { label: t('history.open_time'), value: time(order.transactionTimeTs) },
-      { label: t('history.close_time'), value: time(order.closingTimeTs) },
+      ...(shown.placeTime ? [{ label: t('history.open_time'), value: time(order.transactionTimeTs) }] : []),
+      ...(shown.coverTime ? [{ label: t('history.close_time'), value: time(order.closingTimeTs) }] : []),
       { label: t('history.close_reason'), value: closeReasonText(order.closeReason, t) },
     ];
   },
@@ -176,7 +179,7 @@ export function transactionOrdersOf(status: HistoryStatus | null): HistoryKind<T
     },
     texts: { label: 'page.transaction_list', empty: status === null ? 'transactions.empty' : 'history.empty_status', end: 'transactions.end' },
     // Orders of every status side by side: each row says its status (the row's badge, the grid's status column).
-    rowOf: (order, lookOf) => ({ ...marketHistoryLook.rowOf(order, lookOf), time: lookOf.format.time(order.orderTime) }),
+    rowOf: (order, lookOf) => ({ ...marketHistoryLook.rowOf(order, lookOf), time: lookOf.format.listTime(order.orderTime) }),
     columns: (lookOf) => [historyStatusColumn(marketHistoryLook, lookOf), ...marketHistoryLook.columns(lookOf)],
   };
 }

@@ -12,6 +12,7 @@ import { HistoryList } from './history-list';
 import { HistoryResultText } from './history-parts';
 import type { PageOf } from './use-paged-list';
 import type { OptionStatusTab } from '../options/option-status-tabs';
+import { optionShowsSettlementTime } from '../../../../shared/trading/order-detail-times';
 
 /** A page of settled options with the account's win/loss of today and of all time. */
 interface OptionHistoryPage extends PageOf<OptionOrder> {
@@ -103,7 +104,8 @@ export const optionHistory: HistoryKind<OptionOrder, OptionHistoryPage> = {
         ? { label: t('history.win_loss'), value: winLost, tone: winLost === null ? '' : changeTone(winLost) }
         : { label: t('history.refunded'), value: format.units(refund) },
       { label: t('history.execution_time'), value: time(order.beginTime) },
-      { label: t('option.settlement_time'), value: time(order.completeTime) },
+      // Settled options only (the spec): a running one has none yet.
+      ...(optionShowsSettlementTime(order.status) ? [{ label: t('option.settlement_time'), value: time(order.completeTime) }] : []),
     ];
   },
 };
@@ -121,7 +123,7 @@ export function transactionOptionsOf(status: OptionStatusTab): HistoryKind<Optio
       return { items: data.items, pages: data.pages };
     },
     texts: { label: 'page.transaction_list', empty: 'transactions.empty_options', end: 'history.end_options' },
-    rowOf: (order, lookOf) => ({ ...optionHistory.rowOf(order, lookOf), time: lookOf.format.time(order.beginTime) }),
+    rowOf: (order, lookOf) => ({ ...optionHistory.rowOf(order, lookOf), time: lookOf.format.listTime(order.beginTime) }),
   };
 }
 

@@ -14,6 +14,7 @@ import { priceSignal, sessionSignal } from '../../../engine/signals';
 import { useWatchedPrices } from '../../../engine/use-watched-prices';
 import { productsSignal, useProducts } from '../../catalogue/products';
 import { ProtectionOutcome } from '../place-form';
+import { useRewrittenField } from '../rewritten-field';
 
 /**
  * The time left before an open position may be closed by hand (the server's
@@ -74,7 +75,9 @@ export function EditOrderDialog(props: { order: TradeOrder; onClose: () => void 
   const terms = { contractSize: product?.contractSize ?? '0' };
   const outcome = (typed: string) => (product ? protectionOutcome(typed, direction, openPrice, volume, terms) : null);
 
-  function settle(field: EditField, verdict: FieldVerdict, set: (value: string) => void): boolean {
+  const rewritten = useRewrittenField();
+  function settle(field: EditField, typed: string, verdict: FieldVerdict, set: (value: string) => void): boolean {
+    rewritten.checked(typed, verdict);
     set(verdict.value);
     setErrors((previous) => ({ ...previous, [field]: verdict.ok ? undefined : t(verdict.messageKey, verdict.params ?? {}) }));
     return verdict.ok;
@@ -86,13 +89,13 @@ export function EditOrderDialog(props: { order: TradeOrder; onClose: () => void 
       setErrors((previous) => ({ ...previous, [kind]: undefined }));
       return true;
     }
-    return reference !== null && settle(kind, checkProtection(typed, kind, direction, reference, decimals), set);
+    return reference !== null && settle(kind, typed, checkProtection(typed, kind, direction, reference, decimals), set);
   }
 
   const checks = {
     price: () => {
       const current = row ? parseMoney(fillPriceOf(direction, { bid: row[2], ask: row[3] })) : null;
-      return current !== null && settle('price', checkPendingPrice(price, current, direction === Direction.buy, decimals), setPrice);
+      return current !== null && settle('price', price, checkPendingPrice(price, current, direction === Direction.buy, decimals), setPrice);
     },
     stopLoss: () => checkLevel('stopLoss', stopLoss, setStopLoss),
     takeProfit: () => checkLevel('takeProfit', takeProfit, setTakeProfit),
@@ -100,7 +103,7 @@ export function EditOrderDialog(props: { order: TradeOrder; onClose: () => void 
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    if (busy) return;
+    if (busy || rewritten.holdsSubmit()) return;
     if (![pending ? checks.price() : true, checks.stopLoss(), checks.takeProfit()].every(Boolean)) return;
     const stopPrice = levelEditOf(stopLoss, order.stopPrice);
     const takeProfitPrice = levelEditOf(takeProfit, order.takeProfitPrice);
@@ -147,7 +150,7 @@ export function EditOrderDialog(props: { order: TradeOrder; onClose: () => void 
         <ProtectionOutcome label={t('trade.result_at_stop_loss')} value={outcome(stopLoss)} testId="edit-stop-loss-result" />
         {field('takeProfit', t('trade.take_profit_price'), takeProfit, setTakeProfit)}
         <ProtectionOutcome label={t('trade.result_at_take_profit')} value={outcome(takeProfit)} testId="edit-take-profit-result" />
-        <button type="submit" className="button primary" disabled={busy}>
+        <button type="submit" className="button primary" disabled={busy} {...rewritten.submitPress}>
           {t('position.save')}
         </button>
       </form>
