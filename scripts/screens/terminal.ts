@@ -1,7 +1,8 @@
 // Screenshots of issue 33's terminal screens (the ticket within reach, the account strip): home,
 // chart, the market and option tickets, positions and the desktop workspace (templates 0 and 1)
 // at 390×844, 360×640, 1280×720 and 1440×900, in English, German, Japanese and Thai, light and
-// dark, into .tmp/screens/terminal/<screen>-<w>x<h>-<lang>-<theme>.png. Not a test: it shows.
+// dark, into .tmp/screens/terminal/<screen>-<w>x<h>-<lang>-<theme>.png (one-click trading on in
+// chart-one-click and workspace-one-click). Not a test: it shows.
 //
 //   node_modules/.bin/vite build --logLevel warn
 //   npx tsx scripts/screens/terminal.ts
@@ -95,9 +96,9 @@ async function demoTrader(): Promise<Tokens> {
   return demo;
 }
 
-async function choosePreferences(page: Page, language: Language, theme: Theme) {
+async function choosePreferences(page: Page, language: Language, theme: Theme, extra: Record<string, unknown> = {}) {
   await page.evaluate(
-    async ({ language, theme }) => {
+    async ({ language, theme, extra }) => {
       const open = indexedDB.open('tradeweb-preferences');
       open.onupgradeneeded = () => open.result.createObjectStore('preferences');
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
@@ -110,13 +111,13 @@ async function choosePreferences(page: Page, language: Language, theme: Theme) {
         read.onsuccess = () => resolve(read.result as Record<string, unknown> | undefined);
       });
       await new Promise<void>((resolve, reject) => {
-        const write = store.put({ ...(current ?? {}), language, colourScheme: theme }, 'preferences');
+        const write = store.put({ ...(current ?? {}), oneClickTrading: false, ...extra, language, colourScheme: theme }, 'preferences');
         write.onsuccess = () => resolve();
         write.onerror = () => reject(write.error);
       });
       db.close();
     },
-    { language, theme },
+    { language, theme, extra },
   );
 }
 
@@ -129,6 +130,8 @@ interface Screen {
   template?: 0 | 1;
   /** What is done on the screen before the shot (the workspace's ticket opened). */
   then?: (page: Page) => Promise<void>;
+  /** Stored preferences beside the language and scheme (one-click trading on). */
+  preferences?: Record<string, unknown>;
 }
 
 /** The workspace's ticket, opened from the chart's big Buy button. */
@@ -143,6 +146,8 @@ const screens: Screen[] = [
   { name: 'workspace-ticket', path: '/', phone: false, then: openWorkspaceTicket },
   { name: 'workspace-template-1-ticket', path: '/', phone: false, template: 1, then: openWorkspaceTicket },
   { name: 'chart', path: '/BTCUSDT/chart' },
+  { name: 'chart-one-click', path: '/BTCUSDT/chart', phone: true, desktop: false, preferences: { oneClickTrading: true } },
+  { name: 'workspace-one-click', path: '/', phone: false, preferences: { oneClickTrading: true } },
   { name: 'place', path: '/BTCUSDT/place?direction=0' },
   { name: 'place-option', path: '/BTCUSDT/placeOption' },
   { name: 'position', path: '/position' },
@@ -172,7 +177,7 @@ async function run(browser: Browser, screen: Screen, size: Size, tokens: Tokens)
       for (const theme of themes) {
         const file = path.join(outDir, `${screen.name}-${size.width}x${size.height}-${language}-${theme}.png`);
         try {
-          await choosePreferences(page, language, theme);
+          await choosePreferences(page, language, theme, screen.preferences);
           await page.goto(screen.path);
           await page.waitForFunction(({ language, theme }) => document.documentElement.lang === language && document.documentElement.dataset.scheme === theme, { language, theme }, { timeout: 20_000 });
           await page.locator('.screen-loading').waitFor({ state: 'detached', timeout: 20_000 }).catch(() => undefined);

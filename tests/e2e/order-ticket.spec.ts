@@ -20,7 +20,7 @@ test('the order ticket: live prices on Buy and Sell, stop loss 0 refused in the 
   await expect(buttons.getByRole(isDesktop(page) ? 'button' : 'link', { name: 'Buy', exact: true })).toHaveAccessibleDescription(price);
   // Read in one go (one rendered quote): the spread is the ask minus the bid.
   const [sell = '', spread = '', buy = ''] = await buttons.locator('[data-testid=trade-sell-price], [data-testid=trade-spread], [data-testid=trade-buy-price]').allTextContents();
-  const cents = (text: string) => Math.round(Number(text) * 100);
+  const cents = (text: string) => Math.round(Number(text.replace(/,/g, '')) * 100);
   expect(cents(buy) - cents(sell)).toBe(cents(spread));
   expect(cents(spread)).toBeGreaterThanOrEqual(0);
 

@@ -1,4 +1,4 @@
-import { signal } from '@preact/signals-react';
+import { signal, type Signal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,8 +16,13 @@ import { preferences, savePreferences } from '../../preferences/preferences';
 import { useOrderSubmission } from './order-submission';
 import { useProductOrderTerms } from './use-product-order-terms';
 
-/** Whether one-click trading is on (every chart and workspace of the tab; remembered). */
-const oneClickOnSignal = signal(preferences().oneClickTrading === true, { name: 'oneClickTrading' });
+/**
+ * Whether one-click trading is on (every chart and workspace of the tab; remembered). Made at
+ * the first render, not when the module loads: the desktop fetches and runs this chunk ahead,
+ * possibly before the stored preferences are read.
+ */
+let oneClickOn: Signal<boolean> | null = null;
+const oneClickOnSignal = () => (oneClickOn ??= signal(preferences().oneClickTrading === true, { name: 'oneClickTrading' }));
 
 export interface OneClick {
   on: boolean;
@@ -55,16 +60,16 @@ export function useOneClick(product: Product): OneClick {
   }
 
   return {
-    on: oneClickOnSignal.value,
+    on: oneClickOnSignal().value,
     async toggle() {
-      if (oneClickOnSignal.peek()) {
-        oneClickOnSignal.value = false;
+      if (oneClickOnSignal().peek()) {
+        oneClickOnSignal().value = false;
         void savePreferences({ oneClickTrading: false });
         return;
       }
       const agreed = await confirmDialog({ title: t('trade.one_click_confirm_title'), message: t('trade.one_click_confirm'), confirmLabel: t('trade.one_click_turn_on') });
       if (!agreed) return;
-      oneClickOnSignal.value = true;
+      oneClickOnSignal().value = true;
       void savePreferences({ oneClickTrading: true });
     },
     lots,

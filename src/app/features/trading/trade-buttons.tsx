@@ -9,6 +9,7 @@ import { formatMoney, parseMoney } from '../../../shared/money/money';
 import { Direction, spreadOf } from '../../../shared/trading/order-rules';
 import { priceSignal, sessionSignal } from '../../engine/signals';
 import { useWatchedPrices } from '../../engine/use-watched-prices';
+import { usePriceFormat } from '../../format/use-price-format';
 import { useTradeModeContext } from '../catalogue/trade-mode-context';
 import { OneClickLots, OneClickSwitch, useOneClick, type OneClick } from './one-click';
 
@@ -18,9 +19,12 @@ export function useQuoteLine(product: Product): { bid: string; ask: string; spre
   const row = priceSignal(product.productCode).value;
   const bid = row ? parseMoney(row[2]) : null;
   const ask = row ? parseMoney(row[3]) : null;
+  const format = usePriceFormat();
   const precision = product.pricePrecision;
   if (bid === null || ask === null) return { bid: '—', ask: '—', spread: '—' };
-  return { bid: formatMoney(bid, precision), ask: formatMoney(ask, precision), spread: formatMoney(spreadOf({ bid, ask }), precision) };
+  // Grouped in the reader's language, as every other price of the screen is.
+  const shown = (units: bigint) => format.price(formatMoney(units, precision), precision);
+  return { bid: shown(bid), ask: shown(ask), spread: shown(spreadOf({ bid, ask })) };
 }
 
 /** The spread between the two buttons, as terminals show it. */
