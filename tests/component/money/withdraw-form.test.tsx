@@ -62,7 +62,7 @@ async function openWithdraw(server = withdrawServer()) {
   const amount = await screen.findByRole('textbox', { name: t('withdraw.amount') });
   // The saved address is decoded and chosen once the lists have answered.
   await screen.findByText(savedAddress);
-  return { ...view, amount, submit: screen.getByRole('button', { name: t('withdraw.submit') }) };
+  return { ...view, amount, submit: screen.getByRole('button', { name: t('common.done') }) };
 }
 
 describe('the withdraw form', () => {
@@ -84,7 +84,7 @@ describe('the withdraw form', () => {
     expect(body.paymentAddress).not.toContain(savedAddress);
     expect(decodeField(body.paymentAddress, testAesKey)).toBe(savedAddress);
     expect(call?.headers[idempotencyHeader]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await screen.findByRole('status')).toHaveTextContent(t('withdraw.submit_success'));
+    expect(await screen.findByRole('status')).toHaveTextContent(t('notice.operation_success'));
     await waitFor(() => expect(location.history.at(-1)).toBe('/user'));
   });
 
@@ -140,7 +140,7 @@ describe('the withdraw form', () => {
     renderView(<WithdrawForm />, { server: withdrawServer({ status: new Refusal(ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION, '', { requiredLevel: 'junior' }) }) });
     expect(await screen.findByTestId('withdraw-blocked')).toHaveTextContent(t(`errors.${ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION}`));
     expect(screen.getByRole('link', { name: t('withdraw.verify_identity') })).toHaveAttribute('href', '/user/juniorVerified');
-    expect(screen.queryByRole('button', { name: t('withdraw.submit') })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: t('common.done') })).not.toBeInTheDocument();
   });
 
   it('leads to the full verification when the brand asks for it', async () => {

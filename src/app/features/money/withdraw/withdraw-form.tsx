@@ -261,7 +261,8 @@ export function WithdrawForm() {
           { idempotencyKey: key },
         );
       }
-      showToast('success', t('withdraw.submit_success'));
+      // The specification's notice after a withdrawal, a delete or a demo reset: "operation success".
+      showToast('success', t('notice.operation_success'));
       navigate('/user', { replace: true });
     } catch (error) {
       // The request client told the user; a limit or a hold it met shows on the form from now on.
@@ -404,8 +405,9 @@ export function WithdrawForm() {
 
       <SecondFactorField enabled={secondFactorOn} value={code} onChange={setCode} />
       <div className="money-form-actions">
+        {/* The specification's word for the submit button: Done. */}
         <button type="submit" className="button primary" disabled={!canSubmit}>
-          {t('withdraw.submit')}
+          {t('common.done')}
         </button>
       </div>
     </form>
