@@ -77,8 +77,17 @@ export const walletRecordsBody = z.strictObject({
 });
 export type WalletRecordsBody = z.infer<typeof walletRecordsBody>;
 
+/**
+ * What moved a wallet, beyond the specification's three types: a type 2 ("order") line is
+ * a deposit credited, a withdrawal held or a withdrawal handed back, each labelled by what it
+ * is. Optional: a back end that sends only `orderType` is labelled by the type.
+ */
+export const walletRecordMovements = ['transferIn', 'transferOut', 'deposit', 'withdrawal', 'withdrawalReturned', 'order'] as const;
+export type WalletRecordMovement = (typeof walletRecordMovements)[number];
+
 export const walletRecord = z.object({
   orderType: walletRecordType,
+  movement: z.optional(z.enum(walletRecordMovements)),
   currency: z.string(),
   /** The movement's number. */
   uid: z.string(),
