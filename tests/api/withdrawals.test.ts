@@ -12,6 +12,7 @@ import { call } from './identity-support';
 import { decide, decided, newCustomer } from './reviews-support';
 import { saveAddress, tronAddress, verifyJunior } from './support/money-controls';
 import { createStaffAndSignIn } from './support/staff';
+import de from '../../src/shared/i18n/locales/de.json';
 
 type Customer = Awaited<ReturnType<typeof newCustomer>> & { aesKey: string; address: string };
 type Staff = Awaited<ReturnType<typeof createStaffAndSignIn>>;
@@ -28,8 +29,12 @@ interface Envelope {
 }
 
 /** A money call as the app makes it: the bearer token and, where the call needs one, a fresh Idempotency-Key. */
-async function moneyCall(server: TestServer, path: string, body: unknown, token: string, idempotencyKey?: string): Promise<Envelope> {
-  const response = await post(server.app, path, body, { authorization: `Bearer ${token}`, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) });
+async function moneyCall(server: TestServer, path: string, body: unknown, token: string, idempotencyKey?: string, language?: string): Promise<Envelope> {
+  const response = await post(server.app, path, body, {
+    authorization: `Bearer ${token}`,
+    ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+    ...(language ? { 'accept-language': language } : {}),
+  });
   return response.json() as Envelope;
 }
 
@@ -59,13 +64,14 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
   const heldOf = async (uid: number) => formatMoney(await ledger.balance({ owner: uid, book: 'real', kind: UserAccountKind.withdrawalHold, currency: 'USDT' }));
   const house = async (kind: string) => formatMoney(await ledger.balance({ owner: null, book: 'real', kind: kind as never, currency: 'USDT' }));
   const quote = (who: Customer, num: string) => moneyCall(server, '/v1/waa/withdraw/walletCalculate', { currencyId: usdtTrc20.currencyId, coinId: usdtTrc20.id, num }, who.token);
-  const withdraw = (who: Customer, num: string, practicalNum: string, key: string = crypto.randomUUID()) =>
+  const withdraw = (who: Customer, num: string, practicalNum: string, key: string = crypto.randomUUID(), language?: string) =>
     moneyCall(
       server,
       '/v1/waa/withdraw/submit',
       { num, practicalNum, currencyId: usdtTrc20.currencyId, coinId: usdtTrc20.id, paymentAddress: encodeField(who.address, who.aesKey), locale: 'en' },
       who.token,
       key,
+      language,
     );
   const reviewOf = async (uid: number) =>
     server.database.db.selectFrom('withdrawal').innerJoin('review_item', (join) => join.on('review_item.kind', '=', 'withdrawal').onRef('review_item.subject_ref', '=', (eb) => eb.cast('withdrawal.id', 'text'))).select(['withdrawal.id as withdrawalId', 'review_item.id as reviewId', 'review_item.status', 'withdrawal.status as withdrawalStatus']).where('withdrawal.uid', '=', uid).orderBy('withdrawal.id').execute();
@@ -181,6 +187,17 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
     } finally {
       await db.updateTable('coin_network').set({ enabled: true }).where('currency_id', '=', usdtTrc20.currencyId).execute();
     }
+  });
+
+  it('refuses the second of two simultaneous withdrawals with 1070 in the reader\'s language, holding only the first', async () => {
+    const who = await withdrawer();
+    await fund(who.uid, '500');
+    const answers = await Promise.all([withdraw(who, '100', '99', crypto.randomUUID(), 'de'), withdraw(who, '100', '99', crypto.randomUUID(), 'de')]);
+    expect(answers.map((answer) => answer.code).sort()).toEqual([0, ErrorCode.WITHDRAWAL_UNDER_REVIEW]);
+    expect(answers.find((answer) => answer.code !== 0)?.msg).toContain(de.errors['1070']);
+    expect(await walletOf(who.uid)).toBe('400.00');
+    expect(await heldOf(who.uid)).toBe('100.00');
+    expect(await reviewOf(who.uid)).toHaveLength(1);
   });
 
   it('holds one of 20 parallel withdrawals (one under review at a time), and never below zero', async () => {
