@@ -189,6 +189,27 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
     }
   });
 
+  it('quotes and places a withdrawal on a network whose fee type is empty (the specification: no fee)', async () => {
+    const who = await withdrawer();
+    await fund(who.uid, '500');
+    const db = server.database.db;
+    const network = await db.selectFrom('coin_network').select(['withdraw_fee_type', 'withdraw_fee']).where('id', '=', usdtTrc20.id).executeTakeFirstOrThrow();
+    await db.updateTable('coin_network').set({ withdraw_fee_type: '', withdraw_fee: '0' }).where('id', '=', usdtTrc20.id).execute();
+    try {
+      const listed = await call(server, '/v1/waa/wallet/coinNetworks', {}, who.token);
+      expect(listed.code, listed.msg).toBe(0);
+      expect((listed.data as { dtoList: { id: number; feeType: string }[] }).dtoList.find((item) => item.id === usdtTrc20.id)?.feeType).toBe('');
+      const answer = await quote(who, '120');
+      expect(answer.code, answer.msg).toBe(0);
+      expect(answer.data).toMatchObject({ feeType: '', feeNum: '0.00', feeUsd: '0.00', practical: '120.00', afterBalance: '380.00' });
+      const placed = await withdraw(who, '120', '120.00');
+      expect(placed.code, placed.msg).toBe(0);
+      expect(await heldOf(who.uid)).toBe('120.00');
+    } finally {
+      await db.updateTable('coin_network').set({ withdraw_fee_type: network.withdraw_fee_type, withdraw_fee: String(network.withdraw_fee) }).where('id', '=', usdtTrc20.id).execute();
+    }
+  });
+
   it('refuses the second of two simultaneous withdrawals with 1070 in the reader\'s language, holding only the first', async () => {
     const who = await withdrawer();
     await fund(who.uid, '500');

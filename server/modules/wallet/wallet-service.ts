@@ -212,7 +212,8 @@ export function createWalletService(deps: {
      */
     async setCoinNetwork(trx: Executor, body: ConfigSetCoinNetworkBody) {
       const feeType = withdrawFeeTypes.find((type) => type === body.withdrawFeeType);
-      if (!feeType) throw refuse('withdrawFeeType must be PERCENTAGE or FIX_AMOUNT');
+      // The empty type (no fee) is one of them: absent is undefined, not falsy.
+      if (feeType === undefined) throw refuse('withdrawFeeType must be PERCENTAGE, FIX_AMOUNT or empty');
       const terms = { ...body, withdrawFeeType: feeType as WithdrawFeeTypeName };
       const violation = coinNetworkTermsViolation(terms);
       if (violation) throw refuse(`${violation.field} ${violation.problem}`);

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { contract, moneyInput, noBody } from './contract';
 import { decimalString } from './envelope';
+import { withdrawalFeeTypes } from '../money/withdrawal-quote';
 
 /** One currency wallet of the signed-in real account, valued in USD at the live price. */
 export const walletBalanceItem = z.object({
@@ -35,7 +36,7 @@ export const coinNetworkOption = z.object({
   logoUrl: z.string(),
   minWithdrawAmount: decimalString,
   maxWithdrawAmount: decimalString,
-  feeType: z.enum(['PERCENTAGE', 'FIX_AMOUNT']),
+  feeType: z.enum(withdrawalFeeTypes),
   feeNum: decimalString,
 });
 export type CoinNetworkOption = z.infer<typeof coinNetworkOption>;

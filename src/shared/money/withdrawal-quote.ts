@@ -15,9 +15,10 @@ export const withdrawalUsdMax = money('10000000');
 /** Amounts are typed with at most 5 decimals (spec §9). */
 export const withdrawalAmountDecimals = 5;
 
-export const WithdrawalFeeType = { percentage: 'PERCENTAGE', fixAmount: 'FIX_AMOUNT' } as const;
+/** The fee quote's type (spec §3 "Fee quote"): PERCENTAGE, FIX_AMOUNT or empty, which charges no fee. */
+export const WithdrawalFeeType = { percentage: 'PERCENTAGE', fixAmount: 'FIX_AMOUNT', none: '' } as const;
 export type WithdrawalFeeType = (typeof WithdrawalFeeType)[keyof typeof WithdrawalFeeType];
-export const withdrawalFeeTypes = [WithdrawalFeeType.percentage, WithdrawalFeeType.fixAmount] as const;
+export const withdrawalFeeTypes = [WithdrawalFeeType.percentage, WithdrawalFeeType.fixAmount, WithdrawalFeeType.none] as const;
 
 /** The amount field's rule: digits and one point, a leading "." stripped, at most 5 decimals. */
 export function withdrawalAmountInput(raw: string): string {
@@ -40,7 +41,7 @@ export interface WithdrawalChannel {
   minAmount: Units | null;
   maxAmount: Units | null;
   feeType: WithdrawalFeeType;
-  /** A percentage (1.5 = 1.5 %) or a fixed amount in the channel's currency. */
+  /** A percentage (1.5 = 1.5 %) or a fixed amount in the channel's currency; unused when the type is empty. */
   feeNum: Units;
 }
 
@@ -88,6 +89,7 @@ export function withdrawalMaxAmount(available: Units, bounds: WithdrawalBounds, 
 
 /** The fee of a withdrawal of `amount` on the channel, in its currency, rounded to the ledger's scale. */
 export function withdrawalFee(amount: Units, channel: Pick<WithdrawalChannel, 'feeType' | 'feeNum'>): Units {
+  if (channel.feeType === WithdrawalFeeType.none) return 0n;
   if (channel.feeType === WithdrawalFeeType.fixAmount) return channel.feeNum;
   return divideMoney(multiplyMoney(amount, channel.feeNum), money('100'));
 }

@@ -55,6 +55,18 @@ describe('the fee quote', () => {
       afterBalance: '900.00',
     });
   });
+  it('charges nothing when the fee type is empty (the specification: PERCENTAGE, FIX_AMOUNT or empty)', () => {
+    const free: WithdrawalChannel = { ...usdtTrc20, feeType: '', feeNum: money('25') };
+    expect(withdrawalQuote({ amount: money('100'), channel: free, usdRate: money('1'), available: money('1000') })).toEqual({
+      feeType: '',
+      feeNum: '0.00',
+      feeUsd: '0.00',
+      practical: '100.00',
+      isOver: false,
+      afterBalance: '900.00',
+    });
+    expect(withdrawalRefusal({ amount: money('100'), practicalSeen: money('100'), channel: free, usdRate: money('1'), available: money('500') })).toBeNull();
+  });
   it('charges a percentage of the amount and says when the amount is over the balance', () => {
     const quote = withdrawalQuote({ amount: money('2'), channel: btc, usdRate: money('30000'), available: money('1.5') });
     expect(quote).toMatchObject({ feeType: 'PERCENTAGE', feeNum: '0.01', feeUsd: '300.00', practical: '1.99', isOver: true, afterBalance: '-0.50' });
