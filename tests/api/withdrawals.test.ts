@@ -189,6 +189,24 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
     }
   });
 
+  it('answers the bounds it enforces: the coin\'s within 50 – 10,000,000 USD, as the range hint shows them', async () => {
+    const who = await withdrawer();
+    const db = server.database.db;
+    const bounds = () => moneyCall(server, '/v1/waa/withdraw/bounds', { currencyId: usdtTrc20.currencyId, coinId: usdtTrc20.id }, who.token);
+    expect((await bounds()).data).toEqual({ min: '50.00', max: '10000000.00' });
+    const network = await db.selectFrom('coin_network').select(['min_withdraw', 'max_withdraw']).where('id', '=', usdtTrc20.id).executeTakeFirstOrThrow();
+    // A coin allowing more than the USD limits: the server (and so the hint) keeps to them.
+    await db.updateTable('coin_network').set({ min_withdraw: '10', max_withdraw: '20000000' }).where('id', '=', usdtTrc20.id).execute();
+    try {
+      expect((await bounds()).data).toEqual({ min: '50.00', max: '10000000.00' });
+      expect((await quote(who, '10000001')).code).toBe(ErrorCode.INCORRECT_PARAMETER_VALUE);
+    } finally {
+      await db.updateTable('coin_network').set({ min_withdraw: String(network.min_withdraw), max_withdraw: String(network.max_withdraw) }).where('id', '=', usdtTrc20.id).execute();
+    }
+    // Another currency's id for the network, or an unknown network: not found.
+    expect((await moneyCall(server, '/v1/waa/withdraw/bounds', { currencyId: usdtTrc20.currencyId + 100, coinId: usdtTrc20.id }, who.token)).code).toBe(ErrorCode.CURRENCY_NOT_FOUND);
+  });
+
   it('quotes and places a withdrawal on a network whose fee type is empty (the specification: no fee)', async () => {
     const who = await withdrawer();
     await fund(who.uid, '500');

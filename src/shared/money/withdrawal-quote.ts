@@ -69,6 +69,16 @@ function ceilDivide(numerator: bigint, denominator: bigint): bigint {
   return (numerator + denominator - 1n) / denominator;
 }
 
+/**
+ * The bounds as an amount can be typed (5 decimals): the minimum rounded up, the maximum cut
+ * down. The same typed amounts are within them; the hint then names amounts one can type.
+ */
+export function typedWithdrawalBounds(bounds: WithdrawalBounds): WithdrawalBounds {
+  const step = 10n ** BigInt(moneyScale - withdrawalAmountDecimals);
+  const min = bounds.min % step === 0n ? bounds.min : bounds.min - (bounds.min % step) + step;
+  return { min, max: bounds.max - (bounds.max % step) };
+}
+
 export function withinBounds(amount: Units, bounds: WithdrawalBounds): boolean {
   return amount >= bounds.min && amount <= bounds.max;
 }

@@ -4,7 +4,7 @@ import { WithdrawForm } from '../../../src/app/features/money/withdraw/withdraw-
 import { twoFactorStatus } from '../../../src/shared/api/auth';
 import { idempotencyHeader } from '../../../src/shared/api/idempotency';
 import { walletBalance, walletCoinNetworks, type CoinNetworkOption } from '../../../src/shared/api/wallet';
-import { bankCardList, cryptoWalletList, withdrawStatus, withdrawSubmit, withdrawWalletCalculate, type WithdrawalQuoteData } from '../../../src/shared/api/withdraw';
+import { bankCardList, cryptoWalletList, withdrawBounds, withdrawStatus, withdrawSubmit, withdrawWalletCalculate, type WithdrawalQuoteData } from '../../../src/shared/api/withdraw';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { decodeField, encodeField } from '../../../src/shared/money/encoded-field';
 import { signIn, testAesKey } from '../support/engine-state';
@@ -118,6 +118,41 @@ describe('the withdraw form', () => {
     const quoted = server.bodiesOf(withdrawWalletCalculate).map((body) => (body as { num: string }).num);
     expect(quoted).not.toContain('5');
     expect(quoted).not.toContain('6000');
+    expect(screen.getByTestId('withdraw-fee')).toHaveTextContent('--');
+  });
+
+  it('hints the bounds the server enforces, under the coin\'s own, and names them for an amount between the two', async () => {
+    const server = withdrawServer();
+    // The USD limits narrow the coin's 5000 to 2000 at today's rate.
+    server.on(withdrawBounds, (body) => {
+      expect(body).toEqual({ currencyId: usdtTron.currencyId, coinId: usdtTron.id });
+      return { min: '10', max: '2000' };
+    });
+    const { user, amount, submit } = await openWithdraw(server);
+    await waitFor(() => expect(screen.getByTestId('withdraw-range')).toHaveTextContent(t('withdraw.range_hint', { min: '10', max: '2000' })));
+    await user.type(amount, '3000');
+    expect(screen.getByRole('alert')).toHaveTextContent(t('withdraw.amount_limit', { min: '10', max: '2000' }));
+    expect(server.bodiesOf(withdrawWalletCalculate).map((body) => (body as { num: string }).num)).not.toContain('3000');
+    expect(submit).toBeDisabled();
+  });
+
+  it('asks the bounds again when a quote is refused for its range, and then names the new ones', async () => {
+    const server = withdrawServer();
+    let maxNow = '5000';
+    server.on(withdrawBounds, () => ({ min: '10', max: maxNow }));
+    server.on(withdrawWalletCalculate, (body) => {
+      // The rate moved: the server's bounds are lower now than the form last heard.
+      if (Number(body.num) > 2000) {
+        maxNow = '2000';
+        return new Refusal(ErrorCode.INCORRECT_PARAMETER_VALUE, 'amount outside the withdrawal limits', { min: '10', max: '2000' });
+      }
+      return quoteFor(body.num);
+    });
+    const { user, amount } = await openWithdraw(server);
+    await waitFor(() => expect(server.callsOf(withdrawBounds)).toHaveLength(1));
+    await user.type(amount, '3000');
+    expect(await screen.findByRole('alert')).toHaveTextContent(t('withdraw.amount_limit', { min: '10', max: '2000' }));
+    expect(screen.getByTestId('withdraw-range')).toHaveTextContent(t('withdraw.range_hint', { min: '10', max: '2000' }));
     expect(screen.getByTestId('withdraw-fee')).toHaveTextContent('--');
   });
 

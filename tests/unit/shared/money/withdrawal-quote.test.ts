@@ -3,6 +3,7 @@ import { ErrorCode } from '../../../../src/shared/errors/catalogue';
 import { money } from '../../../../src/shared/money/money';
 import {
   parseWithdrawalAmount,
+  typedWithdrawalBounds,
   withdrawalAmountInput,
   withdrawalBounds,
   withdrawalMaxAmount,
@@ -41,6 +42,13 @@ describe('withdrawal bounds', () => {
   it('gives the bank channel 0 as its bound where it names none: nothing is in range', () => {
     const bounds = withdrawalBounds({ minAmount: null, maxAmount: null }, money('1'));
     expect(bounds.min > bounds.max).toBe(true);
+  });
+});
+
+describe('the bounds as amounts are typed', () => {
+  it('round the minimum up and cut the maximum down to 5 decimals, keeping whole ones as they are', () => {
+    expect(typedWithdrawalBounds({ min: money('0.00100001'), max: money('166.66666666') })).toEqual({ min: money('0.00101'), max: money('166.66666') });
+    expect(typedWithdrawalBounds({ min: money('50'), max: money('10000000') })).toEqual({ min: money('50'), max: money('10000000') });
   });
 });
 
