@@ -171,7 +171,7 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
     await fund(who.uid, '500');
     const answer = await quote(who, '120');
     expect(answer.code, answer.msg).toBe(0);
-    expect(answer.data).toEqual({ feeType: 'FIX_AMOUNT', feeNum: '1.00', feeUsd: '1.00', practical: '119.00', isOver: false, afterBalance: '380.00' });
+    expect(answer.data).toEqual({ feeType: 'FIX_AMOUNT', feeNum: '1.00', feeUsd: '1.00', practical: '119.00', isOver: false, afterBalance: '380.00', practicalUsd: '119.00', afterBalanceUsd: '380.00' });
     expect(((await quote(who, '600')).data as { isOver: boolean }).isOver).toBe(true);
     const low = await quote(who, '49');
     expect(low.code).toBe(ErrorCode.INCORRECT_PARAMETER_VALUE);
@@ -372,7 +372,7 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
     const meta = (await call(server, '/v1/waa/withdraw/bankMeta', {}, who.token)).data as { currencyId: number; currency: string; feeType: string };
     expect(meta).toMatchObject({ currency: 'USDT', minWithdrawAmount: '50.00', maxWithdrawAmount: '10000000.00', feeType: 'PERCENTAGE', feeNum: '1.00' });
     const quoted = (await call(server, '/v1/waa/withdraw/bankCalculate', { currencyId: meta.currencyId, num: '200' }, who.token)).data;
-    expect(quoted).toEqual({ feeType: 'PERCENTAGE', feeNum: '2.00', feeUsd: '2.00', practical: '198.00', isOver: false, afterBalance: '800.00' });
+    expect(quoted).toEqual({ feeType: 'PERCENTAGE', feeNum: '2.00', feeUsd: '2.00', practical: '198.00', isOver: false, afterBalance: '800.00', practicalUsd: '198.00', afterBalanceUsd: '800.00' });
     const submitted = await moneyCall(server, '/v1/waa/withdraw/bankSubmit', { num: '200', practicalNum: '198', userBankId: cardId, withdrawType: 1, locale: 'en' }, who.token, crypto.randomUUID());
     expect(submitted.code, submitted.msg).toBe(0);
     expect(await heldOf(who.uid)).toBe('200.00');

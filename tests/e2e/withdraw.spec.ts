@@ -75,8 +75,8 @@ test('a withdrawal with its fee quote, approved by two finance staff in the cons
   await expect(page.getByText('The amount must be between 50 and 10000000')).toBeVisible();
   await page.getByLabel('Amount').fill('1500');
   await expect(page.getByTestId('withdraw-fee')).toHaveText('1.00 USDT (≈ 1.00 USD)');
-  await expect(page.getByTestId('withdraw-practical')).toHaveText('1,499.00 USDT');
-  await expect(page.getByTestId('withdraw-after')).toHaveText('100.00 USDT');
+  await expect(page.getByTestId('withdraw-practical')).toHaveText('1,499.00 USDT (≈ 1,499.00 USD)');
+  await expect(page.getByTestId('withdraw-after')).toHaveText('100.00 USDT (≈ 100.00 USD)');
   await page.getByRole('button', { name: 'Done', exact: true }).click();
   await expect(page.getByText('Operation successful')).toBeVisible();
 

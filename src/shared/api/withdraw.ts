@@ -155,6 +155,9 @@ export const withdrawalQuoteData = z.object({
   practical: decimalString,
   isOver: z.boolean(),
   afterBalance: decimalString,
+  /** What arrives and the balance after in USD; optional: a back end naming only the specification's fields is shown in the coin. */
+  practicalUsd: z.optional(decimalString),
+  afterBalanceUsd: z.optional(decimalString),
 });
 export type WithdrawalQuoteData = z.infer<typeof withdrawalQuoteData>;
 

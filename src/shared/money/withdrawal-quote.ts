@@ -116,17 +116,24 @@ export interface WithdrawalQuote {
   isOver: boolean;
   /** The available balance once the amount is held. */
   afterBalance: string;
+  /** What arrives and the balance after, in USD at the quote's rate (the form shows both in USD, spec §2 "Withdraw"). */
+  practicalUsd: string;
+  afterBalanceUsd: string;
 }
 
 export function withdrawalQuote(input: { amount: Units; channel: WithdrawalChannel; usdRate: Units; available: Units }): WithdrawalQuote {
   const fee = withdrawalFee(input.amount, input.channel);
+  const practical = input.amount - fee;
+  const afterBalance = input.available - input.amount;
   return {
     feeType: input.channel.feeType,
     feeNum: formatMoney(fee),
     feeUsd: formatMoney(multiplyMoney(fee, input.usdRate)),
-    practical: formatMoney(input.amount - fee),
+    practical: formatMoney(practical),
     isOver: input.amount > input.available,
-    afterBalance: formatMoney(input.available - input.amount),
+    afterBalance: formatMoney(afterBalance),
+    practicalUsd: formatMoney(multiplyMoney(practical, input.usdRate)),
+    afterBalanceUsd: formatMoney(multiplyMoney(afterBalance, input.usdRate)),
   };
 }
 

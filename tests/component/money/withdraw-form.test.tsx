@@ -30,7 +30,10 @@ const savedAddress = 'TXyzSavedCustomerAddress42';
 /** The quote the server gives for an amount: a fixed fee (1 unless said), what arrives, the balance after. */
 function quoteFor(num: string, balance = '1000', fee = 1): WithdrawalQuoteData {
   const amount = Number(num);
-  return { feeType: 'FIX_AMOUNT', feeNum: String(fee), feeUsd: String(fee), practical: (amount - fee).toFixed(2), isOver: amount > Number(balance), afterBalance: (Number(balance) - amount).toFixed(2) };
+  const practical = (amount - fee).toFixed(2);
+  const afterBalance = (Number(balance) - amount).toFixed(2);
+  // USDT at 1 USD: the USD values are the coin's.
+  return { feeType: 'FIX_AMOUNT', feeNum: String(fee), feeUsd: String(fee), practical, isOver: amount > Number(balance), afterBalance, practicalUsd: practical, afterBalanceUsd: afterBalance };
 }
 
 function withdrawServer(options: { balance?: string; fee?: number; wallets?: boolean; status?: Refusal } = {}) {
@@ -70,9 +73,10 @@ describe('the withdraw form', () => {
     const { user, server, amount, submit, location } = await openWithdraw();
     expect(screen.getByTestId('withdraw-range')).toHaveTextContent(t('withdraw.range_hint', { min: '10', max: '5000' }));
     await user.type(amount, '100');
-    await waitFor(() => expect(screen.getByTestId('withdraw-practical')).toHaveTextContent('99.00 USDT'));
+    // What arrives and the balance after with their units, in the coin and in USD, as the fee reads.
+    await waitFor(() => expect(screen.getByTestId('withdraw-practical')).toHaveTextContent('99.00 USDT (≈ 99.00 USD)'));
     expect(screen.getByTestId('withdraw-fee')).toHaveTextContent('1.00 USDT (≈ 1.00 USD)');
-    expect(screen.getByTestId('withdraw-after')).toHaveTextContent('900.00 USDT');
+    expect(screen.getByTestId('withdraw-after')).toHaveTextContent('900.00 USDT (≈ 900.00 USD)');
     expect(submit).toBeEnabled();
 
     await user.click(submit);
@@ -200,7 +204,7 @@ describe('the withdraw form', () => {
     expect(code).not.toHaveAttribute('placeholder');
     expect(screen.getByText(t('withdraw.totp_hint'))).toBeVisible();
     await user.type(amount, '100');
-    await screen.findByText('99.00 USDT');
+    await screen.findByText('99.00 USDT (≈ 99.00 USD)');
     expect(submit).toBeDisabled();
     await user.type(code, '12a3456');
     expect(code).toHaveValue('123456');

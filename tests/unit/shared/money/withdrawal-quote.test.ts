@@ -61,6 +61,8 @@ describe('the fee quote', () => {
       practical: '75.00',
       isOver: false,
       afterBalance: '900.00',
+      practicalUsd: '75.00',
+      afterBalanceUsd: '900.00',
     });
   });
   it('charges nothing when the fee type is empty (the specification: PERCENTAGE, FIX_AMOUNT or empty)', () => {
@@ -72,12 +74,16 @@ describe('the fee quote', () => {
       practical: '100.00',
       isOver: false,
       afterBalance: '900.00',
+      practicalUsd: '100.00',
+      afterBalanceUsd: '900.00',
     });
     expect(withdrawalRefusal({ amount: money('100'), practicalSeen: money('100'), channel: free, usdRate: money('1'), available: money('500') })).toBeNull();
   });
   it('charges a percentage of the amount and says when the amount is over the balance', () => {
     const quote = withdrawalQuote({ amount: money('2'), channel: btc, usdRate: money('30000'), available: money('1.5') });
     expect(quote).toMatchObject({ feeType: 'PERCENTAGE', feeNum: '0.01', feeUsd: '300.00', practical: '1.99', isOver: true, afterBalance: '-0.50' });
+    // What arrives and the balance after, valued in USD at the quote's rate.
+    expect(quote).toMatchObject({ practicalUsd: '59700.00', afterBalanceUsd: '-15000.00' });
   });
 });
 

@@ -258,6 +258,8 @@ export function WithdrawForm() {
   }, [http, activeMethod, network, bankMeta, amount, inRange, destinationReady, quoteRequest, reloadBounds]);
 
   const practical = quote ? (parseMoney(quote.practical) ?? 0n) : null;
+  // The quote's figures in the coin with their USD value, as the fee reads (the specification shows them in USD).
+  const withUsd = (inCoin: string, usd: string | undefined) => (usd === undefined ? inCoin : `${inCoin} (≈ ${format.amount(usd, 'USD')})`);
   const amountError =
     amount !== '' && !inRange
       ? t('withdraw.amount_limit', { min: bounds.min, max: bounds.max })
@@ -433,11 +435,11 @@ export function WithdrawForm() {
         </div>
         <div>
           <dt>{t('withdraw.estimated_arrival')}</dt>
-          <dd data-testid="withdraw-practical">{quote ? format.quantity(quote.practical, coinUnit) : '--'}</dd>
+          <dd data-testid="withdraw-practical">{quote ? withUsd(format.quantity(quote.practical, coinUnit), quote.practicalUsd) : '--'}</dd>
         </div>
         <div>
           <dt>{t('withdraw.balance_after')}</dt>
-          <dd data-testid="withdraw-after">{quote ? format.quantity(quote.afterBalance, coinUnit) : '--'}</dd>
+          <dd data-testid="withdraw-after">{quote ? withUsd(format.quantity(quote.afterBalance, coinUnit), quote.afterBalanceUsd) : '--'}</dd>
         </div>
       </dl>
 
