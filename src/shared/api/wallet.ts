@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { contract, moneyInput, noBody } from './contract';
 import { decimalString } from './envelope';
-import { withdrawalFeeTypes } from '../money/withdrawal-quote';
+import type { WithdrawalFeeType } from '../money/withdrawal-quote';
 
 /** One currency wallet of the signed-in real account, valued in USD at the live price. */
 export const walletBalanceItem = z.object({
@@ -23,6 +23,12 @@ export type WalletBalanceItem = z.infer<typeof walletBalanceItem>;
 export const walletBalanceData = z.object({ list: z.array(walletBalanceItem), totalBalance: decimalString });
 export type WalletBalanceData = z.infer<typeof walletBalanceData>;
 
+/**
+ * The fee types of withdrawal-quote.ts, written out: importing its values would make every
+ * screen reading wallets fetch that module's chunk (the first load's preload lists grow).
+ */
+const coinNetworkFeeTypes = ['PERCENTAGE', 'FIX_AMOUNT', ''] as const satisfies readonly WithdrawalFeeType[];
+
 /** A coin on one network: where deposits go and the withdrawal bounds and fee. */
 export const coinNetworkOption = z.object({
   id: z.int(),
@@ -36,7 +42,7 @@ export const coinNetworkOption = z.object({
   logoUrl: z.string(),
   minWithdrawAmount: decimalString,
   maxWithdrawAmount: decimalString,
-  feeType: z.enum(withdrawalFeeTypes),
+  feeType: z.enum(coinNetworkFeeTypes),
   feeNum: decimalString,
 });
 export type CoinNetworkOption = z.infer<typeof coinNetworkOption>;
