@@ -485,7 +485,8 @@ export interface CurrencyTable {
   sort: ColumnType<number, number | undefined, number>;
 }
 
-export type WithdrawFeeType = 'PERCENTAGE' | 'FIX_AMOUNT';
+/** The empty type charges no fee (0053). */
+export type WithdrawFeeType = 'PERCENTAGE' | 'FIX_AMOUNT' | '';
 
 export interface CoinNetworkTable {
   id: Generated<number>;
@@ -549,7 +550,7 @@ export interface BankWithdrawChannelTable {
   currency_id: number;
   min_amount: string | null;
   max_amount: string | null;
-  fee_type: 'PERCENTAGE' | 'FIX_AMOUNT';
+  fee_type: WithdrawFeeType;
   fee_num: string;
   enabled: boolean;
 }

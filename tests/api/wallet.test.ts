@@ -99,11 +99,12 @@ describe.each(testBackends())('wallets and transfers on $name', (backend) => {
     expect(await ledger.balance({ owner: null, book: 'real', kind: 'fees', currency: 'BTC' })).toBeGreaterThanOrEqual(money('0.0005'));
 
     const records = await call(server, '/v1/waa/wallet/records', { page: 1, limit: 10 }, user.token);
-    const list = (records.data as { list: { orderType: number; orderQuantity: string; unit: string }[]; pages: number }).list;
-    expect(list.map(({ orderType, orderQuantity, unit }) => ({ orderType, orderQuantity, unit }))).toEqual([
-      { orderType: 1, orderQuantity: '0.0149', unit: 'BTC' },
-      { orderType: 0, orderQuantity: '-0.50', unit: 'BTC' },
-      { orderType: 2, orderQuantity: '0.50', unit: 'BTC' },
+    const list = (records.data as { list: { orderType: number; movement: string; orderQuantity: string; unit: string }[]; pages: number }).list;
+    // The deposit is type 2 (the specification's "order") and says what it is: a deposit.
+    expect(list.map(({ orderType, movement, orderQuantity, unit }) => ({ orderType, movement, orderQuantity, unit }))).toEqual([
+      { orderType: 1, movement: 'transferOut', orderQuantity: '0.0149', unit: 'BTC' },
+      { orderType: 0, movement: 'transferIn', orderQuantity: '-0.50', unit: 'BTC' },
+      { orderType: 2, movement: 'deposit', orderQuantity: '0.50', unit: 'BTC' },
     ]);
     const onlyIn = await call(server, '/v1/waa/wallet/records', { page: 1, limit: 10, type: 0 }, user.token);
     expect((onlyIn.data as { list: unknown[]; pages: number })).toMatchObject({ pages: 1, list: [{ orderType: 0, orderQuantity: '-0.50' }] });

@@ -12,6 +12,7 @@ import { call } from './identity-support';
 import { decide, decided, newCustomer } from './reviews-support';
 import { saveAddress, tronAddress, verifyJunior } from './support/money-controls';
 import { createStaffAndSignIn } from './support/staff';
+import de from '../../src/shared/i18n/locales/de.json';
 
 type Customer = Awaited<ReturnType<typeof newCustomer>> & { aesKey: string; address: string };
 type Staff = Awaited<ReturnType<typeof createStaffAndSignIn>>;
@@ -28,8 +29,12 @@ interface Envelope {
 }
 
 /** A money call as the app makes it: the bearer token and, where the call needs one, a fresh Idempotency-Key. */
-async function moneyCall(server: TestServer, path: string, body: unknown, token: string, idempotencyKey?: string): Promise<Envelope> {
-  const response = await post(server.app, path, body, { authorization: `Bearer ${token}`, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) });
+async function moneyCall(server: TestServer, path: string, body: unknown, token: string, idempotencyKey?: string, language?: string): Promise<Envelope> {
+  const response = await post(server.app, path, body, {
+    authorization: `Bearer ${token}`,
+    ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+    ...(language ? { 'accept-language': language } : {}),
+  });
   return response.json() as Envelope;
 }
 
@@ -59,13 +64,14 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
   const heldOf = async (uid: number) => formatMoney(await ledger.balance({ owner: uid, book: 'real', kind: UserAccountKind.withdrawalHold, currency: 'USDT' }));
   const house = async (kind: string) => formatMoney(await ledger.balance({ owner: null, book: 'real', kind: kind as never, currency: 'USDT' }));
   const quote = (who: Customer, num: string) => moneyCall(server, '/v1/waa/withdraw/walletCalculate', { currencyId: usdtTrc20.currencyId, coinId: usdtTrc20.id, num }, who.token);
-  const withdraw = (who: Customer, num: string, practicalNum: string, key: string = crypto.randomUUID()) =>
+  const withdraw = (who: Customer, num: string, practicalNum: string, key: string = crypto.randomUUID(), language?: string) =>
     moneyCall(
       server,
       '/v1/waa/withdraw/submit',
       { num, practicalNum, currencyId: usdtTrc20.currencyId, coinId: usdtTrc20.id, paymentAddress: encodeField(who.address, who.aesKey), locale: 'en' },
       who.token,
       key,
+      language,
     );
   const reviewOf = async (uid: number) =>
     server.database.db.selectFrom('withdrawal').innerJoin('review_item', (join) => join.on('review_item.kind', '=', 'withdrawal').onRef('review_item.subject_ref', '=', (eb) => eb.cast('withdrawal.id', 'text'))).select(['withdrawal.id as withdrawalId', 'review_item.id as reviewId', 'review_item.status', 'withdrawal.status as withdrawalStatus']).where('withdrawal.uid', '=', uid).orderBy('withdrawal.id').execute();
@@ -165,7 +171,7 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
     await fund(who.uid, '500');
     const answer = await quote(who, '120');
     expect(answer.code, answer.msg).toBe(0);
-    expect(answer.data).toEqual({ feeType: 'FIX_AMOUNT', feeNum: '1.00', feeUsd: '1.00', practical: '119.00', isOver: false, afterBalance: '380.00' });
+    expect(answer.data).toEqual({ feeType: 'FIX_AMOUNT', feeNum: '1.00', feeUsd: '1.00', practical: '119.00', isOver: false, afterBalance: '380.00', practicalUsd: '119.00', afterBalanceUsd: '380.00' });
     expect(((await quote(who, '600')).data as { isOver: boolean }).isOver).toBe(true);
     const low = await quote(who, '49');
     expect(low.code).toBe(ErrorCode.INCORRECT_PARAMETER_VALUE);
@@ -181,6 +187,56 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
     } finally {
       await db.updateTable('coin_network').set({ enabled: true }).where('currency_id', '=', usdtTrc20.currencyId).execute();
     }
+  });
+
+  it('answers the bounds it enforces: the coin\'s within 50 – 10,000,000 USD, as the range hint shows them', async () => {
+    const who = await withdrawer();
+    const db = server.database.db;
+    const bounds = () => moneyCall(server, '/v1/waa/withdraw/bounds', { currencyId: usdtTrc20.currencyId, coinId: usdtTrc20.id }, who.token);
+    expect((await bounds()).data).toEqual({ min: '50.00', max: '10000000.00' });
+    const network = await db.selectFrom('coin_network').select(['min_withdraw', 'max_withdraw']).where('id', '=', usdtTrc20.id).executeTakeFirstOrThrow();
+    // A coin allowing more than the USD limits: the server (and so the hint) keeps to them.
+    await db.updateTable('coin_network').set({ min_withdraw: '10', max_withdraw: '20000000' }).where('id', '=', usdtTrc20.id).execute();
+    try {
+      expect((await bounds()).data).toEqual({ min: '50.00', max: '10000000.00' });
+      expect((await quote(who, '10000001')).code).toBe(ErrorCode.INCORRECT_PARAMETER_VALUE);
+    } finally {
+      await db.updateTable('coin_network').set({ min_withdraw: String(network.min_withdraw), max_withdraw: String(network.max_withdraw) }).where('id', '=', usdtTrc20.id).execute();
+    }
+    // Another currency's id for the network, or an unknown network: not found.
+    expect((await moneyCall(server, '/v1/waa/withdraw/bounds', { currencyId: usdtTrc20.currencyId + 100, coinId: usdtTrc20.id }, who.token)).code).toBe(ErrorCode.CURRENCY_NOT_FOUND);
+  });
+
+  it('quotes and places a withdrawal on a network whose fee type is empty (the specification: no fee)', async () => {
+    const who = await withdrawer();
+    await fund(who.uid, '500');
+    const db = server.database.db;
+    const network = await db.selectFrom('coin_network').select(['withdraw_fee_type', 'withdraw_fee']).where('id', '=', usdtTrc20.id).executeTakeFirstOrThrow();
+    await db.updateTable('coin_network').set({ withdraw_fee_type: '', withdraw_fee: '0' }).where('id', '=', usdtTrc20.id).execute();
+    try {
+      const listed = await call(server, '/v1/waa/wallet/coinNetworks', {}, who.token);
+      expect(listed.code, listed.msg).toBe(0);
+      expect((listed.data as { dtoList: { id: number; feeType: string }[] }).dtoList.find((item) => item.id === usdtTrc20.id)?.feeType).toBe('');
+      const answer = await quote(who, '120');
+      expect(answer.code, answer.msg).toBe(0);
+      expect(answer.data).toMatchObject({ feeType: '', feeNum: '0.00', feeUsd: '0.00', practical: '120.00', afterBalance: '380.00' });
+      const placed = await withdraw(who, '120', '120.00');
+      expect(placed.code, placed.msg).toBe(0);
+      expect(await heldOf(who.uid)).toBe('120.00');
+    } finally {
+      await db.updateTable('coin_network').set({ withdraw_fee_type: network.withdraw_fee_type, withdraw_fee: String(network.withdraw_fee) }).where('id', '=', usdtTrc20.id).execute();
+    }
+  });
+
+  it('refuses the second of two simultaneous withdrawals with 1070 in the reader\'s language, holding only the first', async () => {
+    const who = await withdrawer();
+    await fund(who.uid, '500');
+    const answers = await Promise.all([withdraw(who, '100', '99', crypto.randomUUID(), 'de'), withdraw(who, '100', '99', crypto.randomUUID(), 'de')]);
+    expect(answers.map((answer) => answer.code).sort()).toEqual([0, ErrorCode.WITHDRAWAL_UNDER_REVIEW]);
+    expect(answers.find((answer) => answer.code !== 0)?.msg).toContain(de.errors['1070']);
+    expect(await walletOf(who.uid)).toBe('400.00');
+    expect(await heldOf(who.uid)).toBe('100.00');
+    expect(await reviewOf(who.uid)).toHaveLength(1);
   });
 
   it('holds one of 20 parallel withdrawals (one under review at a time), and never below zero', async () => {
@@ -316,7 +372,7 @@ describe.each(testBackends())('withdrawals on $name', (backend) => {
     const meta = (await call(server, '/v1/waa/withdraw/bankMeta', {}, who.token)).data as { currencyId: number; currency: string; feeType: string };
     expect(meta).toMatchObject({ currency: 'USDT', minWithdrawAmount: '50.00', maxWithdrawAmount: '10000000.00', feeType: 'PERCENTAGE', feeNum: '1.00' });
     const quoted = (await call(server, '/v1/waa/withdraw/bankCalculate', { currencyId: meta.currencyId, num: '200' }, who.token)).data;
-    expect(quoted).toEqual({ feeType: 'PERCENTAGE', feeNum: '2.00', feeUsd: '2.00', practical: '198.00', isOver: false, afterBalance: '800.00' });
+    expect(quoted).toEqual({ feeType: 'PERCENTAGE', feeNum: '2.00', feeUsd: '2.00', practical: '198.00', isOver: false, afterBalance: '800.00', practicalUsd: '198.00', afterBalanceUsd: '800.00' });
     const submitted = await moneyCall(server, '/v1/waa/withdraw/bankSubmit', { num: '200', practicalNum: '198', userBankId: cardId, withdrawType: 1, locale: 'en' }, who.token, crypto.randomUUID());
     expect(submitted.code, submitted.msg).toBe(0);
     expect(await heldOf(who.uid)).toBe('200.00');

@@ -101,9 +101,9 @@ test('a pending withdrawal is cancelled from its record: asked first, the amount
   await expect(page.getByTestId('withdraw-available')).toHaveText('Available: 600.00 USDT');
   await page.getByRole('button', { name: 'Max', exact: true }).click();
   await expect(page.getByLabel('Amount')).toHaveValue('600');
-  await expect(page.getByTestId('withdraw-practical')).toHaveText('599.00 USDT');
-  await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
-  await expect(page.getByText('Submitted successfully, please wait for the review')).toBeVisible();
+  await expect(page.getByTestId('withdraw-practical')).toHaveText('599.00 USDT (≈ 599.00 USD)');
+  await page.getByRole('button', { name: 'Done', exact: true }).click();
+  await expect(page.getByText('Operation successful')).toBeVisible();
 
   await page.goto('/user/wallet/depositList');
   const record = page.getByTestId('fund-record').first();

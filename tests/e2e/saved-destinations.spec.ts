@@ -47,7 +47,7 @@ test('saved withdrawal destinations: a bank card added, listed by bank and last 
   await expect(warning).toBeHidden();
   await page.getByRole('button', { name: 'Delete' }).click();
   await page.getByRole('dialog', { name: 'Warning' }).getByRole('button', { name: 'Confirm' }).click();
-  await expect(page.getByText('Deleted successfully')).toBeVisible();
+  await expect(page.getByText('Operation successful')).toBeVisible();
   await page.goto('/user/wallet/bankCard');
   await expect(page.getByText('No bank card yet')).toBeVisible();
 
@@ -75,7 +75,7 @@ test('saved withdrawal destinations: a bank card added, listed by bank and last 
   const confirm = page.getByRole('dialog', { name: 'Delete crypto address' });
   await expect(confirm).toContainText('Delete this crypto address?');
   await confirm.getByRole('button', { name: 'Confirm' }).click();
-  await expect(page.getByText('Deleted successfully')).toBeVisible();
+  await expect(page.getByText('Operation successful')).toBeVisible();
   await page.goto('/user/wallet/crypto');
   await expect(page.getByText('No crypto address saved yet')).toBeVisible();
 });

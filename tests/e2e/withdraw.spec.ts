@@ -75,10 +75,10 @@ test('a withdrawal with its fee quote, approved by two finance staff in the cons
   await expect(page.getByText('The amount must be between 50 and 10000000')).toBeVisible();
   await page.getByLabel('Amount').fill('1500');
   await expect(page.getByTestId('withdraw-fee')).toHaveText('1.00 USDT (≈ 1.00 USD)');
-  await expect(page.getByTestId('withdraw-practical')).toHaveText('1,499.00 USDT');
-  await expect(page.getByTestId('withdraw-after')).toHaveText('100.00 USDT');
-  await page.getByRole('button', { name: 'Withdraw' }).click();
-  await expect(page.getByText('Submitted successfully, please wait for the review')).toBeVisible();
+  await expect(page.getByTestId('withdraw-practical')).toHaveText('1,499.00 USDT (≈ 1,499.00 USD)');
+  await expect(page.getByTestId('withdraw-after')).toHaveText('100.00 USDT (≈ 100.00 USD)');
+  await page.getByRole('button', { name: 'Done', exact: true }).click();
+  await expect(page.getByText('Operation successful')).toBeVisible();
 
   // Under review: withdraw/status blocks a second one, and the wallet holds only what is left.
   const balances = async () => ((await callApi(page, '/v1/waa/wallet/balance', session.token)).data as { list: { currency: string; balance: string }[] }).list.find((item) => item.currency === 'USDT')?.balance;
@@ -126,7 +126,7 @@ test('a withdrawal with its fee quote, approved by two finance staff in the cons
   await expect(page.getByTestId('hub-latest-funds').locator('.wallet-record').first()).toContainText('-1500.00 USDT · Success');
 });
 
-test('on a 360 × 640 phone the Withdraw button stays in view and uncovered under the quote and the authenticator code @mobile', async ({ page }) => {
+test('on a 360 × 640 phone the Done button stays in view and uncovered under the quote and the authenticator code @mobile', async ({ page }) => {
   test.setTimeout(90_000);
   await page.goto('/');
   await waitForApp(page);
@@ -150,9 +150,9 @@ test('on a 360 × 640 phone the Withdraw button stays in view and uncovered unde
   await page.getByLabel('Amount').fill('100');
   await expect(page.getByTestId('withdraw-fee')).toHaveText(/\d/);
   await expect(page.getByLabel('Authenticator code')).toBeAttached();
-  const submit = page.getByRole('button', { name: 'Withdraw' });
+  const submit = page.getByRole('button', { name: 'Done', exact: true });
   await expect(submit).toBeInViewport({ ratio: 1 });
   // Nothing is drawn over it: the point at its centre is the button.
   const box = (await submit.boundingBox())!;
-  expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('button')?.textContent, { x: box.x + box.width / 2, y: box.y + box.height / 2 })).toBe('Withdraw');
+  expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('button')?.textContent, { x: box.x + box.width / 2, y: box.y + box.height / 2 })).toBe('Done');
 });

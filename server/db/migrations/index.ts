@@ -35,6 +35,7 @@ import * as staffInvitationVoided from './0040-staff-invitation-voided';
 import * as staffConflicts from './0041-staff-conflicts';
 import * as leaseEpoch from './0042-lease-epoch';
 import * as overnightFee from './0049-overnight-fee';
+import * as emptyFeeType from './0053-empty-fee-type';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '0041-staff-conflicts': staffConflicts,
   '0042-lease-epoch': leaseEpoch,
   '0049-overnight-fee': overnightFee,
+  '0053-empty-fee-type': emptyFeeType,
 };

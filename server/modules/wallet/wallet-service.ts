@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { isPriceFresh } from '../../../src/shared/market/price-freshness';
-import type { TransformBody, TransformCalculateBody, WalletBalanceData, WalletRecordsBody, WalletRecordsData } from '../../../src/shared/api/wallet';
+import type { TransformBody, TransformCalculateBody, WalletBalanceData, WalletRecordMovement, WalletRecordsBody, WalletRecordsData } from '../../../src/shared/api/wallet';
 import { formatMoney, money, multiplyMoney, type Units } from '../../../src/shared/money/money';
 import { parseTransferAmount, quoteStillHolds, quoteTransfer, transferAmountUnit, transferDecimals, TransferType, type TransferQuote } from '../../../src/shared/money/transfer-quote';
 import type { Executor } from '../../db/after-commit';
@@ -31,6 +31,16 @@ function recordTypeOf(kind: JournalKind): 0 | 1 | 2 {
   if (kind === JournalKind.transferIn) return TransferType.in;
   if (kind === JournalKind.transferOut) return TransferType.out;
   return 2;
+}
+
+/** What moved the wallet, for the record's label (a type 2 line is a deposit or a withdrawal, not a trade). */
+function movementOf(kind: JournalKind): WalletRecordMovement {
+  if (kind === JournalKind.transferIn) return 'transferIn';
+  if (kind === JournalKind.transferOut) return 'transferOut';
+  if (kind === JournalKind.walletDeposit) return 'deposit';
+  if (kind === JournalKind.withdrawalHold) return 'withdrawal';
+  if (kind === JournalKind.withdrawalRelease) return 'withdrawalReturned';
+  return 'order';
 }
 
 /**
@@ -202,7 +212,8 @@ export function createWalletService(deps: {
      */
     async setCoinNetwork(trx: Executor, body: ConfigSetCoinNetworkBody) {
       const feeType = withdrawFeeTypes.find((type) => type === body.withdrawFeeType);
-      if (!feeType) throw refuse('withdrawFeeType must be PERCENTAGE or FIX_AMOUNT');
+      // The empty type (no fee) is one of them: absent is undefined, not falsy.
+      if (feeType === undefined) throw refuse('withdrawFeeType must be PERCENTAGE, FIX_AMOUNT or empty');
       const terms = { ...body, withdrawFeeType: feeType as WithdrawFeeTypeName };
       const violation = coinNetworkTermsViolation(terms);
       if (violation) throw refuse(`${violation.field} ${violation.problem}`);
@@ -272,6 +283,7 @@ export function createWalletService(deps: {
       return {
         list: lines.map((line) => ({
           orderType: recordTypeOf(line.journalKind),
+          movement: movementOf(line.journalKind),
           currency: line.currency,
           uid: String(line.journalId),
           orderQuantity: formatMoney(line.amount, 2),

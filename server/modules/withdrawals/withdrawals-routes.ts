@@ -11,6 +11,7 @@ import {
   withdrawBankCalculate,
   withdrawBankMeta,
   withdrawBankSubmit,
+  withdrawBounds,
   withdrawCancel,
   withdrawLimits,
   withdrawList,
@@ -126,6 +127,10 @@ export async function registerWithdrawalsRoutes(
     });
     scope.route(withdrawWalletCalculate, async (body, request) => withdrawals.walletCalculate(real(request), body));
     scope.route(withdrawBankCalculate, async (body, request) => withdrawals.bankCalculate(real(request), body));
+    scope.route(withdrawBounds, async (body, request) => {
+      real(request);
+      return withdrawals.bounds(body);
+    });
     // Money leaves the account only for a customer reachable by e-mail (p_bind_email_first).
     scope.route(withdrawSubmit, async (body, request) => {
       const uid = real(request);

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { WithdrawalNeedsVerification, WithdrawalQuoteData, WithdrawalRecord, WithdrawLimitsData } from '../../../src/shared/api/withdraw';
+import type { WithdrawalNeedsVerification, WithdrawalQuoteData, WithdrawalRecord, WithdrawBoundsData, WithdrawLimitsData } from '../../../src/shared/api/withdraw';
 import type { Switches } from '../../../src/shared/config/switches';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { maskedTail } from '../../../src/shared/money/encoded-field';
@@ -9,6 +9,7 @@ import { dailyWindowMs, holdUntilMs, meetsLevel, monthlyWindowMs, withdrawalAllo
 import { codedNoticeActionType, NoticeCode } from '../../../src/shared/notices/notice-codes';
 import {
   parseWithdrawalAmount,
+  typedWithdrawalBounds,
   withdrawalQuote,
   withdrawalRefusal,
   withinBounds,
@@ -366,6 +367,14 @@ export function createWithdrawalsService(deps: {
       if (networks.length === 0) throw new AppError(ErrorCode.CURRENCY_NOT_FOUND);
       if (networks.length > 1) throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'coinId is required: this currency is withdrawn on several networks');
       return quote(uid, await cryptoChannel(body.currencyId, networks[0]!.id), body.num);
+    },
+
+    /** `withdraw/bounds`: the coin's (with coinId) or the bank channel's bounds within the USD limits at the live rate, as amounts can be typed. */
+    async bounds(body: { currencyId: number; coinId?: number | undefined }): Promise<WithdrawBoundsData> {
+      const channel = body.coinId !== undefined ? await cryptoChannel(body.currencyId, body.coinId) : await bankChannel();
+      if (channel.currencyId !== body.currencyId) throw new AppError(ErrorCode.CURRENCY_NOT_FOUND);
+      const bounds = typedWithdrawalBounds(withdrawalBounds(channel.terms, await wallet.usdRate(channel.currencyId)));
+      return { min: formatMoney(bounds.min), max: formatMoney(bounds.max) };
     },
 
     async bankCalculate(uid: number, body: { currencyId: number; num: string }) {

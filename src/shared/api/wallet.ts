@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { contract, moneyInput, noBody } from './contract';
 import { decimalString } from './envelope';
+import type { WithdrawalFeeType } from '../money/withdrawal-quote';
 
 /** One currency wallet of the signed-in real account, valued in USD at the live price. */
 export const walletBalanceItem = z.object({
@@ -22,6 +23,12 @@ export type WalletBalanceItem = z.infer<typeof walletBalanceItem>;
 export const walletBalanceData = z.object({ list: z.array(walletBalanceItem), totalBalance: decimalString });
 export type WalletBalanceData = z.infer<typeof walletBalanceData>;
 
+/**
+ * The fee types of withdrawal-quote.ts, written out: importing its values would make every
+ * screen reading wallets fetch that module's chunk (the first load's preload lists grow).
+ */
+const coinNetworkFeeTypes = ['PERCENTAGE', 'FIX_AMOUNT', ''] as const satisfies readonly WithdrawalFeeType[];
+
 /** A coin on one network: where deposits go and the withdrawal bounds and fee. */
 export const coinNetworkOption = z.object({
   id: z.int(),
@@ -35,7 +42,7 @@ export const coinNetworkOption = z.object({
   logoUrl: z.string(),
   minWithdrawAmount: decimalString,
   maxWithdrawAmount: decimalString,
-  feeType: z.enum(['PERCENTAGE', 'FIX_AMOUNT']),
+  feeType: z.enum(coinNetworkFeeTypes),
   feeNum: decimalString,
 });
 export type CoinNetworkOption = z.infer<typeof coinNetworkOption>;
@@ -77,8 +84,17 @@ export const walletRecordsBody = z.strictObject({
 });
 export type WalletRecordsBody = z.infer<typeof walletRecordsBody>;
 
+/**
+ * What moved a wallet, beyond the specification's three types: a type 2 ("order") line is
+ * a deposit credited, a withdrawal held or a withdrawal handed back, each labelled by what it
+ * is. Optional: a back end that sends only `orderType` is labelled by the type.
+ */
+export const walletRecordMovements = ['transferIn', 'transferOut', 'deposit', 'withdrawal', 'withdrawalReturned', 'order'] as const;
+export type WalletRecordMovement = (typeof walletRecordMovements)[number];
+
 export const walletRecord = z.object({
   orderType: walletRecordType,
+  movement: z.optional(z.enum(walletRecordMovements)),
   currency: z.string(),
   /** The movement's number. */
   uid: z.string(),

@@ -155,6 +155,9 @@ export const withdrawalQuoteData = z.object({
   practical: decimalString,
   isOver: z.boolean(),
   afterBalance: decimalString,
+  /** What arrives and the balance after in USD; optional: a back end naming only the specification's fields is shown in the coin. */
+  practicalUsd: z.optional(decimalString),
+  afterBalanceUsd: z.optional(decimalString),
 });
 export type WithdrawalQuoteData = z.infer<typeof withdrawalQuoteData>;
 
@@ -169,6 +172,20 @@ export const withdrawBankCalculate = contract(
   z.strictObject({ currencyId: z.int().check(z.positive()), coinId: z.optional(z.int().check(z.positive())), num: withdrawalAmount }),
   withdrawalQuoteData,
 );
+
+/**
+ * `withdraw/bounds`: the amounts a withdrawal on a channel may have now, as the server
+ * enforces them: the coin's (with `coinId`) or the bank card channel's (without) bounds
+ * within the general 50 – 10,000,000 USD at the currency's live rate. The range hint shows
+ * these, not the coin's own bounds, which the USD limits may narrow (BTC's 200 is above
+ * 10,000,000 USD).
+ */
+export const withdrawBounds = contract(
+  '/v1/waa/withdraw/bounds',
+  z.strictObject({ currencyId: z.int().check(z.positive()), coinId: z.optional(z.int().check(z.positive())) }),
+  z.object({ min: decimalString, max: decimalString }),
+);
+export type WithdrawBoundsData = z.infer<typeof withdrawBounds.data>;
 
 const localeField = z.string().check(z.trim(), z.minLength(2), z.maxLength(16));
 

@@ -13,7 +13,8 @@ export interface CurrencyTerms {
   sort: number;
 }
 
-export const withdrawFeeTypes = ['PERCENTAGE', 'FIX_AMOUNT'] as const;
+/** As the fee quote names them (withdrawal-quote.ts): a percentage, a fixed amount, or empty: no fee. */
+export const withdrawFeeTypes = ['PERCENTAGE', 'FIX_AMOUNT', ''] as const;
 export type WithdrawFeeTypeName = (typeof withdrawFeeTypes)[number];
 
 /** A network's terms as the back office sets them. */
@@ -74,7 +75,7 @@ export function isValuationSourceOf(code: string, productCode: string | null): b
 /**
  * Whether a network's terms are acceptable: a network name of 2–32 plain characters, a
  * platform deposit address (trimmed, 10–128 of letters, digits and `: _ . -`), 0 ≤ minimum ≤
- * maximum withdrawal, a fee type and a fee ≥ 0 (a percentage below 100).
+ * maximum withdrawal, a fee type and a fee ≥ 0 (a percentage below 100; 0 with the empty type, which charges none).
  */
 export function coinNetworkTermsViolation(terms: CoinNetworkTerms): ConfigViolation<CoinNetworkTerms> | null {
   if (!networkNamePattern.test(terms.network) || terms.network.trim() !== terms.network) return { field: 'network', problem: 'must be 2 to 32 letters, digits, spaces or . _ - ( )' };
@@ -83,9 +84,11 @@ export function coinNetworkTermsViolation(terms: CoinNetworkTerms): ConfigViolat
   if (min === null || min < 0n) return { field: 'minWithdraw', problem: 'must be a decimal of at least 0' };
   const max = parseMoney(terms.maxWithdraw);
   if (max === null || max < min) return { field: 'maxWithdraw', problem: 'must be at least the minimum withdrawal' };
-  if (!withdrawFeeTypes.includes(terms.withdrawFeeType)) return { field: 'withdrawFeeType', problem: 'must be PERCENTAGE or FIX_AMOUNT' };
+  if (!withdrawFeeTypes.includes(terms.withdrawFeeType)) return { field: 'withdrawFeeType', problem: 'must be PERCENTAGE, FIX_AMOUNT or empty' };
   const fee = parseMoney(terms.withdrawFee);
   if (fee === null || fee < 0n) return { field: 'withdrawFee', problem: 'must be a decimal of at least 0' };
   if (terms.withdrawFeeType === 'PERCENTAGE' && fee >= hundred) return { field: 'withdrawFee', problem: 'a percentage must be below 100' };
+  // A fee beside the empty type would read as charged while none is.
+  if (terms.withdrawFeeType === '' && fee !== 0n) return { field: 'withdrawFee', problem: 'must be 0 when the fee type is empty (no fee)' };
   return null;
 }

@@ -15,9 +15,10 @@ export const withdrawalUsdMax = money('10000000');
 /** Amounts are typed with at most 5 decimals (spec §9). */
 export const withdrawalAmountDecimals = 5;
 
-export const WithdrawalFeeType = { percentage: 'PERCENTAGE', fixAmount: 'FIX_AMOUNT' } as const;
+/** The fee quote's type (spec §3 "Fee quote"): PERCENTAGE, FIX_AMOUNT or empty, which charges no fee. */
+export const WithdrawalFeeType = { percentage: 'PERCENTAGE', fixAmount: 'FIX_AMOUNT', none: '' } as const;
 export type WithdrawalFeeType = (typeof WithdrawalFeeType)[keyof typeof WithdrawalFeeType];
-export const withdrawalFeeTypes = [WithdrawalFeeType.percentage, WithdrawalFeeType.fixAmount] as const;
+export const withdrawalFeeTypes = [WithdrawalFeeType.percentage, WithdrawalFeeType.fixAmount, WithdrawalFeeType.none] as const;
 
 /** The amount field's rule: digits and one point, a leading "." stripped, at most 5 decimals. */
 export function withdrawalAmountInput(raw: string): string {
@@ -40,7 +41,7 @@ export interface WithdrawalChannel {
   minAmount: Units | null;
   maxAmount: Units | null;
   feeType: WithdrawalFeeType;
-  /** A percentage (1.5 = 1.5 %) or a fixed amount in the channel's currency. */
+  /** A percentage (1.5 = 1.5 %) or a fixed amount in the channel's currency; unused when the type is empty. */
   feeNum: Units;
 }
 
@@ -68,6 +69,16 @@ function ceilDivide(numerator: bigint, denominator: bigint): bigint {
   return (numerator + denominator - 1n) / denominator;
 }
 
+/**
+ * The bounds as an amount can be typed (5 decimals): the minimum rounded up, the maximum cut
+ * down. The same typed amounts are within them; the hint then names amounts one can type.
+ */
+export function typedWithdrawalBounds(bounds: WithdrawalBounds): WithdrawalBounds {
+  const step = 10n ** BigInt(moneyScale - withdrawalAmountDecimals);
+  const min = bounds.min % step === 0n ? bounds.min : bounds.min - (bounds.min % step) + step;
+  return { min, max: bounds.max - (bounds.max % step) };
+}
+
 export function withinBounds(amount: Units, bounds: WithdrawalBounds): boolean {
   return amount >= bounds.min && amount <= bounds.max;
 }
@@ -88,6 +99,7 @@ export function withdrawalMaxAmount(available: Units, bounds: WithdrawalBounds, 
 
 /** The fee of a withdrawal of `amount` on the channel, in its currency, rounded to the ledger's scale. */
 export function withdrawalFee(amount: Units, channel: Pick<WithdrawalChannel, 'feeType' | 'feeNum'>): Units {
+  if (channel.feeType === WithdrawalFeeType.none) return 0n;
   if (channel.feeType === WithdrawalFeeType.fixAmount) return channel.feeNum;
   return divideMoney(multiplyMoney(amount, channel.feeNum), money('100'));
 }
@@ -104,17 +116,24 @@ export interface WithdrawalQuote {
   isOver: boolean;
   /** The available balance once the amount is held. */
   afterBalance: string;
+  /** What arrives and the balance after, in USD at the quote's rate (the form shows both in USD, spec §2 "Withdraw"). */
+  practicalUsd: string;
+  afterBalanceUsd: string;
 }
 
 export function withdrawalQuote(input: { amount: Units; channel: WithdrawalChannel; usdRate: Units; available: Units }): WithdrawalQuote {
   const fee = withdrawalFee(input.amount, input.channel);
+  const practical = input.amount - fee;
+  const afterBalance = input.available - input.amount;
   return {
     feeType: input.channel.feeType,
     feeNum: formatMoney(fee),
     feeUsd: formatMoney(multiplyMoney(fee, input.usdRate)),
-    practical: formatMoney(input.amount - fee),
+    practical: formatMoney(practical),
     isOver: input.amount > input.available,
-    afterBalance: formatMoney(input.available - input.amount),
+    afterBalance: formatMoney(afterBalance),
+    practicalUsd: formatMoney(multiplyMoney(practical, input.usdRate)),
+    afterBalanceUsd: formatMoney(multiplyMoney(afterBalance, input.usdRate)),
   };
 }
 

@@ -217,7 +217,7 @@ function NetworkDialog(props: { currency: StaffCurrency; network: StaffCoinNetwo
         <select className="staff-select" value={draft.withdrawFeeType} onChange={(event) => setDraft({ ...draft, withdrawFeeType: event.target.value as WithdrawFeeTypeName })}>
           {withdrawFeeTypes.map((type) => (
             <option key={type} value={type}>
-              {t(`staff.currencies.fee_types.${type}`)}
+              {t(`staff.currencies.fee_types.${type === '' ? 'none' : type}`)}
             </option>
           ))}
         </select>

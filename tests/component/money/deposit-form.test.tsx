@@ -101,6 +101,12 @@ describe('the deposit form', () => {
     expect(server.callsOf(depositSubmit)).toEqual([]);
   });
 
+  it('warns at the proof picker to use the native camera first, as the specification asks of file pickers', async () => {
+    await openStepTwo('USDT · TRC20');
+    expect(screen.getByTestId('deposit-camera-warning')).toHaveTextContent(t('notice.native_camera_first'));
+    expect(screen.getByText(t('notice.native_camera_first'))).toBeVisible();
+  });
+
   it('refuses a proof that is not a photo or screenshot', async () => {
     const { user, proof } = await openStepTwo('USDT · TRC20');
     await user.upload(proof, new File(['GIF89a'], 'transfer.gif', { type: 'image/gif' }));

@@ -4,7 +4,7 @@ import { WithdrawForm } from '../../../src/app/features/money/withdraw/withdraw-
 import { twoFactorStatus } from '../../../src/shared/api/auth';
 import { idempotencyHeader } from '../../../src/shared/api/idempotency';
 import { walletBalance, walletCoinNetworks, type CoinNetworkOption } from '../../../src/shared/api/wallet';
-import { bankCardList, cryptoWalletList, withdrawStatus, withdrawSubmit, withdrawWalletCalculate, type WithdrawalQuoteData } from '../../../src/shared/api/withdraw';
+import { bankCardList, cryptoWalletList, withdrawBounds, withdrawStatus, withdrawSubmit, withdrawWalletCalculate, type WithdrawalQuoteData } from '../../../src/shared/api/withdraw';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { decodeField, encodeField } from '../../../src/shared/money/encoded-field';
 import { signIn, testAesKey } from '../support/engine-state';
@@ -30,7 +30,10 @@ const savedAddress = 'TXyzSavedCustomerAddress42';
 /** The quote the server gives for an amount: a fixed fee (1 unless said), what arrives, the balance after. */
 function quoteFor(num: string, balance = '1000', fee = 1): WithdrawalQuoteData {
   const amount = Number(num);
-  return { feeType: 'FIX_AMOUNT', feeNum: String(fee), feeUsd: String(fee), practical: (amount - fee).toFixed(2), isOver: amount > Number(balance), afterBalance: (Number(balance) - amount).toFixed(2) };
+  const practical = (amount - fee).toFixed(2);
+  const afterBalance = (Number(balance) - amount).toFixed(2);
+  // USDT at 1 USD: the USD values are the coin's.
+  return { feeType: 'FIX_AMOUNT', feeNum: String(fee), feeUsd: String(fee), practical, isOver: amount > Number(balance), afterBalance, practicalUsd: practical, afterBalanceUsd: afterBalance };
 }
 
 function withdrawServer(options: { balance?: string; fee?: number; wallets?: boolean; status?: Refusal } = {}) {
@@ -62,7 +65,7 @@ async function openWithdraw(server = withdrawServer()) {
   const amount = await screen.findByRole('textbox', { name: t('withdraw.amount') });
   // The saved address is decoded and chosen once the lists have answered.
   await screen.findByText(savedAddress);
-  return { ...view, amount, submit: screen.getByRole('button', { name: t('withdraw.submit') }) };
+  return { ...view, amount, submit: screen.getByRole('button', { name: t('common.done') }) };
 }
 
 describe('the withdraw form', () => {
@@ -70,9 +73,10 @@ describe('the withdraw form', () => {
     const { user, server, amount, submit, location } = await openWithdraw();
     expect(screen.getByTestId('withdraw-range')).toHaveTextContent(t('withdraw.range_hint', { min: '10', max: '5000' }));
     await user.type(amount, '100');
-    await waitFor(() => expect(screen.getByTestId('withdraw-practical')).toHaveTextContent('99.00 USDT'));
+    // What arrives and the balance after with their units, in the coin and in USD, as the fee reads.
+    await waitFor(() => expect(screen.getByTestId('withdraw-practical')).toHaveTextContent('99.00 USDT (≈ 99.00 USD)'));
     expect(screen.getByTestId('withdraw-fee')).toHaveTextContent('1.00 USDT (≈ 1.00 USD)');
-    expect(screen.getByTestId('withdraw-after')).toHaveTextContent('900.00 USDT');
+    expect(screen.getByTestId('withdraw-after')).toHaveTextContent('900.00 USDT (≈ 900.00 USD)');
     expect(submit).toBeEnabled();
 
     await user.click(submit);
@@ -84,7 +88,7 @@ describe('the withdraw form', () => {
     expect(body.paymentAddress).not.toContain(savedAddress);
     expect(decodeField(body.paymentAddress, testAesKey)).toBe(savedAddress);
     expect(call?.headers[idempotencyHeader]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await screen.findByRole('status')).toHaveTextContent(t('withdraw.submit_success'));
+    expect(await screen.findByRole('status')).toHaveTextContent(t('notice.operation_success'));
     await waitFor(() => expect(location.history.at(-1)).toBe('/user'));
   });
 
@@ -121,6 +125,41 @@ describe('the withdraw form', () => {
     expect(screen.getByTestId('withdraw-fee')).toHaveTextContent('--');
   });
 
+  it('hints the bounds the server enforces, under the coin\'s own, and names them for an amount between the two', async () => {
+    const server = withdrawServer();
+    // The USD limits narrow the coin's 5000 to 2000 at today's rate.
+    server.on(withdrawBounds, (body) => {
+      expect(body).toEqual({ currencyId: usdtTron.currencyId, coinId: usdtTron.id });
+      return { min: '10', max: '2000' };
+    });
+    const { user, amount, submit } = await openWithdraw(server);
+    await waitFor(() => expect(screen.getByTestId('withdraw-range')).toHaveTextContent(t('withdraw.range_hint', { min: '10', max: '2000' })));
+    await user.type(amount, '3000');
+    expect(screen.getByRole('alert')).toHaveTextContent(t('withdraw.amount_limit', { min: '10', max: '2000' }));
+    expect(server.bodiesOf(withdrawWalletCalculate).map((body) => (body as { num: string }).num)).not.toContain('3000');
+    expect(submit).toBeDisabled();
+  });
+
+  it('asks the bounds again when a quote is refused for its range, and then names the new ones', async () => {
+    const server = withdrawServer();
+    let maxNow = '5000';
+    server.on(withdrawBounds, () => ({ min: '10', max: maxNow }));
+    server.on(withdrawWalletCalculate, (body) => {
+      // The rate moved: the server's bounds are lower now than the form last heard.
+      if (Number(body.num) > 2000) {
+        maxNow = '2000';
+        return new Refusal(ErrorCode.INCORRECT_PARAMETER_VALUE, 'amount outside the withdrawal limits', { min: '10', max: '2000' });
+      }
+      return quoteFor(body.num);
+    });
+    const { user, amount } = await openWithdraw(server);
+    await waitFor(() => expect(server.callsOf(withdrawBounds)).toHaveLength(1));
+    await user.type(amount, '3000');
+    expect(await screen.findByRole('alert')).toHaveTextContent(t('withdraw.amount_limit', { min: '10', max: '2000' }));
+    expect(screen.getByTestId('withdraw-range')).toHaveTextContent(t('withdraw.range_hint', { min: '10', max: '2000' }));
+    expect(screen.getByTestId('withdraw-fee')).toHaveTextContent('--');
+  });
+
   it('says the balance is short when the quote says so, and cannot be submitted', async () => {
     const { user, amount, submit } = await openWithdraw(withdrawServer({ balance: '50' }));
     await user.type(amount, '100');
@@ -140,7 +179,7 @@ describe('the withdraw form', () => {
     renderView(<WithdrawForm />, { server: withdrawServer({ status: new Refusal(ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION, '', { requiredLevel: 'junior' }) }) });
     expect(await screen.findByTestId('withdraw-blocked')).toHaveTextContent(t(`errors.${ErrorCode.WITHDRAWAL_NEEDS_VERIFICATION}`));
     expect(screen.getByRole('link', { name: t('withdraw.verify_identity') })).toHaveAttribute('href', '/user/juniorVerified');
-    expect(screen.queryByRole('button', { name: t('withdraw.submit') })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: t('common.done') })).not.toBeInTheDocument();
   });
 
   it('leads to the full verification when the brand asks for it', async () => {
@@ -165,7 +204,7 @@ describe('the withdraw form', () => {
     expect(code).not.toHaveAttribute('placeholder');
     expect(screen.getByText(t('withdraw.totp_hint'))).toBeVisible();
     await user.type(amount, '100');
-    await screen.findByText('99.00 USDT');
+    await screen.findByText('99.00 USDT (≈ 99.00 USD)');
     expect(submit).toBeDisabled();
     await user.type(code, '12a3456');
     expect(code).toHaveValue('123456');

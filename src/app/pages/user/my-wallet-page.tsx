@@ -17,7 +17,7 @@ type Tab = 'my_wallet' | 'wallet_record';
 
 /**
  * `/user/myWallet`: total assets in USD (the currency wallets and the trading account, shown beneath, added up), a row per
- * currency with its transfer-in and transfer-out drawers (8 s refresh while visible), and
+ * currency with its transfer-in and transfer-out drawers (8 s refresh while this tab is shown and the page visible), and
  * the record tab.
  */
 export function MyWalletPage() {
@@ -27,7 +27,8 @@ export function MyWalletPage() {
   const [tab, setTab] = useState<Tab>('my_wallet');
   // The spec's drawer type: closed, or a currency with the direction.
   const [drawer, setDrawer] = useState<{ item: WalletBalanceItem; type: TransferType } | null>(null);
-  const { data, reload } = useWalletBalances();
+  // The 8 s refresh runs on the my_wallet tab only (the spec: "while the tab is visible").
+  const { data, reload } = useWalletBalances({ refreshing: tab === 'my_wallet' });
   const trading = useAccountBalance();
 
   return (

@@ -48,6 +48,11 @@ describe('network terms', () => {
     expect(coinNetworkTermsViolation({ ...tron, minWithdraw: '0.5', maxWithdraw: '0.5', withdrawFeeType: 'PERCENTAGE', withdrawFee: '0.5' })).toBeNull();
   });
 
+  it('accepts the empty fee type (no fee) with a fee of 0, and refuses a fee beside it', () => {
+    expect(coinNetworkTermsViolation({ ...tron, withdrawFeeType: '', withdrawFee: '0' })).toBeNull();
+    expect(coinNetworkTermsViolation({ ...tron, withdrawFeeType: '', withdrawFee: '1' })?.field).toBe('withdrawFee');
+  });
+
   it.each([
     [{ network: '' }, 'network'],
     [{ network: 'TRC<20>' }, 'network'],

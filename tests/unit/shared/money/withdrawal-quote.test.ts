@@ -3,6 +3,7 @@ import { ErrorCode } from '../../../../src/shared/errors/catalogue';
 import { money } from '../../../../src/shared/money/money';
 import {
   parseWithdrawalAmount,
+  typedWithdrawalBounds,
   withdrawalAmountInput,
   withdrawalBounds,
   withdrawalMaxAmount,
@@ -44,6 +45,13 @@ describe('withdrawal bounds', () => {
   });
 });
 
+describe('the bounds as amounts are typed', () => {
+  it('round the minimum up and cut the maximum down to 5 decimals, keeping whole ones as they are', () => {
+    expect(typedWithdrawalBounds({ min: money('0.00100001'), max: money('166.66666666') })).toEqual({ min: money('0.00101'), max: money('166.66666') });
+    expect(typedWithdrawalBounds({ min: money('50'), max: money('10000000') })).toEqual({ min: money('50'), max: money('10000000') });
+  });
+});
+
 describe('the fee quote', () => {
   it('charges a fixed fee in the coin and values it in USD', () => {
     expect(withdrawalQuote({ amount: money('100'), channel: usdtTrc20, usdRate: money('1'), available: money('1000') })).toEqual({
@@ -53,11 +61,29 @@ describe('the fee quote', () => {
       practical: '75.00',
       isOver: false,
       afterBalance: '900.00',
+      practicalUsd: '75.00',
+      afterBalanceUsd: '900.00',
     });
+  });
+  it('charges nothing when the fee type is empty (the specification: PERCENTAGE, FIX_AMOUNT or empty)', () => {
+    const free: WithdrawalChannel = { ...usdtTrc20, feeType: '', feeNum: money('25') };
+    expect(withdrawalQuote({ amount: money('100'), channel: free, usdRate: money('1'), available: money('1000') })).toEqual({
+      feeType: '',
+      feeNum: '0.00',
+      feeUsd: '0.00',
+      practical: '100.00',
+      isOver: false,
+      afterBalance: '900.00',
+      practicalUsd: '100.00',
+      afterBalanceUsd: '900.00',
+    });
+    expect(withdrawalRefusal({ amount: money('100'), practicalSeen: money('100'), channel: free, usdRate: money('1'), available: money('500') })).toBeNull();
   });
   it('charges a percentage of the amount and says when the amount is over the balance', () => {
     const quote = withdrawalQuote({ amount: money('2'), channel: btc, usdRate: money('30000'), available: money('1.5') });
     expect(quote).toMatchObject({ feeType: 'PERCENTAGE', feeNum: '0.01', feeUsd: '300.00', practical: '1.99', isOver: true, afterBalance: '-0.50' });
+    // What arrives and the balance after, valued in USD at the quote's rate.
+    expect(quote).toMatchObject({ practicalUsd: '59700.00', afterBalanceUsd: '-15000.00' });
   });
 });
 

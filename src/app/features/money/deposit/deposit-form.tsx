@@ -209,6 +209,10 @@ export function DepositForm(props: { coins: readonly DepositCoinOption[] }) {
           {previewUrl ? <img src={previewUrl} alt={t('deposit.proof')} /> : <span>{preparing ? t('deposit.processing') : t('deposit.proof_pick')}</span>}
         </button>
         {proof ? <span className="field-hint">{t('deposit.proof_change')}</span> : null}
+        {/* The specification's warning on file pickers, as the verification and avatar pickers give it. */}
+        <span className="field-hint" data-testid="deposit-camera-warning">
+          {t('notice.native_camera_first')}
+        </span>
         {errors.proof ? (
           <p className="field-error" role="alert">
             {errors.proof}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { walletBalance, type WalletBalanceData } from '../../../../shared/api/wallet';
 import { useApp } from '../../../app-context';
 
@@ -7,33 +7,60 @@ export const walletRefreshMs = 8_000;
 
 /**
  * The signed-in account's wallets (`wallet/balance`): loaded at once, then every 8 s while
- * the page is visible (a hidden tab asks nothing, and asks at once when it shows again).
- * `reload` after a transfer.
+ * the page is visible and `refreshing` (the wallet's my_wallet tab, not its records tab: the
+ * spec's rule), a hidden page asking nothing and asking at once when it shows again; turned
+ * on again, it asks at once. `reload` after a transfer.
  */
-export function useWalletBalances(): { data: WalletBalanceData | null; reload: () => void } {
+export function useWalletBalances(options: { refreshing?: boolean } = {}): { data: WalletBalanceData | null; reload: () => void } {
+  const refreshing = options.refreshing ?? true;
   const { http } = useApp();
   const [data, setData] = useState<WalletBalanceData | null>(null);
   const [version, setVersion] = useState(0);
   const reload = useCallback(() => setVersion((value) => value + 1), []);
+  // Whether the refresh was off since the last answer: turned on again, it asks at once.
+  const pausedSinceLoad = useRef(false);
 
-  useEffect(() => {
-    let stopped = false;
-    let timer: number | null = null;
-    const load = () => {
+  const load = useCallback(
+    (isStopped: () => boolean) => {
       http
         .call(walletBalance, {}, { silent: true })
-        .then((next) => !stopped && setData(next))
+        .then((next) => {
+          if (isStopped()) return;
+          pausedSinceLoad.current = false;
+          setData(next);
+        })
         .catch(() => undefined);
+    },
+    [http],
+  );
+
+  // At once, and again on every reload.
+  useEffect(() => {
+    let stopped = false;
+    load(() => stopped);
+    return () => {
+      stopped = true;
     };
+  }, [load, version]);
+
+  // Every 8 s while refreshing and the page is visible.
+  useEffect(() => {
+    if (!refreshing) {
+      pausedSinceLoad.current = true;
+      return;
+    }
+    let stopped = false;
+    let timer: number | null = null;
+    const isStopped = () => stopped;
     const schedule = () => {
       if (timer !== null) window.clearInterval(timer);
-      timer = document.visibilityState === 'visible' ? window.setInterval(load, walletRefreshMs) : null;
+      timer = document.visibilityState === 'visible' ? window.setInterval(() => load(isStopped), walletRefreshMs) : null;
     };
     const onVisibility = () => {
-      if (document.visibilityState === 'visible') load();
+      if (document.visibilityState === 'visible') load(isStopped);
       schedule();
     };
-    load();
+    if (pausedSinceLoad.current) load(isStopped);
     schedule();
     document.addEventListener('visibilitychange', onVisibility);
     return () => {
@@ -41,7 +68,7 @@ export function useWalletBalances(): { data: WalletBalanceData | null; reload: (
       if (timer !== null) window.clearInterval(timer);
       document.removeEventListener('visibilitychange', onVisibility);
     };
-  }, [http, version]);
+  }, [load, refreshing]);
 
   return { data, reload };
 }

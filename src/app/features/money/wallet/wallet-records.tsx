@@ -17,6 +17,14 @@ const filters: readonly RecordFilter[] = ['all', 0, 1, 2];
 /** A record's row: type and amount, the time under them. */
 const recordRowHeight = 62;
 
+/** A record's label: a deposit or a withdrawal in its own words (their type, 2, reads "order"), else its type. */
+function recordLabelKey(record: WalletRecord): string {
+  if (record.movement === 'deposit') return 'deposit.records_type_deposit';
+  if (record.movement === 'withdrawal') return 'deposit.records_type_withdraw';
+  if (record.movement === 'withdrawalReturned') return 'wallet.record_withdrawal_returned';
+  return `wallet.record_type_${record.orderType}`;
+}
+
 function recordKey(record: WalletRecord): string {
   return `${record.uid}:${record.currency}:${record.orderQuantity}`;
 }
@@ -62,7 +70,7 @@ export function WalletRecords() {
         endCheckKey={state.status}
         renderRow={({ item: record, key, props }) => (
           <li key={key} {...props} className="wallet-record">
-            <span className="wallet-record-type">{t(`wallet.record_type_${record.orderType}`)}</span>
+            <span className="wallet-record-type">{t(recordLabelKey(record))}</span>
             <span className={`numeric ${record.orderQuantity.startsWith('-') ? 'down' : 'up'}`}>
               {record.orderQuantity.startsWith('-') ? '' : '+'}
               {record.orderQuantity} {record.unit}

@@ -139,7 +139,8 @@ export function BankCardForm(props: { cardId: number | null }) {
     if (cardId === null) return;
     try {
       await http.call(bankCardDelete, { id: cardId });
-      showToast('success', t('withdraw.delete_success'));
+      // The specification's notice after a delete: "operation success".
+      showToast('success', t('notice.operation_success'));
       navigate('/user/wallet/bankCard', { replace: true });
     } catch {
       // The request client told the customer; the card stays.

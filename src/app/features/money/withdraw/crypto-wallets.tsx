@@ -184,7 +184,8 @@ export function DeleteCryptoView(props: { query: URLSearchParams }) {
   async function remove() {
     try {
       await http.call(cryptoWalletDelete, { walletId });
-      showToast('success', t('withdraw.delete_success'));
+      // The specification's notice after a delete: "operation success".
+      showToast('success', t('notice.operation_success'));
       navigate('/user/wallet/crypto', { replace: true });
     } catch {
       // The request client told the customer; the address stays.

@@ -1,10 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import {
   withdrawBankCalculate,
   withdrawBankMeta,
   withdrawBankSubmit,
+  withdrawBounds,
   withdrawLimits,
   withdrawStatus,
   withdrawSubmit,
@@ -94,6 +95,31 @@ function useWithdrawLimits(enabled: boolean) {
   return { limits, reload: () => setAsked((count) => count + 1) };
 }
 
+/**
+ * The bounds the server enforces on the channel now (`withdraw/bounds`: the coin's within the
+ * 50 – 10,000,000 USD limits at the live rate), asked when the channel changes and again when
+ * a quote is refused for its range (the rate moved). Null until answered for this channel.
+ */
+function useEnforcedBounds(channel: { currencyId: number; coinId?: number } | null) {
+  const { http } = useApp();
+  const key = channel ? JSON.stringify(channel) : null;
+  const [answered, setAnswered] = useState<{ key: string; min: string; max: string } | null>(null);
+  const [asked, setAsked] = useState(0);
+  useEffect(() => {
+    if (key === null) return;
+    let stopped = false;
+    http
+      .call(withdrawBounds, JSON.parse(key) as { currencyId: number; coinId?: number }, { silent: true })
+      .then((bounds) => !stopped && setAnswered({ key, ...bounds }))
+      .catch(() => undefined);
+    return () => {
+      stopped = true;
+    };
+  }, [http, key, asked]);
+  const reload = useCallback(() => setAsked((count) => count + 1), []);
+  return { bounds: answered !== null && answered.key === key ? answered : null, reload };
+}
+
 /** "You can withdraw X more today / this month", and the cooling-off hold with the time it ends. */
 function WithdrawAllowance(props: { limits: WithdrawLimitsData }) {
   const { t } = useTranslation();
@@ -178,13 +204,19 @@ export function WithdrawForm() {
   const wallet = networkWallets.find((item) => item.walletId === walletId) ?? networkWallets[0] ?? null;
   const card = (cards ?? []).find((item) => item.id === cardId) ?? cards?.[0] ?? null;
 
-  // The bounds: the coin's, or the bank channel's with 0 as the default.
-  const bounds = activeMethod === 'crypto' ? { min: network?.minWithdrawAmount ?? '0', max: network?.maxWithdrawAmount ?? '0' } : { min: bankMeta?.minWithdrawAmount ?? '0', max: bankMeta?.maxWithdrawAmount ?? '0' };
+  // The bounds: those the server enforces (the coin's within the USD limits), else, until it
+  // answers, the coin's, or the bank channel's with 0 as the default.
+  const enforced = useEnforcedBounds(
+    activeMethod === 'crypto' ? (network ? { currencyId: network.currencyId, coinId: network.id } : null) : bankMeta ? { currencyId: bankMeta.currencyId } : null,
+  );
+  const channelBounds = activeMethod === 'crypto' ? { min: network?.minWithdrawAmount ?? '0', max: network?.maxWithdrawAmount ?? '0' } : { min: bankMeta?.minWithdrawAmount ?? '0', max: bankMeta?.maxWithdrawAmount ?? '0' };
+  const boundUnits = { min: parseMoney((enforced.bounds ?? channelBounds).min) ?? 0n, max: parseMoney((enforced.bounds ?? channelBounds).max) ?? 0n };
+  const bounds = { min: formatMoney(boundUnits.min, 0), max: formatMoney(boundUnits.max, 0) };
   const amountUnits = parseWithdrawalAmount(amount);
   // The coin the amount is typed in, shown with every figure of the quote.
   const coinUnit = (activeMethod === 'crypto' ? network?.currency : bankMeta?.currency) ?? '';
-  const minUnits = parseMoney(bounds.min) ?? 0n;
-  const maxUnits = parseMoney(bounds.max) ?? 0n;
+  const minUnits = boundUnits.min;
+  const maxUnits = boundUnits.max;
   const inRange = amountUnits !== null && amountUnits >= minUnits && amountUnits <= maxUnits;
   const destinationReady = activeMethod === 'crypto' ? network !== null && wallet !== null : bankMeta !== null && card !== null;
 
@@ -199,6 +231,7 @@ export function WithdrawForm() {
 
   // Quote now and every second while the amount is in range and a destination is chosen.
   // A quote shows only for the request it answered: another amount or channel shows none until its own arrives.
+  const reloadBounds = enforced.reload;
   const quoteRequest = JSON.stringify([activeMethod, network?.id ?? null, bankMeta?.currencyId ?? null, amount]);
   const quote = inRange && destinationReady && answered?.request === quoteRequest ? answered.quote : null;
   useEffect(() => {
@@ -209,7 +242,12 @@ export function WithdrawForm() {
         activeMethod === 'crypto' && network
           ? http.call(withdrawWalletCalculate, { currencyId: network.currencyId, coinId: network.id, num: amount }, { silent: true })
           : http.call(withdrawBankCalculate, { currencyId: bankMeta?.currencyId ?? 0, num: amount }, { silent: true });
-      request.then((answer) => !stopped && setAnswered({ request: quoteRequest, quote: answer })).catch(() => undefined);
+      request
+        .then((answer) => !stopped && setAnswered({ request: quoteRequest, quote: answer }))
+        .catch((error: unknown) => {
+          // Refused for its range: the bounds moved with the rate; ask them again, and the message names the new ones.
+          if (!stopped && error instanceof RequestError && error.failure.kind === 'code' && error.failure.code === ErrorCode.INCORRECT_PARAMETER_VALUE) reloadBounds();
+        });
     };
     ask();
     const timer = setInterval(ask, requoteMs);
@@ -217,9 +255,11 @@ export function WithdrawForm() {
       stopped = true;
       clearInterval(timer);
     };
-  }, [http, activeMethod, network, bankMeta, amount, inRange, destinationReady, quoteRequest]);
+  }, [http, activeMethod, network, bankMeta, amount, inRange, destinationReady, quoteRequest, reloadBounds]);
 
   const practical = quote ? (parseMoney(quote.practical) ?? 0n) : null;
+  // The quote's figures in the coin with their USD value, as the fee reads (the specification shows them in USD).
+  const withUsd = (inCoin: string, usd: string | undefined) => (usd === undefined ? inCoin : `${inCoin} (≈ ${format.amount(usd, 'USD')})`);
   const amountError =
     amount !== '' && !inRange
       ? t('withdraw.amount_limit', { min: bounds.min, max: bounds.max })
@@ -261,7 +301,8 @@ export function WithdrawForm() {
           { idempotencyKey: key },
         );
       }
-      showToast('success', t('withdraw.submit_success'));
+      // The specification's notice after a withdrawal, a delete or a demo reset: "operation success".
+      showToast('success', t('notice.operation_success'));
       navigate('/user', { replace: true });
     } catch (error) {
       // The request client told the user; a limit or a hold it met shows on the form from now on.
@@ -394,18 +435,19 @@ export function WithdrawForm() {
         </div>
         <div>
           <dt>{t('withdraw.estimated_arrival')}</dt>
-          <dd data-testid="withdraw-practical">{quote ? format.quantity(quote.practical, coinUnit) : '--'}</dd>
+          <dd data-testid="withdraw-practical">{quote ? withUsd(format.quantity(quote.practical, coinUnit), quote.practicalUsd) : '--'}</dd>
         </div>
         <div>
           <dt>{t('withdraw.balance_after')}</dt>
-          <dd data-testid="withdraw-after">{quote ? format.quantity(quote.afterBalance, coinUnit) : '--'}</dd>
+          <dd data-testid="withdraw-after">{quote ? withUsd(format.quantity(quote.afterBalance, coinUnit), quote.afterBalanceUsd) : '--'}</dd>
         </div>
       </dl>
 
       <SecondFactorField enabled={secondFactorOn} value={code} onChange={setCode} />
       <div className="money-form-actions">
+        {/* The specification's word for the submit button: Done. */}
         <button type="submit" className="button primary" disabled={!canSubmit}>
-          {t('withdraw.submit')}
+          {t('common.done')}
         </button>
       </div>
     </form>

@@ -200,7 +200,8 @@ export function ResetDemoButton() {
     if (!(await confirmDialog({ title: t('position.reset_demo'), message: t('position.reset_demo_confirm') }))) return;
     try {
       await http.call(resetMock, {});
-      showToast('success', t('position.reset_done'));
+      // The specification's notice after a reset: "operation success".
+      showToast('success', t('notice.operation_success'));
     } catch {
       // Told by the request client.
     }
