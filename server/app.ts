@@ -225,7 +225,7 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
     nowMs,
   });
   // Loans: the 'loan' (four-eyes) and 'repayment' review kinds, paid from and back to the house's loans; a cash change told to the account's sockets.
-  await registerLoans({ database, signedIn, ledger, reviews, notices, site, cashChanged: (uid) => positionsFeed.changed(uid, 'real'), nowMs });
+  await registerLoans({ database, signedIn, ledger, reviews, notices, site, repayAfterRejection: settings.loanRepayAfterRejection, cashChanged: (uid) => positionsFeed.changed(uid, 'real'), nowMs });
   // Identity verification: documents through uploads, the 'identity' and 'juniorIdentity' items through reviews, outcomes as notices.
   await registerVerification({ settings, database, dataDir: dependencies.dataDir ?? null, repository: verificationRepository, uploads, reviews, notices, site, signedIn, nowMs });
   // The deposit/withdraw records: one UNION ALL of the two modules' reads, paged by the database.

@@ -220,6 +220,11 @@ const environmentSchema = z.object({
   WITHDRAWAL_HOLD_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(86_400),
   /** The verification level a real-money withdrawal needs: junior by default; `none` relaxes it (the levels' limits still apply). */
   WITHDRAW_MIN_VERIFICATION: z.enum(['none', 'junior', 'full']).default('junior'),
+  /**
+   * After a rejected repayment the specification allows no other (the customer is told
+   * p_loan_repayment_reject and settles it with staff); on, a rejected one may be tried again.
+   */
+  LOAN_REPAY_AFTER_REJECTION: flag.default(false),
   /** Deposits for everyone (the deposit-disabled setting): off, deposit/status answers disabled and deposit/submit is refused. */
   DEPOSITS_ENABLED: flag.default(true),
   /** Development control of the price feed (POST /dev/market/pause and /resume). Never on by default. */
@@ -402,6 +407,7 @@ export function readSettings(environment: NodeJS.ProcessEnv = process.env) {
     depositMaxUsd: values.DEPOSIT_MAX_USD,
     withdrawalHoldSeconds: values.WITHDRAWAL_HOLD_SECONDS,
     withdrawMinVerification: values.WITHDRAW_MIN_VERIFICATION,
+    loanRepayAfterRejection: values.LOAN_REPAY_AFTER_REJECTION,
     /** True for `all`: one process, no leases, no relaying across processes. */
     singleProcess: roles.all,
     roles: roles.roles,

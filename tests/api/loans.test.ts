@@ -65,6 +65,22 @@ describe.each(testBackends())('loans on $name', (backend) => {
   const reviewOf = async (kind: 'loan' | 'repayment', subject: number) =>
     (await server.database.db.selectFrom('review_item').select(['id', 'status']).where('kind', '=', kind).where('subject_ref', '=', String(subject)).executeTakeFirstOrThrow());
   const books = async () => [...(await ledger.check()), ...(await reconcileBooks(server.database.db))];
+  /** Cash leaves the customer's trading account (as a withdrawal would), so that it no longer covers a repayment. */
+  const spendCash = (on: TestServer, uid: number, amount: string) =>
+    on.database.db.transaction().execute(async (trx) => {
+      const books = createLedger(on.database.db);
+      await books.lockCash(trx, uid, 'real');
+      await books.postInTransaction(trx, {
+        idempotencyKey: `test-spend:${crypto.randomUUID()}`,
+        book: 'real',
+        kind: 'deposit',
+        uid,
+        postings: [
+          { account: { owner: uid, book: 'real', kind: 'cash' }, amount: -money(amount) },
+          { account: { owner: null, book: 'real', kind: 'deposits' }, amount: money(amount) },
+        ],
+      });
+    });
   const fundCash = (uid: number, amount: string) => ledger.creditDeposit({ uid, amount: money(amount), idempotencyKey: `test-loan-cash:${crypto.randomUUID()}` });
 
   /** A customer with an approved loan of `amount` (two finance approvals). */
@@ -225,14 +241,6 @@ describe.each(testBackends())('loans on $name', (backend) => {
     // The ledger and the books agree after a loan and a partial repayment.
     expect(await books()).toEqual([]);
 
-    // A rejected repayment changes no money; the loan stays active.
-    expect((await repay(who, loan, 10000)).code).toBe(0);
-    const second = await reviewOf('repayment', (await repayments(who, loan))[0]!.id);
-    await decided(server, financeB.token, { kind: 'repayment', id: second.id, decision: 'reject', reason: 'wrong amount' }, 'rejected');
-    expect((await repayments(who, loan))[0]).toMatchObject({ status: 2, amount: '10000.00' });
-    expect(await cashOf(who.uid)).toBe('30000.00');
-    expect(await check(who)).toMatchObject({ status: 1, amountOwed: '30000.00' });
-
     // The rest: the loan ends (100) and the house's loans account is back where it was for it.
     expect((await repay(who, loan, 30000)).code).toBe(0);
     const last = await reviewOf('repayment', (await repayments(who, loan))[0]!.id);
@@ -250,28 +258,29 @@ describe.each(testBackends())('loans on $name', (backend) => {
     expect((await repay(who, loan, 40000)).code).toBe(0);
     const item = await reviewOf('repayment', (await repayments(who, loan))[0]!.id);
     // The customer's cash is spent meanwhile (45,000 leave it).
-    await server.database.db.transaction().execute(async (trx) => {
-      await ledger.lockCash(trx, who.uid, 'real');
-      await ledger.postInTransaction(trx, {
-        idempotencyKey: `test-spend:${crypto.randomUUID()}`,
-        book: 'real',
-        kind: 'deposit',
-        uid: who.uid,
-        postings: [
-          { account: { owner: who.uid, book: 'real', kind: 'cash' }, amount: -money('45000') },
-          { account: { owner: null, book: 'real', kind: 'deposits' }, amount: money('45000') },
-        ],
-      });
-    });
+    await spendCash(server, who.uid, '45000');
     expect(await cashOf(who.uid)).toBe('5000.00');
     expect((await decide(server, financeA.token, { kind: 'repayment', id: item.id, decision: 'approve' })).code).toBe(ErrorCode.INSUFFICIENT_BALANCE);
     expect(await cashOf(who.uid)).toBe('5000.00');
     expect(await check(who)).toMatchObject({ status: 1, amountOwed: '50000.00' });
     expect((await repayments(who, loan))[0]!.status).toBe(0);
-    // Submitting more than the cash covers is refused at once too.
     await decided(server, financeA.token, { kind: 'repayment', id: item.id, decision: 'reject', reason: 'not covered' }, 'rejected');
-    expect((await repay(who, loan, 6000)).code).toBe(ErrorCode.INSUFFICIENT_BALANCE);
     expect(await ledger.check()).toEqual([]);
+  });
+
+  it('allows no repayment after a rejected one (the specification: p_loan_repayment_reject), changing no money', async () => {
+    const { who, loan } = await borrower(50000);
+    expect((await repay(who, loan, 10000)).code).toBe(0);
+    const item = await reviewOf('repayment', (await repayments(who, loan))[0]!.id);
+    await decided(server, financeB.token, { kind: 'repayment', id: item.id, decision: 'reject', reason: 'wrong amount' }, 'rejected');
+    expect((await repayments(who, loan))[0]).toMatchObject({ status: 2, amount: '10000.00' });
+    expect(await cashOf(who.uid)).toBe('50000.00');
+    expect(await check(who)).toMatchObject({ status: 1, amountOwed: '50000.00' });
+    const answer = await call(server, '/v1/waa/loan/repayment/get', { loanId: loan.id, loanUid: loan.uid }, who.token);
+    expect((answer.data as { repayAfterRejection: boolean }).repayAfterRejection).toBe(false);
+    expect(await repay(who, loan, 10000)).toMatchObject({ code: ErrorCode.INCORRECT_PARAMETER_CONTENT, msg: 'Your last repayment was rejected (1001)' });
+    expect(await repayments(who, loan)).toHaveLength(1);
+    expect(await books()).toEqual([]);
   });
 
   it('a replayed repayment key records one repayment; an overdue loan reads as status 4 and can still be repaid', async () => {
@@ -332,6 +341,34 @@ describe.each(testBackends())('loans on $name', (backend) => {
       expect((answer.json() as Envelope).code).toBe(ErrorCode.LOAN_UNAVAILABLE);
     } finally {
       await off.close();
+    }
+  });
+
+  it('under LOAN_REPAY_AFTER_REJECTION a rejected repayment may be tried again, and one the cash does not cover is refused at once', async () => {
+    const lenient = await startTestServer(backend, { CODES_SENT_PER_10_MIN: '500', CODE_CHECKS_PER_10_MIN: '500', SWITCHES: 'user/loan=1', LOAN_REPAY_AFTER_REJECTION: '1' });
+    const saved = server;
+    server = lenient;
+    try {
+      const approvers = [await createStaffAndSignIn(lenient, { roles: ['finance'] }), await createStaffAndSignIn(lenient, { roles: ['finance'] })];
+      const who = await newCustomer(lenient, 'lenient');
+      const surety = await newCustomer(lenient, 'surety');
+      expect((await moneyCall(lenient, '/v1/waa/loan/insert', { amount: 50000, days: 7, guarantor: surety.uid, remark: '' }, who.token)).code).toBe(0);
+      const loan = (await check(who))!;
+      const review = await reviewOf('loan', loan.id);
+      await decided(lenient, approvers[0]!.token, { kind: 'loan', id: review.id, decision: 'approve' }, 'awaiting_second');
+      await decided(lenient, approvers[1]!.token, { kind: 'loan', id: review.id, decision: 'approve' }, 'approved');
+      expect((await repay(who, loan, 10000)).code).toBe(0);
+      const item = await reviewOf('repayment', (await repayments(who, loan))[0]!.id);
+      await decided(lenient, approvers[0]!.token, { kind: 'repayment', id: item.id, decision: 'reject', reason: 'wrong amount' }, 'rejected');
+      const answer = await call(lenient, '/v1/waa/loan/repayment/get', { loanId: loan.id, loanUid: loan.uid }, who.token);
+      expect((answer.data as { repayAfterRejection: boolean }).repayAfterRejection).toBe(true);
+      await spendCash(lenient, who.uid, '45000');
+      expect((await repay(who, loan, 6000)).code).toBe(ErrorCode.INSUFFICIENT_BALANCE);
+      expect((await repay(who, loan, 5000)).code).toBe(0);
+      expect(await repayments(who, loan)).toMatchObject([{ status: 0, amount: '5000.00' }, { status: 2 }]);
+    } finally {
+      server = saved;
+      await lenient.close();
     }
   });
 });

@@ -46,6 +46,8 @@ export async function registerLoans(deps: {
   reviews: ReviewsService;
   notices: NoticesService;
   site: Pick<SiteService, 'switches'>;
+  /** LOAN_REPAY_AFTER_REJECTION. */
+  repayAfterRejection: boolean;
   cashChanged: (uid: number) => void;
   nowMs?: (() => number) | undefined;
 }): Promise<LoansService> {
@@ -57,6 +59,7 @@ export async function registerLoans(deps: {
     reviews: deps.reviews,
     notices: deps.notices,
     loansEnabled: async () => (await deps.site.switches())['user/loan'],
+    repayAfterRejection: deps.repayAfterRejection,
     cashChanged: deps.cashChanged,
     nowMs,
   });

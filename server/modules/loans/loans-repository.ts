@@ -66,8 +66,9 @@ export function createLoansRepository(db: Kysely<Database>) {
       return db.selectFrom('loan_repayment').selectAll().where('loan_id', '=', loanId).orderBy('id', 'desc').execute();
     },
 
-    waitingRepayment(trx: Transaction<Database>, loanId: number) {
-      return trx.selectFrom('loan_repayment').select('id').where('loan_id', '=', loanId).where('status', '=', 0).executeTakeFirst();
+    /** The loan's latest repayment (the loan's row is locked by the caller, so none is added meanwhile). */
+    latestRepayment(trx: Transaction<Database>, loanId: number) {
+      return trx.selectFrom('loan_repayment').select(['id', 'status']).where('loan_id', '=', loanId).orderBy('id', 'desc').limit(1).executeTakeFirst();
     },
 
     async insertRepayment(trx: Transaction<Database>, repayment: { loanId: number; uid: number; amount: string; amountOwed: string }): Promise<number> {

@@ -3,7 +3,7 @@ import type { LoanDto, RepaymentDto } from '../../../src/shared/api/loan';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { codedNoticeActionType, NoticeCode, type NoticeEvent } from '../../../src/shared/notices/notice-codes';
 import { fallbackLanguage, isLanguageCode, type LanguageCode } from '../../../src/shared/i18n/languages';
-import { LoanStatus, loanRequestProblem, RepaymentStatus, repaymentProblem } from '../../../src/shared/money/loan-rules';
+import { LoanStatus, loanRequestProblem, RepaymentStatus, repaymentBlock, repaymentProblem } from '../../../src/shared/money/loan-rules';
 import { formatMoney, money, type Units } from '../../../src/shared/money/money';
 import { afterCommit } from '../../db/after-commit';
 import type { Database } from '../../db/schema';
@@ -55,6 +55,8 @@ export function createLoansService(deps: {
   reviews: ReviewsService;
   notices: NoticesService;
   loansEnabled: () => Promise<boolean>;
+  /** LOAN_REPAY_AFTER_REJECTION: whether a rejected latest repayment may be tried again. */
+  repayAfterRejection: boolean;
   /** The account's cash changed: its open sockets are told once the transaction commits. */
   cashChanged: (uid: number) => void;
   nowMs: () => number;
@@ -220,13 +222,13 @@ export function createLoansService(deps: {
     },
 
     /** `loan/repayment/get`: the repayments of the customer's own loan, newest first. */
-    async repayments(uid: number, ref: { loanId: number; loanUid: number }): Promise<{ dtoList: RepaymentDto[] }> {
+    async repayments(uid: number, ref: { loanId: number; loanUid: number }): Promise<{ dtoList: RepaymentDto[]; repayAfterRejection: boolean }> {
       await requireEnabled();
       // Only the owner reads a loan's repayments; another's loan is refused as not theirs.
       const loan = ref.loanUid === uid ? await repository.find(ref.loanId) : undefined;
       if (!loan || loan.uid !== uid) throw refused(ErrorCode.LOAN_NOT_ACTIVE, 'loan.not_active');
       const rows = await repository.repayments(loan.id);
-      return { dtoList: rows.map(repaymentView) };
+      return { dtoList: rows.map(repaymentView), repayAfterRejection: deps.repayAfterRejection };
     },
 
     async checkRepayment(uid: number, request: { loanId: number; loanUid: number; amount: number }) {
@@ -238,12 +240,16 @@ export function createLoansService(deps: {
 
     /**
      * Records a repayment and its review item in the caller's transaction: the loan must be
-     * the caller's and active, no other repayment waiting, the amount at most what is owed
+     * the caller's and active, the latest repayment approved (or none; a rejected one only under
+     * LOAN_REPAY_AFTER_REJECTION), the amount at most what is owed
      * and covered by the cash now (checked again at approval).
      */
     async repay(trx: Transaction<Database>, request: { uid: number; loanId: number; loanUid: number; amount: number }): Promise<null> {
       const loan = await activeLoanOf(trx, request.uid, request);
-      if (await repository.waitingRepayment(trx, loan.id)) throw refused(ErrorCode.REPAYMENT_WAITING, 'loan.repayment_waiting');
+      const latest = await repository.latestRepayment(trx, loan.id);
+      const block = repaymentBlock(latest ? [latest] : [], { repayAfterRejection: deps.repayAfterRejection });
+      if (block === 'waiting') throw refused(ErrorCode.REPAYMENT_WAITING, 'loan.repayment_waiting');
+      if (block === 'rejected') throw refused(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'loan.p_loan_repayment_reject');
       const owed = money(String(loan.owed));
       const problem = repaymentProblem(request.amount, dollarsOf(owed));
       if (problem === 'above') throw refused(ErrorCode.REPAYMENT_ABOVE_OWED, 'loan.repayment_above_owed', { owed: formatMoney(owed) });

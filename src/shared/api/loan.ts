@@ -58,6 +58,14 @@ export type RepaymentDto = z.infer<typeof repaymentDto>;
 const loanRef = { loanId: z.int().check(z.positive()), loanUid: z.int().check(z.positive()) };
 
 /** A loan's repayments, newest first. */
-export const loanRepaymentGet = contract('/v1/waa/loan/repayment/get', z.strictObject(loanRef), z.object({ dtoList: z.array(repaymentDto) }));
+export const loanRepaymentGet = contract(
+  '/v1/waa/loan/repayment/get',
+  z.strictObject(loanRef),
+  z.object({
+    dtoList: z.array(repaymentDto),
+    /** Whether a rejected latest repayment may be tried again (a brand's setting; absent: no, the specification's rule). */
+    repayAfterRejection: z.optional(z.boolean()),
+  }),
+);
 
 export const loanRepaymentInsert = contract('/v1/waa/loan/repayment/insert', z.strictObject({ ...loanRef, amount: z.int().check(z.nonnegative()) }), z.null());

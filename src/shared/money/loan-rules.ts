@@ -56,3 +56,16 @@ export function owedAmountOf(loan: { amountOwed: string }, records: readonly { s
   const latest = records[0];
   return latest && latest.status === RepaymentStatus.waiting ? latest.amountOwed : loan.amountOwed;
 }
+
+/**
+ * Why a new repayment cannot be made now, by the latest record (`records` newest first); null
+ * when it can. The specification: only after an approved one or none; one waiting is decided
+ * first, and after a rejected one the customer is told p_loan_repayment_reject. A brand may
+ * let a rejected repayment be tried again (the server's LOAN_REPAY_AFTER_REJECTION).
+ */
+export function repaymentBlock(records: readonly { status: number }[], options: { repayAfterRejection: boolean }): 'waiting' | 'rejected' | null {
+  const latest = records[0];
+  if (!latest || latest.status === RepaymentStatus.approved) return null;
+  if (latest.status === RepaymentStatus.waiting) return 'waiting';
+  return options.repayAfterRejection ? null : 'rejected';
+}

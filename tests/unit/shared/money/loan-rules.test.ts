@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loanAmount, loanDays, loanRequestProblem, loanViewOf, owedAmountOf, repaymentProblem } from '../../../../src/shared/money/loan-rules';
+import { loanAmount, loanDays, loanRequestProblem, loanViewOf, owedAmountOf, repaymentBlock, repaymentProblem } from '../../../../src/shared/money/loan-rules';
 
 describe('loan rules', () => {
   it('keeps the specification constants', () => {
@@ -37,5 +37,15 @@ describe('loan rules', () => {
     expect(owedAmountOf(loan, [])).toBe('70000.00');
     expect(owedAmountOf(loan, [record(0, '50000.00'), record(1, '70000.00')])).toBe('50000.00');
     expect(owedAmountOf(loan, [record(2, '40000.00'), record(1, '70000.00')])).toBe('70000.00');
+  });
+
+  it('allows a repayment only after an approved one or none; after a rejected one only where the brand allows it', () => {
+    const strict = { repayAfterRejection: false };
+    expect(repaymentBlock([], strict)).toBeNull();
+    expect(repaymentBlock([{ status: 1 }, { status: 2 }], strict)).toBeNull();
+    expect(repaymentBlock([{ status: 0 }], strict)).toBe('waiting');
+    expect(repaymentBlock([{ status: 2 }, { status: 1 }], strict)).toBe('rejected');
+    expect(repaymentBlock([{ status: 2 }], { repayAfterRejection: true })).toBeNull();
+    expect(repaymentBlock([{ status: 0 }], { repayAfterRejection: true })).toBe('waiting');
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loanCheck, loanInsert, loanRepaymentGet, loanRepaymentInsert, type LoanDto, type RepaymentDto } from '../../../../shared/api/loan';
-import { loanAmount, loanDays, loanRemarkMax, loanViewOf, owedAmountOf, RepaymentStatus, repaymentProblem, repaymentStep } from '../../../../shared/money/loan-rules';
+import { loanAmount, loanDays, loanRemarkMax, loanViewOf, owedAmountOf, RepaymentStatus, repaymentBlock, repaymentProblem, repaymentStep } from '../../../../shared/money/loan-rules';
 import { newIdempotencyKey } from '../../../api/http-client';
 import { useApp } from '../../../app-context';
 import { showToast } from '../../../components/toasts';
@@ -138,13 +138,18 @@ function RepaymentView(props: { loan: LoanDto; onChanged: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [recordsVersion, setRecordsVersion] = useState(0);
+  const [repayAfterRejection, setRepayAfterRejection] = useState(false);
   const overdue = loan.status === 4;
 
   useEffect(() => {
     let stopped = false;
     http
       .call(loanRepaymentGet, { loanId: loan.id, loanUid: loan.uid })
-      .then((answer) => !stopped && setRecords(answer.dtoList))
+      .then((answer) => {
+        if (stopped) return;
+        setRecords(answer.dtoList);
+        setRepayAfterRejection(answer.repayAfterRejection ?? false);
+      })
       .catch(() => !stopped && setRecords([]));
     return () => {
       stopped = true;
@@ -159,8 +164,8 @@ function RepaymentView(props: { loan: LoanDto; onChanged: () => void }) {
   const latest = list[0];
   const owed = owedAmountOf(loan, list);
   const owedDollars = wholeDollars(owed);
-  // A waiting repayment must be decided first; a rejected one says so and may be tried again.
-  const canRepay = records !== null && latest?.status !== RepaymentStatus.waiting && owedDollars > 0;
+  // Only after an approved repayment or none (a waiting one is decided first; a rejected one says so, and is tried again only where the brand allows it).
+  const canRepay = records !== null && repaymentBlock(list, { repayAfterRejection }) === null && owedDollars > 0;
 
   async function repay() {
     if (!sliding) {
