@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fundRecords, type FundRecord } from '../../../../shared/api/deposit';
 import { withdrawCancel } from '../../../../shared/api/withdraw';
@@ -11,6 +11,7 @@ import { showToast } from '../../../components/toasts';
 import { VirtualList } from '../../../components/virtual-list';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { useIsDesktop } from '../../../layouts/use-viewport';
+import { listFailureCap, listRetryDelayMs, usePagedList } from '../../trading/history/use-paged-list';
 import '../../../styles/money.css';
 
 type TypeFilter = 'all' | 0 | 1;
@@ -25,12 +26,6 @@ const recordRowEstimatePx = 66;
 /** A record's state as the customer reads it: a withdrawal they canceled says so rather than "Fail". */
 export function fundRecordStateKey(record: FundRecord): string {
   return record.canceled ? 'deposit.status_canceled' : `deposit.status_${record.payState}`;
-}
-
-/** One page's answer joined to what was loaded: a record appears once even if a new one shifted the pages. */
-export function appendRecords(loaded: readonly FundRecord[], page: readonly FundRecord[]): FundRecord[] {
-  const seen = new Set(loaded.map((record) => record.id));
-  return [...loaded, ...page.filter((record) => !seen.has(record.id))];
 }
 
 /** The withdrawal's number in `withdraw/cancel` from the record's id (`withdraw:7`); null for a deposit or another shape. */
@@ -125,48 +120,36 @@ export function FundRecords() {
   const isDesktop = useIsDesktop();
   const [type, setType] = useState<TypeFilter>('all');
   const [status, setStatus] = useState<StatusFilter>('all');
-  const [records, setRecords] = useState<FundRecord[]>([]);
-  const [nextPage, setNextPage] = useState(1);
-  const [done, setDone] = useState(false);
-  const [loading, setLoading] = useState(false);
   const [selected, setSelected] = useState<FundRecord | null>(null);
-  const generation = useRef(0);
+  // Records canceled here since they loaded, shown as canceled without reloading the pages.
+  const [canceled, setCanceled] = useState<ReadonlyMap<string, FundRecord>>(new Map());
+  // A filter change starts a new list from page 1 (answers for the old filters are dropped); a
+  // failed page is tried again, and loading stops after more than 5 failures in a row (spec §4 "Paging").
+  const { state, list: pages } = usePagedList<FundRecord, { items: FundRecord[]; pages: number }>({
+    resetKey: `${type}:${status}`,
+    fetchPage: async (page, signal) => {
+      const answer = await http.call(
+        fundRecords,
+        { pageNum: page, pageSize: fundRecordsPageSize, ...(type === 'all' ? {} : { type }), ...(status === 'all' ? {} : { status }) },
+        { silent: true, signal },
+      );
+      return { items: answer.list, pages: answer.pages };
+    },
+    keyOf: (record) => record.id,
+    failureCap: listFailureCap,
+    retryDelayMs: listRetryDelayMs,
+  });
+  const records = state.items.map((record) => canceled.get(record.id) ?? record);
+  const done = state.status === 'end';
 
-  /** A filter change starts over from page 1; answers still on their way for the old filters are dropped. */
   function changeFilters(next: { type: TypeFilter; status: StatusFilter }) {
-    generation.current += 1;
     setType(next.type);
     setStatus(next.status);
-    setRecords([]);
-    setNextPage(1);
-    setDone(false);
-    setLoading(false);
     setSelected(null);
   }
 
-  const loadMore = useCallback(() => {
-    if (loading || done) return;
-    const mine = generation.current;
-    setLoading(true);
-    http
-      .call(fundRecords, {
-        pageNum: nextPage,
-        pageSize: fundRecordsPageSize,
-        ...(type === 'all' ? {} : { type }),
-        ...(status === 'all' ? {} : { status }),
-      })
-      .then((answer) => {
-        if (mine !== generation.current) return;
-        setRecords((loaded) => appendRecords(loaded, answer.list));
-        setNextPage(nextPage + 1);
-        setDone(nextPage >= answer.pages);
-      })
-      .catch(() => mine === generation.current && setDone(true))
-      .finally(() => mine === generation.current && setLoading(false));
-  }, [http, loading, done, nextPage, type, status]);
-
   function showCanceled(record: FundRecord) {
-    setRecords((loaded) => loaded.map((item) => (item.id === record.id ? record : item)));
+    setCanceled((shown) => new Map(shown).set(record.id, record));
     setSelected((current) => (current?.id === record.id ? record : current));
   }
 
@@ -200,7 +183,8 @@ export function FundRecords() {
         scrollerClassName="fund-records-scroller"
         listClassName="fund-records"
         testId="fund-records"
-        onEndReached={loadMore}
+        onEndReached={pages.loadMore}
+        endCheckKey={state.status}
         renderRow={({ item: record, key, props }) => (
           <li key={key} {...props}>
             <button type="button" className={`fund-record${selected?.id === record.id ? ' selected' : ''}`} onClick={() => setSelected(record)} data-testid="fund-record">
@@ -224,7 +208,18 @@ export function FundRecords() {
             </button>
           </li>
         )}
-        footer={<p className="list-end">{loading ? t('common.loading') : done ? t(records.length === 0 ? 'deposit.no_records' : 'deposit.end') : ''}</p>}
+        footer={
+          <p className="list-end" data-testid="fund-records-status">
+            {state.status === 'loading' ? t('common.loading') : null}
+            {state.status === 'retrying' ? t('wallet.records_retrying') : null}
+            {state.status === 'stopped' ? (
+              <button type="button" className="link-button" onClick={() => pages.retry()}>
+                {t('common.retry')}
+              </button>
+            ) : null}
+            {done ? t(records.length === 0 ? 'deposit.no_records' : 'deposit.end') : null}
+          </p>
+        }
       />
     </div>
   );

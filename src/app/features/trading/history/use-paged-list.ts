@@ -1,5 +1,10 @@
 import { useEffect, useLayoutEffect, useMemo, useSyncExternalStore } from 'react';
 
+/** The specification's paging: after more than 5 failed responses in a row, no further loading. */
+export const listFailureCap = 5;
+/** The wait before another try: doubling from 1 s, at most 8 s. */
+export const listRetryDelayMs = (failures: number) => Math.min(8_000, 500 * 2 ** failures);
+
 /** One page as a paged source answers it: its items and how many pages there are in all. */
 export interface PageOf<Item> {
   items: readonly Item[];
