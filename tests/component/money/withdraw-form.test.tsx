@@ -77,6 +77,9 @@ describe('the withdraw form', () => {
     await waitFor(() => expect(screen.getByTestId('withdraw-practical')).toHaveTextContent('99.00 USDT (≈ 99.00 USD)'));
     expect(screen.getByTestId('withdraw-fee')).toHaveTextContent('1.00 USDT (≈ 1.00 USD)');
     expect(screen.getByTestId('withdraw-after')).toHaveTextContent('900.00 USDT (≈ 900.00 USD)');
+    // The specification's withdrawal labels: amount, fee, estimated arrival, estimated deduction (the whole amount leaves the balance).
+    expect(screen.getByText(t('withdraw.estimated_deduction'))).toBeInTheDocument();
+    expect(screen.getByTestId('withdraw-deduction')).toHaveTextContent('100.00 USDT');
     expect(submit).toBeEnabled();
 
     await user.click(submit);

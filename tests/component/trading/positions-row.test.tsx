@@ -87,6 +87,12 @@ describe('a positions row', () => {
     expect(screen.getByTestId('pnl-ORD-502')).toHaveClass('down');
   });
 
+  it('shows the prepayment ratio (the feed\'s securityDepositPrent) in the summary', async () => {
+    await openPositions(position());
+    expect(screen.getByText(t('position.prepayment_ratio'))).toBeInTheDocument();
+    expect(screen.getByTestId('summary-prepayment-ratio')).toHaveTextContent('663.58%');
+  });
+
   it('does not colour a loss that shows as 0.00', async () => {
     await openPositions(position({ profitLoss: '-0.004' }));
     expect(screen.getByTestId('pnl-ORD-501')).toHaveTextContent('0.00');

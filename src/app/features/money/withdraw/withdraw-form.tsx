@@ -438,6 +438,11 @@ export function WithdrawForm() {
           <dd data-testid="withdraw-practical">{quote ? withUsd(format.quantity(quote.practical, coinUnit), quote.practicalUsd) : '--'}</dd>
         </div>
         <div>
+          {/* What leaves the balance: the whole amount (the fee is taken out of it). */}
+          <dt>{t('withdraw.estimated_deduction')}</dt>
+          <dd data-testid="withdraw-deduction">{quote ? format.quantity(amount, coinUnit) : '--'}</dd>
+        </div>
+        <div>
           <dt>{t('withdraw.balance_after')}</dt>
           <dd data-testid="withdraw-after">{quote ? withUsd(format.quantity(quote.afterBalance, coinUnit), quote.afterBalanceUsd) : '--'}</dd>
         </div>

@@ -15,6 +15,7 @@ import { changeTone } from '../../catalogue/price-tone';
 import { pricePrecisionOf, useProducts } from '../../catalogue/products';
 import { isDemoSession } from '../../../../shared/protocol/engine';
 import { Direction } from '../../../../shared/trading/order-rules';
+import { parseMoney } from '../../../../shared/money/money';
 import { EditOrderDialog, useHoldCountdown } from './order-edit';
 
 /** What the shared pieces of the positions page and the desktop grid are made of. */
@@ -61,6 +62,7 @@ export function PositionsSummaryBar(props: { summary: PositionsSummary | null; t
   const format = useBrandFormat();
   const amount = (value: string | undefined) => (value === undefined ? '—' : format.amount(value));
   const pnl = props.summary?.profitLossSum;
+  const ratio = props.summary?.securityDepositPrent;
   return (
     <dl className="position-summary numeric">
       <div>
@@ -76,6 +78,11 @@ export function PositionsSummaryBar(props: { summary: PositionsSummary | null; t
       <div>
         <dt>{t('position.free_margin')}</dt>
         <dd data-testid="summary-available">{amount(props.summary?.securityDepositAvailableSum)}</dd>
+      </div>
+      <div>
+        {/* The specification's prepayment ratio: the feed's securityDepositPrent (equity over used margin, %), which is 0 while no margin is used. */}
+        <dt>{t('position.prepayment_ratio')}</dt>
+        <dd data-testid="summary-prepayment-ratio">{ratio === undefined || parseMoney(ratio) === 0n ? '—' : format.percent(ratio)}</dd>
       </div>
     </dl>
   );
