@@ -48,7 +48,8 @@ export function resolveGuard(path: string, search: string, context: GuardContext
     return { kind: 'redirect', to: '/', notice: 'notice.already_logged_in' };
   }
   if ('flag' in route && route.flag && !context.switches[route.flag]) {
-    return { kind: 'redirect', to: '/user' };
+    // An account page goes back to the hub; a page open to visitors (customer service) goes home.
+    return { kind: 'redirect', to: route.access === 'public' ? '/' : '/user' };
   }
   if ('demo' in route && route.demo === false && isDemoSession(context)) {
     return { kind: 'redirect', to: '/user' };

@@ -29,7 +29,7 @@ export const routes = [
   { name: 'explore', pattern: '/explore', access: 'public', titleKey: 'page.explore', tabBar: true },
   { name: 'history', pattern: '/history', access: 'signed-in', titleKey: 'page.history', tabBar: true },
   { name: 'user', pattern: '/user', access: 'signed-in', titleKey: 'page.user', tabBar: true },
-  { name: 'user-service', pattern: '/user/service', access: 'public', titleKey: 'page.service' },
+  { name: 'user-service', pattern: '/user/service', access: 'public', titleKey: 'page.service', flag: 'user/service' },
   { name: 'user-account', pattern: '/user/account', access: 'signed-in', titleKey: 'page.account' },
   { name: 'user-change-password', pattern: '/user/changePassword', access: 'signed-in', titleKey: 'page.change_password' },
   { name: 'user-two-factor', pattern: '/user/twoFactor', access: 'signed-in', titleKey: 'page.two_factor' },

@@ -30,6 +30,8 @@ export const switchDefaults = {
   'user/privacy': true,
   'user/bankCard': true,
   'user/bindEmail': true,
+  /** The customer-service page (the trading spec's screens behind flags); open to visitors too: the sign-in page links to it. */
+  'user/service': true,
 } as const satisfies Record<string, boolean>;
 
 export type SwitchName = keyof typeof switchDefaults;

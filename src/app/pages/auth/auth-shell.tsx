@@ -1,7 +1,8 @@
 import { lazy, Suspense, useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { useApp } from '../../app-context';
+import { useSignals } from '@preact/signals-react/runtime';
+import { switchesSignal, useApp } from '../../app-context';
 import { LanguagePicker } from '../../components/language-picker';
 import { PageFrame } from '../../components/page-frame';
 import { useIsDesktop } from '../../layouts/use-viewport';
@@ -23,12 +24,15 @@ function HeadsetIcon() {
 
 /** The header's shortcuts: customer service and the language picker. */
 function AuthActions() {
+  useSignals();
   const { t } = useTranslation();
   return (
     <>
-      <Link href="/user/service" className="icon-button" aria-label={t('common.customer_service')}>
-        <HeadsetIcon />
-      </Link>
+      {switchesSignal.value['user/service'] ? (
+        <Link href="/user/service" className="icon-button" aria-label={t('common.customer_service')}>
+          <HeadsetIcon />
+        </Link>
+      ) : null}
       <LanguagePicker compact />
     </>
   );

@@ -2,7 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { useApp } from '../../app-context';
+import { switchesSignal, useApp } from '../../app-context';
 import { BrandLogo } from '../../components/brand-logo';
 import { LanguagePicker } from '../../components/language-picker';
 import { PageFrame } from '../../components/page-frame';
@@ -63,9 +63,11 @@ export function HomePage() {
           >
             <Icon name="refresh" />
           </button>
-          <Link href="/user/service" className="icon-button" aria-label={t('common.customer_service')}>
-            <Icon name="support" />
-          </Link>
+          {switchesSignal.value['user/service'] ? (
+            <Link href="/user/service" className="icon-button" aria-label={t('common.customer_service')}>
+              <Icon name="support" />
+            </Link>
+          ) : null}
           <LanguagePicker compact />
         </>
       }

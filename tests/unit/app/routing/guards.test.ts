@@ -53,6 +53,14 @@ describe('route guards', () => {
     expect(resolveGuard('/user/loan', '', loanOn).kind).toBe('render');
   });
 
+  it('keeps customer service behind its switch, open to visitors while it is on (the sign-in page links to it)', () => {
+    expect(resolveGuard('/user/service', '', visitor).kind).toBe('render');
+    expect(resolveGuard('/user/service', '', realUser).kind).toBe('render');
+    const serviceOff = { switches: { ...switchDefaults, 'user/service': false } };
+    expect(resolveGuard('/user/service', '', { ...visitor, ...serviceOff })).toEqual({ kind: 'redirect', to: '/' });
+    expect(resolveGuard('/user/service', '', { ...realUser, ...serviceOff })).toEqual({ kind: 'redirect', to: '/' });
+  });
+
   it('hides money pages from demo accounts', () => {
     for (const path of ['/user/deposit', '/user/withdraw', '/user/wallet/crypto', '/user/wallet/bankCard']) {
       expect(resolveGuard(path, '', demoUser), path).toEqual({ kind: 'redirect', to: '/user' });

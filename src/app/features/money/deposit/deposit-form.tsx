@@ -1,3 +1,4 @@
+import { useSignals } from '@preact/signals-react/runtime';
 import { useId, useRef, useState } from 'react';
 import { usePickedImage } from '../../../components/picked-image';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +9,7 @@ import { newIdempotencyKey, RequestError } from '../../../api/http-client';
 import { uploadPartNames } from '../../../../shared/api/uploads';
 import { depositAmountDecimals, depositAmountProblem, depositAmountProblemKeys, minimumDepositUsd } from '../../../../shared/money/deposit-rules';
 import { imageAccept } from '../../../../shared/uploads/image-rules';
-import { useApp } from '../../../app-context';
+import { switchesSignal, useApp } from '../../../app-context';
 import { useBrandFormat } from '../../../format/use-brand-format';
 import { Checkbox } from '../../../components/checkbox';
 import { copyText } from '../../../components/copy-text';
@@ -53,6 +54,7 @@ function typedAmount(value: string): string {
  * large images compressed in the browser) and the agreement, then Done; success starts over.
  */
 export function DepositForm(props: { coins: readonly DepositCoinOption[] }) {
+  useSignals();
   const { t, i18n } = useTranslation();
   const { http } = useApp();
   const format = useBrandFormat();
@@ -138,9 +140,11 @@ export function DepositForm(props: { coins: readonly DepositCoinOption[] }) {
         {draft.method === 1 ? (
           <div className="deposit-bank">
             <p>{t('deposit.bank_contact')}</p>
-            <Link href="/user/service" className="button primary">
-              {t('deposit.contact_service')}
-            </Link>
+            {switchesSignal.value['user/service'] ? (
+              <Link href="/user/service" className="button primary">
+                {t('deposit.contact_service')}
+              </Link>
+            ) : null}
           </div>
         ) : props.coins.length === 0 ? (
           <p className="empty-state">{t('deposit.no_coins')}</p>
