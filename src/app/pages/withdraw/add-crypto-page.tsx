@@ -2,11 +2,14 @@ import { useTranslation } from 'react-i18next';
 import { PageFrame } from '../../components/page-frame';
 import { AddCryptoForm } from '../../features/money/withdraw/crypto-wallets';
 
+/** The specification's way back from addCrypto: /user, then /user/wallet, then /user/wallet/crypto. */
+const addCryptoBackTrail = ['/user', '/user/wallet', '/user/wallet/crypto'] as const;
+
 /** `/user/wallet/addCrypto`: a coin and network, then the address. */
 export function AddCryptoPage() {
   const { t } = useTranslation();
   return (
-    <PageFrame title={t('page.add_crypto')}>
+    <PageFrame title={t('page.add_crypto')} back={addCryptoBackTrail}>
       <AddCryptoForm />
     </PageFrame>
   );
