@@ -8,7 +8,7 @@ import { encodeField } from '../../src/shared/money/encoded-field';
 import { formatMoney, money } from '../../src/shared/money/money';
 import { readAccessToken } from '../../src/shared/session/token';
 import { startTestServer, testBackends, type TestServer } from './harness';
-import { call, loginByEmail, password } from './identity-support';
+import { call, loginByEmail, password, setSwitch } from './identity-support';
 import { decide, decided, newCustomer } from './reviews-support';
 import { creditWallet, keyedCall, moneyCustomer, saveAddress, tronAddress, usdtTrc20Of, verifyJunior, type CoinNetwork, type Envelope, type MoneyCustomer } from './support/money-controls';
 import { createStaffAndSignIn } from './support/staff';
@@ -185,6 +185,31 @@ describe.each(testBackends())('money controls on $name', (backend) => {
       expect((await withdraw(who, '100', '99', { address: other.address })).code).toBe(ErrorCode.DESTINATION_NOT_SAVED);
       expect(await reviewsOf(who.uid, 'withdrawal')).toEqual([]);
       expect((await withdraw(who, '100', '99')).code).toBe(0);
+    });
+
+    it('in the typed-address mode (NO_WALLET_WITHDRAW) keeps a typed address as a destination first: checked (1073), then its cooling-off (1072), then paid', async () => {
+      const who = await withdrawer('500');
+      const typed = tronAddress();
+      const typo = `${typed.slice(0, -1)}${typed.endsWith('A') ? 'B' : 'A'}`;
+      await setSwitch(server, 'NO_WALLET_WITHDRAW', true);
+      try {
+        // Crypto withdrawal stays on: the mode hides the saved list, it does not turn crypto off.
+        expect((await call(server, '/v1/waa/withdraw/status', {}, who.token)).data).toMatchObject({ cryptoEnabled: true });
+        expect((await withdraw(who, '100', '99', { address: typo })).code).toBe(ErrorCode.DESTINATION_ADDRESS_INVALID);
+        const savedCount = async () => (await server.database.db.selectFrom('saved_crypto_address').select('id').where('uid', '=', who.uid).execute()).length;
+        expect(await savedCount()).toBe(1);
+        // A new typed address is kept, and waits out the cooling-off as a saved one does.
+        expect((await withdraw(who, '100', '99', { address: typed })).code).toBe(ErrorCode.WITHDRAWAL_ON_HOLD);
+        expect(await savedCount()).toBe(2);
+        expect(await reviewsOf(who.uid, 'withdrawal')).toEqual([]);
+        await waitOutHold(who.uid);
+        expect((await withdraw(who, '100', '99', { address: typed })).code).toBe(0);
+        expect(await savedCount()).toBe(2);
+      } finally {
+        await setSwitch(server, 'NO_WALLET_WITHDRAW', false);
+      }
+      // Out of the mode an address must be saved first again.
+      expect((await withdraw(who, '100', '99', { address: tronAddress() })).code).toBe(ErrorCode.DESTINATION_NOT_SAVED);
     });
 
     it('refuses to save an address that fails its network’s format or checksum (1073), with the network named', async () => {

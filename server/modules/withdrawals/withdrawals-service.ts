@@ -185,7 +185,8 @@ export function createWithdrawalsService(deps: {
     const switches = await deps.switches();
     const bank = await bankChannelTerms(db);
     return {
-      cryptoEnabled: !switches.NO_WALLET_WITHDRAW,
+      // NO_WALLET_WITHDRAW is the typed-address mode (the saved-wallet entry hidden), not crypto withdrawal off.
+      cryptoEnabled: true,
       bankCardEnabled: switches.BANK_CARD_WITHDRAW && switches['user/bankCard'] && bank !== null && bank.enabled,
     };
   }
@@ -392,7 +393,14 @@ export function createWithdrawalsService(deps: {
       const address = sealed.decodeFromClient(body.paymentAddress, aesKey, 'paymentAddress').trim();
       if (address === '') throw new AppError(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'paymentAddress is empty');
       // Money goes only to an address the customer saved for this network (and so waited out its cooling-off).
-      if (!(await deps.saved.isSavedAddress(uid, channel.coinNetworkId!, address))) throw new AppError(ErrorCode.DESTINATION_NOT_SAVED);
+      if (!(await deps.saved.isSavedAddress(uid, channel.coinNetworkId!, address))) {
+        if (!(await deps.switches()).NO_WALLET_WITHDRAW) throw new AppError(ErrorCode.DESTINATION_NOT_SAVED);
+        // The typed-address mode (NO_WALLET_WITHDRAW): a new address is kept as the customer's
+        // destination first (its network's format checked, 1073), so it waits out the cooling-off
+        // (1072 below) exactly as a saved one does; the saved list is only not shown.
+        const save = await deps.saved.prepareAddress(aesKey, { currencyId: channel.coinNetworkId!, cryptocurrencyAddress: body.paymentAddress });
+        await inTransaction(db, (trx) => save(trx, uid));
+      }
       return prepare(uid, level, channel, { num: body.num, practicalNum: body.practicalNum, destination: address, bankCardId: null });
     },
 

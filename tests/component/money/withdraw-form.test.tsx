@@ -11,6 +11,8 @@ import { signIn, testAesKey } from '../support/engine-state';
 import { createFakeServer, Refusal } from '../support/fake-server';
 import { t } from '../support/i18n';
 import { renderView } from '../support/render';
+import { switchesSignal } from '../../../src/app/app-context';
+import { switchDefaults } from '../../../src/shared/config/switches';
 
 const usdtTron: CoinNetworkOption = {
   id: 11,
@@ -126,6 +128,28 @@ describe('the withdraw form', () => {
     expect(quoted).not.toContain('5');
     expect(quoted).not.toContain('6000');
     expect(screen.getByTestId('withdraw-fee')).toHaveTextContent('--');
+  });
+
+  it('in the typed-address mode (NO_WALLET_WITHDRAW) takes the address typed in, quotes once it is there, and submits it encoded', async () => {
+    switchesSignal.value = { ...switchDefaults, NO_WALLET_WITHDRAW: true };
+    try {
+      signIn();
+      const server = withdrawServer({ wallets: false });
+      const { user } = renderView(<WithdrawForm />, { server, path: '/user/withdraw' });
+      const address = await screen.findByRole('textbox', { name: t('withdraw.crypto_address') });
+      // No saved-address picker and no "add a crypto wallet first" in this mode.
+      expect(screen.queryByText(t('withdraw.add_wallet_first'))).not.toBeInTheDocument();
+      await user.type(screen.getByRole('textbox', { name: t('withdraw.amount') }), '100');
+      expect(server.bodiesOf(withdrawWalletCalculate)).toEqual([]);
+      await user.type(address, ' TTypedAddress 42 ');
+      await waitFor(() => expect(screen.getByTestId('withdraw-practical')).toHaveTextContent('99.00 USDT'));
+      await user.click(screen.getByRole('button', { name: t('common.done') }));
+      await waitFor(() => expect(server.callsOf(withdrawSubmit)).toHaveLength(1));
+      const body = server.bodiesOf(withdrawSubmit)[0] as { paymentAddress: string };
+      expect(decodeField(body.paymentAddress, testAesKey)).toBe('TTypedAddress42');
+    } finally {
+      switchesSignal.value = { ...switchDefaults };
+    }
   });
 
   it('hints the bounds the server enforces, under the coin\'s own, and names them for an amount between the two', async () => {

@@ -1,3 +1,4 @@
+import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
@@ -148,7 +149,11 @@ function WithdrawAllowance(props: { limits: WithdrawLimitsData }) {
  * range. A tab change clears the amount. Without a saved address or card, the add button.
  */
 export function WithdrawForm() {
+  useSignals();
   const { t } = useTranslation();
+  // NO_WALLET_WITHDRAW: the address is typed in (the saved-wallet entry is hidden); else one of the saved ones is picked.
+  const typedAddressMode = switchesSignal.value.NO_WALLET_WITHDRAW;
+  const [typedAddress, setTypedAddress] = useState('');
   const { http } = useApp();
   const [, navigate] = useLocation();
   const format = useBrandFormat();
@@ -218,7 +223,8 @@ export function WithdrawForm() {
   const minUnits = boundUnits.min;
   const maxUnits = boundUnits.max;
   const inRange = amountUnits !== null && amountUnits >= minUnits && amountUnits <= maxUnits;
-  const destinationReady = activeMethod === 'crypto' ? network !== null && wallet !== null : bankMeta !== null && card !== null;
+  const cryptoAddress = typedAddressMode ? typedAddress.trim() : (wallet?.cryptocurrencyAddress ?? '');
+  const destinationReady = activeMethod === 'crypto' ? network !== null && cryptoAddress !== '' : bankMeta !== null && card !== null;
 
   // What can be withdrawn now: the channel currency's wallet, and the most "Max" fills within the bounds and the fee.
   const channelTerms: { currencyId: number; currency: string; feeType: WithdrawalFeeType; feeNum: string } | null = activeMethod === 'crypto' ? network : bankMeta;
@@ -280,7 +286,7 @@ export function WithdrawForm() {
     setBusy(true);
     try {
       const key = newIdempotencyKey();
-      if (activeMethod === 'crypto' && network && wallet) {
+      if (activeMethod === 'crypto' && network && cryptoAddress !== '') {
         await http.call(
           withdrawSubmit,
           {
@@ -288,7 +294,7 @@ export function WithdrawForm() {
             practicalNum: quote.practical,
             currencyId: network.currencyId,
             coinId: network.id,
-            paymentAddress: encodeField(wallet.cryptocurrencyAddress, sessionAesKey()),
+            paymentAddress: encodeField(cryptoAddress, sessionAesKey()),
             locale: document.documentElement.lang || 'en',
             ...totpCodeOf(secondFactorOn, code),
           },
@@ -360,10 +366,19 @@ export function WithdrawForm() {
             onSelect={(id) => {
               setNetworkId(id);
               setWalletId(null);
+              setTypedAddress('');
             }}
             testId="withdraw-network-picker"
           />
-          {wallets !== null && networkWallets.length === 0 ? (
+          {typedAddressMode ? (
+            <TextField
+              label={t('withdraw.crypto_address')}
+              value={typedAddress}
+              maxLength={128}
+              autoComplete="off"
+              onChange={(value) => setTypedAddress(value.replace(/\s/g, ''))}
+            />
+          ) : wallets !== null && networkWallets.length === 0 ? (
             <div className="money-empty">
               <p>{t('withdraw.add_wallet_first')}</p>
               <Link href="/user/wallet/addCrypto" className="button secondary">
