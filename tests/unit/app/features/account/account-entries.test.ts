@@ -88,7 +88,8 @@ describe('the desktop account dialog menu', () => {
       }
     }
     expect(checked).toBeGreaterThan(10_000);
-  });
+    // Every combination of the 12 flags (4,096) in 6 contexts: seconds on a loaded machine.
+  }, 30_000);
 
   it('marks the list a sub-page was opened from, and knows which paths are the account area', () => {
     expect(menuEntryOf('user-wallet-add-crypto')).toBe('user-wallet-crypto');
