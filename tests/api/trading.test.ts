@@ -61,21 +61,6 @@ describe.each(testBackends())('market contracts on $name', (backend) => {
     expect(await audit()).toEqual([]);
   });
 
-  it('refuses a market order with 304 while the brand offers only option mode, and moves no money', async () => {
-    const user = await trader();
-    quote(108500, 108512);
-    await setSwitch(server, 'Contract', false);
-    try {
-      const refused = await call(server, '/exchange/addOrder', order(), user.token);
-      expect(refused.code).toBe(304);
-      expect(await balance(user.token)).toEqual({ balanceAmount: '1000.00', lockMargin: '0.00' });
-      expect(((await call(server, '/v1/waa/order/history', { positionStatus: 2 }, user.token)).data as { list: unknown[] }).list).toEqual([]);
-    } finally {
-      await setSwitch(server, 'Contract', true);
-    }
-    expect((await call(server, '/exchange/addOrder', order(), user.token)).code).toBe(0);
-  });
-
   it('places one order per clientOrderId, however often it is retried', async () => {
     const user = await trader();
     const body = order({ clientOrderId: 'retry-me' });
