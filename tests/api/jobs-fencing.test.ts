@@ -5,6 +5,7 @@ import { createLedger } from '../../server/modules/ledger/ledger';
 import { reconcileBooks } from '../../server/modules/ledger/reconciliation';
 import { UserAccountKind } from '../../server/modules/ledger/ledger-kinds';
 import type { OptionOrder, OptionProduct } from '../../src/shared/api/options';
+import { ErrorCode } from '../../src/shared/errors/catalogue';
 import { money } from '../../src/shared/money/money';
 import { memoryLinkHub } from './support/memory-link';
 import { fundedTrader } from './funding-support';
@@ -55,7 +56,9 @@ describe.each(testBackends())('a jobs leader whose lease was taken over settles 
 
     leaseLost = true;
     expect(await server.app.timedOptions.settleDue()).toBe(0);
-    expect(await order()).toMatchObject({ status: 0 });
+    // Past its end and unsettled: still processing to its owner (411), and still running in the book.
+    expect((await call(server, '/v1/waa/option/order', { uid }, user.token)).code).toBe(ErrorCode.ORDER_STILL_PROCESSING);
+    expect((await server.database.db.selectFrom('option_order').select('status').where('order_no', '=', uid).executeTakeFirstOrThrow()).status).toBe(0);
     expect(await ledger.balance({ owner: user.uid, book: 'real', kind: UserAccountKind.cash })).toBe(cashAfterPlacing);
 
     leaseLost = false;

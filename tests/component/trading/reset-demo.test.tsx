@@ -16,7 +16,7 @@ describe('the demo reset', () => {
     server.on(resetMock, () => null);
     const { user } = renderView(<ResetDemoButton />, { server });
     await user.click(screen.getByRole('button', { name: t('position.reset_demo') }));
-    await user.click(within(screen.getByRole('dialog', { name: t('position.reset_demo') })).getByRole('button', { name: t('common.confirm') }));
+    await user.click(within(await screen.findByRole('dialog', { name: t('position.reset_demo') })).getByRole('button', { name: t('common.confirm') }));
     await waitFor(() => expect(server.callsOf(resetMock)).toHaveLength(1));
     expect(await screen.findByRole('status')).toHaveTextContent(t('notice.operation_success'));
   });
