@@ -183,7 +183,8 @@ export async function buildServer(dependencies: ServerDependencies): Promise<Fas
   const tradeModeOffered = async (mode: TradeMode) => isTradeModeOffered(await site.switches(), brandModes, mode);
   const options = await registerOptions(app, { settings, database, ledger, market, freeMarginIn, withdrawalUnderReview, tradeModeOffered, positionsFeed, signedIn, nowMs, cluster });
   const { trading, startRiskChecks } = await registerTrading(app, { settings, database, ledger, market, reads: tradingReads, options, withdrawalUnderReview, depositedUsd, tradeModeOffered, signedIn, nowMs, cluster });
-  await registerAccount({ settings, database, ledger, identity, trading, options, events, signedIn, verifiedStatus });
+  const walletType = async (uid: number): Promise<0 | 1> => ((await depositsRepository.ownAddresses(uid)).size > 0 ? 1 : 0);
+  await registerAccount({ settings, database, ledger, identity, trading, options, events, signedIn, verifiedStatus, walletType });
   // Profile (nickname, avatar through uploads) and invite info.
   await registerProfile({ database, signedIn, uploads });
   // Wallets: currencies beside the USD trading cash; a transfer tells the account's open sockets its new balance.

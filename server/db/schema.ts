@@ -36,6 +36,7 @@ export interface Database {
   stored_file: StoredFileTable;
   deposit: DepositTable;
   deposit_block: DepositBlockTable;
+  own_deposit_address: OwnDepositAddressTable;
   identity_verification: IdentityVerificationTable;
   identity_submission: IdentitySubmissionTable;
   verified_document: VerifiedDocumentTable;
@@ -470,6 +471,14 @@ export interface DepositBlockTable {
   uid: number;
   reason: string;
   created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+/** A customer's own deposit address on a coin network (walletType 1, 0052). */
+export interface OwnDepositAddressTable {
+  uid: number;
+  coin_network_id: number;
+  address: string;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
 export interface CurrencyTable {

@@ -9,6 +9,7 @@ import { maxImageBytes } from '../../src/shared/uploads/image-rules';
 import { startTestServer, testBackends, type TestServer } from './harness';
 import { call } from './identity-support';
 import { decide, newCustomer } from './reviews-support';
+import { tronAddress } from './support/money-controls';
 import { createStaffAndSignIn } from './support/staff';
 import { getFile, jpegImage, multipartBody, multipartCall, pngImage, storedFileCount } from './uploads-support';
 
@@ -79,6 +80,30 @@ describe.each(testBackends())('deposits on $name', (backend) => {
     const answer = await call(server, '/v1/waa/notice/list', { page: 1, limit: 10 }, customer.token);
     return (answer.data as { list: { alarmType: number | null; paymentPrice: string | null; content: string; remark: string | null }[] }).list;
   };
+
+  it('gives a customer with an own deposit address (set by finance, audited) walletType 1, the self wallet list, and deposits to that address only', async () => {
+    const who = await newCustomer(server, 'selfowned');
+    const own = tronAddress();
+    const walletType = async () => ((await call(server, '/v1/waa/user/info', {}, who.token)).data as { walletType: number }).walletType;
+    const selfList = async () => ((await call(server, '/v1/waa/wallet/selfNetworks', {}, who.token)).data as { dtoList: CoinOption[] }).dtoList;
+    expect(await walletType()).toBe(0);
+    expect(await selfList()).toEqual([]);
+    const set = (address: string, token = financeA.token) => call(server, '/v1/staff/customers/setOwnDepositAddress', { uid: who.uid, coinId: usdtTrc20.id, address, reason: 'custody wallet' }, token);
+    expect((await set(own, compliance.token)).code).not.toBe(0);
+    const bad = await set('not-an-address');
+    expect(bad.code, bad.msg).toBe(ErrorCode.DESTINATION_ADDRESS_INVALID);
+    expect((await set(own)).code).toBe(0);
+    expect(await walletType()).toBe(1);
+    expect(await selfList()).toMatchObject([{ id: usdtTrc20.id, currency: 'USDT', protocol: 'TRC20', address: own, said: own }]);
+    const audit = await server.database.db.selectFrom('staff_audit').select(['action', 'after']).where('action', '=', 'customers.setOwnDepositAddress').execute();
+    expect(audit).toHaveLength(1);
+    // The platform's address is not this customer's deposit address any more; their own is.
+    expect((await submit(who, { amt: '1500' })).code).toBe(ErrorCode.INCORRECT_PARAMETER_CONTENT);
+    expect((await submit(who, { amt: '1500', said: own })).code).toBe(0);
+    expect((await set('')).code).toBe(0);
+    expect(await walletType()).toBe(0);
+    expect((await submit(who, { amt: '1500' })).code).toBe(0);
+  });
 
   it('queues a submitted deposit for finance with its facts and the proof, readable by finance only', async () => {
     const customer = await newCustomer(server, 'depositor');

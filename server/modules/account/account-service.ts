@@ -38,6 +38,8 @@ export function createAccountService(deps: {
   options: Pick<OptionsService, 'endDemoOptionsIn' | 'heldIn'>;
   /** The full identity verification's status (0 none, 1 authenticating, 2 authenticated, 3 failed). */
   verifiedStatus: (uid: number) => Promise<number>;
+  /** 1 for a self-owned wallet (the deposits module's own addresses), else 0. */
+  walletType: (uid: number) => Promise<0 | 1>;
 }) {
   const { ledger, open } = deps;
 
@@ -60,7 +62,7 @@ export function createAccountService(deps: {
         email: user.email ?? '',
         inviteCode: user.invite_code,
         registerType: user.register_type,
-        walletType: 0,
+        walletType: await deps.walletType(uid),
         verifiedStatus: await deps.verifiedStatus(uid),
         account: await balance(uid, bookOf({ virtualStatus })),
       };

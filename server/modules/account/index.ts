@@ -26,6 +26,8 @@ export async function registerAccount(deps: {
   signedIn: SignedInRoutes;
   /** The full identity verification's status (the verification module's), for `user/info`. */
   verifiedStatus: (uid: number) => Promise<number>;
+  /** walletType for `user/info` (the deposits module's own addresses). */
+  walletType: (uid: number) => Promise<0 | 1>;
 }): Promise<AccountService> {
   const { ledger } = deps;
   const demoBalance = money(deps.settings.demoBalance);
@@ -39,6 +41,7 @@ export async function registerAccount(deps: {
     trading: deps.trading,
     options: deps.options,
     verifiedStatus: deps.verifiedStatus,
+    walletType: deps.walletType,
   });
   deps.events.userRegistered.listen(({ uid }) => open(uid));
   await registerAccountRoutes(deps.signedIn, accounts);

@@ -21,9 +21,36 @@ export interface NewDeposit {
 /** The advisory lock class of a customer's deposit claims ("depo"). */
 const depositLockClass = 0x6465706f;
 
-/** Every `deposit` and `deposit_block` statement. */
+/** Every `deposit`, `deposit_block` and `own_deposit_address` statement. */
 export function createDepositsRepository(db: Kysely<Database>) {
   return {
+    /** The customer's own deposit addresses (walletType 1 when there is any), by coin network. */
+    async ownAddresses(uid: number): Promise<Map<number, string>> {
+      const rows = await db.selectFrom('own_deposit_address').select(['coin_network_id', 'address']).where('uid', '=', uid).execute();
+      return new Map(rows.map((row) => [row.coin_network_id, row.address]));
+    },
+
+    /** Sets (or with null removes) the customer's own address on a network; answers the one it replaced. */
+    async setOwnAddress(trx: Executor, input: { uid: number; coinNetworkId: number; address: string | null }): Promise<string | null> {
+      const before = await trx
+        .selectFrom('own_deposit_address')
+        .select('address')
+        .where('uid', '=', input.uid)
+        .where('coin_network_id', '=', input.coinNetworkId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (input.address === null) {
+        await trx.deleteFrom('own_deposit_address').where('uid', '=', input.uid).where('coin_network_id', '=', input.coinNetworkId).execute();
+      } else {
+        await trx
+          .insertInto('own_deposit_address')
+          .values({ uid: input.uid, coin_network_id: input.coinNetworkId, address: input.address })
+          .onConflict((conflict) => conflict.columns(['uid', 'coin_network_id']).doUpdateSet({ address: input.address!, updated_at: new Date() }))
+          .execute();
+      }
+      return before?.address ?? null;
+    },
+
     /**
      * What a customer has deposited, in USD: the approved deposits' USD value as recorded
      * with each deposit (the forex minimum-deposit rule, 320, reads it; withdrawals do not

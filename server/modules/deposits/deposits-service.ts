@@ -4,6 +4,7 @@ import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { fallbackLanguage, isLanguageCode, type LanguageCode } from '../../../src/shared/i18n/languages';
 import { depositAmountProblem, depositAmountProblemKeys, depositAmountUnits, minimumDepositUsd, PayState } from '../../../src/shared/money/deposit-rules';
 import { fitsMoney, formatMoney, minMoney, money, multiplyMoney, type Units } from '../../../src/shared/money/money';
+import { isValidDestinationAddress } from '../../../src/shared/money/destination-address';
 import { fourEyesWindowMs } from '../../../src/shared/staff/review-rules';
 import { codedNoticeActionType, NoticeCode } from '../../../src/shared/notices/notice-codes';
 import type { Database } from '../../db/schema';
@@ -150,6 +151,26 @@ export function createDepositsService(deps: {
      * Blocks or unblocks a customer's deposits (finance) in the caller's transaction, with
      * the reason; `deposit/status` answers it from the next call. Before and after for the audit.
      */
+    ownAddresses: (uid: number) => repository.ownAddresses(uid),
+
+    /**
+     * A customer's own deposit address as staff set it ('' removes it), checked before the
+     * staff call's transaction (the network exists, the address is of its format, 1073).
+     */
+    async checkOwnAddress(input: { coinId: number; address: string }): Promise<{ coinNetworkId: number; address: string | null }> {
+      const coin = await deps.money.coinNetwork(input.coinId);
+      if (!coin) throw new AppError(ErrorCode.CURRENCY_NOT_FOUND, `no coin network ${input.coinId}`);
+      const address = input.address.trim();
+      if (address !== '' && !isValidDestinationAddress(coin.network, address)) throw new AppError(ErrorCode.DESTINATION_ADDRESS_INVALID, `not an address of ${coin.network}`);
+      return { coinNetworkId: coin.id, address: address === '' ? null : address };
+    },
+
+    /** Stores a checked own address in the caller's transaction; answers the audit's before and after. */
+    async setOwnAddress(trx: Transaction<Database>, uid: number, checked: { coinNetworkId: number; address: string | null }) {
+      const before = await repository.setOwnAddress(trx, { uid, ...checked });
+      return { before: { coinId: checked.coinNetworkId, address: before }, after: { coinId: checked.coinNetworkId, address: checked.address } };
+    },
+
     async setBlocked(trx: Transaction<Database>, uid: number, blocked: boolean, reason: string) {
       const beforeReason = await repository.blockReason(uid, trx);
       await repository.setBlock(trx, uid, blocked ? reason : null);
@@ -170,6 +191,9 @@ export function createDepositsService(deps: {
       if (!proof) throw refused(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'deposit.upload_proof');
       const coin = await deps.money.coinNetwork(meta.coinId);
       if (!coin?.enabled) throw new AppError(ErrorCode.CURRENCY_NOT_FOUND, `no coin network ${meta.coinId} takes deposits`);
+      // A self-owned wallet (walletType 1) deposits to the customer's own address on the network, named as `said`.
+      const own = await repository.ownAddresses(uid);
+      if (own.size > 0 && own.get(coin.id) !== meta.said.trim()) throw refused(ErrorCode.INCORRECT_PARAMETER_CONTENT, 'deposit.not_own_address');
       const amount = depositAmountUnits(meta.amt);
       const amountUsd = multiplyMoney(amount, await deps.money.usdRate(coin.currencyId));
       // A worth beyond the one decimal rule cannot be stored or shown: refused, not a fault.

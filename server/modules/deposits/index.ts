@@ -1,4 +1,7 @@
 import { depositStatus, depositSubmit } from '../../../src/shared/api/deposit';
+import { walletSelfNetworks } from '../../../src/shared/api/wallet';
+import { formatMoney } from '../../../src/shared/money/money';
+import { unsetWithdrawalFeeType, type ListedWithdrawalFeeType } from '../../../src/shared/money/withdrawal-quote';
 import { uploadPartNames } from '../../../src/shared/api/uploads';
 import type { DatabaseHandle } from '../../db/database';
 import { idempotencyKeyOf, runOnce } from '../../http/idempotency';
@@ -65,6 +68,35 @@ export async function registerDeposits(deps: {
   });
   await deps.signedIn((scope) => {
     scope.route(depositStatus, async (_body, request) => deposits.status(sessionOnBook(request.session, 'real')));
+    // The self wallet list (walletType 1): the networks with the customer's own deposit address, as coinNetworks lists them.
+    scope.route(walletSelfNetworks, async (_body, request) => {
+      const uid = sessionOnBook(request.session, 'real');
+      const [own, networks, currencies] = await Promise.all([deposits.ownAddresses(uid), deps.wallet.coinNetworks(), deps.wallet.currencies()]);
+      const byId = new Map(currencies.filter((currency) => currency.enabled).map((currency) => [currency.id, currency]));
+      return {
+        dtoList: networks.flatMap((network) => {
+          const currency = byId.get(network.currencyId);
+          const address = own.get(network.id);
+          if (!currency || !network.enabled || address === undefined) return [];
+          const feeType: ListedWithdrawalFeeType = network.withdrawFeeType ?? unsetWithdrawalFeeType;
+          return [
+            {
+              id: network.id,
+              currencyId: currency.id,
+              currency: currency.code,
+              protocol: network.network,
+              address,
+              said: address,
+              logoUrl: currency.icon,
+              minWithdrawAmount: formatMoney(network.minWithdraw, 0),
+              maxWithdrawAmount: formatMoney(network.maxWithdraw, 0),
+              feeType,
+              feeNum: formatMoney(network.withdrawFee, 0),
+            },
+          ];
+        }),
+      };
+    });
     scope.multipartRoute(depositSubmit, [uploadPartNames.depositProof], async (meta, files, request) => {
       const uid = sessionOnBook(request.session, 'real');
       // A missing or malformed key is refused before anything else is looked at.

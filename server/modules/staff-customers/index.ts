@@ -4,6 +4,7 @@ import {
   customersLedger,
   customersSearch,
   customersSetDepositBlocked,
+  customersSetOwnDepositAddress,
   customersSetTradingProhibited,
   type CustomerDetail,
   type CustomerRow,
@@ -52,7 +53,7 @@ export function registerStaffCustomers(deps: {
   ledger: Pick<Ledger, 'tradingBalances' | 'linesOfOwner' | 'walletBalances'>;
   trading: Pick<TradingService, 'openOrders'>;
   options: Pick<OptionsService, 'running'>;
-  deposits: Pick<DepositsService, 'blockReason' | 'setBlocked'>;
+  deposits: Pick<DepositsService, 'blockReason' | 'setBlocked' | 'checkOwnAddress' | 'setOwnAddress'>;
   /** The full identity verification's status (the verification module's), as `user/info` answers it. */
   verifiedStatus: (uid: number) => Promise<number>;
 }) {
@@ -150,6 +151,23 @@ export function registerStaffCustomers(deps: {
     await inTransaction(db, async (trx) => {
       const change = await deposits.setBlocked(trx, uid, blocked, reason);
       await audit.record(trx, request.staff, { action: 'customers.setDepositBlocked', targetType: 'customer', targetId: String(uid), uid, ...change });
+    });
+    return null;
+  });
+
+  staffRoutes.route(customersSetOwnDepositAddress, async ({ uid, coinId, address, reason }, request) => {
+    await existingCustomer(uid);
+    const checked = await deposits.checkOwnAddress({ coinId, address });
+    await inTransaction(db, async (trx) => {
+      const change = await deposits.setOwnAddress(trx, uid, checked);
+      await audit.record(trx, request.staff, {
+        action: 'customers.setOwnDepositAddress',
+        targetType: 'customer',
+        targetId: String(uid),
+        uid,
+        before: change.before,
+        after: { ...change.after, reason },
+      });
     });
     return null;
   });

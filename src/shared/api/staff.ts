@@ -173,6 +173,12 @@ export const customersSetDepositBlocked = contract(
   z.strictObject({ uid, blocked: z.boolean(), reason }),
   z.null(),
 );
+/** A customer's own deposit address on a coin network (walletType 1 while they have any); '' removes it. */
+export const customersSetOwnDepositAddress = contract(
+  '/v1/staff/customers/setOwnDepositAddress',
+  z.strictObject({ uid, coinId: z.int().check(z.positive()), address: z.string().check(z.trim(), z.maxLength(128)), reason }),
+  z.null(),
+);
 export const customersEndSessions = contract('/v1/staff/customers/endSessions', z.strictObject({ uid, reason }), z.null());
 
 // ── Review queues ───────────────────────────────────────────────────────────

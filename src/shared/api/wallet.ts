@@ -47,6 +47,12 @@ export const coinNetworkOption = z.object({
 });
 export type CoinNetworkOption = z.infer<typeof coinNetworkOption>;
 
+/**
+ * The self wallet list (walletType 1): the coin networks the customer has an own deposit
+ * address on, that address as `address` and `said`; empty for everyone else.
+ */
+export const walletSelfNetworks = contract('/v1/waa/wallet/selfNetworks', noBody, z.object({ dtoList: z.array(coinNetworkOption) }));
+
 /** A transfer's amount as typed: up to 4 decimals (the spec's precision). */
 const transferNum = z.string().check(z.trim(), z.regex(/^\d{1,16}(\.\d{1,4})?$/));
 const transferType = z.union([z.literal(0), z.literal(1)]);

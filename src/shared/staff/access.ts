@@ -28,6 +28,7 @@ export const staffRouteAccess = {
   '/v1/staff/customers/setTradingProhibited': ['compliance'],
   '/v1/staff/customers/endSessions': ['support'],
   '/v1/staff/customers/setDepositBlocked': ['finance'],
+  '/v1/staff/customers/setOwnDepositAddress': ['finance'],
   '/v1/staff/reviews/list': 'byReviewKind',
   '/v1/staff/reviews/get': 'byReviewKind',
   '/v1/staff/reviews/decide': 'byReviewKind',

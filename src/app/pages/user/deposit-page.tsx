@@ -2,16 +2,21 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { depositStatus } from '../../../shared/api/deposit';
-import { walletCoinNetworks } from '../../../shared/api/wallet';
+import { walletCoinNetworks, walletSelfNetworks } from '../../../shared/api/wallet';
 import { useApp } from '../../app-context';
 import { PageFrame } from '../../components/page-frame';
 import { showToast } from '../../components/toasts';
 import { DepositForm, type DepositCoinOption } from '../../features/money/deposit/deposit-form';
+import { useUserInfo } from '../../features/profile/use-user-info';
 import { useIsDesktop } from '../../layouts/use-viewport';
 import '../../styles/money.css';
 
+/** user/info's walletType of a self-owned wallet: its deposits go to the customer's own addresses. */
+const selfOwnedWalletType = 1;
+
 /**
- * `/user/deposit`: the deposit form over the coin networks that take deposits. When
+ * `/user/deposit`: the deposit form over the coin networks that take deposits (for a
+ * self-owned wallet, walletType 1, the self wallet list: the customer's own addresses). When
  * deposits are off for the account (deposit/status), phones go home (the specification)
  * and desktop says so in place.
  */
@@ -22,10 +27,13 @@ export function DepositPage() {
   const isDesktop = useIsDesktop();
   const [coins, setCoins] = useState<DepositCoinOption[] | null>(null);
   const [enabled, setEnabled] = useState<boolean | null>(null);
+  const walletType = useUserInfo()?.walletType ?? null;
 
   useEffect(() => {
+    if (walletType === null) return;
     let stopped = false;
-    Promise.all([http.call(depositStatus, {}), http.call(walletCoinNetworks, {})])
+    const networks = walletType === selfOwnedWalletType ? http.call(walletSelfNetworks, {}) : http.call(walletCoinNetworks, {});
+    Promise.all([http.call(depositStatus, {}), networks])
       .then(([status, networks]) => {
         if (stopped) return;
         setEnabled(status.enabled);
@@ -35,7 +43,7 @@ export function DepositPage() {
     return () => {
       stopped = true;
     };
-  }, [http]);
+  }, [http, walletType]);
 
   useEffect(() => {
     if (enabled !== false || isDesktop) return;
