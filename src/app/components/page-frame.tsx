@@ -11,13 +11,12 @@ export const OpenedFromSideMenu = createContext(false);
 
 /**
  * A page's header (back button, title, actions) above its content, one height on every
- * screen; `back={false}` only on a tab's root screen. `back` is a path to go to, or a trail
- * of paths the way back walks through (the specification's crypto pages: this entry becomes
- * the first, each next one is pushed, the last is shown, so the browser's back retraces it).
+ * screen; `back={false}` only on a tab's root screen. `back` is a path to go to, or what
+ * going back does (the crypto pages' trail, `routing/back-trail.ts`).
  */
 export function PageFrame(props: {
   title: ReactNode;
-  back?: string | readonly string[] | false;
+  back?: string | (() => void) | false;
   actions?: ReactNode;
   children?: ReactNode;
   /** The content fills the screen's height and scrolls inside (virtualized lists). */
@@ -37,7 +36,7 @@ export function PageFrame(props: {
             aria-label={t('common.back')}
             onClick={() => {
               if (typeof back === 'string') navigate(back);
-              else if (Array.isArray(back)) back.forEach((path, index) => navigate(path, { replace: index === 0 }));
+              else if (back) back();
               else if (window.history.length > 1) window.history.back();
               else navigate('/');
             }}
