@@ -35,9 +35,8 @@ import * as staffInvitationVoided from './0040-staff-invitation-voided';
 import * as staffConflicts from './0041-staff-conflicts';
 import * as leaseEpoch from './0042-lease-epoch';
 import * as overnightFee from './0049-overnight-fee';
-import * as emptyFeeType from './0053-empty-fee-type';
-import * as coinNetworkFeeTypeUnset from './0051-coin-network-fee-type-unset';
 import * as ownDepositAddresses from './0052-own-deposit-addresses';
+import * as emptyFeeType from './0053-empty-fee-type';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -77,7 +76,6 @@ export const migrations: Record<string, Migration> = {
   '0041-staff-conflicts': staffConflicts,
   '0042-lease-epoch': leaseEpoch,
   '0049-overnight-fee': overnightFee,
-  '0053-empty-fee-type': emptyFeeType,
-  '0051-coin-network-fee-type-unset': coinNetworkFeeTypeUnset,
   '0052-own-deposit-addresses': ownDepositAddresses,
+  '0053-empty-fee-type': emptyFeeType,
 };
