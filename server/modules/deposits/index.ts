@@ -1,7 +1,6 @@
 import { depositStatus, depositSubmit } from '../../../src/shared/api/deposit';
 import { walletSelfNetworks } from '../../../src/shared/api/wallet';
 import { formatMoney } from '../../../src/shared/money/money';
-import { unsetWithdrawalFeeType, type ListedWithdrawalFeeType } from '../../../src/shared/money/withdrawal-quote';
 import { uploadPartNames } from '../../../src/shared/api/uploads';
 import type { DatabaseHandle } from '../../db/database';
 import { idempotencyKeyOf, runOnce } from '../../http/idempotency';
@@ -78,7 +77,6 @@ export async function registerDeposits(deps: {
           const currency = byId.get(network.currencyId);
           const address = own.get(network.id);
           if (!currency || !network.enabled || address === undefined) return [];
-          const feeType: ListedWithdrawalFeeType = network.withdrawFeeType ?? unsetWithdrawalFeeType;
           return [
             {
               id: network.id,
@@ -90,7 +88,7 @@ export async function registerDeposits(deps: {
               logoUrl: currency.icon,
               minWithdrawAmount: formatMoney(network.minWithdraw, 0),
               maxWithdrawAmount: formatMoney(network.maxWithdraw, 0),
-              feeType,
+              feeType: network.withdrawFeeType,
               feeNum: formatMoney(network.withdrawFee, 0),
             },
           ];
