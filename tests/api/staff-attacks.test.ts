@@ -10,6 +10,7 @@ import { createLedger } from '../../server/modules/ledger/ledger';
 import { startTestServer, testBackends, type TestServer } from './harness';
 import { call, loginByEmail, registerByEmail } from './identity-support';
 import { decide, decided, decisionRows, itemStatus, newRequestId, registerTestKinds, submitReview } from './reviews-support';
+import { tronAddress, usdtTrc20Of } from './support/money-controls';
 import { createStaffAndSignIn, secretOf, staffCall, staffPassword } from './support/staff';
 
 const { WebSocket } = createRequire(import.meta.url)('ws') as {
@@ -48,6 +49,7 @@ const mutatingPaths = [
   '/v1/staff/config/setLimits',
   '/v1/staff/config/proposals/decide',
   '/v1/staff/customers/setDepositBlocked',
+  '/v1/staff/customers/setOwnDepositAddress',
   '/v1/staff/notices/send',
   // After the decision: an account declared as the walker's own would refuse it.
   '/v1/staff/me/declareAccount',
@@ -283,6 +285,7 @@ describe.each(testBackends())('staff back office under attack on $name', (backen
     // A proposal to decide: its proposer may reject (withdraw) it.
     const proposal = ((await staffCall(server, '/v1/staff/config/setProduct', { productCode: products[0]!.productCode, fields: { overnightRate: '0.0002' } }, walker.token)).data as { proposalId: number }).proposalId;
     const invited = (await staffCall(server, '/v1/staff/staff/create', { email: newEmail('walk-invited'), roles: ['support'] }, walker.token)).data as { staffId: number };
+    const usdtTrc20 = await usdtTrc20Of(server, customer.token);
     const bodies: Record<(typeof mutatingPaths)[number], unknown> = {
       '/v1/staff/me/declareDocument': { documentNumber: `WALK-${newRequestId()}` },
       '/v1/staff/me/declareAccount': { uid: customer.uid },
@@ -310,6 +313,7 @@ describe.each(testBackends())('staff back office under attack on $name', (backen
       },
       '/v1/staff/config/proposals/decide': { proposalId: proposal, decision: 'reject', reason: 'walk', requestId: newRequestId() },
       '/v1/staff/customers/setDepositBlocked': { uid: customer.uid, blocked: true, reason: 'walk' },
+      '/v1/staff/customers/setOwnDepositAddress': { uid: customer.uid, coinId: usdtTrc20.id, address: tronAddress(), reason: 'walk' },
       '/v1/staff/notices/send': { uid: customer.uid, title: 'Walk', content: 'One row' },
     };
     const written: Record<string, number> = {};
