@@ -142,7 +142,8 @@ async function makeHistoryAccount(orders) {
     }
   };
   await Promise.all([placeAndClose(), placeAndClose(), placeAndClose()]);
-  return { email, password, orders: placed };
+  // Its demo session, handed to the one test that asks: demo is entered once per account (701 after, the spec's default).
+  return { email, password, orders: placed, demo: { token: demo.token, refreshToken: demo.refreshToken } };
 }
 
 const loadCatalogueDir = `${dataDir}-load-catalogue`;

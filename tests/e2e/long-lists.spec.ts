@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { adoptTokens, callApi, isDesktop, waitForApp } from './support';
+import { adoptTokens, isDesktop, waitForApp } from './support';
 
 /**
  * Long lists at both sizes: 500 live quotation rows and 300 history rows, scrolled from top
@@ -72,7 +72,7 @@ function historyRows(page: Page): { rows: Locator; place: 'aria-posinset' | 'ari
  * the suite's server script (scripts/e2e-server.mjs, `/history-account`) and shared by both
  * layout projects, which only read it: its sign-in and the order numbers in the order placed.
  */
-async function historyAccount(count: number): Promise<{ email: string; password: string; orders: string[] }> {
+async function historyAccount(count: number): Promise<{ email: string; password: string; orders: string[]; demo: { token: string; refreshToken: string } }> {
   const response = await fetch(`${suiteHelper}/history-account?orders=${count}`, { method: 'POST' });
   expect(response.status, await response.clone().text()).toBe(200);
   return (await response.json()) as { email: string; password: string; orders: string[] };
@@ -97,11 +97,8 @@ test('300 history rows load page by page as the list scrolls to its end, with on
   await page.goto('/');
   await waitForApp(page);
   const account = await historyAccount(historyOrders);
-  const signedIn = (await (await page.request.post('/v1/wa-na/login', { data: { username: account.email, password: account.password, type: 'E' } })).json()) as { code: number; data: { token: string } };
-  expect(signedIn.code).toBe(0);
-  const switched = await callApi(page, '/v1/waa/user/switch', signedIn.data.token);
-  expect(switched.code).toBe(0);
-  await adoptTokens(page, switched.data as { token: string; refreshToken: string });
+  // The demo session the orders were placed in: a second switch to demo would be refused (701, demo only once).
+  await adoptTokens(page, account.demo);
   const { orders } = account;
 
   await page.goto('/history');
