@@ -75,15 +75,16 @@ test('the chart draws a position with its stop loss and take profit and a pendin
   await expect(stopLine).toHaveAttribute('data-price', stopLoss);
   await expect(stopLine).toHaveAttribute('data-y', String(stopY));
 
-  // Dragged lower, it asks as the form does, then the stop loss is the dropped price.
-  await drag(stopY, stopY + 30);
+  // Dragged a third of the way to the entry (still below the price, and inside the price pane: the scale may
+  // put the stop loss near the pane's bottom edge), it asks as the form does, then the stop loss is the dropped price.
+  await drag(stopY, stopY - Math.round((stopY - entryY) / 3));
   const confirm = page.getByRole('dialog', { name: 'Bitcoin · Edit order' });
   await expect(confirm).toContainText(/Move the stop loss from [\d,.]+ to [\d,.]+\?/);
   await confirm.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Order updated')).toBeVisible();
   await expect(stopLine).not.toHaveAttribute('data-price', stopLoss);
   const moved = Number(await stopLine.getAttribute('data-price'));
-  expect(moved).toBeLessThan(Number(stopLoss));
+  expect(moved).toBeGreaterThan(Number(stopLoss));
   const held = (await callApi(page, '/v1/waa/order/listMock', demo.token, { uid: position })).data as { list: Position[] };
   expect(held.list.find((each) => each.uid === position)?.stopPrice).toBe(await stopLine.getAttribute('data-price'));
 
