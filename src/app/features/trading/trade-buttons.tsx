@@ -165,9 +165,12 @@ function OneClickCapableButtons(props: {
   };
   return (
     <div className={`trade-buttons with-prices${oneClick.on ? ' one-click' : ''}`}>
-      <OneClickSwitch oneClick={oneClick} />
       {button(Direction.sell)}
-      {oneClick.on ? <OneClickLots oneClick={oneClick} /> : <Spread value={props.spread} />}
+      {/* Between the buttons, so that the row is no taller than they are (the workspace's grid keeps its rows). */}
+      <div className="trade-middle">
+        <OneClickSwitch oneClick={oneClick} />
+        {oneClick.on ? <OneClickLots oneClick={oneClick} /> : <Spread value={props.spread} />}
+      </div>
       {button(Direction.buy)}
     </div>
   );

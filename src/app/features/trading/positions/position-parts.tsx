@@ -79,7 +79,7 @@ export function PositionsSummaryBar(props: { summary: PositionsSummary | null; t
         <dt>{t('position.free_margin')}</dt>
         <dd data-testid="summary-available">{amount(props.summary?.securityDepositAvailableSum)}</dd>
       </div>
-      <div>
+      <div className="summary-prepayment-ratio">
         {/* The specification's prepayment ratio: the feed's securityDepositPrent (equity over used margin, %), which is 0 while no margin is used. */}
         <dt>{t('position.prepayment_ratio')}</dt>
         <dd data-testid="summary-prepayment-ratio">{ratio === undefined || parseMoney(ratio) === 0n ? '—' : format.percent(ratio)}</dd>
