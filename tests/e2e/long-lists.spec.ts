@@ -72,10 +72,18 @@ function historyRows(page: Page): { rows: Locator; place: 'aria-posinset' | 'ari
  * the suite's server script (scripts/e2e-server.mjs, `/history-account`) and shared by both
  * layout projects, which only read it: its sign-in and the order numbers in the order placed.
  */
-async function historyAccount(count: number): Promise<{ email: string; password: string; orders: string[]; demo: { token: string; refreshToken: string } }> {
+interface HistoryAccount {
+  email: string;
+  password: string;
+  orders: string[];
+  /** The demo session the orders were placed in. */
+  demo: { token: string; refreshToken: string };
+}
+
+async function historyAccount(count: number): Promise<HistoryAccount> {
   const response = await fetch(`${suiteHelper}/history-account?orders=${count}`, { method: 'POST' });
   expect(response.status, await response.clone().text()).toBe(200);
-  return (await response.json()) as { email: string; password: string; orders: string[] };
+  return (await response.json()) as HistoryAccount;
 }
 
 /**
