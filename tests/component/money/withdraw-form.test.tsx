@@ -7,6 +7,7 @@ import { walletBalance, walletCoinNetworks, type CoinNetworkOption } from '../..
 import { bankCardList, cryptoWalletList, withdrawBounds, withdrawStatus, withdrawSubmit, withdrawWalletCalculate, type WithdrawalQuoteData } from '../../../src/shared/api/withdraw';
 import { ErrorCode } from '../../../src/shared/errors/catalogue';
 import { decodeField, encodeField } from '../../../src/shared/money/encoded-field';
+import { formatMoney, parseMoney } from '../../../src/shared/money/money';
 import { signIn, testAesKey } from '../support/engine-state';
 import { createFakeServer, Refusal } from '../support/fake-server';
 import { t } from '../support/i18n';
@@ -29,16 +30,17 @@ const usdtTron: CoinNetworkOption = {
 };
 const savedAddress = 'TXyzSavedCustomerAddress42';
 
-/** The quote the server gives for an amount: a fixed fee (1 unless said), what arrives, the balance after. */
-function quoteFor(num: string, balance = '1000', fee = 1): WithdrawalQuoteData {
-  const amount = Number(num);
-  const practical = (amount - fee).toFixed(2);
-  const afterBalance = (Number(balance) - amount).toFixed(2);
+/** The quote the server gives for an amount: a fixed fee (1 unless said), what arrives, the balance after, in exact decimals. */
+function quoteFor(num: string, balance = '1000', fee = '1'): WithdrawalQuoteData {
+  const amount = parseMoney(num) ?? 0n;
+  const held = parseMoney(balance) ?? 0n;
+  const practical = formatMoney(amount - (parseMoney(fee) ?? 0n), 2);
+  const afterBalance = formatMoney(held - amount, 2);
   // USDT at 1 USD: the USD values are the coin's.
-  return { feeType: 'FIX_AMOUNT', feeNum: String(fee), feeUsd: String(fee), practical, isOver: amount > Number(balance), afterBalance, practicalUsd: practical, afterBalanceUsd: afterBalance };
+  return { feeType: 'FIX_AMOUNT', feeNum: fee, feeUsd: fee, practical, isOver: amount > held, afterBalance, practicalUsd: practical, afterBalanceUsd: afterBalance };
 }
 
-function withdrawServer(options: { balance?: string; fee?: number; wallets?: boolean; status?: Refusal } = {}) {
+function withdrawServer(options: { balance?: string; fee?: string; wallets?: boolean; status?: Refusal } = {}) {
   const server = createFakeServer();
   // The USDT wallet holds what the quotes count as available; another currency's wallet must not be taken for it.
   server.on(walletBalance, () => ({
@@ -195,7 +197,7 @@ describe('the withdraw form', () => {
   });
 
   it('refuses an amount that the fee would eat whole', async () => {
-    const { user, amount, submit } = await openWithdraw(withdrawServer({ fee: 10 }));
+    const { user, amount, submit } = await openWithdraw(withdrawServer({ fee: '10' }));
     await user.type(amount, '10');
     expect(await screen.findByRole('alert')).toHaveTextContent(t('withdraw.practicalNum_rule'));
     expect(submit).toBeDisabled();
