@@ -92,6 +92,12 @@ describe.each(testBackends())('deposits on $name', (backend) => {
     expect((await set(own, compliance.token)).code).not.toBe(0);
     const bad = await set('not-an-address');
     expect(bad.code, bad.msg).toBe(ErrorCode.DESTINATION_ADDRESS_INVALID);
+    // Attacks: a NUL byte after a good address, the customer's own token on the staff route, a customer no one has.
+    expect((await set(`${own}\u0000`)).code).not.toBe(0);
+    expect((await call(server, '/v1/staff/customers/setOwnDepositAddress', { uid: who.uid, coinId: usdtTrc20.id, address: own, reason: 'mine' }, who.token)).code).not.toBe(0);
+    expect((await call(server, '/v1/staff/customers/setOwnDepositAddress', { uid: 99_999_999, coinId: usdtTrc20.id, address: own, reason: 'nobody' }, financeA.token)).code).not.toBe(0);
+    expect(await walletType()).toBe(0);
+    expect(await server.database.db.selectFrom('staff_audit').select('id').where('action', '=', 'customers.setOwnDepositAddress').execute()).toHaveLength(0);
     expect((await set(own)).code).toBe(0);
     expect(await walletType()).toBe(1);
     expect(await selfList()).toMatchObject([{ id: usdtTrc20.id, currency: 'USDT', protocol: 'TRC20', address: own, said: own }]);
@@ -100,6 +106,8 @@ describe.each(testBackends())('deposits on $name', (backend) => {
     // The platform's address is not this customer's deposit address any more; their own is.
     expect((await submit(who, { amt: '1500' })).code).toBe(ErrorCode.INCORRECT_PARAMETER_CONTENT);
     expect((await submit(who, { amt: '1500', said: own })).code).toBe(0);
+    // Setting the address moves no money: the deposit waits for finance's review like any other.
+    expect((await pendingItemOf(who)).status).toBe('pending');
     expect((await set('')).code).toBe(0);
     expect(await walletType()).toBe(0);
     expect((await submit(who, { amt: '1500' })).code).toBe(0);
